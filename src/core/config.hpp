@@ -1,0 +1,103 @@
+#pragma once
+// The resolved run configuration.
+//
+// Config is a plain value: loaded once (config_loader.hpp) from YAML plus
+// --set overrides, validated against the key table (config_table.hpp), then
+// passed down by const reference. Nothing reads options from anywhere else.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace evb {
+
+enum class Layout { rubu, split };
+enum class EvmPlacement { dedicated, with_rank0 };
+enum class Protocol {
+  pull,
+  push,
+  pull_noevm,
+  one_to_one,
+  many_to_one,
+  gather,
+  gather_cmd,
+  gather_cmd_meta,
+  alltoall
+};
+enum class Scheduling { barrel, random };
+enum class SizeDistribution { fixed, uniform, lognormal };
+enum class PollMode { automatic, busy, yield, block };
+
+struct FragmentConfig {
+  uint64_t size = 512 * 1024;                      // mean payload bytes per fragment
+  SizeDistribution distribution = SizeDistribution::fixed;
+  double spread = 0.0;                             // uniform: +-fraction; lognormal: sigma
+  uint64_t max_size = 0;                           // clamp (0 = 4 x size)
+  uint32_t data_segments = 1;                      // payload split into this many segments
+  uint64_t meta_size = 0;                          // bytes per metadata segment
+  uint32_t meta_segments = 0;                      // number of metadata segments
+};
+
+struct FuConfig {
+  double processing_time_s = 0.0;  // time a FU spends on one event
+  double accept_ratio = 1.0;       // fraction of events accepted (counted)
+};
+
+struct Config {
+  // Topology
+  int nodes = 4;
+  Layout layout = Layout::rubu;
+  EvmPlacement evm = EvmPlacement::dedicated;
+  int fu_per_bu = 1;
+  FuConfig fu;
+
+  // Protocol
+  Protocol protocol = Protocol::pull;
+  Scheduling scheduling = Scheduling::barrel;
+  uint64_t seed = 1;
+  int credits = 2;
+  int parallel = 4;
+  int shift = 1;                    // one-to-one: target = (rank + shift) mod n
+  bool shift_scan = false;          // shift: scan -> every shift 0..n-1 in turn
+
+  // Data
+  FragmentConfig fragment;
+  std::vector<double> ru_rate_factors;  // empty = all 1.0; else one per RU
+  uint64_t ru_buffer = 64ull << 20;     // bytes of each RU's fragment ring
+  uint64_t command_size = 64;
+
+  // Duration
+  double duration_s = 3.0;  // used when events == 0
+  uint64_t events = 0;      // > 0: build exactly this many events
+  double warmup_s = 0.5;
+  double report_interval_s = 1.0;
+  double peer_timeout_s = 30.0;  // no progress for this long -> runtime error
+
+  // Integrity
+  double verify_sample = 1.0 / 64.0;  // fraction of fragments whose CRC is checked
+  uint64_t corrupt_every = 0;         // fault injection: RU corrupts every Nth fragment
+
+  // Transport and start-up
+  std::string driver = "tcp";
+  std::map<std::string, std::string> driver_options;  // validated by the driver's table
+  std::string bootstrap = "local";
+  PollMode poll_mode = PollMode::automatic;
+
+  // Where it came from
+  std::string source = "<defaults>";
+};
+
+// Names of enum values as written in YAML.
+const char* to_string(Layout);
+const char* to_string(EvmPlacement);
+const char* to_string(Protocol);
+const char* to_string(Scheduling);
+const char* to_string(SizeDistribution);
+const char* to_string(PollMode);
+
+// True for pull, push, pull-noevm (the event builders).
+inline bool is_event_builder(Protocol p) {
+  return p == Protocol::pull || p == Protocol::push || p == Protocol::pull_noevm;
+}
+
+}  // namespace evb

@@ -1,0 +1,38 @@
+#pragma once
+// Loading, validating and describing configurations.
+//
+// load_config() reads YAML, applies --set overrides and validates everything
+// before any process starts. Errors are evb::ConfigError whose message reads
+//   FILE:LINE:COLUMN: KEY: reason [(did you mean 'x'?)]
+// (overrides are reported as --set KEY=VALUE: KEY: reason).
+#include <string>
+#include <vector>
+
+#include "core/config.hpp"
+#include "core/config_table.hpp"
+
+namespace evb {
+
+// path empty: built-in defaults only. overrides: "key.path=value" strings.
+Config load_config(const std::string& path, const std::vector<std::string>& overrides,
+                   const PluginKeys& plugins);
+
+// Same, from YAML text (tests); `name` stands in for the file name in messages.
+Config load_config_text(const std::string& yaml_text, const std::string& name,
+                        const std::vector<std::string>& overrides, const PluginKeys& plugins);
+
+// The fully resolved configuration as YAML (every key, defaults included).
+std::string to_yaml(const Config& config);
+
+// The same as a JSON object (for results documents).
+std::string to_json(const Config& config);
+
+// Text for `evbench config --explain` and Markdown for docs/CONFIG.md.
+std::string explain_text(const PluginKeys& plugins);
+std::string reference_markdown(const PluginKeys& plugins);
+
+// Parsers shared with the CLI (throw ConfigError with `what` in the message).
+uint64_t parse_size(const std::string& text, const std::string& what);
+double parse_duration(const std::string& text, const std::string& what);
+
+}  // namespace evb

@@ -1,0 +1,48 @@
+#pragma once
+// The one table of configuration keys.
+//
+// Every key evbench accepts is declared once as a KeySpec: validation, the
+// `evbench config --explain` text and docs/CONFIG.md are all generated from
+// it. Drivers declare their own driver_options.* keys the same way and hand
+// them over through PluginKeys.
+#include <limits>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace evb {
+
+enum class KeyType {
+  integer,     // 64-bit signed
+  real,        // double
+  boolean,     // true/false
+  size,        // bytes: 512, 64KiB, 1.5MiB, 2GiB (B, KiB, MiB, GiB, also KB/MB/GB = 10^3..)
+  duration,    // seconds: 250ms, 3s, 2min (bare number = seconds)
+  string,      // free text
+  choice,      // one of `choices`
+  real_list,   // YAML sequence of reals
+  string_map,  // YAML map of scalars (driver_options)
+};
+
+struct KeySpec {
+  std::string path;           // dotted: "fragment.size"
+  KeyType type = KeyType::string;
+  std::string default_value;  // as written in YAML
+  std::string unit;           // "B", "s", "events", "" ...
+  double min = -std::numeric_limits<double>::infinity();
+  double max = std::numeric_limits<double>::infinity();
+  std::vector<std::string> choices;  // for choice (and accepted extra words, e.g. shift: scan)
+  std::string doc;                   // one line
+};
+
+// Names and option tables of the plug-ins that were built, for validation.
+struct PluginKeys {
+  std::vector<std::string> drivers;
+  std::vector<std::string> bootstraps;
+  std::map<std::string, std::vector<KeySpec>> driver_options;  // driver -> its keys
+};
+
+// The core keys (everything except driver_options.*), in documentation order.
+const std::vector<KeySpec>& core_keys();
+
+}  // namespace evb

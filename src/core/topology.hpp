@@ -1,0 +1,38 @@
+#pragma once
+// Which units each rank hosts, derived from the configuration alone.
+//
+// layout rubu: rank n hosts RU n and BU n (the paper's PPN=1).
+// layout split: rank 2n hosts RU n, rank 2n+1 hosts BU n (PPN=2, node-major,
+//   so block distribution puts both of a node's ranks on that node).
+// evm dedicated: one extra, last rank; with-rank0: the EVM lives on rank 0.
+// Protocols without an EVM (pull-noevm, micro-benchmarks) get no EVM.
+// FUs live in their BU's process (fu_per_bu consumers fed by a local queue).
+#include <vector>
+
+#include "core/config.hpp"
+
+namespace evb {
+
+struct RankRoles {
+  int node = 0;    // which node this rank stands for
+  int ru = -1;     // RU index hosted here, or -1
+  int bu = -1;     // BU index hosted here, or -1
+  bool evm = false;
+};
+
+struct Topology {
+  int nodes = 0;
+  int nprocs = 0;
+  int evm_rank = -1;  // -1: no EVM
+  std::vector<int> ru_rank;  // RU index -> rank
+  std::vector<int> bu_rank;  // BU index -> rank
+  std::vector<RankRoles> ranks;
+
+  // Ranks `rank` exchanges messages with (symmetric, excludes itself).
+  std::vector<int> peers_of(int rank) const;
+};
+
+bool needs_evm(Protocol p);
+Topology make_topology(const Config& config);
+
+}  // namespace evb

@@ -1,0 +1,110 @@
+#pragma once
+// The driver interface: mechanism only (register, post, poll).
+//
+// A Driver moves tagged messages between ranks. Every posted operation
+// completes exactly once through poll(), with success or an error naming the
+// peer. Policy (credits, scheduling, retries) lives in src/protocols. Setup
+// calls (local_address, connect) may block and throw evb::Error; data-path
+// calls (post_*, poll) never block and never throw for peer failures: those
+// surface as completions.
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace evb {
+
+using PeerId = int;                // a rank
+constexpr PeerId kAnyPeer = -1;    // post_recv: match a message from any peer
+using Tag = uint32_t;              // message tag; receives match (peer, tag) exactly
+
+// One piece of a gathered send. Memory must stay valid until the completion.
+struct Segment {
+  const void* data;
+  size_t size;
+};
+
+// Opaque handle of a registered memory region (RDMA-capable drivers).
+struct MemoryRegion {
+  void* base = nullptr;
+  size_t size = 0;
+  uint64_t remote_key = 0;    // what a peer needs to rdma_write into it
+  uint64_t driver_handle = 0; // driver-private
+};
+
+enum class OpType : uint8_t { send, recv, rdma_write, peer_event };
+enum class OpStatus : uint8_t {
+  ok,
+  peer_lost,   // the peer disappeared (connection reset, process died)
+  peer_closed, // the peer shut down gracefully (only for recvs still posted to it)
+  truncated,   // message longer than the posted receive buffer
+  error,       // any other failure; see Driver::last_error()
+};
+
+// One finished operation. `bytes` is the received message size for recvs.
+struct Completion {
+  uint64_t cookie = 0;
+  OpType type = OpType::send;
+  OpStatus status = OpStatus::ok;
+  PeerId peer = kAnyPeer;
+  Tag tag = 0;
+  size_t bytes = 0;
+};
+
+// What a driver can do; protocols adapt to these, never to driver names.
+struct Capabilities {
+  bool rdma_write = false;        // rdma_write() is implemented
+  bool ordered_per_peer = true;   // messages between two ranks arrive in send order
+  bool zero_copy_send = true;     // send segments are not copied
+  bool can_block = false;         // wait() really sleeps until work arrives
+  size_t max_message = 1ull << 30;
+  size_t max_segments = 16;       // segments per send
+};
+
+class Driver {
+ public:
+  virtual ~Driver() = default;
+  Driver() = default;
+  Driver(const Driver&) = delete;
+  Driver& operator=(const Driver&) = delete;
+
+  virtual Capabilities capabilities() const = 0;
+
+  // --- setup (may block, throws evb::Error) ---
+  // Opaque bytes a peer needs to reach this rank; exchanged by the bootstrap.
+  virtual std::string local_address() = 0;
+  // Connects to `peers` (symmetric: if a lists b, b lists a). `addresses` is
+  // indexed by rank.
+  virtual void connect(const std::vector<std::string>& addresses,
+                       const std::vector<PeerId>& peers) = 0;
+  virtual MemoryRegion register_memory(void* base, size_t size) {
+    return MemoryRegion{base, size, 0, 0};
+  }
+  virtual void deregister_memory(const MemoryRegion&) {}
+
+  // --- data path (non-blocking) ---
+  virtual void post_send(PeerId peer, Tag tag, std::span<const Segment> segments,
+                         uint64_t cookie) = 0;
+  virtual void post_recv(PeerId peer, Tag tag, void* buffer, size_t size, uint64_t cookie) = 0;
+  // Only when capabilities().rdma_write.
+  virtual void rdma_write(PeerId /*peer*/, std::span<const Segment> /*local*/,
+                          uint64_t /*remote_key*/, uint64_t /*remote_addr*/,
+                          uint64_t /*cookie*/) {}
+  // Appends finished operations to `out` (at most out.size()); returns how many.
+  virtual size_t poll(std::span<Completion> out) = 0;
+  // Sleeps until poll() may return something or `timeout` passes. Drivers that
+  // cannot block (capabilities().can_block == false) return at once.
+  virtual void wait(std::chrono::microseconds /*timeout*/) {}
+
+  // --- teardown ---
+  // Tells peers this rank is done (graceful), flushes pending sends, closes.
+  // Called once all of the rank's operations have completed.
+  virtual void shutdown() = 0;
+
+  // Human-readable description of the last `error` completion.
+  virtual std::string last_error() const { return {}; }
+};
+
+}  // namespace evb

@@ -1,0 +1,76 @@
+#pragma once
+// Registry of drivers and bootstraps, filled at start-up by the generated
+// register_builtin_plugins() (cmake/EvbenchPlugins.cmake). Owned by main()
+// and passed down; there is no global registry.
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/config.hpp"
+#include "core/config_table.hpp"
+#include "drivers/api/bootstrap.hpp"
+#include "drivers/api/driver.hpp"
+
+namespace evb {
+
+// Whether a driver can run on this machine, and why not.
+struct DriverProbe {
+  bool can_run = false;
+  std::string reason;           // when !can_run: e.g. "no RDMA device found"
+  std::string library_version;  // e.g. "libfabric 1.17.0"
+  std::string details;          // extra line for `evbench drivers` (thread level, providers)
+};
+
+// What a driver gets when it is created.
+struct DriverContext {
+  int rank = 0;
+  int size = 1;
+  bool all_local = true;
+  const Config* config = nullptr;
+};
+
+struct DriverFactory {
+  std::string name;
+  std::string summary;                     // one line
+  std::vector<KeySpec> options;            // driver_options.* keys (name relative)
+  std::function<DriverProbe()> probe;
+  std::function<std::unique_ptr<Driver>(const DriverContext&)> create;
+};
+
+// The function a rank runs once its bootstrap is up; returns an exit code.
+using WorkerFn = std::function<int(Bootstrap&)>;
+
+struct BootstrapFactory {
+  std::string name;
+  std::string summary;
+  // Starts (local) or joins (env, mpi) the `nprocs` ranks of the run, calls
+  // `worker` in each rank of this process, returns this process's exit code.
+  std::function<int(const Config&, int nprocs, const WorkerFn& worker)> launch;
+};
+
+class PluginRegistry {
+ public:
+  void add_driver(DriverFactory f) { drivers_[f.name] = std::move(f); }
+  void add_bootstrap(BootstrapFactory f) { bootstraps_[f.name] = std::move(f); }
+  const DriverFactory* driver(const std::string& name) const {
+    auto it = drivers_.find(name);
+    return it == drivers_.end() ? nullptr : &it->second;
+  }
+  const BootstrapFactory* bootstrap(const std::string& name) const {
+    auto it = bootstraps_.find(name);
+    return it == bootstraps_.end() ? nullptr : &it->second;
+  }
+  const std::map<std::string, DriverFactory>& drivers() const { return drivers_; }
+  const std::map<std::string, BootstrapFactory>& bootstraps() const { return bootstraps_; }
+
+ private:
+  std::map<std::string, DriverFactory> drivers_;
+  std::map<std::string, BootstrapFactory> bootstraps_;
+};
+
+// Generated: registers every driver and bootstrap that was built.
+void register_builtin_plugins(PluginRegistry& registry);
+
+}  // namespace evb
