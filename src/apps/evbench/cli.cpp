@@ -1,4 +1,200 @@
 #include "apps/evbench/cli.hpp"
+
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "apps/evbench/default_config.hpp"
+#include "apps/evbench/run_options.hpp"
+#include "apps/evbench/versions.hpp"
+#include "apps/evbench/worker.hpp"
+#include "core/config_loader.hpp"
+#include "core/error.hpp"
+#include "core/topology.hpp"
+#include "drivers/api/registry.hpp"
+
 namespace evb {
-int cli_main(int, char**) { return 0; }
+namespace {
+
+const char* kUsage = R"(usage: evbench <command> [options]
+
+Commands:
+  run [CONFIG] [--set KEY=VALUE]... [--json FILE] [--quiet]
+        Run an evaluation. Without CONFIG: the embedded configs/default.yaml
+        (local bootstrap, tcp, 4 nodes, rubu, pull, barrel, 3 s).
+  validate CONFIG [--set KEY=VALUE]...
+        Check a configuration without running it.
+  drivers
+        List the drivers built into this evbench and whether each can run here.
+  config --explain | --markdown | --resolved [CONFIG] [--set KEY=VALUE]...
+        Describe every configuration key (text or Markdown), or print the
+        fully resolved configuration.
+  --version, --help
+
+Exit codes: 0 success; 1 runtime failure (peer lost, driver error, timeout,
+worker died); 2 usage or configuration error; 3 integrity errors (incomplete,
+duplicate or corrupt events); 130 interrupted.
+)";
+
+struct Args {
+  std::string config;
+  std::vector<std::string> sets;
+  std::string json;
+  bool quiet = false;
+  bool explain = false, markdown = false, resolved = false, help = false;
+};
+
+Args parse(int argc, char** argv, int first, const std::string& command) {
+  Args a;
+  for (int i = first; i < argc; ++i) {
+    const std::string s = argv[i];
+    auto need = [&](const char* what) -> std::string {
+      if (i + 1 >= argc) throw UsageError(command + ": " + s + " needs " + what);
+      return argv[++i];
+    };
+    if (s == "--set") {
+      a.sets.push_back(need("KEY=VALUE"));
+    } else if (s.rfind("--set=", 0) == 0) {
+      a.sets.push_back(s.substr(6));
+    } else if (s == "--json") {
+      a.json = need("a file name");
+    } else if (s == "--quiet" || s == "-q") {
+      a.quiet = true;
+    } else if (s == "--explain") {
+      a.explain = true;
+    } else if (s == "--markdown") {
+      a.markdown = true;
+    } else if (s == "--resolved") {
+      a.resolved = true;
+    } else if (s == "--help" || s == "-h") {
+      a.help = true;
+    } else if (!s.empty() && s[0] == '-') {
+      throw UsageError(command + ": unknown option '" + s + "' (see evbench --help)");
+    } else if (a.config.empty()) {
+      a.config = s;
+    } else {
+      throw UsageError(command + ": more than one CONFIG given ('" + a.config + "', '" + s + "')");
+    }
+  }
+  return a;
 }
+
+PluginKeys plugin_keys(const PluginRegistry& r) {
+  PluginKeys k;
+  for (const auto& [name, f] : r.drivers()) {
+    k.drivers.push_back(name);
+    k.driver_options[name] = f.options;
+  }
+  for (const auto& [name, f] : r.bootstraps()) k.bootstraps.push_back(name);
+  return k;
+}
+
+Config load(const Args& a, const PluginRegistry& r) {
+  if (a.config.empty())
+    return load_config_text(default_config_yaml(), "configs/default.yaml", a.sets, plugin_keys(r));
+  return load_config(a.config, a.sets, plugin_keys(r));
+}
+
+int cmd_run(const Args& a, const PluginRegistry& r, int argc, char** argv) {
+  const Config config = load(a, r);
+  const Topology topo = make_topology(config);
+  const BootstrapFactory* boot = r.bootstrap(config.bootstrap);
+  if (!boot) throw ConfigError("bootstrap '" + config.bootstrap + "' is not built in");
+  RunOptions opts;
+  opts.json_path = a.json;
+  opts.quiet = a.quiet;
+  for (int i = 0; i < argc; ++i) opts.argv.push_back(argv[i]);
+  const WorkerFn worker = [&](Bootstrap& b) { return run_worker(config, r, b, opts); };
+  return boot->launch(config, topo.nprocs, worker);
+}
+
+int cmd_validate(const Args& a, const PluginRegistry& r) {
+  if (a.config.empty()) throw UsageError("validate: CONFIG is required (see evbench --help)");
+  const Config config = load(a, r);
+  const Topology topo = make_topology(config);
+  std::printf("%s: valid (%s over %s, %d nodes, %d processes)\n", a.config.c_str(),
+              to_string(config.protocol), config.driver.c_str(), config.nodes, topo.nprocs);
+  return kExitOk;
+}
+
+int cmd_drivers(const PluginRegistry& r) {
+  std::printf("# %-10s %-8s %-40s %s\n", "driver", "can run", "library", "notes");
+  for (const auto& [name, f] : r.drivers()) {
+    DriverProbe p;
+    try {
+      p = f.probe ? f.probe() : DriverProbe{true, "", "", ""};
+    } catch (const std::exception& e) {
+      p.can_run = false;
+      p.reason = e.what();
+    }
+    std::string notes = p.can_run ? f.summary : p.reason;
+    if (!p.details.empty()) notes += " [" + p.details + "]";
+    std::printf("  %-10s %-8s %-40s %s\n", name.c_str(), p.can_run ? "yes" : "no",
+                p.library_version.c_str(), notes.c_str());
+  }
+  std::printf("# bootstraps:");
+  for (const auto& [name, f] : r.bootstraps()) std::printf(" %s", name.c_str());
+  std::printf("\n");
+  return kExitOk;
+}
+
+int cmd_config(const Args& a, const PluginRegistry& r) {
+  if (a.markdown) {
+    std::cout << reference_markdown(plugin_keys(r));
+  } else if (a.resolved) {
+    std::cout << to_yaml(load(a, r));
+  } else if (a.explain) {
+    std::cout << explain_text(plugin_keys(r));
+  } else {
+    throw UsageError("config: choose --explain, --markdown or --resolved");
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+int cli_main(int argc, char** argv) {
+  std::signal(SIGPIPE, SIG_IGN);
+  PluginRegistry registry;
+  register_builtin_plugins(registry);
+  if (argc < 2) {
+    std::fputs(kUsage, stderr);
+    return kExitUsage;
+  }
+  const std::string command = argv[1];
+  try {
+    if (command == "--help" || command == "-h" || command == "help") {
+      std::fputs(kUsage, stdout);
+      return kExitOk;
+    }
+    if (command == "--version") {
+      std::printf("evbench %s (%s)\n", evbench_version().c_str(), evbench_git_sha().c_str());
+      return kExitOk;
+    }
+    const Args a = parse(argc, argv, 2, command);
+    if (a.help) {
+      std::fputs(kUsage, stdout);
+      return kExitOk;
+    }
+    if (command == "run") return cmd_run(a, registry, argc, argv);
+    if (command == "validate") return cmd_validate(a, registry);
+    if (command == "drivers") return cmd_drivers(registry);
+    if (command == "config") return cmd_config(a, registry);
+    throw UsageError("unknown command '" + command + "' (see evbench --help)");
+  } catch (const ConfigError& e) {
+    std::fprintf(stderr, "evbench: %s\n", e.what());
+    return kExitUsage;
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "evbench: %s\n", e.what());
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "evbench: %s\n", e.what());
+    return kExitRuntime;
+  }
+}
+
+}  // namespace evb

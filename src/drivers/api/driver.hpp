@@ -20,7 +20,8 @@ using PeerId = int;                // a rank
 constexpr PeerId kAnyPeer = -1;    // post_recv: match a message from any peer
 using Tag = uint32_t;              // message tag; receives match (peer, tag) exactly
 
-// One piece of a gathered send. Memory must stay valid until the completion.
+// One piece of a gathered send. The bytes must stay valid until the send's
+// completion; the Segment array itself only for the duration of post_send().
 struct Segment {
   const void* data;
   size_t size;
@@ -61,6 +62,7 @@ struct Capabilities {
   bool can_block = false;         // wait() really sleeps until work arrives
   size_t max_message = 1ull << 30;
   size_t max_segments = 16;       // segments per send
+  bool alltoall = false;          // alltoall() is implemented (a library collective)
 };
 
 class Driver {
@@ -92,6 +94,10 @@ class Driver {
   virtual void rdma_write(PeerId /*peer*/, std::span<const Segment> /*local*/,
                           uint64_t /*remote_key*/, uint64_t /*remote_addr*/,
                           uint64_t /*cookie*/) {}
+  // Only when capabilities().alltoall: a blocking all-to-all over every rank
+  // of the run, `block` bytes to and from each rank (the MPI_Alltoall
+  // baseline). Not on the event-building data path.
+  virtual void alltoall(const void* /*send*/, void* /*recv*/, size_t /*block*/) {}
   // Appends finished operations to `out` (at most out.size()); returns how many.
   virtual size_t poll(std::span<Completion> out) = 0;
   // Sleeps until poll() may return something or `timeout` passes. Drivers that

@@ -1,0 +1,265 @@
+#include "apps/evbench/report.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+
+#include "apps/evbench/versions.hpp"
+#include "core/config_loader.hpp"
+#include "core/error.hpp"
+#include "core/json_writer.hpp"
+
+namespace evb {
+namespace {
+
+void min_avg_max(const std::vector<double>& v, double& lo, double& avg, double& hi) {
+  lo = avg = hi = 0;
+  if (v.empty()) return;
+  lo = *std::min_element(v.begin(), v.end());
+  hi = *std::max_element(v.begin(), v.end());
+  double sum = 0;
+  for (double x : v) sum += x;
+  avg = sum / v.size();
+}
+
+std::string human_size(uint64_t b) {
+  char buf[64];
+  if (b >= (1ull << 30) && b % (1ull << 30) == 0)
+    std::snprintf(buf, sizeof buf, "%llu GiB", static_cast<unsigned long long>(b >> 30));
+  else if (b >= (1ull << 20) && b % (1ull << 20) == 0)
+    std::snprintf(buf, sizeof buf, "%llu MiB", static_cast<unsigned long long>(b >> 20));
+  else if (b >= 1024 && b % 1024 == 0)
+    std::snprintf(buf, sizeof buf, "%llu KiB", static_cast<unsigned long long>(b >> 10));
+  else
+    std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(b));
+  return buf;
+}
+
+void summarize_event_building(const Config& c, const std::vector<RankStats>& ranks, Summary& s) {
+  int64_t last = 0;
+  uint64_t in_window = 0;
+  Histogram latency;
+  s.per_node_gbps.assign(c.nodes, 0.0);
+  for (const RankStats& r : ranks) {
+    if (r.evm) s.events_assigned = r.events_assigned;
+    if (r.bu < 0) continue;
+    last = std::max(last, r.last_completion_ns);
+    in_window += r.events_in_window;
+    s.events_built += r.events_built;
+    s.integrity.corrupt += r.integrity.corrupt;
+    s.integrity.duplicate += r.integrity.duplicate;
+    s.integrity.verified += r.integrity.verified;
+    s.integrity.bad_events += r.integrity.bad_events;
+    latency.merge(r.latency);
+    if (s.sample_bytes.size() < r.sample_bytes.size()) {
+      s.sample_bytes.resize(r.sample_bytes.size(), 0);
+      s.sample_events.resize(r.sample_bytes.size(), 0);
+    }
+    for (size_t k = 0; k < r.sample_bytes.size(); ++k) {
+      s.sample_bytes[k] += r.sample_bytes[k];
+      s.sample_events[k] += r.sample_events[k];
+    }
+  }
+  if (c.protocol == Protocol::pull_noevm) s.events_assigned = s.events_built + s.integrity.bad_events;
+  const uint64_t accounted = s.events_built + s.integrity.bad_events;
+  s.incomplete = s.events_assigned > accounted ? s.events_assigned - accounted : 0;
+  s.window_s = c.events ? last * 1e-9 - c.warmup_s : c.duration_s - c.warmup_s;
+  if (s.window_s > 0) {
+    for (const RankStats& r : ranks)
+      if (r.bu >= 0) s.per_node_gbps[r.bu] = r.bytes_in_window * 8.0 / s.window_s / 1e9;
+    s.events_per_second = in_window / s.window_s;
+  }
+  min_avg_max(s.per_node_gbps, s.min_gbps, s.avg_gbps, s.max_gbps);
+  for (double g : s.per_node_gbps) s.aggregate_gbps += g;
+  s.p50_ms = latency.quantile(0.5) * 1e-6;
+  s.p99_ms = latency.quantile(0.99) * 1e-6;
+  s.max_ms = latency.max() * 1e-6;
+}
+
+void summarize_microbench(const Config& c, const std::vector<RankStats>& ranks, Summary& s) {
+  size_t steps = 0;
+  for (const RankStats& r : ranks) steps = std::max(steps, r.step_bytes.size());
+  for (size_t k = 0; k < steps; ++k) {
+    std::vector<double> per_node(c.nodes, 0.0);
+    for (const RankStats& r : ranks) {
+      if (r.bu < 0 || k >= r.step_bytes.size() || r.step_window_s[k] <= 0) continue;
+      per_node[r.bu] = r.step_bytes[k] * 8.0 / r.step_window_s[k] / 1e9;
+    }
+    Summary::Step st{c.shift_scan ? static_cast<int>(k) : c.shift, 0, 0, 0, 0};
+    min_avg_max(per_node, st.min, st.avg, st.max);
+    for (double g : per_node) st.aggregate += g;
+    s.steps.push_back(st);
+    if (k == 0 || !c.shift_scan) {
+      s.per_node_gbps = per_node;
+      s.min_gbps = st.min;
+      s.avg_gbps = st.avg;
+      s.max_gbps = st.max;
+      s.aggregate_gbps = st.aggregate;
+    }
+  }
+  for (const RankStats& r : ranks) {
+    s.integrity.corrupt += r.integrity.corrupt;
+    s.integrity.verified += r.integrity.verified;
+    s.events_built += r.events_built;  // messages received
+    if (r.bu >= 0 && !r.step_window_s.empty()) s.window_s = std::max(s.window_s, r.step_window_s[0]);
+  }
+  s.events_assigned = s.events_built;
+  if (s.window_s > 0) s.events_per_second = s.events_built / (s.window_s * std::max<size_t>(1, steps));
+}
+
+void print_table(const Config& c, const Topology& t, const Summary& s) {
+  std::printf("# evbench %s: %s over %s, %d nodes (%s), %s scheduling, %d processes\n",
+              evbench_version().c_str(), to_string(c.protocol), c.driver.c_str(), c.nodes,
+              to_string(c.layout), to_string(c.scheduling), t.nprocs);
+  std::printf("# credits %d, parallel %d, fragment %s %s, ru_buffer %s, window %.2f s (warm-up %.2f s excluded)\n",
+              c.credits, c.parallel, human_size(c.fragment.size).c_str(),
+              to_string(c.fragment.distribution), human_size(c.ru_buffer).c_str(), s.window_s,
+              c.warmup_s);
+  if (!s.steps.empty() && c.shift_scan) {
+    std::printf("#\n# %5s %12s %12s %12s %14s\n", "shift", "min Gb/s", "avg Gb/s", "max Gb/s",
+                "aggregate Gb/s");
+    for (const auto& st : s.steps)
+      std::printf("  %5d %12.3f %12.3f %12.3f %14.3f\n", st.shift, st.min, st.avg, st.max,
+                  st.aggregate);
+  }
+  std::printf("#\n# %4s %14s\n", "node", "BU Gb/s");
+  for (size_t n = 0; n < s.per_node_gbps.size(); ++n)
+    std::printf("  %4zu %14.3f\n", n, s.per_node_gbps[n]);
+  std::printf("#\n# %12s %12s %12s %14s %12s %10s %10s %10s\n", "min Gb/s", "avg Gb/s",
+              "max Gb/s", "aggregate Gb/s", "events/s", "p50 ms", "p99 ms", "max ms");
+  std::printf("  %12.3f %12.3f %12.3f %14.3f %12.1f %10.3f %10.3f %10.3f\n", s.min_gbps,
+              s.avg_gbps, s.max_gbps, s.aggregate_gbps, s.events_per_second, s.p50_ms, s.p99_ms,
+              s.max_ms);
+  std::printf("#\n# events built %llu of %llu assigned; incomplete %llu, duplicate %llu, corrupt %llu"
+              " (%llu fragments checksummed)\n",
+              static_cast<unsigned long long>(s.events_built),
+              static_cast<unsigned long long>(s.events_assigned),
+              static_cast<unsigned long long>(s.incomplete),
+              static_cast<unsigned long long>(s.integrity.duplicate),
+              static_cast<unsigned long long>(s.integrity.corrupt),
+              static_cast<unsigned long long>(s.integrity.verified));
+  std::printf("# %s\n", s.integrity_ok() ? "OK" : "FAILED: integrity errors");
+  std::fflush(stdout);
+}
+
+std::string results_json(const Config& c, const Topology& t, const Summary& s,
+                         const RunOptions& o, const DriverProbe& probe) {
+  JsonWriter w;
+  w.begin_object();
+  w.value("schema_version", 1);
+  w.value("tool", "evbench");
+  w.begin_array("argv");
+  for (const auto& a : o.argv) w.value("", a);
+  w.end_array();
+  w.raw("config", to_json(c));
+  w.begin_object("versions");
+  w.value("evbench", evbench_version());
+  w.value("git_sha", evbench_git_sha());
+  w.value("compiler", compiler_version());
+  w.begin_object("libraries");
+  w.value("yaml-cpp", yaml_cpp_version());
+  w.value(c.driver, probe.library_version);
+  w.value("kernel", kernel_version());
+  w.end_object();
+  w.end_object();
+  w.begin_object("topology");
+  w.value("nodes", t.nodes);
+  w.value("processes", t.nprocs);
+  w.value("evm_rank", t.evm_rank);
+  w.end_object();
+  w.begin_object("results");
+  w.value("status", s.integrity_ok() ? "ok" : "integrity_error");
+  w.value("window_s", s.window_s);
+  w.value("events_built", s.events_built);
+  w.value("events_assigned", s.events_assigned);
+  w.value("events_per_second", s.events_per_second);
+  w.begin_object("bandwidth_gbps");
+  w.begin_object("per_node");
+  w.value("min", s.min_gbps);
+  w.value("avg", s.avg_gbps);
+  w.value("max", s.max_gbps);
+  w.end_object();
+  w.begin_array("per_node_values");
+  for (double g : s.per_node_gbps) w.value("", g);
+  w.end_array();
+  w.value("aggregate", s.aggregate_gbps);
+  w.end_object();
+  w.begin_object("latency_ms");
+  w.value("p50", s.p50_ms);
+  w.value("p99", s.p99_ms);
+  w.value("max", s.max_ms);
+  w.end_object();
+  w.begin_object("integrity");
+  w.value("incomplete", s.incomplete);
+  w.value("duplicate", s.integrity.duplicate);
+  w.value("corrupt", s.integrity.corrupt);
+  w.value("corrupt_events", s.integrity.bad_events);
+  w.value("verified_fragments", s.integrity.verified);
+  w.end_object();
+  w.begin_array("samples");
+  for (size_t k = 0; k < s.sample_bytes.size(); ++k) {
+    const double t_end = (k + 1) * c.report_interval_s;
+    w.begin_object();
+    w.value("t_s", t_end);
+    w.value("warmup", t_end <= c.warmup_s);
+    w.value("events_per_second", s.sample_events[k] / c.report_interval_s);
+    w.value("aggregate_gbps", s.sample_bytes[k] * 8.0 / c.report_interval_s / 1e9);
+    w.end_object();
+  }
+  w.end_array();
+  if (!s.steps.empty()) {
+    w.begin_array("shifts");
+    for (const auto& st : s.steps) {
+      w.begin_object();
+      w.value("shift", st.shift);
+      w.begin_object("per_node");
+      w.value("min", st.min);
+      w.value("avg", st.avg);
+      w.value("max", st.max);
+      w.end_object();
+      w.value("aggregate", st.aggregate);
+      w.end_object();
+    }
+    w.end_array();
+  }
+  w.end_object();
+  w.end_object();
+  return w.str() + "\n";
+}
+
+}  // namespace
+
+Summary summarize(const Config& c, const Topology&, const std::vector<RankStats>& ranks) {
+  Summary s;
+  if (is_event_builder(c.protocol))
+    summarize_event_building(c, ranks, s);
+  else
+    summarize_microbench(c, ranks, s);
+  return s;
+}
+
+int report_run(const Config& c, const Topology& t, const std::vector<RankStats>& ranks,
+               const RunOptions& o, const DriverProbe& probe) {
+  const Summary s = summarize(c, t, ranks);
+  print_table(c, t, s);
+  if (!o.json_path.empty()) {
+    const std::string tmp = o.json_path + ".tmp";
+    {
+      std::ofstream out(tmp);
+      out << results_json(c, t, s, o, probe);
+      if (!out) throw Error("cannot write " + tmp);
+    }
+    if (std::rename(tmp.c_str(), o.json_path.c_str()) != 0)
+      throw Error("cannot rename " + tmp + " to " + o.json_path);
+  }
+  if (!s.integrity_ok()) {
+    std::fprintf(stderr, "evbench: integrity errors: %llu corrupt, %llu duplicate, %llu incomplete\n",
+                 static_cast<unsigned long long>(s.integrity.corrupt),
+                 static_cast<unsigned long long>(s.integrity.duplicate),
+                 static_cast<unsigned long long>(s.incomplete));
+    return kExitIntegrity;
+  }
+  return kExitOk;
+}
+
+}  // namespace evb

@@ -1,0 +1,44 @@
+#pragma once
+// Rank 0's end of a run: merges every rank's statistics into the figures of
+// docs/METRICS.md, prints the `#`-commented table on stdout and writes the
+// JSON document (--json). Returns the run's exit code (kExitIntegrity when
+// any integrity counter is non-zero).
+#include <vector>
+
+#include "apps/evbench/run_options.hpp"
+#include "core/config.hpp"
+#include "core/topology.hpp"
+#include "drivers/api/registry.hpp"
+#include "protocols/rank_stats.hpp"
+
+namespace evb {
+
+struct Summary {
+  double window_s = 0;
+  uint64_t events_built = 0;
+  uint64_t events_assigned = 0;
+  double events_per_second = 0;
+  std::vector<double> per_node_gbps;  // by BU index
+  double min_gbps = 0, avg_gbps = 0, max_gbps = 0, aggregate_gbps = 0;
+  double p50_ms = 0, p99_ms = 0, max_ms = 0;
+  IntegrityCounters integrity;
+  uint64_t incomplete = 0;
+  std::vector<uint64_t> sample_bytes, sample_events;
+  // micro-benchmarks: per step (shift) min/avg/max per-node Gb/s
+  struct Step {
+    int shift;
+    double min, avg, max, aggregate;
+  };
+  std::vector<Step> steps;
+  bool integrity_ok() const {
+    return integrity.corrupt == 0 && integrity.duplicate == 0 && incomplete == 0 &&
+           integrity.bad_events == 0;
+  }
+};
+
+Summary summarize(const Config& config, const Topology& topo, const std::vector<RankStats>& ranks);
+
+int report_run(const Config& config, const Topology& topo, const std::vector<RankStats>& ranks,
+               const RunOptions& options, const DriverProbe& driver);
+
+}  // namespace evb

@@ -1,0 +1,265 @@
+#include "protocols/engine.hpp"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <cstring>
+#include <thread>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+
+namespace evb {
+namespace {
+constexpr uint8_t kEngineAgent = 0;  // cookies of the engine's own operations
+constexpr uint64_t kRecvFlag = 1ull << 55;
+
+const char* status_text(OpStatus s) {
+  switch (s) {
+    case OpStatus::ok: return "ok";
+    case OpStatus::peer_lost: return "peer lost";
+    case OpStatus::peer_closed: return "peer closed";
+    case OpStatus::truncated: return "message truncated";
+    case OpStatus::error: return "error";
+  }
+  return "?";
+}
+}  // namespace
+
+PollMode effective_poll_mode(PollMode configured, int local_processes, bool can_block) {
+  if (configured != PollMode::automatic) {
+    if (configured == PollMode::block && !can_block) return PollMode::yield;
+    return configured;
+  }
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (local_processes <= cores) return PollMode::busy;
+  return can_block ? PollMode::block : PollMode::yield;
+}
+
+Engine::Engine(Driver& driver, int rank, const Config& config, PollMode mode,
+               std::vector<std::string> peer_names)
+    : driver_(driver),
+      rank_(rank),
+      config_(config),
+      mode_(mode),
+      peer_names_(std::move(peer_names)) {
+  agents_.push_back(nullptr);  // id 0 is the engine itself
+}
+
+const std::string& Engine::peer_name(PeerId p) const {
+  static const std::string any = "any peer";
+  if (p < 0 || p >= static_cast<int>(peer_names_.size())) return any;
+  return peer_names_[p];
+}
+
+uint8_t Engine::add_agent(Agent* agent) {
+  agents_.push_back(agent);
+  return static_cast<uint8_t>(agents_.size() - 1);
+}
+
+void Engine::listen(Channel channel, uint8_t agent, int depth) {
+  listeners_[static_cast<int>(channel)] = agent;
+  for (int i = 0; i < depth; ++i) {
+    recv_slots_.push_back({std::vector<uint8_t>(config_.command_size), channel});
+    const uint64_t idx = recv_slots_.size() - 1;
+    driver_.post_recv(kAnyPeer, command_tag(channel), recv_slots_.back().buffer.data(),
+                      config_.command_size, make_cookie(kEngineAgent, kRecvFlag | idx));
+  }
+}
+
+void Engine::send_command(PeerId peer, Channel channel, const Command& cmd) {
+  if (peer == rank_) {
+    local_commands_.emplace_back(channel, cmd);
+    return;
+  }
+  size_t idx;
+  if (free_send_slots_.empty()) {
+    send_slots_.emplace_back(config_.command_size, 0);
+    idx = send_slots_.size() - 1;
+  } else {
+    idx = free_send_slots_.back();
+    free_send_slots_.pop_back();
+  }
+  std::memcpy(send_slots_[idx].data(), &cmd, sizeof cmd);
+  const Segment seg{send_slots_[idx].data(), config_.command_size};
+  ++command_sends_in_flight_;
+  driver_.post_send(peer, command_tag(channel), std::span<const Segment>(&seg, 1),
+                    make_cookie(kEngineAgent, idx));
+}
+
+void Engine::send(PeerId peer, Tag tag, std::span<const Segment> segments, uint64_t cookie) {
+  if (peer != rank_) {
+    driver_.post_send(peer, tag, segments, cookie);
+    return;
+  }
+  LocalSend s{tag, {segments.begin(), segments.end()}, cookie};
+  auto it = std::find_if(local_recvs_.begin(), local_recvs_.end(),
+                         [&](const LocalRecv& r) { return r.tag == tag; });
+  if (it == local_recvs_.end()) {
+    local_sends_.push_back(std::move(s));
+    return;
+  }
+  const LocalRecv r = *it;
+  local_recvs_.erase(it);
+  deliver_local(s, r);
+}
+
+void Engine::recv(PeerId peer, Tag tag, void* buffer, size_t size, uint64_t cookie) {
+  if (peer != rank_) {
+    driver_.post_recv(peer, tag, buffer, size, cookie);
+    return;
+  }
+  LocalRecv r{tag, buffer, size, cookie};
+  auto it = std::find_if(local_sends_.begin(), local_sends_.end(),
+                         [&](const LocalSend& s) { return s.tag == tag; });
+  if (it == local_sends_.end()) {
+    local_recvs_.push_back(r);
+    return;
+  }
+  const LocalSend s = std::move(*it);
+  local_sends_.erase(it);
+  deliver_local(s, r);
+}
+
+void Engine::deliver_local(const LocalSend& s, const LocalRecv& r) {
+  size_t total = 0;
+  for (const auto& seg : s.segments) total += seg.size;
+  Completion sc{s.cookie, OpType::send, OpStatus::ok, rank_, s.tag, total};
+  Completion rc{r.cookie, OpType::recv, OpStatus::ok, rank_, r.tag, total};
+  if (total > r.size) {
+    rc.status = OpStatus::truncated;
+  } else {
+    auto* out = static_cast<uint8_t*>(r.buffer);
+    for (const auto& seg : s.segments) {
+      std::memcpy(out, seg.data, seg.size);
+      out += seg.size;
+    }
+  }
+  local_completions_.push_back(sc);
+  local_completions_.push_back(rc);
+}
+
+void Engine::fail(const Completion& c) {
+  std::string what = "rank " + std::to_string(rank_) + ": ";
+  if (c.type == OpType::peer_event) {
+    what += peer_name(c.peer) + (c.status == OpStatus::peer_closed ? " left the run early"
+                                                                    : " disappeared");
+  } else {
+    what += std::string(c.type == OpType::send ? "send to " : "receive from ") +
+            peer_name(c.peer) + " failed: " + status_text(c.status);
+  }
+  const std::string detail = driver_.last_error();
+  if (!detail.empty()) what += " (" + detail + ")";
+  throw PeerError(c.peer, what);
+}
+
+void Engine::on_engine_completion(const Completion& c) {
+  const uint64_t v = cookie_value(c.cookie);
+  if (v & kRecvFlag) {
+    const size_t idx = v & ~kRecvFlag;
+    CommandSlot& slot = recv_slots_[idx];
+    Command cmd;
+    std::memcpy(&cmd, slot.buffer.data(), sizeof cmd);
+    if (c.bytes < sizeof cmd || cmd.magic != kCommandMagic)
+      throw PeerError(c.peer, "rank " + std::to_string(rank_) + ": malformed command from " +
+                                  peer_name(c.peer));
+    Agent* a = agents_.at(listeners_[static_cast<int>(slot.channel)]);
+    driver_.post_recv(kAnyPeer, command_tag(slot.channel), slot.buffer.data(),
+                      config_.command_size, c.cookie);
+    a->on_command(c.peer, cmd);
+  } else {
+    free_send_slots_.push_back(v);
+    --command_sends_in_flight_;
+  }
+}
+
+void Engine::dispatch(const Completion& c) {
+  if (c.status != OpStatus::ok) fail(c);
+  if (c.type == OpType::peer_event) return;
+  const uint8_t id = static_cast<uint8_t>(c.cookie >> 56);
+  if (id == kEngineAgent)
+    on_engine_completion(c);
+  else
+    agents_.at(id)->on_completion(c);
+}
+
+bool Engine::all_done() const {
+  if (command_sends_in_flight_ || !local_commands_.empty() || !local_completions_.empty())
+    return false;
+  for (size_t i = 1; i < agents_.size(); ++i)
+    if (!agents_[i]->done()) return false;
+  return true;
+}
+
+std::string Engine::waiting_report() const {
+  std::string s;
+  for (size_t i = 1; i < agents_.size(); ++i) {
+    if (agents_[i]->done()) continue;
+    if (!s.empty()) s += "; ";
+    s += agents_[i]->waiting_for();
+  }
+  if (command_sends_in_flight_)
+    s += (s.empty() ? "" : "; ") + std::to_string(command_sends_in_flight_) +
+         " command send(s) unfinished";
+  return s;
+}
+
+void Engine::idle(int64_t now) {
+  switch (mode_) {
+    case PollMode::busy:
+    case PollMode::automatic:
+      return;
+    case PollMode::yield:
+      sched_yield();
+      return;
+    case PollMode::block: {
+      int64_t wake = now + 10'000'000;  // wake at least every 10 ms for timers
+      for (size_t i = 1; i < agents_.size(); ++i) {
+        const int64_t t = agents_[i]->next_timer_ns();
+        if (t >= 0) wake = std::min(wake, t);
+      }
+      const int64_t us = std::max<int64_t>(0, (wake - now) / 1000);
+      if (us > 0) driver_.wait(std::chrono::microseconds(us));
+      return;
+    }
+  }
+}
+
+void Engine::run() {
+  t0_ns_ = now_ns();
+  last_progress_ns_ = t0_ns_;
+  for (size_t i = 1; i < agents_.size(); ++i) agents_[i]->start(t0_ns_);
+  const int64_t timeout_ns = s_to_ns(config_.peer_timeout_s);
+  Completion batch[64];
+  while (!all_done()) {
+    bool progress = false;
+    const size_t n = driver_.poll(std::span<Completion>(batch, 64));
+    for (size_t i = 0; i < n; ++i) dispatch(batch[i]);
+    progress |= n > 0;
+    while (!local_completions_.empty()) {
+      const Completion c = local_completions_.front();
+      local_completions_.pop_front();
+      dispatch(c);
+      progress = true;
+    }
+    while (!local_commands_.empty()) {
+      auto [channel, cmd] = local_commands_.front();
+      local_commands_.pop_front();
+      agents_.at(listeners_[static_cast<int>(channel)])->on_command(rank_, cmd);
+      progress = true;
+    }
+    const int64_t now = now_ns();
+    for (size_t i = 1; i < agents_.size(); ++i) agents_[i]->on_tick(now);
+    if (progress) {
+      last_progress_ns_ = now;
+    } else {
+      if (now - last_progress_ns_ > timeout_ns && timeout_ns > 0)
+        throw Error("rank " + std::to_string(rank_) + ": no progress for " +
+                    std::to_string(config_.peer_timeout_s) + " s (peer_timeout); waiting for " +
+                    waiting_report());
+      idle(now);
+    }
+  }
+}
+
+}  // namespace evb

@@ -1,0 +1,122 @@
+#pragma once
+// Engine: the single-threaded, non-blocking event loop of one rank.
+//
+// It owns no policy. It polls the driver, dispatches completions to the
+// agents (the protocol roles hosted by this rank), runs their timers, and
+// chooses how to idle (busy, yield, or block in the driver's wait). It also
+// provides what every protocol needs around the raw driver:
+//  - commands: a pool of pre-posted any-peer receives per channel, delivered
+//    to the listening agent as Command structs, and a pool of send buffers;
+//  - loopback: messages to this same rank (RU and BU sharing a process) are
+//    matched and copied here, so drivers never need to talk to themselves;
+//  - failure: a lost peer, a failed operation or no progress for
+//    `peer_timeout` ends the loop with an evb::Error naming the peer and
+//    what was awaited.
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/config.hpp"
+#include "core/messages.hpp"
+#include "drivers/api/driver.hpp"
+
+namespace evb {
+
+class Engine;
+
+// One protocol role on this rank (RU, BU, EVM, or a micro-benchmark side).
+class Agent {
+ public:
+  virtual ~Agent() = default;
+  virtual void start(int64_t now_ns) = 0;
+  virtual void on_command(PeerId /*from*/, const Command& /*cmd*/) {}
+  // A data send/recv posted with this agent's cookie finished (status ok).
+  virtual void on_completion(const Completion& c) = 0;
+  // Timers; called every loop turn.
+  virtual void on_tick(int64_t /*now_ns*/) {}
+  // Earliest time on_tick needs to run (for blocking waits); -1: none.
+  virtual int64_t next_timer_ns() const { return -1; }
+  virtual bool done() const = 0;
+  // What the agent still waits for (for timeout messages).
+  virtual std::string waiting_for() const = 0;
+};
+
+class Engine {
+ public:
+  Engine(Driver& driver, int rank, const Config& config, PollMode mode,
+         std::vector<std::string> peer_names);
+
+  // Registers an agent; returns its id (the top byte of its cookies).
+  uint8_t add_agent(Agent* agent);
+  // Routes commands on `channel` to `agent` and posts `depth` receives for it.
+  void listen(Channel channel, uint8_t agent, int depth);
+
+  // Data path (agents' cookies must carry their id: make_cookie()).
+  void send(PeerId peer, Tag tag, std::span<const Segment> segments, uint64_t cookie);
+  void recv(PeerId peer, Tag tag, void* buffer, size_t size, uint64_t cookie);
+  void send_command(PeerId peer, Channel channel, const Command& cmd);
+
+  static uint64_t make_cookie(uint8_t agent, uint64_t value) {
+    return (static_cast<uint64_t>(agent) << 56) | (value & ((1ull << 56) - 1));
+  }
+  static uint64_t cookie_value(uint64_t cookie) { return cookie & ((1ull << 56) - 1); }
+
+  // Runs until every agent is done and every command send has completed.
+  void run();
+
+  int rank() const { return rank_; }
+  const Config& config() const { return config_; }
+  int64_t t0_ns() const { return t0_ns_; }
+  const std::string& peer_name(PeerId p) const;
+
+ private:
+  struct CommandSlot {
+    std::vector<uint8_t> buffer;
+    Channel channel;
+  };
+  struct LocalRecv {
+    Tag tag;
+    void* buffer;
+    size_t size;
+    uint64_t cookie;
+  };
+  struct LocalSend {
+    Tag tag;
+    std::vector<Segment> segments;
+    uint64_t cookie;
+  };
+
+  void dispatch(const Completion& c);
+  void on_engine_completion(const Completion& c);
+  void deliver_local(const LocalSend& s, const LocalRecv& r);
+  [[noreturn]] void fail(const Completion& c);
+  bool all_done() const;
+  void idle(int64_t now);
+  std::string waiting_report() const;
+
+  Driver& driver_;
+  int rank_;
+  const Config& config_;
+  PollMode mode_;
+  std::vector<std::string> peer_names_;
+  std::vector<Agent*> agents_;
+  uint8_t listeners_[8] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+  std::deque<CommandSlot> recv_slots_;       // stable addresses
+  std::deque<std::vector<uint8_t>> send_slots_;
+  std::vector<size_t> free_send_slots_;
+  size_t command_sends_in_flight_ = 0;
+  std::deque<LocalRecv> local_recvs_;
+  std::deque<LocalSend> local_sends_;
+  std::deque<Completion> local_completions_;
+  std::deque<std::pair<Channel, Command>> local_commands_;
+  int64_t t0_ns_ = 0;
+  int64_t last_progress_ns_ = 0;
+};
+
+// Chooses busy/yield/block for `automatic` from processes per core.
+PollMode effective_poll_mode(PollMode configured, int local_processes, bool driver_can_block);
+
+}  // namespace evb

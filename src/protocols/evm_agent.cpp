@@ -1,0 +1,95 @@
+#include "protocols/evm_agent.hpp"
+
+#include <cstdio>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "protocols/scheduling.hpp"
+
+namespace evb {
+
+EvmAgent::EvmAgent(Engine& engine, const Topology& topo, RankStats& stats, bool live)
+    : engine_(engine),
+      topo_(topo),
+      stats_(stats),
+      evm_(topo.nodes, engine.config().events),
+      live_(live) {
+  id_ = engine_.add_agent(this);
+  engine_.listen(Channel::to_evm, id_, std::max(16, topo.nodes * engine.config().credits + 4));
+  stats_.evm = true;
+}
+
+void EvmAgent::start(int64_t now) {
+  const Config& c = engine_.config();
+  deadline_ns_ = c.events ? 0 : now + s_to_ns(c.duration_s);
+  interval_ns_ = s_to_ns(c.report_interval_s);
+  next_report_ns_ = now + interval_ns_;
+}
+
+void EvmAgent::on_command(PeerId from, const Command& cmd) {
+  if (cmd.type != CommandType::credit)
+    throw PeerError(from, "EVM: unexpected command " + std::to_string(static_cast<int>(cmd.type)) +
+                              " from " + engine_.peer_name(from));
+  const int bu = static_cast<int>(cmd.bu);
+  if (bu < 0 || bu >= topo_.nodes || topo_.bu_rank[bu] != from)
+    throw PeerError(from, "EVM: credit names BU " + std::to_string(bu) + " but came from " +
+                              engine_.peer_name(from));
+  if (cmd.value) {
+    evm_.completed(bu);
+    interval_bytes_ += cmd.bytes;
+    ++interval_events_;
+  }
+  if (auto e = evm_.assign(bu)) {
+    const Config& c = engine_.config();
+    if (c.protocol == Protocol::pull) {
+      engine_.send_command(from, Channel::to_bu,
+                           Command{.type = CommandType::assign, .event_id = *e, .slot = cmd.slot,
+                                   .bu = cmd.bu});
+    } else {
+      for (int r : visit_order(c.scheduling, bu, topo_.nodes, c.seed, *e))
+        engine_.send_command(topo_.ru_rank[r], Channel::to_ru,
+                             Command{.type = CommandType::push_assign, .event_id = *e,
+                                     .slot = cmd.slot, .bu = cmd.bu,
+                                     .ru = static_cast<uint32_t>(r)});
+    }
+  }
+  maybe_stop();
+}
+
+void EvmAgent::maybe_stop() {
+  if (stop_sent_ || !evm_.drained()) return;
+  stop_sent_ = true;
+  stats_.events_assigned = evm_.assigned();
+  for (int n = 0; n < topo_.nodes; ++n) {
+    engine_.send_command(topo_.ru_rank[n], Channel::to_ru, Command{.type = CommandType::stop});
+    engine_.send_command(topo_.bu_rank[n], Channel::to_bu, Command{.type = CommandType::stop});
+  }
+}
+
+void EvmAgent::on_tick(int64_t now) {
+  if (deadline_ns_ && now >= deadline_ns_ && !evm_.stopping()) evm_.stop_assigning();
+  maybe_stop();
+  if (live_ && interval_ns_ > 0 && now >= next_report_ns_) {
+    const double secs = ns_to_s(interval_ns_);
+    std::fprintf(stderr, "# t=%6.1f s  events/s %10.1f  aggregate %8.2f Gb/s  (EVM view)\n",
+                 ns_to_s(now - engine_.t0_ns()), interval_events_ / secs,
+                 interval_bytes_ * 8.0 / secs / 1e9);
+    interval_bytes_ = 0;
+    interval_events_ = 0;
+    next_report_ns_ += interval_ns_;
+  }
+}
+
+int64_t EvmAgent::next_timer_ns() const {
+  int64_t t = live_ ? next_report_ns_ : -1;
+  if (deadline_ns_ && !evm_.stopping()) t = t < 0 ? deadline_ns_ : std::min(t, deadline_ns_);
+  return t;
+}
+
+std::string EvmAgent::waiting_for() const {
+  if (!evm_.stopping()) return "EVM: credits from BUs";
+  return "EVM: " + std::to_string(evm_.assigned() - evm_.completed_total()) +
+         " assigned event(s) to be reported built";
+}
+
+}  // namespace evb

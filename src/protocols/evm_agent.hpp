@@ -1,0 +1,46 @@
+#pragma once
+// EvmAgent: the EVM side of PULL and PUSH. A credit from a BU (one per free
+// slot) is answered with the next event id: to the BU (PULL), or to every RU
+// in scheduling order (PUSH). At the deadline, or after `events` events, it
+// stops assigning, waits until every assigned event is reported built, then
+// sends stop to every RU and BU. It also prints the live line on stderr,
+// from the bytes that BUs report with their credits.
+#include <string>
+#include <vector>
+
+#include "core/topology.hpp"
+#include "protocols/engine.hpp"
+#include "protocols/rank_stats.hpp"
+#include "units/event_manager.hpp"
+
+namespace evb {
+
+class EvmAgent : public Agent {
+ public:
+  EvmAgent(Engine& engine, const Topology& topo, RankStats& stats, bool live);
+  void start(int64_t now_ns) override;
+  void on_command(PeerId from, const Command& cmd) override;
+  void on_completion(const Completion&) override {}
+  void on_tick(int64_t now_ns) override;
+  int64_t next_timer_ns() const override;
+  bool done() const override { return stop_sent_; }
+  std::string waiting_for() const override;
+
+ private:
+  void maybe_stop();
+
+  Engine& engine_;
+  const Topology& topo_;
+  RankStats& stats_;
+  EventManager evm_;
+  bool live_;
+  uint8_t id_ = 0;
+  int64_t deadline_ns_ = 0;
+  int64_t next_report_ns_ = 0;
+  int64_t interval_ns_ = 0;
+  uint64_t interval_bytes_ = 0;
+  uint64_t interval_events_ = 0;
+  bool stop_sent_ = false;
+};
+
+}  // namespace evb

@@ -1,0 +1,91 @@
+#include "protocols/rank_stats.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+namespace evb {
+
+void RankStats::book(int64_t t, uint64_t bytes, uint64_t events, int64_t warmup_ns,
+                     int64_t end_ns, int64_t interval_ns) {
+  bytes_total += bytes;
+  last_completion_ns = std::max(last_completion_ns, t);
+  if (t >= warmup_ns && (end_ns <= 0 || t <= end_ns)) {
+    bytes_in_window += bytes;
+    events_in_window += events;
+  }
+  if (interval_ns > 0 && t >= 0) {
+    const size_t k = static_cast<size_t>(t / interval_ns);
+    if (sample_bytes.size() <= k) {
+      sample_bytes.resize(k + 1, 0);
+      sample_events.resize(k + 1, 0);
+    }
+    sample_bytes[k] += bytes;
+    sample_events[k] += events;
+  }
+}
+
+std::string RankStats::serialize() const {
+  YAML::Emitter out;
+  out << YAML::Flow << YAML::BeginMap;
+  out << YAML::Key << "rank" << YAML::Value << rank;
+  out << YAML::Key << "host" << YAML::Value << host;
+  out << YAML::Key << "bu" << YAML::Value << bu;
+  out << YAML::Key << "events_built" << YAML::Value << events_built;
+  out << YAML::Key << "events_in_window" << YAML::Value << events_in_window;
+  out << YAML::Key << "bytes_in_window" << YAML::Value << bytes_in_window;
+  out << YAML::Key << "bytes_total" << YAML::Value << bytes_total;
+  out << YAML::Key << "last_completion_ns" << YAML::Value << last_completion_ns;
+  out << YAML::Key << "sample_bytes" << YAML::Value << sample_bytes;
+  out << YAML::Key << "sample_events" << YAML::Value << sample_events;
+  out << YAML::Key << "latency" << YAML::Value << latency.serialize();
+  out << YAML::Key << "corrupt" << YAML::Value << integrity.corrupt;
+  out << YAML::Key << "duplicate" << YAML::Value << integrity.duplicate;
+  out << YAML::Key << "incomplete" << YAML::Value << integrity.incomplete;
+  out << YAML::Key << "verified" << YAML::Value << integrity.verified;
+  out << YAML::Key << "bad_events" << YAML::Value << integrity.bad_events;
+  out << YAML::Key << "fu_processed" << YAML::Value << fu_processed;
+  out << YAML::Key << "fu_accepted" << YAML::Value << fu_accepted;
+  out << YAML::Key << "ru" << YAML::Value << ru;
+  out << YAML::Key << "fragments_sent" << YAML::Value << fragments_sent;
+  out << YAML::Key << "bytes_sent" << YAML::Value << bytes_sent;
+  out << YAML::Key << "evm" << YAML::Value << evm;
+  out << YAML::Key << "events_assigned" << YAML::Value << events_assigned;
+  out << YAML::Key << "step_bytes" << YAML::Value << step_bytes;
+  out << YAML::Key << "step_window_s" << YAML::Value << step_window_s;
+  out << YAML::Key << "error" << YAML::Value << error;
+  out << YAML::EndMap;
+  return out.c_str();
+}
+
+RankStats RankStats::deserialize(const std::string& text) {
+  const YAML::Node n = YAML::Load(text);
+  RankStats s;
+  s.rank = n["rank"].as<int>();
+  s.host = n["host"].as<std::string>("");
+  s.bu = n["bu"].as<int>();
+  s.events_built = n["events_built"].as<uint64_t>();
+  s.events_in_window = n["events_in_window"].as<uint64_t>();
+  s.bytes_in_window = n["bytes_in_window"].as<uint64_t>();
+  s.bytes_total = n["bytes_total"].as<uint64_t>();
+  s.last_completion_ns = n["last_completion_ns"].as<int64_t>();
+  s.sample_bytes = n["sample_bytes"].as<std::vector<uint64_t>>();
+  s.sample_events = n["sample_events"].as<std::vector<uint64_t>>();
+  s.latency = Histogram::deserialize(n["latency"].as<std::string>());
+  s.integrity.corrupt = n["corrupt"].as<uint64_t>();
+  s.integrity.duplicate = n["duplicate"].as<uint64_t>();
+  s.integrity.incomplete = n["incomplete"].as<uint64_t>();
+  s.integrity.verified = n["verified"].as<uint64_t>();
+  s.integrity.bad_events = n["bad_events"].as<uint64_t>();
+  s.fu_processed = n["fu_processed"].as<uint64_t>();
+  s.fu_accepted = n["fu_accepted"].as<uint64_t>();
+  s.ru = n["ru"].as<int>();
+  s.fragments_sent = n["fragments_sent"].as<uint64_t>();
+  s.bytes_sent = n["bytes_sent"].as<uint64_t>();
+  s.evm = n["evm"].as<bool>();
+  s.events_assigned = n["events_assigned"].as<uint64_t>();
+  s.step_bytes = n["step_bytes"].as<std::vector<uint64_t>>();
+  s.step_window_s = n["step_window_s"].as<std::vector<double>>();
+  s.error = n["error"].as<std::string>("");
+  return s;
+}
+
+}  // namespace evb

@@ -1,0 +1,54 @@
+#pragma once
+// What one rank measured, gathered to rank 0 at the end of a run.
+//
+// Times are relative to the rank's start of the data phase (t0, right after
+// the start barrier). "Window" means after warm-up and, for deadline runs,
+// before the deadline; see docs/METRICS.md.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/histogram.hpp"
+#include "units/builder_unit.hpp"
+
+namespace evb {
+
+struct RankStats {
+  int rank = 0;
+  std::string host;
+  // BU
+  int bu = -1;
+  uint64_t events_built = 0;
+  uint64_t events_in_window = 0;
+  uint64_t bytes_in_window = 0;     // bytes received by this BU in the window
+  uint64_t bytes_total = 0;
+  int64_t last_completion_ns = 0;   // since t0
+  std::vector<uint64_t> sample_bytes;   // per report interval
+  std::vector<uint64_t> sample_events;
+  Histogram latency;
+  IntegrityCounters integrity;
+  uint64_t fu_processed = 0;
+  uint64_t fu_accepted = 0;
+  // RU
+  int ru = -1;
+  uint64_t fragments_sent = 0;
+  uint64_t bytes_sent = 0;
+  // EVM
+  bool evm = false;
+  uint64_t events_assigned = 0;
+  // Micro-benchmarks: bytes received in the window, per shift step (one-to-one
+  // scan) or one entry; and each step's window length.
+  std::vector<uint64_t> step_bytes;
+  std::vector<double> step_window_s;
+  // Failure, if any (empty when the rank succeeded).
+  std::string error;
+
+  std::string serialize() const;
+  static RankStats deserialize(const std::string& text);
+
+  // Books a completed event's bytes into the window and the samples.
+  void book(int64_t t_ns, uint64_t bytes, uint64_t events, int64_t warmup_ns, int64_t end_ns,
+            int64_t interval_ns);
+};
+
+}  // namespace evb

@@ -1,0 +1,40 @@
+#pragma once
+// RuAgent: the RU side of PULL, PUSH and PULL-without-EVM. It answers pull
+// requests (PULL) or assignments (PUSH) by sending the fragment as one
+// gathered message (header, metadata, data segments) straight from its ring.
+#include <deque>
+#include <vector>
+
+#include "core/topology.hpp"
+#include "protocols/engine.hpp"
+#include "protocols/rank_stats.hpp"
+#include "units/readout_unit.hpp"
+
+namespace evb {
+
+class RuAgent : public Agent {
+ public:
+  RuAgent(Engine& engine, ReadoutUnit& ru, const Topology& topo, RankStats& stats);
+  void start(int64_t now_ns) override;
+  void on_command(PeerId from, const Command& cmd) override;
+  void on_completion(const Completion& c) override;
+  bool done() const override;
+  std::string waiting_for() const override;
+
+ private:
+  void send_fragment(uint64_t event, int bu, uint32_t slot);
+
+  Engine& engine_;
+  ReadoutUnit& ru_;
+  const Topology& topo_;
+  RankStats& stats_;
+  uint8_t id_ = 0;
+  std::deque<FragmentHeader> headers_;  // stable addresses while sends are in flight
+  std::vector<size_t> free_headers_;
+  std::vector<uint64_t> sizes_;         // bytes of the send using header i
+  size_t in_flight_ = 0;
+  bool stopped_ = false;
+  int bus_done_ = 0;
+};
+
+}  // namespace evb

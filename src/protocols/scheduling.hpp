@@ -1,0 +1,15 @@
+#pragma once
+// Scheduling policies: the order in which a BU visits RUs (PULL) or the EVM
+// tells RUs to send (PUSH). Barrel shift starts at the BU's own index and
+// steps by one; random draws a fresh permutation per event from (seed, event,
+// bu), so the same seed gives the same schedule on every run.
+#include <cstdint>
+#include <vector>
+
+#include "core/config.hpp"
+
+namespace evb {
+
+std::vector<int> visit_order(Scheduling policy, int bu, int nru, uint64_t seed, uint64_t event);
+
+}  // namespace evb

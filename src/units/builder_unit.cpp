@@ -1,0 +1,87 @@
+#include "units/builder_unit.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "core/crc32c.hpp"
+#include "core/rng.hpp"
+#include "units/fragment_sizes.hpp"
+
+namespace evb {
+
+BuilderUnit::BuilderUnit(int index, const Config& config)
+    : config_(config), index_(index), nru_(config.nodes) {
+  const double sample = std::clamp(config.verify_sample, 0.0, 1.0);
+  verify_threshold_ = sample >= 1.0 ? UINT64_MAX : static_cast<uint64_t>(sample * 0x1.0p64);
+  size_t off = 0;
+  for (int r = 0; r < nru_; ++r) {
+    const size_t w = sizeof(FragmentHeader) + meta_bytes(config) + max_payload(config, r);
+    window_size_.push_back(w);
+    window_offset_.push_back(off);
+    off += (w + 63) & ~size_t{63};
+  }
+  slot_stride_ = (off + 4095) & ~size_t{4095};
+  slots_.resize(config.credits);
+  buffer_ = AlignedBuffer(slot_stride_ * slots_.size());
+  first_seen_.assign(nru_, 0);
+}
+
+void BuilderUnit::start(uint32_t s, uint64_t event, std::vector<int> order, int64_t now_ns) {
+  EventSlot& e = slots_.at(s);
+  e = EventSlot{};
+  e.state = SlotState::building;
+  e.event = event;
+  e.order = std::move(order);
+  e.have.assign(nru_, 0);
+  e.started_ns = now_ns;
+}
+
+bool BuilderUnit::should_verify(uint64_t event, int ru) const {
+  if (!first_seen_[ru]) return true;
+  if (verify_threshold_ == UINT64_MAX) return true;
+  return mix(config_.seed ^ 0xC4C, event, static_cast<uint64_t>(ru)) < verify_threshold_;
+}
+
+bool BuilderUnit::accept(uint32_t s, int ru, size_t bytes) {
+  EventSlot& e = slots_.at(s);
+  const auto* h = reinterpret_cast<const FragmentHeader*>(window(s, ru));
+  auto fail = [&](const std::string& why) {
+    ++integrity_.corrupt;
+    e.bad = true;
+    e.have[ru] = 1;
+    ++e.received;
+    e.bytes += bytes;
+    last_problem_ = "BU " + std::to_string(index_) + ": corrupt fragment from RU " +
+                    std::to_string(ru) + " for event " + std::to_string(e.event) + ": " + why;
+    return false;
+  };
+  if (e.have.at(ru)) {
+    ++integrity_.duplicate;
+    last_problem_ = "BU " + std::to_string(index_) + ": duplicate fragment from RU " +
+                    std::to_string(ru) + " for event " + std::to_string(e.event);
+    return false;
+  }
+  if (bytes < sizeof(FragmentHeader)) return fail("message shorter than a header");
+  if (h->magic != kFragmentMagic) return fail("bad magic");
+  if (h->event_id != e.event)
+    return fail("event id " + std::to_string(h->event_id) + " in a slot building " +
+                std::to_string(e.event));
+  if (h->ru != static_cast<uint32_t>(ru)) return fail("header names RU " + std::to_string(h->ru));
+  if (h->bu != static_cast<uint32_t>(index_)) return fail("header names BU " + std::to_string(h->bu));
+  const uint64_t meta = static_cast<uint64_t>(h->meta_size) * h->meta_segments;
+  if (sizeof(FragmentHeader) + meta + h->payload_size != bytes)
+    return fail("size " + std::to_string(bytes) + " does not match the header");
+  if (should_verify(h->event_id, ru)) {
+    first_seen_[ru] = 1;
+    ++integrity_.verified;
+    const uint8_t* payload = window(s, ru) + sizeof(FragmentHeader) + meta;
+    if (crc32c(payload, h->payload_size) != h->crc32c) return fail("payload checksum mismatch");
+  }
+  e.have[ru] = 1;
+  ++e.received;
+  e.bytes += bytes;
+  return true;
+}
+
+}  // namespace evb

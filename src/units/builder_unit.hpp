@@ -1,0 +1,89 @@
+#pragma once
+// BuilderUnit (BU): the event slots (one per credit), their buffers, and the
+// checks made on every arriving fragment. The protocol decides which RU to
+// ask next; the BU records what arrived and whether it is sound.
+//
+// Slot buffer layout: for each RU, a window of FragmentHeader + metadata +
+// that RU's maximal payload. Integrity counters: corrupt (bad header, size or
+// checksum), duplicate (second fragment from one RU for one event),
+// incomplete (events left unfinished when the run ended).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/aligned_buffer.hpp"
+#include "core/config.hpp"
+#include "core/histogram.hpp"
+#include "core/messages.hpp"
+
+namespace evb {
+
+struct IntegrityCounters {
+  uint64_t corrupt = 0;
+  uint64_t duplicate = 0;
+  uint64_t incomplete = 0;
+  uint64_t verified = 0;  // fragments whose payload checksum was checked
+  uint64_t bad_events = 0;  // events that completed with a corrupt fragment
+};
+
+enum class SlotState { free, building, complete };
+
+struct EventSlot {
+  SlotState state = SlotState::free;
+  uint64_t event = 0;
+  int next = 0;                 // next position in the visit order
+  int in_flight = 0;            // requests outstanding
+  int received = 0;             // fragments arrived
+  uint64_t bytes = 0;           // bytes received (headers + meta + payload)
+  int64_t started_ns = 0;
+  bool bad = false;             // a fragment failed its checks
+  std::vector<int> order;       // RU visit order
+  std::vector<uint8_t> have;    // per RU: fragment arrived
+};
+
+class BuilderUnit {
+ public:
+  BuilderUnit(int index, const Config& config);
+
+  int index() const { return index_; }
+  int nru() const { return nru_; }
+  std::vector<EventSlot>& slots() { return slots_; }
+  EventSlot& slot(uint32_t s) { return slots_.at(s); }
+  uint8_t* window(uint32_t slot, int ru) { return buffer_.data() + offset(slot, ru); }
+  size_t window_size(int ru) const { return window_size_[ru]; }
+  AlignedBuffer& memory() { return buffer_; }
+
+  void start(uint32_t slot, uint64_t event, std::vector<int> order, int64_t now_ns);
+  // Checks the fragment that arrived from RU `ru` into `slot` (`bytes` long)
+  // and records it. A corrupt fragment is counted, marks the event bad and
+  // still counts as arrived (the event completes and is not counted built);
+  // a duplicate is counted and ignored. Returns false for both.
+  bool accept(uint32_t slot, int ru, size_t bytes);
+  bool complete(uint32_t slot) const { return slots_.at(slot).received == nru_; }
+  void release(uint32_t slot) { slots_.at(slot) = EventSlot{}; }
+
+  IntegrityCounters& integrity() { return integrity_; }
+  // Last problem seen (for the error log), empty when none.
+  const std::string& last_problem() const { return last_problem_; }
+
+ private:
+  size_t offset(uint32_t slot, int ru) const {
+    return slot * slot_stride_ + window_offset_[ru];
+  }
+  bool should_verify(uint64_t event, int ru) const;
+
+  const Config& config_;
+  int index_;
+  int nru_;
+  uint64_t verify_threshold_;
+  std::vector<size_t> window_size_;
+  std::vector<size_t> window_offset_;
+  size_t slot_stride_ = 0;
+  AlignedBuffer buffer_;
+  std::vector<EventSlot> slots_;
+  std::vector<uint8_t> first_seen_;  // per RU: first fragment verified already
+  IntegrityCounters integrity_;
+  std::string last_problem_;
+};
+
+}  // namespace evb

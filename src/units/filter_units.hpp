@@ -1,0 +1,43 @@
+#pragma once
+// FilterUnits: the `fu_per_bu` consumers of one BU. A built event is handed
+// to a free FU, which holds it for `fu.processing_time`; the BU's slot (and
+// so its credit) is released only when the FU is done, so slow filtering
+// pushes back on event building as it does in a real DAQ.
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "core/config.hpp"
+
+namespace evb {
+
+class FilterUnits {
+ public:
+  FilterUnits(int bu, const Config& config);
+
+  // Hands over the event in `slot`; it is queued when every FU is busy.
+  void offer(uint32_t slot, uint64_t event, int64_t now_ns);
+  // Slots whose events the FUs have finished with, by `now_ns`.
+  std::vector<uint32_t> finished(int64_t now_ns);
+  // Earliest time an FU finishes (for the event loop's sleep), or -1.
+  int64_t next_deadline() const;
+
+  uint64_t processed() const { return processed_; }
+  uint64_t accepted() const { return accepted_; }
+
+ private:
+  struct Busy {
+    uint32_t slot;
+    int64_t until_ns;
+  };
+  void start(uint32_t slot, uint64_t event, int64_t now_ns);
+  const Config& config_;
+  int bu_;
+  int64_t processing_ns_;
+  std::vector<Busy> busy_;
+  std::deque<std::pair<uint32_t, uint64_t>> waiting_;
+  uint64_t processed_ = 0;
+  uint64_t accepted_ = 0;
+};
+
+}  // namespace evb

@@ -1,0 +1,66 @@
+#include "units/readout_unit.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/crc32c.hpp"
+#include "core/rng.hpp"
+#include "units/fragment_sizes.hpp"
+
+namespace evb {
+
+ReadoutUnit::ReadoutUnit(int index, const Config& config)
+    : config_(config),
+      index_(index),
+      meta_bytes_(meta_bytes(config)),
+      max_payload_(max_payload(config, index)) {
+  stride_ = (meta_bytes_ + max_payload_ + 63) & ~uint64_t{63};
+  slots_ = std::max<size_t>(1, config.ru_buffer / stride_);
+  ring_ = AlignedBuffer(slots_ * stride_);
+  blocks_per_slot_ = max_payload_ / kCrcBlock + 1;
+  prefix_crc_.resize(slots_ * blocks_per_slot_);
+  Rng rng(mix(config.seed, 0xF00D, static_cast<uint64_t>(index)));
+  uint8_t* p = ring_.data();
+  for (size_t i = 0; i + 8 <= ring_.size(); i += 8) {
+    const uint64_t v = rng.next();
+    std::memcpy(p + i, &v, 8);
+  }
+  for (size_t s = 0; s < slots_; ++s) {
+    const uint8_t* payload = p + s * stride_ + meta_bytes_;
+    uint32_t crc = 0;
+    for (size_t b = 0; b < blocks_per_slot_; ++b) {
+      prefix_crc_[s * blocks_per_slot_ + b] = crc;  // crc of the first b blocks
+      const uint64_t start = b * kCrcBlock;
+      if (start >= max_payload_) break;
+      crc = crc32c_extend(crc, payload + start, std::min(kCrcBlock, max_payload_ - start));
+    }
+  }
+}
+
+FragmentView ReadoutUnit::fragment(uint64_t event) const {
+  const size_t s = event % slots_;
+  FragmentView f;
+  f.meta = ring_.data() + s * stride_;
+  f.payload = f.meta + meta_bytes_;
+  f.payload_size = fragment_payload(config_, index_, event);
+  const uint64_t full = f.payload_size / kCrcBlock;
+  f.crc = crc32c_extend(prefix_crc_[s * blocks_per_slot_ + full], f.payload + full * kCrcBlock,
+                        f.payload_size - full * kCrcBlock);
+  return f;
+}
+
+void ReadoutUnit::fill_header(FragmentHeader& h, const FragmentView& f, uint64_t event, int bu) {
+  h = FragmentHeader{};
+  h.event_id = event;
+  h.ru = static_cast<uint32_t>(index_);
+  h.bu = static_cast<uint32_t>(bu);
+  h.sequence = sequence_++;
+  h.payload_size = f.payload_size;
+  h.meta_segments = static_cast<uint16_t>(config_.fragment.meta_segments);
+  h.meta_size = static_cast<uint32_t>(config_.fragment.meta_size);
+  h.crc32c = f.crc;
+  if (config_.corrupt_every && h.sequence % config_.corrupt_every == config_.corrupt_every - 1)
+    h.crc32c ^= 0x1;  // fault injection: the BU must see this as corrupt
+}
+
+}  // namespace evb

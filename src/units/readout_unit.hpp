@@ -1,0 +1,50 @@
+#pragma once
+// ReadoutUnit (RU): owns the fragment ring and describes the fragment of any
+// event. The ring (`ru_buffer` bytes) is filled once with pseudo-random data;
+// payload checksums are precomputed per ring slot as 4 KiB prefix CRCs, so a
+// fragment of any size costs at most 4 KiB of CRC work when it is sent.
+// No I/O: the protocol turns a FragmentView into driver segments.
+#include <cstdint>
+#include <vector>
+
+#include "core/aligned_buffer.hpp"
+#include "core/config.hpp"
+#include "core/messages.hpp"
+
+namespace evb {
+
+struct FragmentView {
+  const uint8_t* meta = nullptr;  // meta_segments x meta_size contiguous bytes
+  const uint8_t* payload = nullptr;
+  uint64_t payload_size = 0;
+  uint32_t crc = 0;
+};
+
+class ReadoutUnit {
+ public:
+  ReadoutUnit(int index, const Config& config);
+
+  int index() const { return index_; }
+  FragmentView fragment(uint64_t event) const;
+  // Fills `h` for `event` going to `bu`; bumps the sequence counter.
+  void fill_header(FragmentHeader& h, const FragmentView& f, uint64_t event, int bu);
+
+  AlignedBuffer& memory() { return ring_; }
+  size_t slots() const { return slots_; }
+  uint64_t fragments_sent() const { return sequence_; }
+
+ private:
+  static constexpr uint64_t kCrcBlock = 4096;
+  const Config& config_;
+  int index_;
+  uint64_t meta_bytes_;
+  uint64_t max_payload_;
+  uint64_t stride_;
+  size_t slots_;
+  AlignedBuffer ring_;
+  std::vector<uint32_t> prefix_crc_;  // slots_ x (blocks+1)
+  size_t blocks_per_slot_;
+  uint64_t sequence_ = 0;
+};
+
+}  // namespace evb
