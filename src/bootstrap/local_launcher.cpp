@@ -1,0 +1,264 @@
+#include "bootstrap/local_launcher.hpp"
+
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <random>
+
+#include "bootstrap/rank_runner.hpp"
+#include "bootstrap/rendezvous_client.hpp"
+#include "bootstrap/rendezvous_server.hpp"
+#include "core/error.hpp"
+
+namespace evb::boot {
+
+namespace {
+
+struct Child {
+  pid_t pid = -1;
+  int rank = 0;
+  bool reaped = false;
+};
+
+std::string describe_status(int status) {
+  if (WIFSIGNALED(status)) {
+    int sig = WTERMSIG(status);
+    const char* name = strsignal(sig);
+    return "signal " + std::to_string(sig) + " (" + (name ? name : "?") + ")";
+  }
+  return "exited with status " + std::to_string(WEXITSTATUS(status));
+}
+
+std::string make_token() {
+  std::random_device rd;
+  return "local-" + std::to_string(::getpid()) + "-" + std::to_string(rd());
+}
+
+// Runs in the forked child; never returns.
+[[noreturn]] void child_main(const Config& config, int rank, int nprocs, int port,
+                             const std::string& token, pid_t parent,
+                             const sigset_t& old_mask, const WorkerFn& worker) {
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(kExitRuntime);
+  ::signal(SIGINT, SIG_DFL);
+  ::signal(SIGTERM, SIG_DFL);
+  ::pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
+  int code = kExitRuntime;
+  try {
+    ClientOptions o;
+    o.port = port;
+    o.token = token;
+    o.rank = rank;
+    o.size = nprocs;
+    o.connect_timeout = std::chrono::milliseconds(10000);
+    o.join_timeout = std::chrono::milliseconds(setup_timeout_ms(config));
+    o.server_owner = "the launcher (parent process)";
+    RendezvousClient client(o);
+    code = run_worker(client, worker);
+  } catch (const std::exception& e) {
+    log_line(e.what());  // the client's setup errors name the rank
+    code = exit_code_for(e);
+  } catch (...) {
+    code = kExitRuntime;
+  }
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  ::_exit(code);
+}
+
+// Supervises the forked children until every one is reaped.
+class Supervisor {
+ public:
+  Supervisor(std::vector<Child>& children, RendezvousServer& server, const sigset_t& sigs,
+             const LocalOptions& opt)
+      : children_(children), server_(server), sigs_(sigs), opt_(opt) {}
+
+  int run() {
+    while (live() > 0) {
+      timespec ts{0, 200 * 1000 * 1000};
+      if (terminating_) {
+        auto left = deadline_ - Clock::now();
+        if (left <= Clock::duration::zero()) {
+          kill_live(SIGKILL);
+          for (auto& c : children_) reap(c, 0);
+          break;
+        }
+        auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(left).count();
+        ns = std::min<long long>(ns, 200ll * 1000 * 1000);
+        ts = {static_cast<time_t>(ns / 1000000000), static_cast<long>(ns % 1000000000)};
+      }
+      int sig = ::sigtimedwait(&sigs_, nullptr, &ts);
+      if (sig == SIGINT || sig == SIGTERM) on_interrupt(sig);
+      reap_pass();
+    }
+    if (interrupted_) return kExitInterrupted;
+    return combine_exit_codes(codes_);
+  }
+
+ private:
+  int live() const {
+    return static_cast<int>(std::count_if(children_.begin(), children_.end(),
+                                          [](const Child& c) { return !c.reaped; }));
+  }
+
+  void kill_live(int sig) {
+    for (auto& c : children_)
+      if (!c.reaped) ::kill(c.pid, sig);
+  }
+
+  void terminate_rest(int sig) {
+    if (terminating_) return;
+    terminating_ = true;
+    deadline_ = Clock::now() + opt_.term_grace;
+    kill_live(sig);
+  }
+
+  void on_interrupt(int sig) {
+    if (interrupted_) {
+      kill_live(SIGKILL);  // a second Ctrl-C: no more patience
+      return;
+    }
+    interrupted_ = true;
+    log_line(std::string("interrupted (") + strsignal(sig) + "), stopping " +
+             std::to_string(live()) + " rank(s)");
+    if (terminating_) {
+      kill_live(sig);
+    } else {
+      terminate_rest(sig);
+    }
+  }
+
+  // Reaps every child that has ended; deaths by signal are judged first, so
+  // the rank that crashed is blamed rather than the ranks that noticed it.
+  void reap_pass() {
+    std::vector<std::pair<Child*, int>> ended;
+    for (auto& c : children_) {
+      if (c.reaped) continue;
+      int status = 0;
+      pid_t r = ::waitpid(c.pid, &status, WNOHANG);
+      if (r == 0 || (r < 0 && errno == EINTR)) continue;
+      c.reaped = true;
+      if (r > 0) ended.emplace_back(&c, status);
+    }
+    std::stable_sort(ended.begin(), ended.end(), [](const auto& a, const auto& b) {
+      return WIFSIGNALED(a.second) && !WIFSIGNALED(b.second);
+    });
+    for (auto& [c, status] : ended) judge(*c, status);
+  }
+
+  void reap(Child& c, int flags) {
+    if (c.reaped) return;
+    int status = 0;
+    pid_t r = ::waitpid(c.pid, &status, flags);
+    if (r == 0 || (r < 0 && errno == EINTR)) return;
+    c.reaped = true;
+    if (r > 0) judge(c, status);
+  }
+
+  void judge(Child& c, int status) {
+    if (terminating_) return;  // collateral of our own SIGTERM/SIGKILL
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return;
+    bool clean = WIFEXITED(status) &&
+                 server_.rank_state(c.rank) == RendezvousServer::RankState::goodbye;
+    codes_.push_back(WIFEXITED(status) ? WEXITSTATUS(status) : int{kExitRuntime});
+    if (clean) {  // the worker finished and returned a verdict (e.g. integrity)
+      log_line("rank " + std::to_string(c.rank) + " (pid " + std::to_string(c.pid) +
+               ") finished with status " + std::to_string(WEXITSTATUS(status)));
+      return;
+    }
+    log_line("rank " + std::to_string(c.rank) + " (pid " + std::to_string(c.pid) +
+             ") died: " + describe_status(status));
+    terminate_rest(SIGTERM);
+  }
+
+  std::vector<Child>& children_;
+  RendezvousServer& server_;
+  const sigset_t& sigs_;
+  const LocalOptions& opt_;
+  bool terminating_ = false;
+  bool interrupted_ = false;
+  Clock::time_point deadline_;
+  std::vector<int> codes_;
+};
+
+void kill_and_reap(std::vector<Child>& children) noexcept {
+  for (auto& c : children)
+    if (!c.reaped) ::kill(c.pid, SIGKILL);
+  for (auto& c : children) {
+    if (c.reaped) continue;
+    int st;
+    while (::waitpid(c.pid, &st, 0) < 0 && errno == EINTR) {
+    }
+    c.reaped = true;
+  }
+}
+
+}  // namespace
+
+int combine_exit_codes(const std::vector<int>& codes) {
+  if (codes.empty()) return kExitOk;
+  if (std::all_of(codes.begin(), codes.end(), [&](int c) { return c == codes[0]; }))
+    return codes[0];
+  return *std::max_element(codes.begin(), codes.end());
+}
+
+int launch_local(const Config& config, int nprocs, const WorkerFn& worker,
+                 const LocalOptions& options) {
+  if (nprocs < 1) throw Error("bootstrap local: nprocs must be >= 1");
+  ServerOptions so;
+  so.host = "127.0.0.1";
+  so.port = 0;
+  so.token = make_token();
+  so.size = nprocs;
+  so.join_timeout = std::chrono::milliseconds(setup_timeout_ms(config));
+  so.slow_round_warning = so.join_timeout;
+  RendezvousServer server(so);
+
+  sigset_t sigs, old_mask;
+  sigemptyset(&sigs);
+  sigaddset(&sigs, SIGINT);
+  sigaddset(&sigs, SIGTERM);
+  sigaddset(&sigs, SIGCHLD);
+  ::pthread_sigmask(SIG_BLOCK, &sigs, &old_mask);
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);  // or buffered output would be printed by every child
+
+  std::vector<Child> children;
+  const pid_t parent = ::getpid();
+  int rc = kExitRuntime;
+  try {
+    for (int r = 0; r < nprocs; ++r) {
+      pid_t pid = ::fork();
+      if (pid < 0)
+        throw Error("bootstrap local: fork of rank " + std::to_string(r) +
+                    " failed: " + std::strerror(errno));
+      if (pid == 0) {
+        server.abandon_in_child();
+        child_main(config, r, nprocs, server.port(), so.token, parent, old_mask, worker);
+      }
+      children.push_back({pid, r, false});
+    }
+    server.start();
+    rc = Supervisor(children, server, sigs, options).run();
+  } catch (...) {
+    kill_and_reap(children);
+    server.stop();
+    ::pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
+    throw;
+  }
+  kill_and_reap(children);  // no-op unless the supervisor left some behind
+  server.stop();
+  ::pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
+  return rc;
+}
+
+}  // namespace evb::boot

@@ -1,0 +1,34 @@
+// Registration of the `local` and `env` bootstraps (called by the generated
+// register_builtin_plugins()).
+#include <cstdlib>
+
+#include "bootstrap/env_bootstrap.hpp"
+#include "bootstrap/local_launcher.hpp"
+#include "drivers/api/registry.hpp"
+
+namespace evb {
+
+void evb_register_bootstrap_local(PluginRegistry& registry) {
+  BootstrapFactory f;
+  f.name = "local";
+  f.summary = "fork every rank on this host; the parent supervises and reaps them";
+  f.launch = [](const Config& config, int nprocs, const WorkerFn& worker) {
+    return boot::launch_local(config, nprocs, worker);
+  };
+  registry.add_bootstrap(std::move(f));
+}
+
+void evb_register_bootstrap_env(PluginRegistry& registry) {
+  BootstrapFactory f;
+  f.name = "env";
+  f.summary =
+      "one rank per process, rank/size from EVBENCH_*/SLURM_*/OMPI_*/PMI_* and "
+      "EVBENCH_RENDEZVOUS=host:port";
+  f.launch = [](const Config& config, int nprocs, const WorkerFn& worker) {
+    auto settings = boot::parse_env_settings([](const char* name) { return std::getenv(name); });
+    return boot::launch_env(config, nprocs, worker, settings);
+  };
+  registry.add_bootstrap(std::move(f));
+}
+
+}  // namespace evb

@@ -1,0 +1,70 @@
+#pragma once
+// RendezvousClient: one rank's Bootstrap, talking to a RendezvousServer.
+//
+// The constructor connects (retrying while the server is not up yet), sends
+// the Hello and blocks until every rank has joined (Welcome) or the server
+// rejects it. Collectives send one contribution and block until the result
+// arrives; they wait as long as the other ranks stay connected and throw
+// PeerError naming the rank when the server reports a lost or aborting rank.
+// The destructor says Goodbye (a clean leave) unless abort() was called.
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "bootstrap/rendezvous_protocol.hpp"
+#include "bootstrap/socket_util.hpp"
+#include "drivers/api/bootstrap.hpp"
+
+namespace evb::boot {
+
+struct ClientOptions {
+  std::string host = "127.0.0.1";
+  int port = 0;
+  std::string token;
+  int rank = 0;
+  int size = 1;
+  std::string hostname;  // empty = gethostname()
+  // How long to keep retrying the connection (rank 0 may start later).
+  std::chrono::milliseconds connect_timeout{30000};
+  // How long to wait for every rank to join once connected.
+  std::chrono::milliseconds join_timeout{60000};
+  // Who serves the rendezvous, for the "lost it" hint ("rank 0", "the launcher").
+  std::string server_owner = "rank 0";
+};
+
+class RendezvousClient : public Bootstrap {
+ public:
+  explicit RendezvousClient(ClientOptions options);
+  ~RendezvousClient() override;
+  RendezvousClient(const RendezvousClient&) = delete;
+  RendezvousClient& operator=(const RendezvousClient&) = delete;
+
+  int rank() const override { return opt_.rank; }
+  int size() const override { return opt_.size; }
+  bool all_local() const override { return all_local_; }
+  std::vector<std::string> allgather(const std::string& mine) override;
+  std::vector<std::string> gather(const std::string& mine) override;
+  void barrier() override;
+  void abort(const std::string& why) noexcept override;
+
+  // Clean leave: tells the server this rank is done, waits for its ack.
+  // Called by the destructor; safe to call more than once.
+  void goodbye() noexcept;
+  const std::vector<std::string>& hostnames() const { return hostnames_; }
+
+ private:
+  std::vector<std::string> collective(Op op, const std::string& mine);
+  // Reads one frame; deadline max() = no timeout. Throws on close/timeout.
+  std::string read_frame(Clock::time_point deadline, const char* waiting_for);
+  [[noreturn]] void throw_fail(const std::string& body);
+  std::string server() const;
+
+  ClientOptions opt_;
+  Fd fd_;
+  bool all_local_ = true;
+  bool done_ = false;  // goodbye sent, aborted, or the connection is unusable
+  uint64_t seq_ = 0;
+  std::vector<std::string> hostnames_;
+};
+
+}  // namespace evb::boot

@@ -1,0 +1,423 @@
+#include "bootstrap/rendezvous_server.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+
+#include "bootstrap/rendezvous_protocol.hpp"
+#include "core/error.hpp"
+
+namespace evb::boot {
+
+struct RendezvousServer::Conn {
+  Fd fd;
+  std::string addr;
+  std::string in;
+  std::deque<std::shared_ptr<const std::string>> out;
+  size_t out_off = 0;
+  int rank = -1;
+  bool close_after_flush = false;
+  bool dead = false;
+};
+
+namespace {
+
+std::string rank_list(const std::vector<int>& ranks) {
+  std::string s;
+  for (size_t i = 0; i < ranks.size(); ++i) s += (i ? ", " : "") + std::to_string(ranks[i]);
+  return s;
+}
+
+long long seconds(std::chrono::milliseconds ms) { return (ms.count() + 999) / 1000; }
+
+}  // namespace
+
+RendezvousServer::RendezvousServer(ServerOptions options) : opt_(std::move(options)) {
+  if (opt_.size < 1) throw Error("bootstrap: rendezvous size must be >= 1");
+  listen_ = listen_tcp(opt_.host, opt_.port, &port_);
+  set_nonblocking(listen_.get());
+  int p[2];
+  if (::pipe2(p, O_CLOEXEC | O_NONBLOCK) != 0)
+    throw Error(std::string("bootstrap: pipe: ") + std::strerror(errno));
+  wake_rd_ = Fd(p[0]);
+  wake_wr_ = Fd(p[1]);
+  by_rank_.assign(static_cast<size_t>(opt_.size), nullptr);
+  hostnames_.assign(static_cast<size_t>(opt_.size), "");
+  round_data_.assign(static_cast<size_t>(opt_.size), "");
+  round_has_.assign(static_cast<size_t>(opt_.size), false);
+  round_op_.assign(static_cast<size_t>(opt_.size), 0);
+  states_.assign(static_cast<size_t>(opt_.size), RankState::absent);
+}
+
+RendezvousServer::~RendezvousServer() { stop(); }
+
+void RendezvousServer::start() {
+  join_deadline_ = Clock::now() + opt_.join_timeout;
+  thread_ = std::thread([this] { run(); });
+}
+
+void RendezvousServer::stop() {
+  if (!thread_.joinable()) return;
+  stop_ = true;
+  char b = 1;
+  [[maybe_unused]] auto r = ::write(wake_wr_.get(), &b, 1);
+  thread_.join();
+  conns_.clear();
+}
+
+void RendezvousServer::abandon_in_child() noexcept {
+  listen_.reset();
+  wake_rd_.reset();
+  wake_wr_.reset();
+}
+
+RendezvousServer::RankState RendezvousServer::rank_state(int rank) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (rank < 0 || rank >= opt_.size) return RankState::absent;
+  return states_[static_cast<size_t>(rank)];
+}
+
+bool RendezvousServer::failed() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return failed_;
+}
+
+bool RendezvousServer::all_left_locked() const {
+  bool any_absent = false;
+  for (auto s : states_) {
+    if (s == RankState::joined) return false;
+    if (s == RankState::absent) any_absent = true;
+  }
+  return failed_ || !any_absent;
+}
+
+bool RendezvousServer::wait_all_left(std::chrono::milliseconds timeout) {
+  std::unique_lock<std::mutex> lock(mu_);
+  return cv_.wait_for(lock, timeout, [&] { return all_left_locked(); });
+}
+
+void RendezvousServer::log(const std::string& line) const {
+  if (opt_.log) {
+    opt_.log(line);
+  } else {
+    std::string l = "evbench: " + line + "\n";
+    std::fputs(l.c_str(), stderr);
+  }
+}
+
+void RendezvousServer::run() {
+  std::vector<pollfd> fds;
+  while (!stop_) {
+    fds.clear();
+    fds.push_back({wake_rd_.get(), POLLIN, 0});
+    fds.push_back({listen_.get(), POLLIN, 0});
+    for (auto& c : conns_) {
+      short ev = c->close_after_flush ? 0 : POLLIN;
+      if (!c->out.empty()) ev |= POLLOUT;
+      fds.push_back({c->fd.get(), ev, 0});
+    }
+    int rc = ::poll(fds.data(), fds.size(), 250);
+    if (rc < 0 && errno != EINTR) {
+      log(std::string("rendezvous: poll failed: ") + std::strerror(errno));
+      break;
+    }
+    if (rc > 0) {
+      if (fds[0].revents) {
+        char buf[64];
+        while (::read(wake_rd_.get(), buf, sizeof buf) > 0) {
+        }
+      }
+      size_t n = conns_.size();  // accept_new appends; poll results cover the first n
+      if (fds[1].revents & POLLIN) accept_new();
+      for (size_t i = 0; i < n; ++i) {
+        Conn& c = *conns_[i];
+        short re = fds[i + 2].revents;
+        if (c.dead || !re) continue;
+        if (re & POLLOUT) on_writable(c);
+        if (!c.dead && (re & (POLLIN | POLLHUP | POLLERR))) {
+          if (c.close_after_flush) {
+            if (re & (POLLHUP | POLLERR)) c.dead = true;
+          } else {
+            on_readable(c);
+          }
+        }
+      }
+    }
+    std::erase_if(conns_, [](const std::unique_ptr<Conn>& c) { return c->dead; });
+    check_timers();
+  }
+}
+
+void RendezvousServer::accept_new() {
+  for (;;) {
+    int fd = ::accept4(listen_.get(), nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+    if (fd < 0) return;
+    auto c = std::make_unique<Conn>();
+    c->fd = Fd(fd);
+    c->addr = peer_address(fd);
+    conns_.push_back(std::move(c));
+  }
+}
+
+void RendezvousServer::on_readable(Conn& c) {
+  char buf[65536];
+  for (;;) {
+    ssize_t k = ::recv(c.fd.get(), buf, sizeof buf, 0);
+    if (k > 0) {
+      c.in.append(buf, static_cast<size_t>(k));
+      if (static_cast<size_t>(k) < sizeof buf) break;
+      continue;
+    }
+    if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+    if (k < 0 && errno == EINTR) continue;
+    // Frames that arrived before the close still count (e.g. Abort, Goodbye).
+    std::string why = k == 0 ? "connection closed" : std::strerror(errno);
+    std::string body;
+    try {
+      while (!c.dead && take_frame(&c.in, c.rank < 0 ? kMaxHelloFrame : kMaxFrame, &body))
+        on_frame(c, body);
+    } catch (const ProtocolError&) {
+    }
+    if (!c.dead) on_closed(c, why);
+    return;
+  }
+  std::string body;
+  try {
+    while (!c.dead && !c.close_after_flush &&
+           take_frame(&c.in, c.rank < 0 ? kMaxHelloFrame : kMaxFrame, &body))
+      on_frame(c, body);
+  } catch (const ProtocolError& e) {
+    if (c.rank < 0) {
+      reject(c, std::string("not an evbench rendezvous client (") + e.what() + ")");
+    } else {
+      on_closed(c, std::string("protocol error: ") + e.what());
+    }
+  }
+}
+
+void RendezvousServer::on_writable(Conn& c) {
+  while (!c.out.empty()) {
+    const std::string& f = *c.out.front();
+    ssize_t k = ::send(c.fd.get(), f.data() + c.out_off, f.size() - c.out_off, MSG_NOSIGNAL);
+    if (k < 0) {
+      if (errno == EAGAIN || errno == EWOULDBLOCK) return;
+      if (errno == EINTR) continue;
+      if (c.close_after_flush) {
+        c.dead = true;
+      } else {
+        on_closed(c, std::strerror(errno));
+      }
+      return;
+    }
+    c.out_off += static_cast<size_t>(k);
+    if (c.out_off == f.size()) {
+      c.out.pop_front();
+      c.out_off = 0;
+    }
+  }
+  if (c.close_after_flush) c.dead = true;
+}
+
+void RendezvousServer::send(Conn& c, std::shared_ptr<const std::string> frame) {
+  if (c.dead) return;
+  c.out.push_back(std::move(frame));
+  if (c.out.size() == 1) on_writable(c);
+}
+
+void RendezvousServer::reject(Conn& c, const std::string& why) {
+  log("rendezvous: rejected connection from " + c.addr + ": " + why);
+  c.in.clear();
+  c.close_after_flush = true;
+  send(c, std::make_shared<const std::string>(encode_reject(why)));
+}
+
+void RendezvousServer::on_frame(Conn& c, const std::string& body) {
+  MsgType t = body_type(body);
+  if (c.rank < 0) {
+    if (t != MsgType::hello) throw ProtocolError("expected a hello");
+    on_hello(c, body);
+    return;
+  }
+  switch (t) {
+    case MsgType::contrib:
+      on_contrib(c, body);
+      break;
+    case MsgType::abort:
+      fail(static_cast<int>(FailKind::aborted), c.rank,
+           "bootstrap: rank " + std::to_string(c.rank) + " aborted: " + decode_abort(body));
+      break;
+    case MsgType::goodbye: {
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        states_[static_cast<size_t>(c.rank)] = RankState::goodbye;
+      }
+      cv_.notify_all();
+      send(c, std::make_shared<const std::string>(encode_bye()));
+      if (round_count_ > 0 && !round_has_[static_cast<size_t>(c.rank)])
+        fail(static_cast<int>(FailKind::error), c.rank,
+             "bootstrap: rank " + std::to_string(c.rank) + " finished while collective #" +
+                 std::to_string(round_seq_) + " was waiting for it");
+      break;
+    }
+    default:
+      throw ProtocolError("unexpected message from rank " + std::to_string(c.rank));
+  }
+}
+
+void RendezvousServer::on_hello(Conn& c, const std::string& body) {
+  Hello h = decode_hello(body);
+  const std::string who = "rank " + std::to_string(h.rank);
+  if (h.magic != kMagic) return reject(c, "not an evbench rendezvous client (bad magic)");
+  if (h.version != kVersion)
+    return reject(c, "protocol version " + std::to_string(h.version) + ", this server speaks " +
+                         std::to_string(kVersion));
+  if (h.token != opt_.token)
+    return reject(c, who + ": wrong run token \"" + h.token + "\" (this run is \"" + opt_.token +
+                         "\")");
+  if (h.size != opt_.size)
+    return reject(c, who + ": size " + std::to_string(h.size) + " does not match this run's " +
+                         std::to_string(opt_.size) + " ranks");
+  if (h.rank < 0 || h.rank >= opt_.size)
+    return reject(c, who + " out of range 0.." + std::to_string(opt_.size - 1));
+  if (failed()) return reject(c, who + ": the run has already failed");
+  if (rank_state(h.rank) != RankState::absent) return reject(c, who + " has already joined");
+
+  c.rank = h.rank;
+  by_rank_[static_cast<size_t>(h.rank)] = &c;
+  hostnames_[static_cast<size_t>(h.rank)] = h.hostname;
+  enable_keepalive(c.fd.get());
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    states_[static_cast<size_t>(h.rank)] = RankState::joined;
+  }
+  if (++joined_ == opt_.size) {
+    welcomed_ = true;
+    auto frame = std::make_shared<const std::string>(encode_welcome(hostnames_));
+    for (Conn* r : by_rank_)
+      if (r) send(*r, frame);
+  }
+}
+
+void RendezvousServer::on_contrib(Conn& c, const std::string& body) {
+  if (failure_) return send(c, failure_);
+  Contrib m = decode_contrib(body);
+  const auto r = static_cast<size_t>(c.rank);
+  if (!welcomed_ || m.seq != round_seq_ || round_has_[r])
+    throw ProtocolError("collective out of step");
+  for (int q = 0; q < opt_.size; ++q) {
+    if (rank_state(q) == RankState::goodbye)
+      return fail(static_cast<int>(FailKind::error), q,
+                  "bootstrap: collective #" + std::to_string(round_seq_) + " (" + op_name(m.op) +
+                      ") cannot complete: rank " + std::to_string(q) + " has already finished");
+  }
+  if (round_count_ == 0) {
+    round_start_ = Clock::now();
+    round_warned_ = false;
+  }
+  for (int q = 0; q < opt_.size; ++q) {
+    if (round_has_[static_cast<size_t>(q)] && round_op_[static_cast<size_t>(q)] != int(m.op))
+      return fail(static_cast<int>(FailKind::error), -1,
+                  "bootstrap: collective mismatch in round #" + std::to_string(round_seq_) +
+                      ": rank " + std::to_string(q) + " called " +
+                      op_name(static_cast<Op>(round_op_[static_cast<size_t>(q)])) + ", rank " +
+                      std::to_string(c.rank) + " called " + op_name(m.op));
+  }
+  round_has_[r] = true;
+  round_op_[r] = int(m.op);
+  round_data_[r] = std::move(m.data);
+  if (++round_count_ == opt_.size) try_complete_round();
+}
+
+void RendezvousServer::try_complete_round() {
+  Op op = static_cast<Op>(round_op_[0]);
+  Result res;
+  res.seq = round_seq_;
+  std::shared_ptr<const std::string> empty;
+  std::shared_ptr<const std::string> full;
+  if (op == Op::barrier) {
+    empty = std::make_shared<const std::string>(encode_result(res));
+  } else {
+    res.values = std::move(round_data_);
+    full = std::make_shared<const std::string>(encode_result(res));
+    if (op == Op::gather) {
+      res.values.clear();
+      empty = std::make_shared<const std::string>(encode_result(res));
+    }
+  }
+  for (int q = 0; q < opt_.size; ++q) {
+    Conn* c = by_rank_[static_cast<size_t>(q)];
+    if (!c) continue;
+    bool gets_all = op == Op::allgather || (op == Op::gather && q == 0);
+    send(*c, gets_all ? full : empty);
+  }
+  ++round_seq_;
+  round_count_ = 0;
+  round_data_.assign(static_cast<size_t>(opt_.size), "");
+  round_has_.assign(static_cast<size_t>(opt_.size), false);
+}
+
+void RendezvousServer::fail(int kind, int rank, const std::string& message) {
+  if (failure_) return;
+  log(message);
+  Fail f;
+  f.kind = static_cast<FailKind>(kind);
+  f.rank = rank;
+  f.message = message;
+  failure_ = std::make_shared<const std::string>(encode_fail(f));
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    failed_ = true;
+  }
+  cv_.notify_all();
+  for (Conn* c : by_rank_)
+    if (c && !c->dead) send(*c, failure_);
+}
+
+void RendezvousServer::on_closed(Conn& c, const std::string& why) {
+  c.dead = true;
+  if (c.rank < 0) return;
+  by_rank_[static_cast<size_t>(c.rank)] = nullptr;
+  bool lost;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto& s = states_[static_cast<size_t>(c.rank)];
+    lost = s == RankState::joined;
+    if (lost) s = RankState::lost;
+  }
+  cv_.notify_all();
+  if (lost)
+    fail(static_cast<int>(FailKind::peer_lost), c.rank,
+         "bootstrap: rank " + std::to_string(c.rank) + " disappeared (" + why + ")");
+}
+
+void RendezvousServer::check_timers() {
+  auto now = Clock::now();
+  if (!welcomed_ && !failure_ && now > join_deadline_) {
+    std::vector<int> missing;
+    for (int q = 0; q < opt_.size; ++q)
+      if (rank_state(q) == RankState::absent) missing.push_back(q);
+    fail(static_cast<int>(FailKind::error), missing.empty() ? -1 : missing[0],
+         "bootstrap: timed out after " + std::to_string(seconds(opt_.join_timeout)) +
+             " s waiting for rank(s) " + rank_list(missing) + " to join the rendezvous at " +
+             opt_.host + ":" + std::to_string(port_) + " (" + std::to_string(joined_) + " of " +
+             std::to_string(opt_.size) + " joined)");
+  }
+  if (welcomed_ && !failure_ && round_count_ > 0 && !round_warned_ &&
+      now - round_start_ > opt_.slow_round_warning) {
+    round_warned_ = true;
+    std::vector<int> waiting;
+    for (int q = 0; q < opt_.size; ++q)
+      if (!round_has_[static_cast<size_t>(q)]) waiting.push_back(q);
+    log("rendezvous: collective #" + std::to_string(round_seq_) + " has waited " +
+        std::to_string(seconds(opt_.slow_round_warning)) + " s for rank(s) " +
+        rank_list(waiting) + " (still connected; waiting on)");
+  }
+}
+
+}  // namespace evb::boot

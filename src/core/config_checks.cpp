@@ -1,0 +1,185 @@
+// Consistency rules between keys, checked once every key (file, then --set
+// overrides) has been read. Each rule names the keys it involves; the error
+// points at the first of them that was set explicitly.
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include "core/config_detail.hpp"
+#include "core/error.hpp"
+
+namespace evb::config_detail {
+namespace {
+
+struct Failure {
+  std::vector<std::string> keys;  // the first one that was set is reported
+  std::string reason;
+};
+
+using Check = std::optional<Failure> (*)(const Config&, const PluginKeys&);
+
+struct Rule {
+  const char* doc;
+  Check check;
+};
+
+std::string num(uint64_t v) { return std::to_string(v); }
+
+std::string join(const std::vector<std::string>& words) {
+  std::string out;
+  for (const auto& w : words) out += (out.empty() ? "" : ", ") + w;
+  return out;
+}
+
+bool contains(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+// Largest fragment an RU can produce, metadata included.
+uint64_t max_fragment_bytes(const Config& c) {
+  double factor = 1.0;
+  for (double f : c.ru_rate_factors) factor = std::max(factor, f);
+  const auto& f = c.fragment;
+  double payload = 0;
+  if (f.distribution == SizeDistribution::fixed)
+    payload = std::ceil(static_cast<double>(f.size) * factor);
+  else if (f.max_size != 0)
+    payload = static_cast<double>(f.max_size);
+  else
+    payload = 4.0 * static_cast<double>(f.size) * factor;
+  return static_cast<uint64_t>(payload) + f.meta_size * f.meta_segments;
+}
+
+const std::vector<Rule>& rules() {
+  static const std::vector<Rule> table = {
+      {"`driver` must be one of the drivers built into this binary",
+       [](const Config& c, const PluginKeys& p) -> std::optional<Failure> {
+         if (p.drivers.empty() || contains(p.drivers, c.driver)) return std::nullopt;
+         return Failure{{"driver"}, "driver '" + c.driver + "' is not built here (built: " +
+                                        join(p.drivers) + ")" + did_you_mean(c.driver, p.drivers)};
+       }},
+      {"`bootstrap` must be one of the bootstraps built into this binary",
+       [](const Config& c, const PluginKeys& p) -> std::optional<Failure> {
+         if (p.bootstraps.empty() || contains(p.bootstraps, c.bootstrap)) return std::nullopt;
+         return Failure{{"bootstrap"}, "bootstrap '" + c.bootstrap +
+                                           "' is not built here (built: " + join(p.bootstraps) +
+                                           ")" + did_you_mean(c.bootstrap, p.bootstraps)};
+       }},
+      {"`parallel` must not exceed `nodes` (the number of RUs)",
+       [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
+         if (c.parallel <= c.nodes) return std::nullopt;
+         return Failure{{"parallel", "nodes"}, "parallel (" + std::to_string(c.parallel) +
+                                                   ") exceeds the number of RUs (" +
+                                                   std::to_string(c.nodes) + ")"};
+       }},
+      {"`ru_rate_factors` is empty or has one entry per RU (`nodes`)",
+       [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
+         const size_t n = c.ru_rate_factors.size();
+         if (n == 0 || n == static_cast<size_t>(c.nodes)) return std::nullopt;
+         return Failure{{"ru_rate_factors", "nodes"},
+                        "has " + num(n) + " entries but there are " + std::to_string(c.nodes) +
+                            " RUs (nodes); give one factor per RU or none"};
+       }},
+      {"`fragment.max_size` (when not 0) is at least `fragment.size`",
+       [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
+         const auto& f = c.fragment;
+         if (f.max_size == 0 || f.max_size >= f.size) return std::nullopt;
+         return Failure{{"fragment.max_size", "fragment.size"},
+                        "fragment.max_size (" + num(f.max_size) +
+                            " B) is smaller than fragment.size (" + num(f.size) + " B)"};
+       }},
+      {"uniform and lognormal `fragment.distribution` need `fragment.spread` > 0; uniform at "
+       "most 1",
+       [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
+         const auto& f = c.fragment;
+         if (f.distribution == SizeDistribution::fixed) return std::nullopt;
+         const std::string d = to_string(f.distribution);
+         if (f.spread <= 0)
+           return Failure{{"fragment.spread", "fragment.distribution"},
+                          "distribution " + d + " needs fragment.spread > 0"};
+         if (f.distribution == SizeDistribution::uniform && f.spread > 1)
+           return Failure{{"fragment.spread", "fragment.distribution"},
+                          "fragment.spread (" + format_real(f.spread) +
+                              ") must be at most 1 for the uniform distribution"};
+         return std::nullopt;
+       }},
+      {"`fragment.data_segments` does not exceed the bytes of a fragment",
+       [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
+         const auto& f = c.fragment;
+         if (f.data_segments <= f.size) return std::nullopt;
+         return Failure{{"fragment.data_segments", "fragment.size"},
+                        "fragment.data_segments (" + num(f.data_segments) +
+                            ") exceeds fragment.size (" + num(f.size) + " B)"};
+       }},
+      {"`fragment.meta_size` and `fragment.meta_segments` are both 0 or both non-zero",
+       [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
+         const auto& f = c.fragment;
+         if ((f.meta_size == 0) == (f.meta_segments == 0)) return std::nullopt;
+         if (f.meta_size == 0)
+           return Failure{{"fragment.meta_segments", "fragment.meta_size"},
+                          "fragment.meta_segments is " + num(f.meta_segments) +
+                              " but fragment.meta_size is 0"};
+         return Failure{{"fragment.meta_size", "fragment.meta_segments"},
+                        "fragment.meta_size is " + num(f.meta_size) +
+                            " B but fragment.meta_segments is 0"};
+       }},
+      {"`ru_buffer` holds at least one maximal fragment (largest payload + metadata)",
+       [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
+         const uint64_t need = max_fragment_bytes(c);
+         if (c.ru_buffer >= need) return std::nullopt;
+         return Failure{{"ru_buffer", "fragment.size", "fragment.max_size"},
+                        "ru_buffer (" + format_size(c.ru_buffer) +
+                            ") is smaller than one maximal fragment (" + num(need) +
+                            " B with metadata)"};
+       }},
+      {"with `events` = 0, `warmup` is shorter than `duration`",
+       [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
+         if (c.events != 0 || c.warmup_s < c.duration_s) return std::nullopt;
+         return Failure{{"warmup", "duration"}, "warmup (" + format_duration(c.warmup_s) +
+                                                    ") must be shorter than duration (" +
+                                                    format_duration(c.duration_s) + ")"};
+       }},
+      {"micro-benchmark protocols need at least 2 nodes",
+       [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
+         if (is_event_builder(c.protocol) || c.nodes >= 2) return std::nullopt;
+         return Failure{{"protocol", "nodes"}, std::string("protocol ") + to_string(c.protocol) +
+                                                   " needs at least 2 nodes, got " +
+                                                   std::to_string(c.nodes)};
+       }},
+      {"one-to-one: `shift` is less than `nodes`",
+       [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
+         if (c.protocol != Protocol::one_to_one || c.shift_scan || c.shift < c.nodes)
+           return std::nullopt;
+         return Failure{{"shift", "nodes"}, "shift (" + std::to_string(c.shift) +
+                                                ") must be less than nodes (" +
+                                                std::to_string(c.nodes) + ")"};
+       }},
+      {"protocol `alltoall` (the MPI_Alltoall baseline) needs driver `mpi`",
+       [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
+         if (c.protocol != Protocol::alltoall || c.driver == "mpi") return std::nullopt;
+         return Failure{{"protocol", "driver"},
+                        "protocol alltoall needs driver mpi (driver is " + c.driver + ")"};
+       }},
+  };
+  return table;
+}
+
+}  // namespace
+
+void check_consistency(const Config& config, const PluginKeys& plugins, const Locator& located) {
+  for (const Rule& rule : rules()) {
+    if (auto failure = rule.check(config, plugins))
+      throw ConfigError(located(failure->keys) + ": " + failure->reason);
+  }
+}
+
+const std::vector<std::string>& consistency_rules() {
+  static const std::vector<std::string> docs = [] {
+    std::vector<std::string> out;
+    for (const Rule& r : rules()) out.emplace_back(r.doc);
+    return out;
+  }();
+  return docs;
+}
+
+}  // namespace evb::config_detail

@@ -1,0 +1,136 @@
+#pragma once
+// Internals of the configuration system, shared by src/core/config_*.cpp only.
+//
+// The key table (config_table.cpp) pairs every KeySpec with a setter and a
+// getter on Config; the loader, the emitters (YAML, JSON) and the documentation
+// generators all walk that one table. Values travel between the YAML parser
+// and the bindings as a typed Value.
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "core/config.hpp"
+#include "core/config_table.hpp"
+
+namespace evb::config_detail {
+
+// A parsed, validated value of one key; which member is meaningful depends on
+// the key's KeyType (word: an accepted extra word such as `shift: scan`).
+struct Value {
+  int64_t integer = 0;  // integer
+  uint64_t bytes = 0;   // size
+  double real = 0.0;    // real, duration (seconds)
+  bool boolean = false;
+  std::string text;  // string, choice, or the word of an integer key
+  std::vector<double> reals;
+  std::map<std::string, std::string> map;
+};
+
+// One core key: its spec and how it reads and writes Config.
+struct CoreKey {
+  KeySpec spec;
+  void (*set)(Config&, const Value&);
+  Value (*get)(const Config&);
+};
+
+// The table behind core_keys(), in documentation order.
+const std::vector<CoreKey>& core_key_table();
+const CoreKey* find_core_key(const std::string& path);
+
+// Enum <-> YAML spelling, driven by the to_string() overloads in config.cpp.
+template <class E>
+struct EnumValues;
+template <>
+struct EnumValues<Layout> {
+  static constexpr std::array values{Layout::rubu, Layout::split};
+};
+template <>
+struct EnumValues<EvmPlacement> {
+  static constexpr std::array values{EvmPlacement::dedicated, EvmPlacement::with_rank0};
+};
+template <>
+struct EnumValues<Protocol> {
+  static constexpr std::array values{
+      Protocol::pull,   Protocol::push,       Protocol::pull_noevm,
+      Protocol::one_to_one, Protocol::many_to_one, Protocol::gather,
+      Protocol::gather_cmd, Protocol::gather_cmd_meta, Protocol::alltoall};
+};
+template <>
+struct EnumValues<Scheduling> {
+  static constexpr std::array values{Scheduling::barrel, Scheduling::random};
+};
+template <>
+struct EnumValues<SizeDistribution> {
+  static constexpr std::array values{SizeDistribution::fixed, SizeDistribution::uniform,
+                                     SizeDistribution::lognormal};
+};
+template <>
+struct EnumValues<PollMode> {
+  static constexpr std::array values{PollMode::automatic, PollMode::busy, PollMode::yield,
+                                     PollMode::block};
+};
+
+template <class E>
+std::vector<std::string> enum_choices() {
+  std::vector<std::string> out;
+  for (E e : EnumValues<E>::values) out.emplace_back(to_string(e));
+  return out;
+}
+
+// `text` has already been checked against enum_choices<E>().
+template <class E>
+E enum_from(const std::string& text) {
+  for (E e : EnumValues<E>::values)
+    if (text == to_string(e)) return e;
+  return EnumValues<E>::values[0];
+}
+
+// ---- units (config_units.cpp): nullopt + reason instead of throwing ----
+std::optional<uint64_t> try_parse_size(const std::string& text, std::string& reason);
+std::optional<double> try_parse_duration(const std::string& text, std::string& reason);
+std::optional<int64_t> try_parse_integer(const std::string& text);
+std::optional<double> try_parse_real(const std::string& text);
+std::optional<bool> try_parse_boolean(const std::string& text);
+
+std::string format_real(double v);           // shortest text that reads back exactly
+std::string format_size(uint64_t bytes);      // "512 KiB", "1000 B"
+std::string format_duration(double seconds);  // "250 ms", "3 s"
+std::string type_name(KeyType type);          // "integer", "size", ...
+std::string range_text(const KeySpec& spec);  // "1 .. 1024", "pull | push", ""
+
+// Levenshtein distance; the nearest candidate within a sensible distance.
+size_t edit_distance(const std::string& a, const std::string& b);
+std::optional<std::string> nearest(const std::string& word,
+                                   const std::vector<std::string>& candidates);
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates);
+
+// ---- values (config_values.cpp) ----
+// Validates `node` against `spec`. On failure returns nullopt, sets `reason`
+// (e.g. "expected an integer, got 'abc'") and points `where` at the offending
+// node (a list element, say) when it has a position.
+std::optional<Value> parse_value(const KeySpec& spec, const YAML::Node& node,
+                                 std::string& reason, YAML::Mark& where);
+Value parse_default(const KeySpec& spec);  // throws std::logic_error on a bad table
+// The value as a YAML scalar in canonical form (sizes in bytes, durations in s).
+std::string canonical_scalar(const KeySpec& spec, const Value& value);
+
+// The spec with the run-time choices filled in: driver and bootstrap accept the
+// names of the built plug-ins (any name when PluginKeys lists none).
+KeySpec with_plugins(const KeySpec& spec, const PluginKeys& plugins);
+
+// ---- consistency checks (config_checks.cpp) ----
+// Rules between keys, checked after every key is read. `located(keys)` gives
+// the "FILE:LINE:COLUMN: KEY" (or "--set K=V: KEY") prefix of the first of
+// `keys` that was set explicitly, or of the first key otherwise.
+using Locator = std::function<std::string(const std::vector<std::string>& keys)>;
+void check_consistency(const Config& config, const PluginKeys& plugins, const Locator& located);
+// One line per rule, for the reference documentation.
+const std::vector<std::string>& consistency_rules();
+
+}  // namespace evb::config_detail

@@ -1,0 +1,159 @@
+// `evbench config --explain` text and the Markdown reference (docs/CONFIG.md),
+// both generated from the key table and the drivers' option tables.
+#include <algorithm>
+
+#include "core/config_detail.hpp"
+#include "core/config_loader.hpp"
+
+namespace evb {
+namespace config_detail {
+namespace {
+
+constexpr size_t kRangeWidth = 34;
+
+struct Row {
+  std::string key, type, def, unit, range, doc;
+};
+
+Row row_of(const KeySpec& spec, const std::string& prefix) {
+  std::string type = type_name(spec.type);
+  return Row{prefix + spec.path, type, spec.default_value, spec.unit, range_text(spec), spec.doc};
+}
+
+std::vector<Row> core_rows(const PluginKeys& plugins) {
+  std::vector<Row> rows;
+  for (const auto& k : core_key_table()) rows.push_back(row_of(with_plugins(k.spec, plugins), ""));
+  return rows;
+}
+
+std::vector<Row> driver_rows(const std::vector<KeySpec>& specs) {
+  std::vector<Row> rows;
+  for (const auto& s : specs) rows.push_back(row_of(s, "driver_options."));
+  return rows;
+}
+
+// Breaks `text` at spaces into lines of at most `width` characters.
+std::vector<std::string> wrap(const std::string& text, size_t width) {
+  std::vector<std::string> lines{""};
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find(' ', pos);
+    if (end == std::string::npos) end = text.size();
+    std::string word = text.substr(pos, end - pos);
+    if (text.compare(end, 3, " | ") == 0) {  // keep "a |" together: lines end with the bar
+      word += " |";
+      end += 2;
+    }
+    if (!lines.back().empty() && lines.back().size() + 1 + word.size() > width)
+      lines.emplace_back();
+    lines.back() += (lines.back().empty() ? "" : " ") + word;
+    pos = end + 1;
+  }
+  return lines;
+}
+
+std::string pad(const std::string& s, size_t width) {
+  return s + std::string(width > s.size() ? width - s.size() : 0, ' ');
+}
+
+void aligned_table(std::string& out, const std::vector<Row>& rows) {
+  Row head{"KEY", "TYPE", "DEFAULT", "UNIT", "RANGE / CHOICES", "DESCRIPTION"};
+  size_t w[5] = {head.key.size(), head.type.size(), head.def.size(), head.unit.size(),
+                 head.range.size()};
+  for (const auto& r : rows) {
+    w[0] = std::max(w[0], r.key.size());
+    w[1] = std::max(w[1], r.type.size());
+    w[2] = std::max(w[2], r.def.size());
+    w[3] = std::max(w[3], r.unit.size());
+    for (const auto& line : wrap(r.range, kRangeWidth)) w[4] = std::max(w[4], line.size());
+  }
+  auto emit = [&](const Row& r) {
+    const auto range = wrap(r.range, kRangeWidth);
+    for (size_t i = 0; i < range.size(); ++i) {
+      std::string line;
+      if (i == 0)
+        line = pad(r.key, w[0]) + "  " + pad(r.type, w[1]) + "  " + pad(r.def, w[2]) + "  " +
+               pad(r.unit, w[3]) + "  " + pad(range[i], w[4]) + "  " + r.doc;
+      else
+        line = std::string(w[0] + w[1] + w[2] + w[3] + 8, ' ') + "  " + range[i];
+      line.erase(line.find_last_not_of(' ') + 1);
+      out += line + "\n";
+    }
+  };
+  emit(head);
+  for (const auto& r : rows) emit(r);
+}
+
+std::string md_cell(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::string md_code(const std::string& s) { return s.empty() ? "" : "`" + md_cell(s) + "`"; }
+
+void markdown_table(std::string& out, const std::vector<Row>& rows) {
+  out += "| Key | Type | Default | Unit | Range / choices | Description |\n";
+  out += "|---|---|---|---|---|---|\n";
+  for (const auto& r : rows)
+    out += "| " + md_code(r.key) + " | " + r.type + " | " + md_code(r.def) + " | " +
+           md_cell(r.unit) + " | " + md_cell(r.range) + " | " + md_cell(r.doc) + " |\n";
+}
+
+const char* const kSyntax[] = {
+    "size: bytes, or a number with a unit: B, KiB, MiB, GiB, TiB (powers of 1024) or KB, MB, "
+    "GB, TB (powers of 1000); 1.5MiB is fine, K/M/G alone are rejected as ambiguous",
+    "duration: seconds, or a number with a unit: ns, us, ms, s, min, h",
+    "nested keys can be written as YAML maps (fragment: {size: 1MiB}) or dotted (fragment.size: "
+    "1MiB); --set KEY=VALUE overrides take the dotted form, the value is YAML "
+    "(--set ru_rate_factors=[1,1,2,1])",
+};
+
+}  // namespace
+}  // namespace config_detail
+
+std::string explain_text(const PluginKeys& plugins) {
+  using namespace config_detail;
+  std::string out = "# evbench configuration keys (YAML paths; override with --set KEY=VALUE)\n";
+  aligned_table(out, core_rows(plugins));
+  for (const auto& driver : plugins.drivers) {
+    out += "\n# driver_options for driver " + driver + "\n";
+    auto it = plugins.driver_options.find(driver);
+    if (it == plugins.driver_options.end() || it->second.empty())
+      out += "(no options)\n";
+    else
+      aligned_table(out, driver_rows(it->second));
+  }
+  out += "\n";
+  for (const char* line : kSyntax) out += std::string("# ") + line + "\n";
+  return out;
+}
+
+std::string reference_markdown(const PluginKeys& plugins) {
+  using namespace config_detail;
+  std::string out = "# Configuration reference\n\n";
+  out +=
+      "This page is generated by `evbench config --markdown` from the same key table that "
+      "validates configurations; do not edit it by hand. `evbench config --explain` prints the "
+      "same information as text.\n\n";
+  out += "## Value syntax\n\n";
+  for (const char* line : kSyntax) out += std::string("- ") + line + "\n";
+  out += "\n## Core keys\n\n";
+  markdown_table(out, core_rows(plugins));
+  out += "\n## Consistency checks\n\nChecked after the file and all overrides are read:\n\n";
+  for (const auto& rule : consistency_rules()) out += "- " + rule + "\n";
+  for (const auto& driver : plugins.drivers) {
+    out += "\n## Driver options: " + driver + "\n\n";
+    auto it = plugins.driver_options.find(driver);
+    if (it == plugins.driver_options.end() || it->second.empty())
+      out += "This driver has no options.\n";
+    else
+      markdown_table(out, driver_rows(it->second));
+  }
+  return out;
+}
+
+}  // namespace evb

@@ -1,0 +1,240 @@
+// The one table of core configuration keys.
+//
+// Each row is a KeySpec (path, type, default as YAML text, unit, range or
+// choices, one line of doc) plus the setter and getter binding it to Config.
+// Adding a key means adding one row here (and its field in config.hpp);
+// validation, to_yaml/to_json, --explain and the Markdown reference follow.
+#include <limits>
+
+#include "core/config_detail.hpp"
+
+namespace evb {
+namespace config_detail {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kKiB = 1024.0, kMiB = kKiB * 1024, kGiB = kMiB * 1024, kTiB = kGiB * 1024;
+
+KeySpec spec(std::string path, KeyType type, std::string def, std::string unit, double min,
+             double max, std::string doc, std::vector<std::string> choices = {}) {
+  KeySpec k;
+  k.path = std::move(path);
+  k.type = type;
+  k.default_value = std::move(def);
+  k.unit = std::move(unit);
+  k.min = min;
+  k.max = max;
+  k.choices = std::move(choices);
+  k.doc = std::move(doc);
+  return k;
+}
+
+template <class E>
+KeySpec choice(std::string path, E def, std::string doc) {
+  return spec(std::move(path), KeyType::choice, to_string(def), "", -kInf, kInf, std::move(doc),
+              enum_choices<E>());
+}
+
+Value integer(int64_t i) {
+  Value v;
+  v.integer = i;
+  return v;
+}
+Value real(double d) {
+  Value v;
+  v.real = d;
+  return v;
+}
+Value bytes(uint64_t b) {
+  Value v;
+  v.bytes = b;
+  return v;
+}
+Value text(std::string s) {
+  Value v;
+  v.text = std::move(s);
+  return v;
+}
+
+using K = KeyType;
+
+}  // namespace
+
+const std::vector<CoreKey>& core_key_table() {
+  static const std::vector<CoreKey> table = {
+      // ---- topology
+      {spec("nodes", K::integer, "4", "nodes", 1, 65536,
+            "number of nodes; each runs one RU and one BU"),
+       [](Config& c, const Value& v) { c.nodes = static_cast<int>(v.integer); },
+       [](const Config& c) { return integer(c.nodes); }},
+      {choice("layout", Layout::rubu,
+              "rubu: RU and BU in one process per node; split: separate processes"),
+       [](Config& c, const Value& v) { c.layout = enum_from<Layout>(v.text); },
+       [](const Config& c) { return text(to_string(c.layout)); }},
+      {choice("evm", EvmPlacement::dedicated,
+              "where the event manager runs: its own rank, or beside rank 0"),
+       [](Config& c, const Value& v) { c.evm = enum_from<EvmPlacement>(v.text); },
+       [](const Config& c) { return text(to_string(c.evm)); }},
+      {spec("fu_per_bu", K::integer, "1", "FUs", 1, 64, "filter units fed by each BU"),
+       [](Config& c, const Value& v) { c.fu_per_bu = static_cast<int>(v.integer); },
+       [](const Config& c) { return integer(c.fu_per_bu); }},
+      {spec("fu.processing_time", K::duration, "0s", "s", 0, 3600,
+            "time a filter unit spends on one event"),
+       [](Config& c, const Value& v) { c.fu.processing_time_s = v.real; },
+       [](const Config& c) { return real(c.fu.processing_time_s); }},
+      {spec("fu.accept_ratio", K::real, "1", "", 0, 1, "fraction of events a filter unit accepts"),
+       [](Config& c, const Value& v) { c.fu.accept_ratio = v.real; },
+       [](const Config& c) { return real(c.fu.accept_ratio); }},
+
+      // ---- protocol
+      {choice("protocol", Protocol::pull,
+              "event builder (pull, push, pull-noevm) or micro-benchmark pattern"),
+       [](Config& c, const Value& v) { c.protocol = enum_from<Protocol>(v.text); },
+       [](const Config& c) { return text(to_string(c.protocol)); }},
+      {choice("scheduling", Scheduling::barrel,
+              "order in which a BU visits RUs: barrel shift or a random permutation per event"),
+       [](Config& c, const Value& v) { c.scheduling = enum_from<Scheduling>(v.text); },
+       [](const Config& c) { return text(to_string(c.scheduling)); }},
+      {spec("seed", K::integer, "1", "", 0, kInf, "seed of every random choice (sizes, order)"),
+       [](Config& c, const Value& v) { c.seed = static_cast<uint64_t>(v.integer); },
+       [](const Config& c) { return integer(static_cast<int64_t>(c.seed)); }},
+      {spec("credits", K::integer, "2", "events", 1, 1024,
+            "events each BU builds at once (in flight)"),
+       [](Config& c, const Value& v) { c.credits = static_cast<int>(v.integer); },
+       [](const Config& c) { return integer(c.credits); }},
+      {spec("parallel", K::integer, "4", "requests", 1, 1024,
+            "fragment requests a BU keeps in flight per credit (at most nodes)"),
+       [](Config& c, const Value& v) { c.parallel = static_cast<int>(v.integer); },
+       [](const Config& c) { return integer(c.parallel); }},
+      {spec("shift", K::integer, "1", "ranks", 0, 65535,
+            "one-to-one: target = (rank + shift) mod nodes; scan = every shift in turn", {"scan"}),
+       [](Config& c, const Value& v) {
+         c.shift_scan = v.text == "scan";
+         if (!c.shift_scan) c.shift = static_cast<int>(v.integer);
+       },
+       [](const Config& c) { return c.shift_scan ? text("scan") : integer(c.shift); }},
+
+      // ---- data
+      {spec("fragment.size", K::size, "512KiB", "B", 1, kGiB, "mean payload of one fragment"),
+       [](Config& c, const Value& v) { c.fragment.size = v.bytes; },
+       [](const Config& c) { return bytes(c.fragment.size); }},
+      {choice("fragment.distribution", SizeDistribution::fixed,
+              "fragment size distribution around fragment.size"),
+       [](Config& c, const Value& v) {
+         c.fragment.distribution = enum_from<SizeDistribution>(v.text);
+       },
+       [](const Config& c) { return text(to_string(c.fragment.distribution)); }},
+      {spec("fragment.spread", K::real, "0", "", 0, 4,
+            "uniform: +- fraction of size (<= 1); lognormal: sigma; fixed: ignored"),
+       [](Config& c, const Value& v) { c.fragment.spread = v.real; },
+       [](const Config& c) { return real(c.fragment.spread); }},
+      {spec("fragment.max_size", K::size, "0", "B", 0, 4 * kGiB,
+            "largest fragment; sizes are clamped to it (0 = 4 x fragment.size)"),
+       [](Config& c, const Value& v) { c.fragment.max_size = v.bytes; },
+       [](const Config& c) { return bytes(c.fragment.max_size); }},
+      {spec("fragment.data_segments", K::integer, "1", "segments", 1, 64,
+            "payload is sent as this many segments"),
+       [](Config& c, const Value& v) {
+         c.fragment.data_segments = static_cast<uint32_t>(v.integer);
+       },
+       [](const Config& c) { return integer(c.fragment.data_segments); }},
+      {spec("fragment.meta_size", K::size, "0", "B", 0, kMiB, "bytes of each metadata segment"),
+       [](Config& c, const Value& v) { c.fragment.meta_size = v.bytes; },
+       [](const Config& c) { return bytes(c.fragment.meta_size); }},
+      {spec("fragment.meta_segments", K::integer, "0", "segments", 0, 64,
+            "metadata segments per fragment"),
+       [](Config& c, const Value& v) {
+         c.fragment.meta_segments = static_cast<uint32_t>(v.integer);
+       },
+       [](const Config& c) { return integer(c.fragment.meta_segments); }},
+      {spec("ru_rate_factors", K::real_list, "[]", "", 0.001, 1000,
+            "relative fragment size per RU, one per node ([] = all 1)"),
+       [](Config& c, const Value& v) { c.ru_rate_factors = v.reals; },
+       [](const Config& c) {
+         Value v;
+         v.reals = c.ru_rate_factors;
+         return v;
+       }},
+      {spec("ru_buffer", K::size, "64MiB", "B", 4 * kKiB, kTiB,
+            "bytes of each RU's fragment ring (cache- or memory-resident)"),
+       [](Config& c, const Value& v) { c.ru_buffer = v.bytes; },
+       [](const Config& c) { return bytes(c.ru_buffer); }},
+      {spec("command_size", K::size, "64", "B", 64, kMiB,
+            "bytes of one command message (credit, assign, request)"),
+       [](Config& c, const Value& v) { c.command_size = v.bytes; },
+       [](const Config& c) { return bytes(c.command_size); }},
+
+      // ---- duration
+      {spec("duration", K::duration, "3s", "s", 1e-3, 86400,
+            "measured time (used when events = 0)"),
+       [](Config& c, const Value& v) { c.duration_s = v.real; },
+       [](const Config& c) { return real(c.duration_s); }},
+      {spec("events", K::integer, "0", "events", 0, kInf,
+            "build exactly this many events (0 = run for duration)"),
+       [](Config& c, const Value& v) { c.events = static_cast<uint64_t>(v.integer); },
+       [](const Config& c) { return integer(static_cast<int64_t>(c.events)); }},
+      {spec("warmup", K::duration, "0.5s", "s", 0, 3600,
+            "time before measuring starts (part of duration)"),
+       [](Config& c, const Value& v) { c.warmup_s = v.real; },
+       [](const Config& c) { return real(c.warmup_s); }},
+      {spec("report_interval", K::duration, "1s", "s", 0.01, 3600,
+            "period of the live report line"),
+       [](Config& c, const Value& v) { c.report_interval_s = v.real; },
+       [](const Config& c) { return real(c.report_interval_s); }},
+      {spec("peer_timeout", K::duration, "30s", "s", 0.1, 86400,
+            "no progress from a peer for this long is a runtime error"),
+       [](Config& c, const Value& v) { c.peer_timeout_s = v.real; },
+       [](const Config& c) { return real(c.peer_timeout_s); }},
+
+      // ---- integrity
+      {spec("verify.sample", K::real, "0.015625", "", 0, 1,
+            "fraction of fragments whose payload CRC32C is checked"),
+       [](Config& c, const Value& v) { c.verify_sample = v.real; },
+       [](const Config& c) { return real(c.verify_sample); }},
+      {spec("fault.corrupt_every", K::integer, "0", "fragments", 0, kInf,
+            "fault injection: each RU corrupts every Nth fragment (0 = off)"),
+       [](Config& c, const Value& v) { c.corrupt_every = static_cast<uint64_t>(v.integer); },
+       [](const Config& c) { return integer(static_cast<int64_t>(c.corrupt_every)); }},
+
+      // ---- transport and start-up (driver and bootstrap choices come from the plug-ins)
+      {spec("driver", K::choice, "tcp", "", -kInf, kInf, "network driver"),
+       [](Config& c, const Value& v) { c.driver = v.text; },
+       [](const Config& c) { return text(c.driver); }},
+      {spec("driver_options", K::string_map, "{}", "", -kInf, kInf,
+            "options of the selected driver (see the driver tables)"),
+       [](Config& c, const Value& v) { c.driver_options = v.map; },
+       [](const Config& c) {
+         Value v;
+         v.map = c.driver_options;
+         return v;
+       }},
+      {spec("bootstrap", K::choice, "local", "", -kInf, kInf,
+            "how processes start and find each other"),
+       [](Config& c, const Value& v) { c.bootstrap = v.text; },
+       [](const Config& c) { return text(c.bootstrap); }},
+      {choice("poll_mode", PollMode::automatic,
+              "idle waiting: busy poll, yield, block in the driver; auto = by processes per core"),
+       [](Config& c, const Value& v) { c.poll_mode = enum_from<PollMode>(v.text); },
+       [](const Config& c) { return text(to_string(c.poll_mode)); }},
+  };
+  return table;
+}
+
+const CoreKey* find_core_key(const std::string& path) {
+  for (const auto& k : core_key_table())
+    if (k.spec.path == path) return &k;
+  return nullptr;
+}
+
+}  // namespace config_detail
+
+const std::vector<KeySpec>& core_keys() {
+  static const std::vector<KeySpec> keys = [] {
+    std::vector<KeySpec> out;
+    for (const auto& k : config_detail::core_key_table()) out.push_back(k.spec);
+    return out;
+  }();
+  return keys;
+}
+
+}  // namespace evb

@@ -1,0 +1,170 @@
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+#include "bootstrap/local_launcher.hpp"
+#include "core/error.hpp"
+#include "test_util.hpp"
+
+namespace evb::boot {
+namespace {
+
+using test::no_children;
+using test::socket_fds;
+using test::test_config;
+
+class LocalLauncher : public ::testing::Test {
+ protected:
+  void SetUp() override { sockets_ = socket_fds(); }
+  void TearDown() override {
+    EXPECT_TRUE(no_children());
+    EXPECT_EQ(socket_fds(), sockets_);
+  }
+  int sockets_ = 0;
+};
+
+// Runs in the children: the return value is the child's exit status.
+int check_collectives(Bootstrap& b) {
+  if (b.size() != 4 || !b.all_local()) return 10;
+  const std::string mine = "rank" + std::to_string(b.rank()) + std::string(b.rank() * 1000, 'z');
+  auto all = b.allgather(mine);
+  if (all.size() != 4) return 11;
+  for (int r = 0; r < 4; ++r)
+    if (all[r] != "rank" + std::to_string(r) + std::string(r * 1000, 'z')) return 12;
+  b.barrier();
+  auto g = b.gather(std::to_string(b.rank() * 7));
+  if (b.rank() == 0) {
+    if (g != std::vector<std::string>{"0", "7", "14", "21"}) return 13;
+  } else if (!g.empty()) {
+    return 14;
+  }
+  // A large round: 2 MiB per rank.
+  auto big = b.allgather(std::string(2 << 20, static_cast<char>('a' + b.rank())));
+  for (int r = 0; r < 4; ++r)
+    if (big[r] != std::string(2 << 20, static_cast<char>('a' + r))) return 15;
+  for (int i = 0; i < 20; ++i) b.barrier();
+  return 0;
+}
+
+TEST_F(LocalLauncher, CollectivesWithFourRanks) {
+  EXPECT_EQ(launch_local(test_config(), 4, check_collectives), 0);
+}
+
+TEST_F(LocalLauncher, SingleRank) {
+  EXPECT_EQ(launch_local(test_config(), 1, [](Bootstrap& b) {
+              return b.allgather("x") == std::vector<std::string>{"x"} ? 0 : 1;
+            }),
+            0);
+}
+
+TEST_F(LocalLauncher, WorkerExitingNonZeroFailsTheRun) {
+  auto t0 = std::chrono::steady_clock::now();
+  int rc = launch_local(test_config(), 4, [](Bootstrap& b) {
+    if (b.rank() == 2) return 5;
+    b.barrier();  // never completes: rank 2 has left
+    return 0;
+  });
+  EXPECT_NE(rc, 0);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10));
+}
+
+TEST_F(LocalLauncher, KilledWorkerIsReportedAndTheRestReaped) {
+  testing::internal::CaptureStderr();
+  int rc = launch_local(test_config(), 4, [](Bootstrap& b) {
+    b.barrier();
+    if (b.rank() == 1) ::raise(SIGKILL);
+    ::pause();  // the others would wait forever: the launcher must stop them
+    return 0;
+  });
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(rc, kExitRuntime);
+  EXPECT_NE(err.find("rank 1 (pid "), std::string::npos) << err;
+  EXPECT_NE(err.find("died: signal 9"), std::string::npos) << err;
+}
+
+TEST_F(LocalLauncher, ThrowingWorkerAbortsTheOthers) {
+  testing::internal::CaptureStderr();
+  int rc = launch_local(test_config(), 3, [](Bootstrap& b) {
+    if (b.rank() == 0) throw Error("driver tcp: cannot bind");
+    b.barrier();
+    return 0;
+  });
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(rc, kExitRuntime);
+  EXPECT_NE(err.find("rank 0: driver tcp: cannot bind"), std::string::npos) << err;
+}
+
+TEST_F(LocalLauncher, AgreeingVerdictIsReturned) {
+  int rc = launch_local(test_config(), 3, [](Bootstrap& b) {
+    b.gather("result");
+    return kExitIntegrity;
+  });
+  EXPECT_EQ(rc, kExitIntegrity);
+}
+
+TEST_F(LocalLauncher, SigintIsForwardedAndReturns130) {
+  testing::internal::CaptureStderr();
+  int rc = launch_local(test_config(), 3, [](Bootstrap& b) {
+    b.barrier();
+    if (b.rank() == 0) ::kill(::getppid(), SIGINT);
+    ::pause();
+    return 0;
+  });
+  testing::internal::GetCapturedStderr();
+  EXPECT_EQ(rc, kExitInterrupted);
+}
+
+TEST_F(LocalLauncher, ChildrenDieWithTheirParent) {
+  int pids[2];
+  ASSERT_EQ(::pipe(pids), 0);
+  ASSERT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);  // orphans come back to us
+  pid_t mid = ::fork();
+  ASSERT_GE(mid, 0);
+  if (mid == 0) {
+    ::close(pids[0]);
+    launch_local(test_config(), 3, [&](Bootstrap& b) {
+      b.barrier();
+      pid_t me = ::getpid();
+      [[maybe_unused]] auto n = ::write(pids[1], &me, sizeof me);
+      ::pause();  // not in a collective: only PR_SET_PDEATHSIG can end it
+      return 0;
+    });
+    ::_exit(0);
+  }
+  ::close(pids[1]);
+  std::vector<pid_t> ranks(3);
+  for (auto& p : ranks) ASSERT_EQ(::read(pids[0], &p, sizeof p), ssize_t(sizeof p));
+  ::close(pids[0]);
+  ::kill(mid, SIGKILL);
+  ASSERT_EQ(::waitpid(mid, nullptr, 0), mid);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  for (pid_t p : ranks) {
+    int st = 0;
+    pid_t r;
+    while ((r = ::waitpid(p, &st, WNOHANG)) == 0 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_EQ(r, p) << "rank pid " << p << " outlived its parent";
+    if (r == 0) {
+      ::kill(p, SIGKILL);
+      ::waitpid(p, &st, 0);
+    } else {
+      EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL) << "status " << st;
+    }
+  }
+  ::prctl(PR_SET_CHILD_SUBREAPER, 0);
+}
+
+TEST(CombineExitCodes, Rules) {
+  EXPECT_EQ(combine_exit_codes({}), 0);
+  EXPECT_EQ(combine_exit_codes({3, 3, 3}), 3);
+  EXPECT_EQ(combine_exit_codes({1, 3}), 3);
+  EXPECT_EQ(combine_exit_codes({2, 1}), 2);
+}
+
+}  // namespace
+}  // namespace evb::boot
