@@ -1,0 +1,244 @@
+#include "drivers/mpi/mpi_driver.hpp"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <climits>
+
+#include "core/error.hpp"
+#include "drivers/mpi/mpi_env.hpp"
+
+namespace evb::mpi {
+namespace {
+
+std::string op_name(OpType type) { return type == OpType::send ? "send" : "recv"; }
+
+std::string peer_name(PeerId peer) {
+  return peer == kAnyPeer ? std::string("any rank") : "rank " + std::to_string(peer);
+}
+
+}  // namespace
+
+MpiDriver::MpiDriver(MPI_Comm parent, int rank, const MpiOptions& options)
+    : options_(options), pool_(options.max_requests, options.poll_method) {
+  check(MPI_Comm_split(parent, 0, rank, &comm_), "mpi driver: MPI_Comm_split");
+  check(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "mpi driver: MPI_Comm_set_errhandler");
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &size_);
+  if (rank_ != rank) {
+    int world_rank = -1;
+    MPI_Comm_rank(parent, &world_rank);
+    throw ConfigError("driver mpi: evbench rank " + std::to_string(rank) +
+                      " does not match MPI rank " + std::to_string(rank_) +
+                      " (world rank " + std::to_string(world_rank) +
+                      "): two processes claim the same evbench rank");
+  }
+  // MPI_TAG_UB is at least 32767; use the largest 2^k-1 below it as a mask.
+  void* attr = nullptr;
+  int flag = 0;
+  MPI_Comm_get_attr(comm_, MPI_TAG_UB, &attr, &flag);
+  int ub = flag ? *static_cast<int*>(attr) : 32767;
+  tag_mask_ = 1;
+  while (tag_mask_ <= static_cast<Tag>(ub) / 2) tag_mask_ = (tag_mask_ << 1) | 1;
+  finished_.reserve(256);
+}
+
+MpiDriver::~MpiDriver() {
+  try {
+    if (!shut_down_) shutdown();
+  } catch (...) {
+  }
+  pool_.abandon_all();
+  int finalized = 1;
+  MPI_Finalized(&finalized);
+  if (!finalized && comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+}
+
+Capabilities MpiDriver::capabilities() const {
+  Capabilities caps;
+  caps.rdma_write = false;
+  caps.ordered_per_peer = true;  // MPI non-overtaking rule: same comm, same tag
+  caps.zero_copy_send = true;    // hindexed datatype over the caller's segments
+  caps.can_block = false;
+  caps.max_message = 1ull << 30;  // MPI counts are int; stay well below INT_MAX
+  caps.max_segments = kMaxSegments;
+  return caps;
+}
+
+std::string MpiDriver::local_address() { return std::to_string(rank_); }
+
+void MpiDriver::connect(const std::vector<std::string>& addresses,
+                        const std::vector<PeerId>& peers) {
+  // MPI addresses are ranks; nothing to exchange. Only sanity-check.
+  if (!addresses.empty() && static_cast<int>(addresses.size()) != size_) {
+    throw Error("driver mpi: got " + std::to_string(addresses.size()) +
+                " addresses for a communicator of " + std::to_string(size_) + " ranks");
+  }
+  for (PeerId p : peers) {
+    if (p < 0 || p >= size_) {
+      throw PeerError(p, "driver mpi: peer rank " + std::to_string(p) + " outside 0.." +
+                             std::to_string(size_ - 1));
+    }
+  }
+}
+
+void MpiDriver::fail_now(OpType type, PeerId peer, Tag tag, uint64_t cookie,
+                         const std::string& why) {
+  last_error_ = "mpi " + op_name(type) + " " + (type == OpType::send ? "to " : "from ") +
+                peer_name(peer) + " tag " + std::to_string(tag) + ": " + why;
+  backlog_.push_back(Completion{cookie, type, OpStatus::error, peer, tag, 0});
+}
+
+void MpiDriver::post_send(PeerId peer, Tag tag, std::span<const Segment> segments,
+                          uint64_t cookie) {
+  if (peer < 0 || peer >= size_) return fail_now(OpType::send, peer, tag, cookie, "no such rank");
+  if (segments.size() > kMaxSegments) {
+    return fail_now(OpType::send, peer, tag, cookie,
+                    std::to_string(segments.size()) + " segments (max " +
+                        std::to_string(kMaxSegments) + ")");
+  }
+  // Drop empty segments; a single remaining one is sent from its buffer.
+  std::array<int, kMaxSegments> lengths;
+  std::array<MPI_Aint, kMaxSegments> displs;
+  const void* single = nullptr;
+  int n = 0;
+  size_t total = 0;
+  for (const Segment& s : segments) {
+    if (s.size == 0) continue;
+    total += s.size;
+    if (total > (1ull << 30)) {
+      return fail_now(OpType::send, peer, tag, cookie,
+                      "message larger than max_message (1 GiB)");
+    }
+    lengths[n] = static_cast<int>(s.size);
+    MPI_Get_address(s.data, &displs[n]);
+    single = s.data;
+    ++n;
+  }
+  MPI_Request* req = pool_.reserve();
+  if (req == nullptr) {
+    return fail_now(OpType::send, peer, tag, cookie,
+                    "max_requests (" + std::to_string(pool_.max_requests()) +
+                        ") operations already in flight; raise driver_options.max_requests");
+  }
+  auto isend = options_.sync_send ? MPI_Issend : MPI_Isend;
+  int rc;
+  if (n <= 1) {
+    rc = isend(n == 1 ? single : nullptr, static_cast<int>(total), MPI_BYTE, peer, mpi_tag(tag),
+               comm_, req);
+  } else {
+    // Zero copy gather: one datatype over the absolute segment addresses,
+    // freed right away (MPI keeps it alive until the send completes).
+    MPI_Datatype type = MPI_DATATYPE_NULL;
+    rc = MPI_Type_create_hindexed(n, lengths.data(), displs.data(), MPI_BYTE, &type);
+    if (rc == MPI_SUCCESS) rc = MPI_Type_commit(&type);
+    if (rc == MPI_SUCCESS) rc = isend(MPI_BOTTOM, 1, type, peer, mpi_tag(tag), comm_, req);
+    if (type != MPI_DATATYPE_NULL) MPI_Type_free(&type);
+  }
+  if (rc != MPI_SUCCESS) {
+    pool_.rollback();
+    return fail_now(OpType::send, peer, tag, cookie, error_string(rc));
+  }
+  pool_.commit(PendingOp{cookie, seq_++, OpType::send, peer, tag, total});
+}
+
+void MpiDriver::post_recv(PeerId peer, Tag tag, void* buffer, size_t size, uint64_t cookie) {
+  if (peer != kAnyPeer && (peer < 0 || peer >= size_)) {
+    return fail_now(OpType::recv, peer, tag, cookie, "no such rank");
+  }
+  // Larger buffers are fine: no message exceeds max_message anyway.
+  int count = static_cast<int>(std::min<size_t>(size, INT_MAX));
+  MPI_Request* req = pool_.reserve();
+  if (req == nullptr) {
+    return fail_now(OpType::recv, peer, tag, cookie,
+                    "max_requests (" + std::to_string(pool_.max_requests()) +
+                        ") operations already in flight; raise driver_options.max_requests");
+  }
+  int rc = MPI_Irecv(buffer, count, MPI_BYTE, peer == kAnyPeer ? MPI_ANY_SOURCE : peer,
+                     mpi_tag(tag), comm_, req);
+  if (rc != MPI_SUCCESS) {
+    pool_.rollback();
+    return fail_now(OpType::recv, peer, tag, cookie, error_string(rc));
+  }
+  pool_.commit(PendingOp{cookie, seq_++, OpType::recv, peer, tag, size});
+}
+
+Completion MpiDriver::to_completion(const FinishedOp& f) {
+  Completion c{f.op.cookie, f.op.type, OpStatus::ok, f.op.peer, f.op.tag, 0};
+  int err_class = MPI_SUCCESS;
+  if (f.error != MPI_SUCCESS) MPI_Error_class(f.error, &err_class);
+  if (f.op.type == OpType::recv) {
+    if (err_class == MPI_SUCCESS || err_class == MPI_ERR_TRUNCATE) {
+      c.peer = f.status.MPI_SOURCE;
+      int count = 0;
+      MPI_Get_count(&f.status, MPI_BYTE, &count);
+      c.bytes = count == MPI_UNDEFINED ? 0 : static_cast<size_t>(count);
+    }
+    if (err_class == MPI_ERR_TRUNCATE) {
+      // Some MPIs report the sent size, others the buffer size: report what
+      // is in the buffer.
+      c.status = OpStatus::truncated;
+      last_error_ = "mpi recv from " + peer_name(c.peer) + " tag " + std::to_string(c.tag) +
+                    ": message of " + std::to_string(c.bytes) +
+                    " B longer than the posted buffer of " + std::to_string(f.op.size) + " B";
+      c.bytes = std::min(c.bytes, f.op.size);
+      return c;
+    }
+  }
+  if (err_class != MPI_SUCCESS) {
+    c.status = OpStatus::error;
+    last_error_ = "mpi " + op_name(c.type) + (c.type == OpType::send ? " to " : " from ") +
+                  peer_name(c.peer) + " tag " + std::to_string(c.tag) + ": " +
+                  error_string(f.error);
+  }
+  return c;
+}
+
+size_t MpiDriver::poll(std::span<Completion> out) {
+  size_t n = 0;
+  while (n < out.size() && !backlog_.empty()) {
+    out[n++] = backlog_.front();
+    backlog_.pop_front();
+  }
+  if (n == out.size() || shut_down_) return n;
+  finished_.clear();
+  int rc = pool_.test(finished_);
+  if (rc < 0) {
+    // The test call itself failed: nothing can be attributed to one
+    // operation; report it once and let the peer timeout end the run.
+    last_error_ = "mpi poll: " + error_string(-rc);
+    return n;
+  }
+  if (finished_.size() > 1) {
+    std::sort(finished_.begin(), finished_.end(),
+              [](const FinishedOp& a, const FinishedOp& b) { return a.op.seq < b.op.seq; });
+  }
+  for (const FinishedOp& f : finished_) {
+    if (n < out.size()) {
+      out[n++] = to_completion(f);
+    } else {
+      backlog_.push_back(to_completion(f));
+    }
+  }
+  return n;
+}
+
+void MpiDriver::shutdown() {
+  if (shut_down_) return;
+  shut_down_ = true;
+  // Receives still posted are cancelled (completes them locally); sends get
+  // shutdown_timeout to finish, then are detached. No barrier: peers may
+  // already be gone.
+  pool_.cancel_receives();
+  auto deadline = std::chrono::steady_clock::now() +
+                  std::chrono::duration<double>(options_.shutdown_timeout_s);
+  std::vector<FinishedOp> sink;
+  while (pool_.in_flight() > 0 && std::chrono::steady_clock::now() < deadline) {
+    sink.clear();
+    if (pool_.test(sink) < 0) break;
+  }
+  pool_.abandon_all();
+  backlog_.clear();
+}
+
+}  // namespace evb::mpi

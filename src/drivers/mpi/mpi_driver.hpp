@@ -1,0 +1,78 @@
+#pragma once
+// The mpi driver: evbench's driver interface on MPI non-blocking
+// point-to-point (MPI_Isend/MPI_Issend/MPI_Irecv + MPI_Testsome).
+//
+// Ranks are the ranks of a private communicator split from the parent
+// (normally MPI_COMM_WORLD) and ordered by evbench rank, so evbench rank ==
+// MPI rank. The driver owns that communicator and the table of in-flight
+// requests; callers own every buffer until its completion. MPI itself is
+// initialised and finalised by MpiEnv, not here.
+#include <deque>
+#include <string>
+#include <vector>
+
+#include <mpi.h>
+
+#include "core/config.hpp"
+#include "core/config_table.hpp"
+#include "drivers/api/driver.hpp"
+#include "drivers/mpi/mpi_requests.hpp"
+
+namespace evb::mpi {
+
+struct MpiOptions {
+  bool sync_send = false;       // MPI_Issend: completion means "matched by the receiver"
+  size_t max_requests = 65536;  // operations in flight at once
+  PollMethod poll_method = PollMethod::testsome;
+  double shutdown_timeout_s = 10.0;  // shutdown(): wait this long for unfinished sends
+
+  // Reads config->driver_options (null: defaults). Throws ConfigError.
+  static MpiOptions from(const Config* config);
+};
+
+// The driver_options.* keys of the mpi driver.
+std::vector<KeySpec> mpi_option_keys();
+
+class MpiDriver final : public Driver {
+ public:
+  // Collective over `parent`: every rank of it must construct its driver.
+  // Throws ConfigError if `rank` is not this process's place in `parent`.
+  MpiDriver(MPI_Comm parent, int rank, const MpiOptions& options);
+  ~MpiDriver() override;
+
+  Capabilities capabilities() const override;
+  std::string local_address() override;
+  void connect(const std::vector<std::string>& addresses,
+               const std::vector<PeerId>& peers) override;
+  void post_send(PeerId peer, Tag tag, std::span<const Segment> segments,
+                 uint64_t cookie) override;
+  void post_recv(PeerId peer, Tag tag, void* buffer, size_t size, uint64_t cookie) override;
+  size_t poll(std::span<Completion> out) override;
+  void shutdown() override;
+  std::string last_error() const override { return last_error_; }
+
+  // The MPI tag an evbench tag is sent with (tag & tag_mask()).
+  int mpi_tag(Tag tag) const { return static_cast<int>(tag & tag_mask_); }
+  Tag tag_mask() const { return tag_mask_; }
+  size_t in_flight() const { return pool_.in_flight(); }
+
+ private:
+  static constexpr size_t kMaxSegments = 64;
+
+  void fail_now(OpType type, PeerId peer, Tag tag, uint64_t cookie, const std::string& why);
+  Completion to_completion(const FinishedOp& f);
+
+  MpiOptions options_;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int rank_ = 0;
+  int size_ = 1;
+  Tag tag_mask_ = 0x7fff;
+  uint64_t seq_ = 0;
+  bool shut_down_ = false;
+  RequestPool pool_;
+  std::vector<FinishedOp> finished_;
+  std::deque<Completion> backlog_;  // finished but not yet handed out by poll()
+  std::string last_error_;
+};
+
+}  // namespace evb::mpi

@@ -1,0 +1,102 @@
+// driver_options.* of the mpi driver: the key table and its reader.
+#include <cstdlib>
+
+#include "core/error.hpp"
+#include "drivers/mpi/mpi_driver.hpp"
+
+namespace evb::mpi {
+namespace {
+
+[[noreturn]] void bad(const std::string& key, const std::string& value, const std::string& want) {
+  throw ConfigError("driver_options." + key + ": '" + value + "' is not " + want);
+}
+
+bool to_bool(const std::string& key, const std::string& v) {
+  if (v == "true" || v == "yes" || v == "on" || v == "1") return true;
+  if (v == "false" || v == "no" || v == "off" || v == "0") return false;
+  bad(key, v, "a boolean (true/false)");
+}
+
+long long to_int(const std::string& key, const std::string& v) {
+  char* end = nullptr;
+  long long x = std::strtoll(v.c_str(), &end, 10);
+  if (v.empty() || *end != '\0') bad(key, v, "an integer");
+  return x;
+}
+
+// "250ms", "3s", "2min", "1.5" (seconds).
+double to_seconds(const std::string& key, const std::string& v) {
+  char* end = nullptr;
+  double x = std::strtod(v.c_str(), &end);
+  if (v.empty() || end == v.c_str()) bad(key, v, "a duration (e.g. 500ms, 10s)");
+  std::string unit(end);
+  if (unit.empty() || unit == "s") return x;
+  if (unit == "ms") return x / 1e3;
+  if (unit == "us") return x / 1e6;
+  if (unit == "min") return x * 60;
+  bad(key, v, "a duration (e.g. 500ms, 10s)");
+}
+
+}  // namespace
+
+std::vector<KeySpec> mpi_option_keys() {
+  std::vector<KeySpec> keys;
+  keys.push_back(KeySpec{.path = "sync_send",
+                         .type = KeyType::boolean,
+                         .default_value = "false",
+                         .doc = "send with MPI_Issend: a send completes only once the receiver "
+                                "matched it, so back pressure reaches the sender"});
+  keys.push_back(KeySpec{.path = "max_requests",
+                         .type = KeyType::integer,
+                         .default_value = "65536",
+                         .unit = "requests",
+                         .min = 1,
+                         .max = 1 << 24,
+                         .doc = "sends and receives in flight at once; more complete with "
+                                "status error"});
+  keys.push_back(KeySpec{.path = "poll_method",
+                         .type = KeyType::choice,
+                         .default_value = "testsome",
+                         .choices = {"testsome", "testany", "test"},
+                         .doc = "how poll() finds finished requests: one MPI_Testsome, "
+                                "MPI_Testany until idle, or MPI_Test on each"});
+  keys.push_back(KeySpec{.path = "shutdown_timeout",
+                         .type = KeyType::duration,
+                         .default_value = "10s",
+                         .unit = "s",
+                         .min = 0,
+                         .doc = "how long shutdown waits for unfinished sends before "
+                                "detaching them"});
+  return keys;
+}
+
+MpiOptions MpiOptions::from(const Config* config) {
+  MpiOptions o;
+  if (config == nullptr) return o;
+  for (const auto& [key, value] : config->driver_options) {
+    if (key == "sync_send") {
+      o.sync_send = to_bool(key, value);
+    } else if (key == "max_requests") {
+      long long n = to_int(key, value);
+      if (n < 1 || n > (1 << 24)) bad(key, value, "in 1..16777216");
+      o.max_requests = static_cast<size_t>(n);
+    } else if (key == "poll_method") {
+      if (value == "testsome") {
+        o.poll_method = PollMethod::testsome;
+      } else if (value == "testany") {
+        o.poll_method = PollMethod::testany;
+      } else if (value == "test") {
+        o.poll_method = PollMethod::test;
+      } else {
+        bad(key, value, "one of testsome, testany, test");
+      }
+    } else if (key == "shutdown_timeout") {
+      o.shutdown_timeout_s = to_seconds(key, value);
+      if (o.shutdown_timeout_s < 0) bad(key, value, "a non-negative duration");
+    }
+    // Other keys were rejected by config validation against mpi_option_keys().
+  }
+  return o;
+}
+
+}  // namespace evb::mpi
