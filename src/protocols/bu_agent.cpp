@@ -70,6 +70,7 @@ void BuAgent::begin_event(uint32_t slot, uint64_t event, int64_t now) {
   const Config& c = engine_.config();
   bu_.start(slot, event, visit_order(c.scheduling, bu_.index(), bu_.nru(), c.seed, event), now);
   ++busy_slots_;
+  stats_.max_events_in_flight = std::max(stats_.max_events_in_flight, busy_slots_);
   issue_requests(slot);
 }
 
@@ -84,6 +85,7 @@ void BuAgent::issue_requests(uint32_t slot) {
                 .bu = static_cast<uint32_t>(bu_.index()), .ru = static_cast<uint32_t>(r)};
     engine_.send_command(rank, Channel::to_ru, cmd);
     ++e.in_flight;
+    stats_.max_requests_in_flight = std::max(stats_.max_requests_in_flight, e.in_flight);
   }
 }
 
@@ -112,6 +114,7 @@ void BuAgent::on_completion(const Completion& c) {
     const auto* h = reinterpret_cast<const FragmentHeader*>(bu_.window(slot, r));
     bu_.start(slot, h->event_id, {}, now_ns());
     ++busy_slots_;
+    stats_.max_events_in_flight = std::max(stats_.max_events_in_flight, busy_slots_);
   }
   if (e.in_flight > 0) --e.in_flight;
   bu_.accept(slot, r, c.bytes);

@@ -60,6 +60,7 @@ void EvmAgent::maybe_stop() {
   if (stop_sent_ || !evm_.drained()) return;
   stop_sent_ = true;
   stats_.events_assigned = evm_.assigned();
+  stats_.max_outstanding_per_bu = static_cast<int>(evm_.max_outstanding());
   for (int n = 0; n < topo_.nodes; ++n) {
     engine_.send_command(topo_.ru_rank[n], Channel::to_ru, Command{.type = CommandType::stop});
     engine_.send_command(topo_.bu_rank[n], Channel::to_bu, Command{.type = CommandType::stop});

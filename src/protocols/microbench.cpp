@@ -1,12 +1,147 @@
 #include "protocols/microbench.hpp"
 
+#include <algorithm>
+#include <cstring>
+
 #include "core/error.hpp"
+#include "core/rng.hpp"
+#include "protocols/engine.hpp"
+#include "protocols/microbench_agent.hpp"
+#include "protocols/microbench_detail.hpp"
 
 namespace evb {
+namespace micro {
 
-void run_microbench(Driver&, Bootstrap&, const Topology&, const Config& config, PollMode,
-                    const std::vector<std::string>&, RankStats&) {
-  throw ConfigError(std::string("protocol ") + to_string(config.protocol) + " is not available yet");
+DataPool::DataPool(uint64_t bytes, uint64_t min_bytes, uint64_t seed)
+    : buffer_(std::max<uint64_t>({bytes, min_bytes, 64})) {
+  Rng rng(seed);
+  uint8_t* p = buffer_.data();
+  for (size_t i = 0; i + 8 <= buffer_.size(); i += 8) {
+    const uint64_t v = rng.next();
+    std::memcpy(p + i, &v, 8);
+  }
+}
+
+uint8_t* DataPool::take(uint64_t n) {
+  if (offset_ + n > buffer_.size()) offset_ = 0;
+  uint8_t* p = buffer_.data() + offset_;
+  offset_ = (offset_ + n + 63) & ~uint64_t{63};
+  return p;
+}
+
+namespace {
+
+// The shift of each step: every shift 0..n-1 for a one-to-one scan, else one step.
+std::vector<int> step_shifts(const Config& c) {
+  std::vector<int> shifts;
+  if (c.protocol == Protocol::one_to_one && c.shift_scan) {
+    for (int s = 0; s < c.nodes; ++s) shifts.push_back(s);
+  } else {
+    shifts.push_back(c.shift % c.nodes);
+  }
+  return shifts;
+}
+
+// The BUs RU `ru` sends to in one step, in visiting order.
+std::vector<int> targets_of(const Config& c, int ru, int shift) {
+  const int n = c.nodes;
+  switch (c.protocol) {
+    case Protocol::one_to_one:
+      return {(ru + shift) % n};
+    case Protocol::many_to_one:
+      return {0};
+    default: {  // gather*: barrel order starting at the RU's own index
+      std::vector<int> t;
+      for (int k = 0; k < n; ++k) t.push_back((ru + k) % n);
+      return t;
+    }
+  }
+}
+
+micro::StepPlan plan_step(const Config& c, const RankRoles& me, int step, int shift) {
+  micro::StepPlan p;
+  p.step = step;
+  if (me.ru >= 0) p.targets = targets_of(c, me.ru, shift);
+  if (me.bu >= 0)
+    for (int ru = 0; ru < c.nodes; ++ru) {
+      const std::vector<int> t = targets_of(c, ru, shift);
+      if (std::find(t.begin(), t.end(), me.bu) != t.end()) p.sources.push_back(ru);
+    }
+  return p;
+}
+
+// Registers a buffer for the run and deregisters it when the scope ends.
+class Registration {
+ public:
+  Registration(Driver& d, void* base, size_t size) : driver_(d) {
+    if (base) region_ = d.register_memory(base, size);
+  }
+  ~Registration() {
+    if (region_.base) driver_.deregister_memory(region_);
+  }
+  Registration(const Registration&) = delete;
+  Registration& operator=(const Registration&) = delete;
+
+ private:
+  Driver& driver_;
+  MemoryRegion region_;
+};
+
+void run_point_to_point(Driver& driver, Bootstrap& boot, const Topology& topo, const Config& c,
+                        PollMode mode, const std::vector<std::string>& peer_names,
+                        RankStats& stats) {
+  const RankRoles& me = topo.ranks.at(boot.rank());
+  const std::vector<int> shifts = step_shifts(c);
+  std::vector<micro::StepPlan> plans;
+  size_t max_sources = 0;
+  for (size_t k = 0; k < shifts.size(); ++k) {
+    plans.push_back(plan_step(c, me, static_cast<int>(k), shifts[k]));
+    max_sources = std::max(max_sources, plans.back().sources.size());
+  }
+  std::unique_ptr<micro::DataPool> pool;
+  if (me.ru >= 0)
+    pool = std::make_unique<micro::DataPool>(
+        c.ru_buffer, micro::data_message_size(c) + micro::meta_message_size(c),
+        mix(c.seed, 0xBE7C, static_cast<uint64_t>(me.ru)));
+  AlignedBuffer arena(micro::MicroAgent::arena_bytes(c, max_sources));
+  const Registration pool_reg(driver, pool ? pool->data() : nullptr, pool ? pool->size() : 0);
+  const Registration arena_reg(driver, arena.data(), arena.size());
+
+  // One Engine and one agent for all steps (see microbench_agent.hpp).
+  Engine engine(driver, boot.rank(), c, mode, peer_names);
+  micro::MicroAgent agent(engine, topo, pool.get(), arena.data(), max_sources, stats);
+  stats.step_bytes.assign(plans.size(), 0);
+  stats.step_window_s.assign(plans.size(), c.duration_s - c.warmup_s);
+  for (size_t k = 0; k < plans.size(); ++k) {
+    if (k > 0) boot.barrier();
+    agent.begin_step(plans[k]);
+    engine.run();
+  }
+}
+
+}  // namespace
+}  // namespace micro
+
+void run_microbench(Driver& driver, Bootstrap& boot, const Topology& topo, const Config& config,
+                    PollMode mode, const std::vector<std::string>& peer_names, RankStats& stats) {
+  const RankRoles& me = topo.ranks.at(boot.rank());
+  stats.ru = me.ru;
+  stats.bu = me.bu;
+  switch (config.protocol) {
+    case Protocol::one_to_one:
+    case Protocol::many_to_one:
+    case Protocol::gather:
+    case Protocol::gather_cmd:
+    case Protocol::gather_cmd_meta:
+      micro::run_point_to_point(driver, boot, topo, config, mode, peer_names, stats);
+      return;
+    case Protocol::alltoall:
+      micro::run_alltoall(driver, boot, topo, config, stats);
+      return;
+    default:
+      throw ConfigError(std::string("protocol ") + to_string(config.protocol) +
+                        " is an event builder, not a micro-benchmark");
+  }
 }
 
 }  // namespace evb

@@ -44,6 +44,9 @@ std::string RankStats::serialize() const {
   out << YAML::Key << "bad_events" << YAML::Value << integrity.bad_events;
   out << YAML::Key << "fu_processed" << YAML::Value << fu_processed;
   out << YAML::Key << "fu_accepted" << YAML::Value << fu_accepted;
+  out << YAML::Key << "max_requests_in_flight" << YAML::Value << max_requests_in_flight;
+  out << YAML::Key << "max_events_in_flight" << YAML::Value << max_events_in_flight;
+  out << YAML::Key << "max_outstanding_per_bu" << YAML::Value << max_outstanding_per_bu;
   out << YAML::Key << "ru" << YAML::Value << ru;
   out << YAML::Key << "fragments_sent" << YAML::Value << fragments_sent;
   out << YAML::Key << "bytes_sent" << YAML::Value << bytes_sent;
@@ -77,6 +80,9 @@ RankStats RankStats::deserialize(const std::string& text) {
   s.integrity.bad_events = n["bad_events"].as<uint64_t>();
   s.fu_processed = n["fu_processed"].as<uint64_t>();
   s.fu_accepted = n["fu_accepted"].as<uint64_t>();
+  s.max_requests_in_flight = n["max_requests_in_flight"].as<int>();
+  s.max_events_in_flight = n["max_events_in_flight"].as<int>();
+  s.max_outstanding_per_bu = n["max_outstanding_per_bu"].as<int>();
   s.ru = n["ru"].as<int>();
   s.fragments_sent = n["fragments_sent"].as<uint64_t>();
   s.bytes_sent = n["bytes_sent"].as<uint64_t>();

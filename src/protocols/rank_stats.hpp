@@ -29,6 +29,8 @@ struct RankStats {
   IntegrityCounters integrity;
   uint64_t fu_processed = 0;
   uint64_t fu_accepted = 0;
+  int max_requests_in_flight = 0;  // most fragment requests one slot had outstanding
+  int max_events_in_flight = 0;    // most slots busy at once
   // RU
   int ru = -1;
   uint64_t fragments_sent = 0;
@@ -36,6 +38,7 @@ struct RankStats {
   // EVM
   bool evm = false;
   uint64_t events_assigned = 0;
+  int max_outstanding_per_bu = 0;  // most events one BU held at once
   // Micro-benchmarks: bytes received in the window, per shift step (one-to-one
   // scan) or one entry; and each step's window length.
   std::vector<uint64_t> step_bytes;

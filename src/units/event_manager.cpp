@@ -1,6 +1,8 @@
 #include "units/event_manager.hpp"
 
+#include <algorithm>
 #include <stdexcept>
+#include <string>
 
 namespace evb {
 
@@ -13,7 +15,7 @@ std::optional<uint64_t> EventManager::assign(int bu) {
     stopping_ = true;
     return std::nullopt;
   }
-  ++outstanding_.at(bu);
+  max_outstanding_ = std::max(max_outstanding_, ++outstanding_.at(bu));
   ++assigned_per_bu_[bu];
   ++outstanding_total_;
   return next_event_++;

@@ -26,6 +26,8 @@ class EventManager {
   uint64_t assigned() const { return next_event_; }
   uint64_t completed_total() const { return completed_total_; }
   const std::vector<uint64_t>& assigned_per_bu() const { return assigned_per_bu_; }
+  // Most events any one BU held at once (bounded by its credits).
+  uint64_t max_outstanding() const { return max_outstanding_; }
 
  private:
   uint64_t events_limit_;
@@ -33,6 +35,7 @@ class EventManager {
   uint64_t outstanding_total_ = 0;
   uint64_t completed_total_ = 0;
   bool stopping_ = false;
+  uint64_t max_outstanding_ = 0;
   std::vector<uint64_t> outstanding_;
   std::vector<uint64_t> assigned_per_bu_;
 };

@@ -41,7 +41,12 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
   Histogram latency;
   s.per_node_gbps.assign(c.nodes, 0.0);
   for (const RankStats& r : ranks) {
-    if (r.evm) s.events_assigned = r.events_assigned;
+    if (r.evm) {
+      s.events_assigned = r.events_assigned;
+      s.max_outstanding_per_bu = r.max_outstanding_per_bu;
+    }
+    s.max_requests_in_flight = std::max(s.max_requests_in_flight, r.max_requests_in_flight);
+    s.max_events_in_flight = std::max(s.max_events_in_flight, r.max_events_in_flight);
     if (r.bu < 0) continue;
     last = std::max(last, r.last_completion_ns);
     in_window += r.events_in_window;
@@ -195,6 +200,11 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s,
   w.value("corrupt", s.integrity.corrupt);
   w.value("corrupt_events", s.integrity.bad_events);
   w.value("verified_fragments", s.integrity.verified);
+  w.end_object();
+  w.begin_object("bounds");
+  w.value("max_requests_in_flight_per_credit", s.max_requests_in_flight);
+  w.value("max_events_in_flight_per_bu", s.max_events_in_flight);
+  w.value("max_events_assigned_per_bu", s.max_outstanding_per_bu);
   w.end_object();
   w.begin_array("samples");
   for (size_t k = 0; k < s.sample_bytes.size(); ++k) {

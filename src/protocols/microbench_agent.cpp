@@ -1,0 +1,350 @@
+#include "protocols/microbench_agent.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+
+namespace evb::micro {
+namespace {
+
+// Cookie values: kind in bits 48..51; receives carry source (24..47) and slot.
+enum Kind : uint64_t { kDataSend = 1, kMetaSend = 2, kDataRecv = 3, kMetaRecv = 4 };
+uint64_t value(Kind k, uint64_t source, uint64_t slot) {
+  return (static_cast<uint64_t>(k) << 48) | (source << 24) | slot;
+}
+Kind kind_of(uint64_t v) { return static_cast<Kind>((v >> 48) & 0xF); }
+size_t source_of(uint64_t v) { return (v >> 24) & 0xFFFFFF; }
+uint32_t slot_of(uint64_t v) { return static_cast<uint32_t>(v & 0xFFFFFF); }
+
+uint64_t round64(uint64_t n) { return (n + 63) & ~uint64_t{63}; }
+
+bool has_cmd(Protocol p) { return p == Protocol::gather_cmd || p == Protocol::gather_cmd_meta; }
+
+}  // namespace
+
+size_t MicroAgent::arena_bytes(const Config& c, size_t max_sources) {
+  const uint64_t meta = c.protocol == Protocol::gather_cmd_meta ? round64(meta_message_size(c)) : 0;
+  const uint64_t per_slot = round64(data_message_size(c)) + meta;
+  return std::max<size_t>(64, max_sources * std::max(1, c.parallel) * per_slot);
+}
+
+MicroAgent::MicroAgent(Engine& engine, const Topology& topo, DataPool* pool, uint8_t* arena,
+                       size_t max_sources, RankStats& stats)
+    : engine_(engine),
+      topo_(topo),
+      config_(engine.config()),
+      pool_(pool),
+      arena_(arena),
+      max_sources_(max_sources),
+      stats_(stats) {
+  id_ = engine_.add_agent(this);
+  with_cmd_ = has_cmd(config_.protocol);
+  with_meta_ = config_.protocol == Protocol::gather_cmd_meta;
+  data_size_ = data_message_size(config_);
+  meta_size_ = with_meta_ ? meta_message_size(config_) : 0;
+  parallel_ = static_cast<uint32_t>(std::max(1, config_.parallel));
+  // Commands in flight towards one rank: credits for its targets, segments,
+  // finals and acks; deeper pools only avoid the driver's unexpected queue.
+  const int depth = std::max(16, topo.nodes * static_cast<int>(parallel_) * 2 + 2 * topo.nodes);
+  engine_.listen(Channel::bench, id_, depth);
+  target_of_bu_.assign(topo.nodes, -1);
+  source_of_ru_.assign(topo.nodes, -1);
+}
+
+uint8_t* MicroAgent::data_buffer(size_t s, uint32_t slot) const {
+  const uint64_t per_slot = round64(data_size_) + round64(meta_size_);
+  return arena_ + (s * parallel_ + slot) * per_slot;
+}
+
+uint8_t* MicroAgent::meta_buffer(size_t s, uint32_t slot) const {
+  return data_buffer(s, slot) + round64(data_size_);
+}
+
+void MicroAgent::begin_step(const StepPlan& plan) {
+  step_ = plan.step;
+  std::fill(target_of_bu_.begin(), target_of_bu_.end(), -1);
+  std::fill(source_of_ru_.begin(), source_of_ru_.end(), -1);
+  targets_.clear();
+  sources_.clear();
+  for (int bu : plan.targets) {
+    target_of_bu_.at(bu) = static_cast<int>(targets_.size());
+    Target t;
+    t.bu = bu;
+    t.rank = topo_.bu_rank.at(bu);
+    targets_.push_back(t);
+  }
+  if (plan.sources.size() > max_sources_)
+    throw Error("micro-benchmark: receive arena holds " + std::to_string(max_sources_) +
+                " sources, step " + std::to_string(step_) + " needs " +
+                std::to_string(plan.sources.size()));
+  for (int ru : plan.sources) {
+    source_of_ru_.at(ru) = static_cast<int>(sources_.size());
+    Source s;
+    s.ru = ru;
+    s.rank = topo_.ru_rank.at(ru);
+    sources_.push_back(s);
+  }
+  cursor_ = 0;
+  stopped_ = targets_.empty();
+  sequence_ = 0;
+}
+
+void MicroAgent::start(int64_t now) {
+  window_begin_ns_ = now + s_to_ns(config_.warmup_s);
+  deadline_ns_ = now + s_to_ns(config_.duration_s);
+  for (size_t s = 0; s < sources_.size(); ++s) {
+    for (uint32_t slot = 0; slot < parallel_; ++slot) {
+      post_data(s, slot);
+      if (with_meta_) post_meta(s, slot);
+    }
+    for (uint32_t slot = 0; slot < parallel_; ++slot) credit(s);
+  }
+}
+
+Command MicroAgent::bench_command(BenchOp op) const {
+  Command cmd;
+  cmd.type = CommandType::bench;
+  cmd.slot = static_cast<uint32_t>(op);
+  cmd.event_id = static_cast<uint64_t>(step_);
+  cmd.count = 1;
+  return cmd;
+}
+
+void MicroAgent::credit(size_t s) {
+  Source& src = sources_[s];
+  Command cmd = bench_command(BenchOp::credit);
+  cmd.ru = static_cast<uint32_t>(src.ru);
+  cmd.bu = static_cast<uint32_t>(stats_.bu);
+  ++src.credits_sent;
+  engine_.send_command(src.rank, Channel::bench, cmd);
+}
+
+void MicroAgent::post_data(size_t s, uint32_t slot) {
+  engine_.recv(sources_[s].rank, bench_tag(step_, BenchStream::data), data_buffer(s, slot),
+               data_size_, Engine::make_cookie(id_, value(kDataRecv, s, slot)));
+}
+
+void MicroAgent::post_meta(size_t s, uint32_t slot) {
+  engine_.recv(sources_[s].rank, bench_tag(step_, BenchStream::meta), meta_buffer(s, slot),
+               meta_size_, Engine::make_cookie(id_, value(kMetaRecv, s, slot)));
+}
+
+void MicroAgent::send_exchanges(int64_t now) {
+  if (stopped_) return;
+  if (now >= deadline_ns_) {
+    stop_sending();
+    return;
+  }
+  const uint32_t me = static_cast<uint32_t>(stats_.ru);
+  while (targets_[cursor_].credits > 0) {
+    Target& t = targets_[cursor_];
+    if (with_cmd_) {
+      Command cmd = bench_command(BenchOp::segment);
+      cmd.ru = me;
+      cmd.bu = static_cast<uint32_t>(t.bu);
+      cmd.bytes = t.sent;
+      engine_.send_command(t.rank, Channel::bench, cmd);
+    }
+    if (with_meta_) {
+      const Segment m{pool_->take(meta_size_), meta_size_};
+      ++sends_in_flight_;
+      engine_.send(t.rank, bench_tag(step_, BenchStream::meta), std::span<const Segment>(&m, 1),
+                   Engine::make_cookie(id_, value(kMetaSend, 0, 0)));
+    }
+    size_t h;
+    if (free_headers_.empty()) {
+      headers_.emplace_back();
+      h = headers_.size() - 1;
+    } else {
+      h = free_headers_.back();
+      free_headers_.pop_back();
+    }
+    BenchHeader& hdr = headers_[h];
+    hdr = BenchHeader{};
+    hdr.source = me;
+    hdr.target = static_cast<uint32_t>(t.bu);
+    hdr.step = static_cast<uint32_t>(step_);
+    hdr.sequence = sequence_++;
+    Segment segs[2] = {{&hdr, sizeof hdr}, {nullptr, 0}};
+    size_t n = 1;
+    if (data_size_ > sizeof hdr) {
+      const uint64_t rest = data_size_ - sizeof hdr;
+      segs[n++] = {pool_->take(rest), rest};
+    }
+    ++sends_in_flight_;
+    engine_.send(t.rank, bench_tag(step_, BenchStream::data), std::span<const Segment>(segs, n),
+                 Engine::make_cookie(id_, value(kDataSend, 0, h)));
+    --t.credits;
+    ++t.sent;
+    cursor_ = (cursor_ + 1) % targets_.size();
+  }
+}
+
+void MicroAgent::stop_sending() {
+  stopped_ = true;
+  for (const Target& t : targets_) {
+    Command cmd = bench_command(BenchOp::final);
+    cmd.ru = static_cast<uint32_t>(stats_.ru);
+    cmd.bu = static_cast<uint32_t>(t.bu);
+    cmd.bytes = t.sent;
+    engine_.send_command(t.rank, Channel::bench, cmd);
+  }
+}
+
+void MicroAgent::book(int64_t now, uint64_t bytes) {
+  stats_.bytes_total += bytes;
+  if (now >= window_begin_ns_ && now <= deadline_ns_) stats_.step_bytes.at(step_) += bytes;
+}
+
+void MicroAgent::exchange_progress(size_t s) {
+  Source& src = sources_[s];
+  const uint64_t done = with_meta_ ? std::min(src.data_done, src.meta_done) : src.data_done;
+  while (src.exchanges_credited < done) {
+    ++src.exchanges_credited;
+    if (!src.final) credit(s);
+  }
+}
+
+void MicroAgent::on_command(PeerId from, const Command& cmd) {
+  const RankRoles& peer = topo_.ranks.at(from);
+  if (cmd.type != CommandType::bench)
+    throw PeerError(from, "micro-benchmark: unexpected command " +
+                              std::to_string(static_cast<int>(cmd.type)) + " from " +
+                              engine_.peer_name(from));
+  if (cmd.event_id != static_cast<uint64_t>(step_)) return;  // another step's; cannot happen
+  const int t = peer.bu >= 0 ? target_of_bu_[peer.bu] : -1;
+  const int s = peer.ru >= 0 ? source_of_ru_[peer.ru] : -1;
+  switch (static_cast<BenchOp>(cmd.slot)) {
+    case BenchOp::credit:
+    case BenchOp::ack:
+      if (t < 0) break;
+      if (static_cast<BenchOp>(cmd.slot) == BenchOp::ack) {
+        targets_[t].acked = true;
+        targets_[t].credits_announced = cmd.bytes;
+        return;
+      }
+      targets_[t].credits += cmd.count;
+      targets_[t].credits_received += cmd.count;
+      send_exchanges(now_ns());
+      return;
+    case BenchOp::final: {
+      if (s < 0) break;
+      Source& src = sources_[s];
+      src.final = true;
+      src.expected = cmd.bytes;
+      Command ack = bench_command(BenchOp::ack);
+      ack.ru = static_cast<uint32_t>(src.ru);
+      ack.bu = static_cast<uint32_t>(stats_.bu);
+      ack.bytes = src.credits_sent;
+      engine_.send_command(src.rank, Channel::bench, ack);
+      return;
+    }
+    case BenchOp::segment:
+      if (s < 0) break;
+      ++sources_[s].cmd_done;
+      if (cmd.ru != static_cast<uint32_t>(sources_[s].ru) ||
+          cmd.bu != static_cast<uint32_t>(stats_.bu))
+        ++stats_.integrity.corrupt;
+      book(now_ns(), config_.command_size);
+      return;
+  }
+  throw PeerError(from, "micro-benchmark: unexpected bench command " +
+                            std::to_string(cmd.slot) + " from " + engine_.peer_name(from));
+}
+
+void MicroAgent::on_completion(const Completion& c) {
+  const uint64_t v = Engine::cookie_value(c.cookie);
+  switch (kind_of(v)) {
+    case kDataSend:
+      free_headers_.push_back(slot_of(v));
+      --sends_in_flight_;
+      ++stats_.fragments_sent;
+      stats_.bytes_sent += data_size_;
+      return;
+    case kMetaSend:
+      --sends_in_flight_;
+      stats_.bytes_sent += meta_size_;
+      return;
+    case kDataRecv: {
+      const size_t s = source_of(v);
+      const uint32_t slot = slot_of(v);
+      Source& src = sources_.at(s);
+      BenchHeader h;
+      std::memcpy(&h, data_buffer(s, slot), sizeof h);
+      if (c.bytes != data_size_ || h.magic != kBenchMagic ||
+          h.source != static_cast<uint32_t>(src.ru) ||
+          h.target != static_cast<uint32_t>(stats_.bu) || h.step != static_cast<uint32_t>(step_))
+        ++stats_.integrity.corrupt;
+      ++src.data_done;
+      ++stats_.events_built;
+      book(now_ns(), c.bytes);
+      if (!src.final) post_data(s, slot);
+      exchange_progress(s);
+      return;
+    }
+    case kMetaRecv: {
+      const size_t s = source_of(v);
+      Source& src = sources_.at(s);
+      if (c.bytes != meta_size_) ++stats_.integrity.corrupt;
+      ++src.meta_done;
+      book(now_ns(), c.bytes);
+      if (!src.final) post_meta(s, slot_of(v));
+      exchange_progress(s);
+      return;
+    }
+  }
+  throw Error("micro-benchmark: completion with unknown cookie " + std::to_string(c.cookie));
+}
+
+void MicroAgent::on_tick(int64_t now) {
+  if (!stopped_ && now >= deadline_ns_) stop_sending();
+}
+
+int64_t MicroAgent::next_timer_ns() const { return stopped_ ? -1 : deadline_ns_; }
+
+bool MicroAgent::sender_done() const {
+  if (!stopped_ || sends_in_flight_) return false;
+  for (const Target& t : targets_)
+    if (!t.acked || t.credits_received != t.credits_announced) return false;
+  return true;
+}
+
+bool MicroAgent::receiver_done() const {
+  for (const Source& s : sources_) {
+    if (!s.final || s.data_done < s.expected) return false;
+    if (with_meta_ && s.meta_done < s.expected) return false;
+    if (with_cmd_ && s.cmd_done < s.expected) return false;
+  }
+  return true;
+}
+
+bool MicroAgent::done() const { return sender_done() && receiver_done(); }
+
+std::string MicroAgent::waiting_for() const {
+  std::string w = "micro-benchmark step " + std::to_string(step_) + ":";
+  if (!stopped_) w += " RU " + std::to_string(stats_.ru) + " sending until the deadline;";
+  if (sends_in_flight_) w += " " + std::to_string(sends_in_flight_) + " send(s) unfinished;";
+  for (const Target& t : targets_) {
+    if (stopped_ && !t.acked) w += " ack from " + engine_.peer_name(t.rank) + ";";
+    if (t.acked && t.credits_received != t.credits_announced)
+      w += " credits from " + engine_.peer_name(t.rank) + " (" +
+           std::to_string(t.credits_received) + " of " + std::to_string(t.credits_announced) +
+           ");";
+  }
+  for (const Source& s : sources_) {
+    if (!s.final) {
+      w += " final from " + engine_.peer_name(s.rank) + ";";
+      continue;
+    }
+    if (s.data_done < s.expected || (with_meta_ && s.meta_done < s.expected) ||
+        (with_cmd_ && s.cmd_done < s.expected))
+      w += " messages from " + engine_.peer_name(s.rank) + " (data " +
+           std::to_string(s.data_done) + ", meta " + std::to_string(s.meta_done) + ", cmd " +
+           std::to_string(s.cmd_done) + " of " + std::to_string(s.expected) + ");";
+  }
+  return w;
+}
+
+}  // namespace evb::micro

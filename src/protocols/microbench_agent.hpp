@@ -1,0 +1,118 @@
+#pragma once
+// MicroAgent: both sides of the point-to-point micro-benchmarks on one rank
+// (one-to-one, many-to-one, gather, gather-cmd, gather-cmd-meta).
+//
+// Receiver (BU side): posts `parallel` receives per source and sends one
+// credit per posted receive; each completed exchange is re-posted and
+// re-credited until the source's final command. Sender (RU side): sends one
+// exchange per credit, visiting its targets in round-robin order; at the
+// step deadline it sends a final command with its exchange count to every
+// target. The receiver answers the final with an ack carrying the number of
+// credits it sent, and the sender finishes once it has seen them all, so no
+// message of a step is still in flight when the step ends.
+//
+// One agent and one Engine serve every step (the Engine's pre-posted command
+// receives cannot be withdrawn, so a second Engine would race the first for
+// them); begin_step() resets the per-step state. The agent does not own the
+// data pool or the receive arena.
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "core/topology.hpp"
+#include "protocols/engine.hpp"
+#include "protocols/microbench_detail.hpp"
+#include "protocols/rank_stats.hpp"
+
+namespace evb::micro {
+
+// One step's traffic as seen by one rank.
+struct StepPlan {
+  int step = 0;
+  std::vector<int> targets;  // BU indices this rank's RU sends to, in visiting order
+  std::vector<int> sources;  // RU indices this rank's BU receives from
+};
+
+class MicroAgent : public Agent {
+ public:
+  // `arena` holds receive buffers for up to `max_sources` sources.
+  MicroAgent(Engine& engine, const Topology& topo, DataPool* pool, uint8_t* arena,
+             size_t max_sources, RankStats& stats);
+
+  // Bytes of receive arena needed for `max_sources` sources.
+  static size_t arena_bytes(const Config& config, size_t max_sources);
+
+  void begin_step(const StepPlan& plan);
+  void start(int64_t now_ns) override;
+  void on_command(PeerId from, const Command& cmd) override;
+  void on_completion(const Completion& c) override;
+  void on_tick(int64_t now_ns) override;
+  int64_t next_timer_ns() const override;
+  bool done() const override;
+  std::string waiting_for() const override;
+
+ private:
+  struct Target {
+    int bu = 0;
+    PeerId rank = 0;
+    uint64_t credits = 0;           // unused credits
+    uint64_t credits_received = 0;
+    uint64_t sent = 0;              // exchanges sent
+    bool acked = false;
+    uint64_t credits_announced = 0; // from the ack
+  };
+  struct Source {
+    int ru = 0;
+    PeerId rank = 0;
+    uint64_t data_done = 0;
+    uint64_t meta_done = 0;
+    uint64_t cmd_done = 0;
+    uint64_t exchanges_credited = 0;  // completed exchanges already answered
+    uint64_t credits_sent = 0;
+    bool final = false;
+    uint64_t expected = 0;  // exchanges announced by the final
+  };
+
+  void send_exchanges(int64_t now);
+  void stop_sending();
+  void post_data(size_t s, uint32_t slot);
+  void post_meta(size_t s, uint32_t slot);
+  void exchange_progress(size_t s);
+  void credit(size_t s);
+  void book(int64_t now, uint64_t bytes);
+  Command bench_command(BenchOp op) const;
+  bool sender_done() const;
+  bool receiver_done() const;
+  uint8_t* data_buffer(size_t s, uint32_t slot) const;
+  uint8_t* meta_buffer(size_t s, uint32_t slot) const;
+
+  Engine& engine_;
+  const Topology& topo_;
+  const Config& config_;
+  DataPool* pool_;
+  uint8_t* arena_;
+  size_t max_sources_;
+  RankStats& stats_;
+  uint8_t id_ = 0;
+  bool with_cmd_ = false;
+  bool with_meta_ = false;
+  uint64_t data_size_ = 0;
+  uint64_t meta_size_ = 0;
+  uint32_t parallel_ = 1;
+
+  int step_ = 0;
+  int64_t window_begin_ns_ = 0;
+  int64_t deadline_ns_ = 0;
+  std::vector<Target> targets_;
+  std::vector<Source> sources_;
+  std::vector<int> target_of_bu_;  // BU index -> targets_ index, or -1
+  std::vector<int> source_of_ru_;  // RU index -> sources_ index, or -1
+  size_t cursor_ = 0;
+  bool stopped_ = false;
+  size_t sends_in_flight_ = 0;
+  uint64_t sequence_ = 0;
+  std::deque<BenchHeader> headers_;  // stable addresses while sends are in flight
+  std::vector<size_t> free_headers_;
+};
+
+}  // namespace evb::micro

@@ -1,0 +1,76 @@
+#pragma once
+// Internals shared by the micro-benchmark files (microbench_*.cpp): the
+// header every bench data message starts with, the bench tags and command
+// codes, and the sender's rotating data pool. Not part of the protocol API.
+#include <cstdint>
+
+#include "core/aligned_buffer.hpp"
+#include "core/config.hpp"
+#include "core/messages.hpp"
+#include "core/topology.hpp"
+#include "drivers/api/bootstrap.hpp"
+#include "drivers/api/driver.hpp"
+#include "protocols/rank_stats.hpp"
+
+namespace evb::micro {
+
+constexpr uint32_t kBenchMagic = 0x4D42454E;  // "MBEN"
+
+// First bytes of every bench data message (and of every alltoall block).
+// Receivers check magic, source, target and step; a mismatch counts as corrupt.
+struct BenchHeader {
+  uint32_t magic = kBenchMagic;
+  uint32_t source = 0;  // RU index (alltoall: rank) that sent it
+  uint32_t target = 0;  // BU index (alltoall: rank) it is meant for
+  uint32_t step = 0;    // shift-scan step
+  uint64_t sequence = 0;
+  uint64_t reserved = 0;
+};
+static_assert(sizeof(BenchHeader) == 32, "bench headers are 32 bytes");
+
+// Bench data uses data_tag() slots far above any BU slot, one pair per step,
+// so a message of one step can never match a receive of another.
+constexpr uint32_t kBenchSlotBase = 1u << 24;
+enum class BenchStream : uint32_t { data = 0, meta = 1 };
+inline Tag bench_tag(int step, BenchStream s) {
+  return data_tag(kBenchSlotBase + static_cast<uint32_t>(step) * 2 + static_cast<uint32_t>(s));
+}
+
+// Command.slot of a CommandType::bench command; Command.event_id is the step.
+enum class BenchOp : uint32_t {
+  credit = 1,   // BU -> RU: one more exchange may be sent (count = 1)
+  final = 2,    // RU -> BU: stopped; `bytes` = exchanges sent in this step
+  ack = 3,      // BU -> RU: final seen; `bytes` = credits sent in this step
+  segment = 4,  // RU -> BU: the command segment of one exchange (gather-cmd*)
+};
+
+// Bytes of one data message: fragment.size, but at least the header.
+inline uint64_t data_message_size(const Config& c) {
+  return c.fragment.size < sizeof(BenchHeader) ? sizeof(BenchHeader) : c.fragment.size;
+}
+// Bytes of one metadata message (gather-cmd-meta): fragment.meta_size or 10 KiB.
+inline uint64_t meta_message_size(const Config& c) {
+  return c.fragment.meta_size ? c.fragment.meta_size : 10 * 1024;
+}
+
+// The sender's data: `ru_buffer` bytes (at least `min_bytes`) filled once
+// with pseudo-random bytes; take() hands out consecutive chunks and wraps,
+// so a small pool stays cache-resident and a large one (>= 256 MiB) streams
+// from main memory, like the event builder's RU ring.
+class DataPool {
+ public:
+  DataPool(uint64_t bytes, uint64_t min_bytes, uint64_t seed);
+  uint8_t* take(uint64_t n);
+  uint8_t* data() const { return buffer_.data(); }
+  size_t size() const { return buffer_.size(); }
+
+ private:
+  AlignedBuffer buffer_;
+  uint64_t offset_ = 0;
+};
+
+// The MPI_Alltoall baseline (microbench_alltoall.cpp).
+void run_alltoall(Driver& driver, Bootstrap& boot, const Topology& topo, const Config& config,
+                  RankStats& stats);
+
+}  // namespace evb::micro

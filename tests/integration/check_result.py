@@ -1,0 +1,129 @@
+#!/usr/bin/python3
+"""Runs one evbench command and checks its exit status and JSON results.
+
+Used by the CTest integration tests (tests/integration/*.cmake):
+
+  check_result.py [--expect-exit N] [--min-events N] [--shifts N]
+                  [--expect-stderr TEXT]... [--no-json] -- EVBENCH ARGS...
+
+Unless --no-json, a temporary --json FILE is added to the command and the
+document is checked: every assigned event built exactly once (events_built ==
+events_assigned > 0 when the exit is 0), all integrity counters zero, and the
+fields of docs/METRICS.md present. The command runs in its own process group,
+which is killed on timeout so no rank outlives the test.
+"""
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+
+
+def fail(msg):
+    print("FAILED: " + msg)
+    sys.exit(1)
+
+
+def run(cmd, timeout):
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        print(out)
+        print(err, file=sys.stderr)
+        fail(f"timed out after {timeout} s: {' '.join(cmd)}")
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # nothing of the run may survive it
+        except ProcessLookupError:
+            pass
+    return proc.returncode, out, err
+
+
+def check_document(doc, args):
+    for key in ("schema_version", "argv", "config", "versions", "results"):
+        if key not in doc:
+            fail(f"JSON lacks '{key}'")
+    r = doc["results"]
+    for key in ("events_built", "events_per_second", "bandwidth_gbps", "latency_ms",
+                "integrity", "samples"):
+        if key not in r:
+            fail(f"JSON results lack '{key}'")
+    for key in ("min", "avg", "max"):
+        if key not in r["bandwidth_gbps"]["per_node"]:
+            fail(f"bandwidth_gbps.per_node lacks '{key}'")
+    if "aggregate" not in r["bandwidth_gbps"]:
+        fail("bandwidth_gbps lacks 'aggregate'")
+    integ = r["integrity"]
+    if args.expect_exit == 0:
+        for key in ("incomplete", "duplicate", "corrupt"):
+            if integ[key] != 0:
+                fail(f"integrity.{key} = {integ[key]}")
+        if r["events_built"] < args.min_events:
+            fail(f"events_built {r['events_built']} < {args.min_events}")
+        if r["events_built"] != r["events_assigned"]:
+            fail(f"built {r['events_built']} != assigned {r['events_assigned']}")
+        if r["bandwidth_gbps"]["aggregate"] <= 0:
+            fail("aggregate bandwidth is not positive")
+    bounds = r.get("bounds")
+    cfg = doc["config"]
+    if bounds is not None and cfg["protocol"] in ("pull", "push", "pull-noevm"):
+        # Credits and parallel are limits the protocols must never exceed.
+        if bounds["max_requests_in_flight_per_credit"] > cfg["parallel"]:
+            fail(f"a slot had {bounds['max_requests_in_flight_per_credit']} requests in flight,"
+                 f" parallel is {cfg['parallel']}")
+        for key in ("max_events_in_flight_per_bu", "max_events_assigned_per_bu"):
+            if bounds[key] > cfg["credits"]:
+                fail(f"bounds.{key} = {bounds[key]} exceeds credits {cfg['credits']}")
+        if cfg["protocol"] != "push" and bounds["max_requests_in_flight_per_credit"] < 1:
+            fail("no fragment request was ever in flight")
+    if args.shifts is not None:
+        shifts = r.get("shifts", [])
+        if len(shifts) != args.shifts:
+            fail(f"{len(shifts)} shift entries, expected {args.shifts}")
+        if sorted(s["shift"] for s in shifts) != list(range(args.shifts)):
+            fail("shift entries are not 0..n-1")
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--expect-exit", type=int, default=0)
+    p.add_argument("--min-events", type=int, default=1)
+    p.add_argument("--shifts", type=int)
+    p.add_argument("--expect-stderr", action="append", default=[])
+    p.add_argument("--expect-stdout", action="append", default=[])
+    p.add_argument("--no-json", action="store_true")
+    p.add_argument("--timeout", type=int, default=90)
+    p.add_argument("command", nargs=argparse.REMAINDER)
+    args = p.parse_args()
+    cmd = [c for c in args.command if c != "--"]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "result.json")
+        if not args.no_json:
+            cmd += ["--json", path]
+        code, out, err = run(cmd, args.timeout)
+        sys.stdout.write(out)
+        sys.stderr.write(err)
+        if code != args.expect_exit:
+            fail(f"exit status {code}, expected {args.expect_exit}")
+        for text in args.expect_stderr:
+            if text not in err:
+                fail(f"stderr lacks {text!r}")
+        for text in args.expect_stdout:
+            if text not in out:
+                fail(f"stdout lacks {text!r}")
+        if not args.no_json and (args.expect_exit in (0, 3)):
+            if not os.path.exists(path):
+                fail("no JSON document written")
+            with open(path) as f:
+                check_document(json.load(f), args)
+    print("PASSED")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,54 @@
+# Event building end to end over the TCP driver with the local bootstrap:
+# every protocol x scheduling x layout, each asserting every assigned event
+# was built exactly once with zero integrity errors (check_result.py).
+set(_evb_check /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_result.py)
+set(_evb_short --set duration=1s --set warmup=200ms --set verify.sample=1 --set peer_timeout=20s --quiet)
+
+foreach(protocol pull push pull-noevm)
+  foreach(scheduling barrel random)
+    foreach(layout rubu split)
+      set(name eb_${protocol}_${scheduling}_${layout})
+      add_test(NAME ${name}
+               COMMAND ${_evb_check} -- $<TARGET_FILE:evbench> run ${_evb_short}
+                       --set protocol=${protocol} --set scheduling=${scheduling}
+                       --set layout=${layout})
+      set_tests_properties(${name} PROPERTIES TIMEOUT 60 LABELS integration)
+    endforeach()
+  endforeach()
+endforeach()
+
+# EVM beside rank 0, FUs with processing time, size distributions, LHCb-like segments.
+add_test(NAME eb_evm_with_rank0
+         COMMAND ${_evb_check} -- $<TARGET_FILE:evbench> run ${_evb_short} --set evm=with-rank0)
+add_test(NAME eb_lhcb_segments_lognormal
+         COMMAND ${_evb_check} -- $<TARGET_FILE:evbench> run ${_evb_short}
+                 --set fragment.distribution=lognormal --set fragment.spread=0.3
+                 --set fragment.data_segments=2 --set fragment.meta_segments=2
+                 --set fragment.meta_size=10KiB --set fu_per_bu=2 --set fu.processing_time=1ms
+                 --set ru_rate_factors=[1,1,2,0.5])
+add_test(NAME eb_event_count
+         COMMAND ${_evb_check} --min-events 500 -- $<TARGET_FILE:evbench> run --quiet
+                 --set events=500 --set warmup=0s --set verify.sample=1)
+# Fault injection: corrupted checksums are found and make the exit status 3.
+add_test(NAME eb_corruption_detected
+         COMMAND ${_evb_check} --expect-exit 3 --expect-stdout "FAILED: integrity errors"
+                 -- $<TARGET_FILE:evbench> run ${_evb_short} --set fault.corrupt_every=50)
+# Bad configuration: file:line:column and a suggestion, exit 2, nothing started.
+add_test(NAME cli_validate_typo
+         COMMAND ${_evb_check} --no-json --expect-exit 2
+                 --expect-stderr "typo.yaml:3:1: credts: unknown key (did you mean 'credits'?)"
+                 -- $<TARGET_FILE:evbench> validate ${CMAKE_CURRENT_SOURCE_DIR}/data/typo.yaml)
+add_test(NAME cli_validate_example_configs
+         COMMAND ${_evb_check} --no-json -- $<TARGET_FILE:evbench> validate
+                 ${PROJECT_SOURCE_DIR}/configs/default.yaml)
+# A rank killed mid-run: the run fails fast naming it, and no process survives.
+add_test(NAME eb_rank_killed
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/kill_rank.py $<TARGET_FILE:evbench>)
+# docs/CONFIG.md is generated from the key table and must be current.
+add_test(NAME docs_config_reference_current
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_config_doc.py
+                 $<TARGET_FILE:evbench> ${PROJECT_SOURCE_DIR}/docs/CONFIG.md)
+set_tests_properties(eb_evm_with_rank0 eb_lhcb_segments_lognormal eb_event_count
+                     eb_corruption_detected cli_validate_typo cli_validate_example_configs
+                     eb_rank_killed docs_config_reference_current
+                     PROPERTIES TIMEOUT 60 LABELS integration)

@@ -1,0 +1,39 @@
+# Event building under mpirun (root, oversubscribed, loopback only): every
+# protocol x scheduling over the MPI driver on Open MPI's shared-memory (vader)
+# and TCP BTLs, and the mpi bootstrap carrying the tcp driver.
+if(TARGET evbench_driver_mpi AND TARGET evbench_bootstrap_mpi)
+  find_program(_evb_mpirun NAMES mpirun mpiexec)
+  set(_evb_check /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_result.py)
+  set(_evb_env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)
+  set(_evb_mpi ${_evb_mpirun} --oversubscribe --mca oob_tcp_if_include lo
+               --mca btl_tcp_if_include lo --mca pml ob1)
+  set(_evb_short --set duration=1s --set warmup=200ms --set verify.sample=1
+                 --set peer_timeout=20s --set bootstrap=mpi --quiet)
+  foreach(btl vader tcp)
+    foreach(protocol pull push pull-noevm)
+      # pull and push have a dedicated EVM rank: 4 nodes + 1.
+      if(protocol STREQUAL "pull-noevm")
+        set(np 4)
+      else()
+        set(np 5)
+      endif()
+      foreach(scheduling barrel random)
+        set(name mpi_eb_${btl}_${protocol}_${scheduling})
+        add_test(NAME ${name}
+                 COMMAND ${_evb_check} -- ${_evb_mpi} --mca btl self,${btl} -np ${np}
+                         $<TARGET_FILE:evbench> run ${_evb_short} --set driver=mpi
+                         --set protocol=${protocol} --set scheduling=${scheduling})
+        set_tests_properties(${name} PROPERTIES TIMEOUT 90 ENVIRONMENT "${_evb_env}"
+                             LABELS "integration;mpi")
+      endforeach()
+    endforeach()
+  endforeach()
+  add_test(NAME mpi_bootstrap_tcp_driver
+           COMMAND ${_evb_check} -- ${_evb_mpi} --mca btl self,vader -np 5
+                   $<TARGET_FILE:evbench> run ${_evb_short} --set driver=tcp)
+  add_test(NAME mpi_driver_local_bootstrap_explains
+           COMMAND ${_evb_check} --no-json --expect-exit 2 --expect-stderr "mpirun -np"
+                   -- $<TARGET_FILE:evbench> run --set driver=mpi --quiet)
+  set_tests_properties(mpi_bootstrap_tcp_driver mpi_driver_local_bootstrap_explains
+                       PROPERTIES TIMEOUT 90 ENVIRONMENT "${_evb_env}" LABELS "integration;mpi")
+endif()

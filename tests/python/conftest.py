@@ -1,0 +1,56 @@
+"""Shared helpers for the evbench-scan tests (run with /usr/bin/python3 -m pytest)."""
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+SCAN_DIR = os.path.join(REPO, "scan")
+CLI = os.path.join(SCAN_DIR, "evbench-scan")
+FAKE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_evbench.py")
+# The real binary: build/bin/evbench, or EVBENCH_TEST_BINARY for a build elsewhere.
+REAL = os.environ.get("EVBENCH_TEST_BINARY") or os.path.join(REPO, "build", "bin", "evbench")
+sys.path.insert(0, SCAN_DIR)
+
+DEFAULT_TIMEOUT_S = 60
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "timeout(seconds): fail the test after this many seconds")
+
+
+@pytest.fixture(autouse=True)
+def _timeout(request):
+    """Per-test wall-clock limit (SIGALRM; no plug-in needed)."""
+    marker = request.node.get_closest_marker("timeout")
+    seconds = marker.args[0] if marker else DEFAULT_TIMEOUT_S
+
+    def expire(signum, frame):
+        raise TimeoutError("test exceeded %d s" % seconds)
+    old = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, old)
+
+
+def real_evbench():
+    """Path of the built evbench, or skip the test."""
+    if not os.access(REAL, os.X_OK):
+        pytest.skip("%s not built (build the C++ tree into build/ first)" % os.path.relpath(REAL, REPO))
+    return REAL
+
+
+def run_cli(args, env=None, timeout=120, cwd=None):
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    return subprocess.run([CLI] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, timeout=timeout, env=full_env, cwd=cwd or REPO)
+
+
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+    return str(path)

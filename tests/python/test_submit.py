@@ -1,0 +1,121 @@
+"""Job scripts for Slurm and PBS: one per scale, directives, placement, launchers."""
+import os
+import re
+import subprocess
+
+from conftest import FAKE, run_cli, write
+from evbench_scan import expand, grammar, submit
+
+SCAN = """name: scale
+config:
+  protocol: pull
+  credits: 2
+  duration: 10s
+  warmup: 1s
+cluster:
+  startup: 20s
+axes:
+  layout: [rubu, split]
+  zip:
+    nodes: [2, 4]
+    parallel: [2, 4]
+"""
+
+
+def scripts(tmp_path, scheduler, *extra):
+    scan = write(tmp_path / "scale.yaml", SCAN)
+    out = str(tmp_path / ("out-" + scheduler))
+    proc = run_cli(["submit", scan, "--scheduler", scheduler, "--dry-run", "-o", out] + list(extra),
+                   env={"EVBENCH": FAKE})
+    assert proc.returncode == 0, proc.stderr
+    jobs = os.path.join(out, "jobs")
+    return out, {name: open(os.path.join(jobs, name)).read() for name in sorted(os.listdir(jobs))}, proc.stdout
+
+
+def directives(text, prefix):
+    return [line[len(prefix):].strip() for line in text.splitlines() if line.startswith(prefix)]
+
+
+def test_slurm_one_script_per_scale(tmp_path):
+    out, jobs, stdout = scripts(tmp_path, "slurm", "--account", "phys42", "--partition", "big")
+    assert sorted(jobs) == ["n2.sbatch", "n4.sbatch"]
+    assert "would submit: sbatch --parsable" in stdout
+    d = directives(jobs["n4.sbatch"], "#SBATCH")
+    assert "--nodes=4" in d
+    # split layout: RU + BU per node, plus the dedicated EVM on the first node
+    assert "--ntasks-per-node=3" in d
+    assert "--account=phys42" in d and "--partition=big" in d
+    # 2 points x (10 s + 1 s + 20 s startup) x 1.5 + 60 s = 153 s -> 3 minutes
+    assert "--time=00:03:00" in d
+    assert any(x.startswith("--output=" + out) for x in d)
+    runs = re.findall(r"^run_point (\S+) (\d+) (\d+) (\d+) (\d+)", jobs["n4.sbatch"], re.M)
+    # rubu: 4 ranks + EVM; split: 8 ranks + EVM
+    assert [r[1:] for r in runs] == [("5", "4", "1", "1"), ("9", "4", "2", "1")]
+    text = jobs["n2.sbatch"]
+    assert 'scontrol show hostnames "$SLURM_JOB_NODELIST"' in text
+    assert "srun --ntasks=\"$ntasks\" --distribution=arbitrary" in text and "SLURM_HOSTFILE" in text
+    assert "--set bootstrap=env" in text and "EVBENCH_RENDEZVOUS" in text
+    assert FAKE in text
+
+
+def test_pbs_directives_and_mpirun(tmp_path):
+    _, jobs, stdout = scripts(tmp_path, "pbs", "--queue", "short", "--account", "a1")
+    assert sorted(jobs) == ["n2.pbs", "n4.pbs"]
+    assert "would submit: qsub" in stdout
+    d = directives(jobs["n2.pbs"], "#PBS")
+    assert "-l nodes=2:ppn=3" in d and "-q short" in d and "-A a1" in d
+    assert "-l walltime=00:03:00" in d
+    text = jobs["n2.pbs"]
+    assert "PBS_NODEFILE" in text and "mpirun -np \"$ntasks\"" in text
+    assert '--rankfile "$ranks.rankfile"' in text and "--set bootstrap=mpi" in text
+    assert "srun" not in text
+
+
+def test_launcher_choice_and_placement_files(tmp_path):
+    hosts = write(tmp_path / "hosts", "nodeB\nnodeA\nnodeC\nnodeD\n")
+    _, jobs, _ = scripts(tmp_path, "slurm", "--nodelist", hosts, "--launcher", "srun-pmix")
+    text = jobs["n2.sbatch"]
+    assert "--nodelist=nodeB,nodeA" in directives(text, "#SBATCH")
+    assert 'cp "%s" "$HOSTS"' % hosts in text
+    assert "--mpi=pmix" in text and "--set bootstrap=mpi" in text
+    rankfile = write(tmp_path / "ranks", "rank 0=nodeA slot=0\n")
+    _, jobs, _ = scripts(tmp_path, "pbs", "--rankfile", rankfile, "--launcher", "mpirun-env")
+    text = jobs["n4.pbs"]
+    assert "--rankfile %s" % rankfile in text
+    assert "EVBENCH_RANK=$OMPI_COMM_WORLD_RANK" in text and "--set bootstrap=env" in text
+    proc = run_cli(["submit", str(tmp_path / "scale.yaml"), "--scheduler", "pbs", "--launcher", "srun-env",
+                    "--dry-run", "-o", str(tmp_path / "x")], env={"EVBENCH": FAKE})
+    assert proc.returncode == 2 and "needs Slurm" in proc.stderr
+
+
+def test_scripts_are_valid_bash_and_place_ranks(tmp_path):
+    """Run the generated rank-placement code with a fake allocation of 4 hosts."""
+    _, jobs, _ = scripts(tmp_path, "slurm")
+    for text in jobs.values():
+        path = write(tmp_path / "check.sh", text)
+        assert subprocess.run(["bash", "-n", path]).returncode == 0
+    scan = grammar.load_scan(str(tmp_path / "scale.yaml"))
+    points = expand.validated_points(scan, FAKE)
+    split4 = [p for p in points if p.values == {"layout": "split", "nodes": 4, "parallel": 4}][0]
+    assert submit.ranks_of(split4) == (2, 1, 9)
+    awk = re.search(r"(awk -v n=.*?\"\$HOSTS\" > \"\$ranks\")", jobs["n4.sbatch"], re.S).group(1)
+    hostsfile = write(tmp_path / "alloc", "h1\nh2\nh3\nh4\n")
+    proc = subprocess.run(["bash", "-c", 'nodes=4 ppn=2 evm=1 hosts=4 HOSTS=%s ranks=/dev/stdout; %s' % (hostsfile, awk)],
+                          stdout=subprocess.PIPE, universal_newlines=True)
+    assert proc.stdout.split() == ["h1", "h1", "h2", "h2", "h3", "h3", "h4", "h4", "h1"]
+
+
+def test_walltime_estimate():
+    scan = grammar.parse_scan("config: {duration: 1min, warmup: 0s}\nrepeats: 2\n", "w.yaml")
+    points = expand.expand(scan)
+    # 2 x (60 + 10) x 1.5 + 60 = 270 s -> 5 minutes
+    assert submit.walltime(points, 10.0) == 300
+
+
+def test_max_hosts_folds_nodes_onto_fewer_hosts(tmp_path):
+    scan = write(tmp_path / "fold.yaml", SCAN.replace("  startup: 20s\n", "  startup: 20s\n  max_hosts: 1\n"))
+    out = str(tmp_path / "fold")
+    assert run_cli(["submit", scan, "--scheduler", "slurm", "--dry-run", "-o", out],
+                   env={"EVBENCH": FAKE}).returncode == 0
+    d = directives(open(os.path.join(out, "jobs", "n4.sbatch")).read(), "#SBATCH")
+    assert "--nodes=1" in d and "--ntasks-per-node=9" in d

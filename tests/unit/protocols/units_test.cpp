@@ -1,0 +1,122 @@
+// Units without I/O: EVM credit accounting, RU fragments and their
+// precomputed checksums, BU checks on headers, sizes and checksums.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "core/crc32c.hpp"
+#include "units/builder_unit.hpp"
+#include "units/event_manager.hpp"
+#include "units/filter_units.hpp"
+#include "units/fragment_sizes.hpp"
+#include "units/readout_unit.hpp"
+
+namespace evb {
+namespace {
+
+Config small() {
+  Config c;
+  c.nodes = 2;
+  c.parallel = 1;
+  c.fragment.size = 10000;
+  c.ru_buffer = 1 << 20;
+  c.verify_sample = 1.0;
+  return c;
+}
+
+TEST(EventManager, AssignsUntilLimitAndDrains) {
+  EventManager evm(2, 3);
+  EXPECT_EQ(evm.assign(0), 0u);
+  EXPECT_EQ(evm.assign(1), 1u);
+  EXPECT_EQ(evm.assign(0), 2u);
+  EXPECT_FALSE(evm.assign(1).has_value());
+  EXPECT_FALSE(evm.drained());
+  evm.completed(0);
+  evm.completed(0);
+  evm.completed(1);
+  EXPECT_TRUE(evm.drained());
+  EXPECT_EQ(evm.max_outstanding(), 2u);
+  EXPECT_THROW(evm.completed(1), std::logic_error);
+}
+
+TEST(ReadoutUnit, PrecomputedChecksumMatchesPayload) {
+  Config c = small();
+  c.fragment.distribution = SizeDistribution::uniform;
+  c.fragment.spread = 0.5;
+  ReadoutUnit ru(1, c);
+  for (uint64_t e = 0; e < 200; ++e) {
+    const FragmentView f = ru.fragment(e);
+    ASSERT_LE(f.payload_size, max_payload(c, 1));
+    ASSERT_EQ(f.crc, crc32c(f.payload, f.payload_size)) << "event " << e;
+  }
+}
+
+TEST(FragmentSizes, DistributionsKeepTheMeanAndTheClamp) {
+  Config c = small();
+  c.fragment.size = 100000;
+  c.fragment.distribution = SizeDistribution::lognormal;
+  c.fragment.spread = 0.5;
+  double sum = 0;
+  for (uint64_t e = 0; e < 20000; ++e) {
+    const uint64_t s = fragment_payload(c, 0, e);
+    ASSERT_LE(s, 400000u);
+    sum += static_cast<double>(s);
+  }
+  EXPECT_NEAR(sum / 20000, 100000, 5000);
+  c.ru_rate_factors = {1.0, 2.0};
+  c.fragment.distribution = SizeDistribution::fixed;
+  EXPECT_EQ(fragment_payload(c, 1, 5), 200000u);
+}
+
+// Builds RU 0's fragment for `event` into the BU's window as it would arrive.
+size_t deliver(ReadoutUnit& ru, BuilderUnit& bu, uint32_t slot, uint64_t event) {
+  const FragmentView f = ru.fragment(event);
+  FragmentHeader h;
+  ru.fill_header(h, f, event, bu.index());
+  uint8_t* w = bu.window(slot, ru.index());
+  std::memcpy(w, &h, sizeof h);
+  std::memcpy(w + sizeof h, f.payload, f.payload_size);
+  return sizeof h + f.payload_size;
+}
+
+TEST(BuilderUnit, AcceptsSoundFragmentsAndCountsCorruption) {
+  const Config c = small();
+  ReadoutUnit ru(0, c);
+  BuilderUnit bu(1, c);
+  bu.start(0, 7, {0, 1}, 0);
+  size_t n = deliver(ru, bu, 0, 7);
+  EXPECT_TRUE(bu.accept(0, 0, n));
+  EXPECT_FALSE(bu.accept(0, 0, n));  // second copy: duplicate
+  EXPECT_EQ(bu.integrity().duplicate, 1u);
+
+  bu.start(1, 8, {0, 1}, 0);
+  n = deliver(ru, bu, 1, 8);
+  bu.window(1, 0)[sizeof(FragmentHeader) + 10] ^= 0xFF;  // flip a payload byte
+  EXPECT_FALSE(bu.accept(1, 0, n));
+  EXPECT_EQ(bu.integrity().corrupt, 1u);
+  EXPECT_TRUE(bu.slot(1).bad);
+
+  bu.start(0, 9, {0, 1}, 0);
+  n = deliver(ru, bu, 0, 9);
+  EXPECT_FALSE(bu.accept(0, 0, n - 1));  // size does not match the header
+  bu.start(0, 10, {0, 1}, 0);
+  deliver(ru, bu, 0, 11);  // wrong event in this slot
+  EXPECT_FALSE(bu.accept(0, 0, n));
+  EXPECT_EQ(bu.integrity().corrupt, 3u);
+}
+
+TEST(FilterUnits, SlotsWaitForAFreeFu) {
+  Config c = small();
+  c.fu_per_bu = 1;
+  c.fu.processing_time_s = 0.001;
+  FilterUnits fus(0, c);
+  fus.offer(0, 1, 0);
+  fus.offer(1, 2, 0);  // waits: one FU only
+  EXPECT_TRUE(fus.finished(500000).empty());
+  EXPECT_EQ(fus.finished(1000000), std::vector<uint32_t>{0});
+  EXPECT_EQ(fus.finished(2000000), std::vector<uint32_t>{1});
+  EXPECT_EQ(fus.processed(), 2u);
+}
+
+}  // namespace
+}  // namespace evb
