@@ -1,0 +1,31 @@
+#!/bin/bash
+# Installs the Debian 12 packages evbench needs (run as root).
+#   install-deps.sh          build + run: compiler, CMake, Ninja, yaml-cpp, Open MPI
+#   install-deps.sh --test   also: GoogleTest, pytest, matplotlib, iperf3, Slurm + munge
+# Packages already present are left alone; apt-get update runs only when
+# something is missing.
+set -euo pipefail
+
+packages=(build-essential cmake ninja-build pkg-config git libyaml-cpp-dev
+          libopenmpi-dev openmpi-bin python3 python3-yaml)
+if [[ "${1:-}" == "--test" ]]; then
+  packages+=(libgtest-dev python3-pytest python3-matplotlib iperf3 procps iproute2
+             slurm-wlm slurm-wlm-torque munge)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if ((${#missing[@]})); then
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "install-deps.sh: missing packages (${missing[*]}); run as root" >&2
+    exit 1
+  fi
+  echo "install-deps.sh: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

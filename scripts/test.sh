@@ -1,0 +1,19 @@
+#!/bin/bash
+# Builds evbench and runs every test: the unit and integration tests (CTest),
+# the unit tests again under AddressSanitizer + UBSan, and the Python tests
+# of the scan tooling (including a real single-node Slurm cluster).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+scripts/build.sh
+(cd build && ctest --output-on-failure -j 2 --timeout 300)
+
+# Sanitizer build of the unit tests (MPI left out: Open MPI's own allocations
+# are not ours to judge).
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DEVBENCH_SANITIZE=ON \
+      -DEVBENCH_WITH_MPI=OFF >/dev/null
+cmake --build build-asan -j "$(nproc)"
+(cd build-asan && ctest --output-on-failure -j 2 -L unit --timeout 300)
+
+/usr/bin/python3 -m pytest -q tests/python
