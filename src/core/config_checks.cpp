@@ -65,9 +65,9 @@ const std::vector<Rule>& rules() {
                                            "' is not built here (built: " + join(p.bootstraps) +
                                            ")" + did_you_mean(c.bootstrap, p.bootstraps)};
        }},
-      {"`parallel` must not exceed `nodes` (the number of RUs)",
+      {"`parallel` must not exceed `nodes` (the number of RUs) for the event builders",
        [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
-         if (c.parallel <= c.nodes) return std::nullopt;
+         if (!is_event_builder(c.protocol) || c.parallel <= c.nodes) return std::nullopt;
          return Failure{{"parallel", "nodes"}, "parallel (" + std::to_string(c.parallel) +
                                                    ") exceeds the number of RUs (" +
                                                    std::to_string(c.nodes) + ")"};

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <cstdio>
+
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "protocols/scheduling.hpp"
@@ -9,8 +11,8 @@
 namespace evb {
 
 BuAgent::BuAgent(Engine& engine, BuilderUnit& bu, FilterUnits& fus, const Topology& topo,
-                 RankStats& stats)
-    : engine_(engine), bu_(bu), fus_(fus), topo_(topo), stats_(stats) {
+                 RankStats& stats, bool live)
+    : engine_(engine), bu_(bu), fus_(fus), topo_(topo), stats_(stats), live_(live) {
   const Config& c = engine.config();
   protocol_ = c.protocol;
   id_ = engine_.add_agent(this);
@@ -26,6 +28,7 @@ void BuAgent::start(int64_t now) {
   warmup_ns_ = s_to_ns(c.warmup_s);
   end_ns_ = c.events ? 0 : s_to_ns(c.duration_s);
   interval_ns_ = s_to_ns(c.report_interval_s);
+  next_report_ns_ = now + interval_ns_;
   for (uint32_t s = 0; s < static_cast<uint32_t>(c.credits); ++s) {
     switch (protocol_) {
       case Protocol::pull: {
@@ -163,6 +166,16 @@ void BuAgent::slot_released(uint32_t slot, uint64_t event, uint64_t bytes) {
 
 void BuAgent::on_tick(int64_t now) {
   for (uint32_t slot : fus_.finished(now)) slot_released(slot, slot_event_[slot], slot_bytes_[slot]);
+  if (live_ && interval_ns_ > 0 && now >= next_report_ns_) {
+    const double secs = ns_to_s(interval_ns_);
+    std::fprintf(stderr, "# t=%6.1f s  BU %d: events/s %10.1f  %8.2f Gb/s  (this node only)\n",
+                 ns_to_s(now - engine_.t0_ns()), bu_.index(),
+                 (stats_.events_built - reported_events_) / secs,
+                 (stats_.bytes_total - reported_bytes_) * 8.0 / secs / 1e9);
+    reported_bytes_ = stats_.bytes_total;
+    reported_events_ = stats_.events_built;
+    next_report_ns_ += interval_ns_;
+  }
   if (protocol_ == Protocol::pull_noevm) {
     if (!stopped_ && end_ns_ && now - engine_.t0_ns() >= end_ns_) stopped_ = true;
     if (stopped_ && busy_slots_ == 0 && !done_sent_) {
@@ -177,6 +190,7 @@ void BuAgent::on_tick(int64_t now) {
 
 int64_t BuAgent::next_timer_ns() const {
   int64_t t = fus_.next_deadline();
+  if (live_) t = t < 0 ? next_report_ns_ : std::min(t, next_report_ns_);
   if (protocol_ == Protocol::pull_noevm && end_ns_ && !stopped_) {
     const int64_t d = engine_.t0_ns() + end_ns_;
     t = t < 0 ? d : std::min(t, d);

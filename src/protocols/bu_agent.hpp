@@ -21,8 +21,9 @@ namespace evb {
 
 class BuAgent : public Agent {
  public:
+  // `live`: print the live line (PULL-without-EVM has no EVM to do it).
   BuAgent(Engine& engine, BuilderUnit& bu, FilterUnits& fus, const Topology& topo,
-          RankStats& stats);
+          RankStats& stats, bool live);
   void start(int64_t now_ns) override;
   void on_command(PeerId from, const Command& cmd) override;
   void on_completion(const Completion& c) override;
@@ -58,6 +59,10 @@ class BuAgent : public Agent {
   bool done_sent_ = false;   // pull-noevm: bu_done sent to every RU
   uint64_t next_event_ = 0;  // pull-noevm: own sequence
   int busy_slots_ = 0;
+  bool live_ = false;
+  int64_t next_report_ns_ = 0;
+  uint64_t reported_bytes_ = 0;
+  uint64_t reported_events_ = 0;
 };
 
 }  // namespace evb

@@ -5,8 +5,10 @@
 #include <cstdio>
 #include <memory>
 #include <optional>
+#include <sstream>
 
 #include "apps/evbench/report.hpp"
+#include "core/config_loader.hpp"
 #include "core/error.hpp"
 #include "core/topology.hpp"
 #include "protocols/bu_agent.hpp"
@@ -47,6 +49,15 @@ struct RankUnits {
   std::vector<MemoryRegion> regions;
 };
 
+// The fully resolved configuration, as `#` comments ahead of the table.
+void print_resolved_config(const Config& config) {
+  std::string text = "# resolved configuration (" + config.source + "):\n";
+  std::istringstream lines(to_yaml(config));
+  for (std::string line; std::getline(lines, line);) text += "#   " + line + "\n";
+  std::fputs(text.c_str(), stdout);
+  std::fflush(stdout);
+}
+
 }  // namespace
 
 int run_worker(const Config& config, const PluginRegistry& plugins, Bootstrap& boot,
@@ -86,12 +97,14 @@ int run_worker(const Config& config, const PluginRegistry& plugins, Bootstrap& b
       units.regions.push_back(
           driver->register_memory(units.bu->memory().data(), units.bu->memory().size()));
       units.agents.push_back(
-          std::make_unique<BuAgent>(engine, *units.bu, *units.fus, topo, stats));
+          std::make_unique<BuAgent>(engine, *units.bu, *units.fus, topo, stats,
+                                    !options.quiet && topo.evm_rank < 0 && me.bu == 0));
     }
     if (me.evm)
       units.agents.push_back(std::make_unique<EvmAgent>(engine, topo, stats, !options.quiet));
   }
 
+  if (rank == 0) print_resolved_config(config);
   boot.barrier();
   std::string failure;
   try {

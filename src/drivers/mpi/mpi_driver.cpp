@@ -62,7 +62,16 @@ Capabilities MpiDriver::capabilities() const {
   caps.can_block = false;
   caps.max_message = 1ull << 30;  // MPI counts are int; stay well below INT_MAX
   caps.max_segments = kMaxSegments;
+  caps.alltoall = true;          // MPI_Alltoall: the synchronized baseline
   return caps;
+}
+
+void MpiDriver::alltoall(const void* send, void* recv, size_t block) {
+  if (block > static_cast<size_t>(INT_MAX))
+    throw Error("driver mpi: alltoall block of " + std::to_string(block) + " bytes exceeds INT_MAX");
+  const int rc = MPI_Alltoall(send, static_cast<int>(block), MPI_BYTE, recv,
+                              static_cast<int>(block), MPI_BYTE, comm_);
+  if (rc != MPI_SUCCESS) throw Error("driver mpi: MPI_Alltoall failed (code " + std::to_string(rc) + ")");
 }
 
 std::string MpiDriver::local_address() { return std::to_string(rank_); }

@@ -41,6 +41,7 @@ class MpiDriver final : public Driver {
   ~MpiDriver() override;
 
   Capabilities capabilities() const override;
+  void alltoall(const void* send, void* recv, size_t block) override;
   std::string local_address() override;
   void connect(const std::vector<std::string>& addresses,
                const std::vector<PeerId>& peers) override;
