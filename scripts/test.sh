@@ -16,4 +16,4 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DEVBENCH_SANITIZE=ON
 cmake --build build-asan -j "$(nproc)"
 (cd build-asan && ctest --output-on-failure -j 2 -L unit --timeout 300)
 
-/usr/bin/python3 -m pytest -q tests/python
+EVBENCH_TESTS_STRICT=1 /usr/bin/python3 -m pytest -q tests/python

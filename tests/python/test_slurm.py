@@ -13,7 +13,8 @@ import slurm_cluster
 from conftest import FAKE, run_cli, real_evbench, write
 from evbench_scan import collect, submit
 
-pytestmark = pytest.mark.skipif(not slurm_cluster.installed(),
+# scripts/test.sh sets EVBENCH_TESTS_STRICT: there a missing Slurm is a failure.
+pytestmark = pytest.mark.skipif(not slurm_cluster.installed() and not os.environ.get("EVBENCH_TESTS_STRICT"),
                                 reason="Slurm not installed (apt-get install slurm-wlm slurm-wlm-torque munge)")
 
 SCAN = """name: cluster
@@ -34,6 +35,23 @@ axes:
 """
 
 
+def rendezvous_base():
+    """A rendezvous port base below the ephemeral range (whose ports any
+    outgoing connection may hold) with the ports of job ids 1..9 free."""
+    import random
+    import socket
+    for _ in range(50):
+        base = random.randrange(21000, 30000, 100)
+        try:
+            for port in range(base + 100, base + 1000, 100):   # job ids 1..9
+                with socket.socket() as s:
+                    s.bind(("0.0.0.0", port))
+            return base
+        except OSError:
+            continue
+    return 20000
+
+
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
     c = slurm_cluster.SlurmCluster(str(tmp_path_factory.mktemp("slurm")), cpus=16)
@@ -49,7 +67,7 @@ def cluster(tmp_path_factory):
 
 
 def submit_and_check(cluster, tmp_path, scheduler, evbench, launcher, duration):
-    scan = write(tmp_path / "cluster.yaml", SCAN.format(duration=duration, port=slurm_cluster.free_port()))
+    scan = write(tmp_path / "cluster.yaml", SCAN.format(duration=duration, port=rendezvous_base()))
     out = str(tmp_path / scheduler)
     env = dict(cluster.env, EVBENCH=evbench)
     proc = run_cli(["submit", scan, "--scheduler", scheduler, "--launcher", launcher, "-o", out], env=env)

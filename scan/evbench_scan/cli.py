@@ -1,0 +1,143 @@
+"""`evbench-scan`: check, run, submit, collect and report parameter scans."""
+import argparse
+import os
+import sys
+
+from . import collect, expand, runner, submit
+from .grammar import ScanError, load_scan
+
+
+def _log(text):
+    sys.stderr.write("evbench-scan: %s\n" % text)
+
+
+def _default_outdir(scan_path):
+    return os.path.join("scans", os.path.splitext(os.path.basename(scan_path))[0])
+
+
+def _load(args):
+    scan = load_scan(args.scan)
+    evbench = runner.find_evbench(args.evbench)
+    if evbench is None:
+        _log("evbench binary not found (use --evbench or EVBENCH); checking points without it")
+    points = expand.validated_points(scan, evbench, log=_log)
+    return scan, points, evbench
+
+
+def cmd_check(args):
+    scan, points, _ = _load(args)
+    print("# %s: %d point(s)%s" % (scan.name, len(points),
+                                   ", %d repeat(s) each" % scan.repeats if scan.repeats > 1 else ""))
+    for p in points:
+        print("%s  %s" % (p.id, p.label() or "base config"))
+    return 0
+
+
+def cmd_run(args):
+    scan, points, evbench = _load(args)
+    if evbench is None:
+        _log("cannot run: evbench binary not found (build it, or pass --evbench PATH)")
+        return 2
+    outdir = args.output or _default_outdir(args.scan)
+    _log("%d point(s) -> %s" % (len(points), outdir))
+    try:
+        recs = runner.run_campaign(scan, points, outdir, evbench, force=args.force)
+    except KeyboardInterrupt:
+        return 130
+    _log("%s; index: %s" % (collect.summary(recs), os.path.join(outdir, "index.csv")))
+    return 0 if all(r.status == "ok" for r in recs) else 1
+
+
+def cmd_submit(args):
+    scan, points, evbench = _load(args)
+    outdir = args.output or _default_outdir(args.scan)
+    evbench = scan.cluster.get("evbench") or evbench or "evbench"
+    opts = {"account": args.account, "partition": args.partition, "queue": args.queue,
+            "nodelist": args.nodelist, "rankfile": args.rankfile, "launcher": args.launcher}
+    if args.scheduler == "pbs" and opts["launcher"] and opts["launcher"].startswith("srun"):
+        _log("launcher %s needs Slurm; PBS jobs use mpirun or mpirun-env" % opts["launcher"])
+        return 2
+    scripts = submit.write_jobs(scan, points, outdir, args.scheduler, os.path.abspath(evbench)
+                                if os.sep in evbench else evbench, opts)
+    for script in scripts:
+        print(("would submit: %s" if args.dry_run else "job script: %s") %
+              " ".join(submit.submit_command(args.scheduler, script)))
+    if args.dry_run:
+        return 0
+    ids = submit.submit(args.scheduler, scripts, outdir)
+    print("submitted: %s" % " ".join(ids))
+    print("afterwards: evbench-scan collect %s" % outdir)
+    if args.wait:
+        if not submit.wait(args.scheduler, ids, args.wait):
+            _log("jobs still running after %d s" % args.wait)
+            return 1
+        recs = collect.write_index(outdir)
+        _log(collect.summary(recs))
+    return 0
+
+
+def cmd_collect(args):
+    recs = collect.write_index(args.dir)
+    print("%s: %s; index: %s" % (args.dir, collect.summary(recs), os.path.join(args.dir, "index.csv")))
+    return 0 if all(r.status == "ok" for r in recs) else 1
+
+
+def cmd_report(args):
+    from . import report   # matplotlib only when reporting
+    out = args.output or os.path.join(args.dir, "report")
+    html, md = report.write_report(args.dir, out, baseline=args.baseline)
+    print("report: %s\n        %s" % (html, md))
+    return 0
+
+
+def parser():
+    top = argparse.ArgumentParser(prog="evbench-scan", description=__doc__)
+    sub = top.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    def scan_command(name, help_text):
+        p = sub.add_parser(name, help=help_text)
+        p.add_argument("scan", help="scan file (YAML)")
+        p.add_argument("--evbench", help="evbench binary (default: $EVBENCH, build/bin/evbench, PATH)")
+        return p
+
+    p = scan_command("check", "expand and validate a scan, list its points")
+    p.set_defaults(func=cmd_check)
+    p = scan_command("run", "run every point locally (resumable)")
+    p.add_argument("-o", "--output", help="campaign directory (default scans/NAME)")
+    p.add_argument("--force", action="store_true", help="rerun points that are already done")
+    p.set_defaults(func=cmd_run)
+    p = scan_command("submit", "write job scripts (one per node count) and submit them")
+    p.add_argument("--scheduler", choices=("slurm", "pbs"), required=True)
+    p.add_argument("--dry-run", action="store_true", help="write the scripts, do not submit")
+    p.add_argument("--account")
+    p.add_argument("--partition", help="Slurm partition")
+    p.add_argument("--queue", help="PBS queue")
+    place = p.add_mutually_exclusive_group()
+    place.add_argument("--nodelist", help="file with one host per line: campaign node i runs on line i")
+    place.add_argument("--rankfile", help="rank placement file (srun: host per rank; mpirun: Open MPI rankfile)")
+    p.add_argument("--launcher", choices=sorted(submit._LAUNCH), help="default: srun-env (slurm), mpirun (pbs)")
+    p.add_argument("--wait", type=int, metavar="SECONDS", help="wait for the jobs, then collect")
+    p.add_argument("-o", "--output", help="campaign directory (default scans/NAME)")
+    p.set_defaults(func=cmd_submit)
+    p = sub.add_parser("collect", help="rebuild DIR/index.csv from the results in DIR")
+    p.add_argument("dir")
+    p.set_defaults(func=cmd_collect)
+    p = sub.add_parser("report", help="HTML + Markdown report with plots")
+    p.add_argument("dir")
+    p.add_argument("--baseline", help="earlier campaign directory to compare against")
+    p.add_argument("-o", "--output", help="report directory (default DIR/report)")
+    p.set_defaults(func=cmd_report)
+    return top
+
+
+def main(argv=None):
+    args = parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except ScanError as err:
+        sys.stderr.write("%s\n" % err)
+        return 2
+    except (OSError, ValueError, RuntimeError) as err:
+        _log(str(err))
+        return 1

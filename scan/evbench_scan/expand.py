@@ -1,0 +1,191 @@
+"""Expanding a scan's axes into points and checking every point.
+
+A point is one evbench configuration: the base config with one value per
+axis set. Points are numbered in expansion order (the last axis of a matrix
+varies fastest); repeats of one combination are consecutive points.
+"""
+import copy
+import itertools
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+import yaml
+
+from .grammar import Group, ScanError
+
+KNOWN_KEYS = (
+    "nodes", "layout", "evm", "fu_per_bu", "fu.processing_time", "fu.accept_ratio",
+    "protocol", "scheduling", "seed", "credits", "parallel", "shift",
+    "fragment.size", "fragment.distribution", "fragment.spread", "fragment.max_size",
+    "fragment.data_segments", "fragment.meta_size", "fragment.meta_segments",
+    "ru_rate_factors", "ru_buffer", "command_size", "duration", "events", "warmup",
+    "report_interval", "peer_timeout", "verify.sample", "verify.corrupt_every",
+    "driver", "bootstrap", "poll_mode")
+
+
+class Point:
+    """One configuration of a campaign."""
+
+    def __init__(self, index, values, repeat, config):
+        self.index = index
+        self.id = "p%04d" % index
+        self.values = values          # axis key -> value, in axis order
+        self.repeat = repeat          # 0-based
+        self.config = config          # nested dict, full point config
+
+    def label(self):
+        text = ", ".join("%s=%s" % (k, v) for k, v in self.values.items())
+        return text + (" (repeat %d)" % (self.repeat + 1) if self.repeat else "")
+
+    def get(self, dotted, default=None):
+        return get_dotted(self.config, dotted, default)
+
+    def yaml_text(self):
+        return "# evbench point %s: %s\n%s" % (
+            self.id, self.label() or "base config",
+            yaml.safe_dump(self.config, default_flow_style=False, sort_keys=False))
+
+
+def expand_group(group):
+    """A Group -> list of {key: value} dicts."""
+    lists = [expand_group(e) if isinstance(e, Group) else [{e.key: v} for v in e.values]
+             for e in group.entries]
+    if group.kind == "zip":
+        combos = zip(*lists)
+    else:
+        combos = itertools.product(*lists)
+    out = []
+    for combo in combos:
+        merged = {}
+        for part in combo:
+            merged.update(part)
+        out.append(merged)
+    return out
+
+
+def set_dotted(config, dotted, value):
+    parts = dotted.split(".")
+    if parts[0] == "driver_options" and len(parts) > 2:
+        parts = [parts[0], ".".join(parts[1:])]
+    target = config
+    for part in parts[:-1]:
+        if not isinstance(target.get(part), dict):
+            target[part] = {}
+        target = target[part]
+    target[parts[-1]] = value
+
+
+def get_dotted(config, dotted, default=None):
+    target = config
+    parts = dotted.split(".")
+    if parts[0] == "driver_options" and len(parts) > 2:
+        parts = [parts[0], ".".join(parts[1:])]
+    for part in parts:
+        if not isinstance(target, dict) or part not in target:
+            return default
+        target = target[part]
+    return target
+
+
+def expand(scan):
+    """All points of a scan, in order (not yet validated)."""
+    keys = scan.axis_keys()
+    combos = expand_group(scan.axes) if scan.axes.entries else [{}]
+    points = []
+    for combo in combos:
+        ordered = dict((k, combo[k]) for k in keys if k in combo)
+        for repeat in range(scan.repeats):
+            config = copy.deepcopy(scan.config)
+            for key, value in ordered.items():
+                set_dotted(config, key, value)
+            points.append(Point(len(points) + 1, ordered, repeat, config))
+    return points
+
+
+_MESSAGE = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?P<key>[A-Za-z0-9_.\-]+): (?P<msg>.*)$")
+
+
+def _builtin_check(point):
+    """Contradictions found without evbench (used only when the binary is missing)."""
+    problems = []
+    flat = {}
+
+    def walk(prefix, value):
+        for k, v in value.items():
+            dotted = "%s.%s" % (prefix, k) if prefix else k
+            if dotted == "driver_options":
+                continue
+            if isinstance(v, dict):
+                walk(dotted, v)
+            else:
+                flat[dotted] = v
+    walk("", point.config)
+    for key in flat:
+        if key not in KNOWN_KEYS:
+            problems.append((key, "unknown key '%s'" % key))
+    nodes, parallel, credits = flat.get("nodes", 4), flat.get("parallel", 4), flat.get("credits", 2)
+    if isinstance(credits, int) and not 1 <= credits <= 1024:
+        problems.append(("credits", "must be between 1 and 1024, got %s" % credits))
+    if isinstance(parallel, int) and isinstance(nodes, int) and parallel > nodes:
+        problems.append(("parallel", "must be <= nodes (%s), got %s" % (nodes, parallel)))
+    return problems
+
+
+def check_point(scan, point, evbench, workdir):
+    """Problems of one point as (key, message) pairs ([] when valid)."""
+    if not evbench:
+        return _builtin_check(point)
+    path = os.path.join(workdir, "%s.yaml" % point.id)
+    with open(path, "w") as f:
+        f.write(point.yaml_text())
+    try:
+        proc = subprocess.run([evbench, "validate", path], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, universal_newlines=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        return [("", "evbench validate timed out")]
+    if proc.returncode == 0:
+        return []
+    problems = []
+    for line in proc.stdout.splitlines():
+        m = _MESSAGE.match(line.strip())
+        if m:
+            problems.append((m.group("key"), m.group("msg")))
+        elif line.strip():
+            problems.append(("", line.strip()))
+    if not problems:
+        problems.append(("", "evbench validate exited %d: %s" % (proc.returncode, proc.stdout.strip()[-300:])))
+    return problems
+
+
+def validated_points(scan, evbench, log=None):
+    """Expand and check every point. Invalid points are dropped when the scan
+    says skip_invalid: true, otherwise a ScanError names the first few."""
+    points = expand(scan)
+    workdir = tempfile.mkdtemp(prefix="evbench-scan-validate-")
+    kept, errors = [], []
+    try:
+        for point in points:
+            problems = check_point(scan, point, evbench, workdir)
+            if not problems:
+                kept.append(point)
+                continue
+            for key, message in problems:
+                path, line = scan.mark_of(key) if key else (scan.path, 0)
+                where = "%s:%d" % (path, line) if line else path
+                errors.append("%s: point %s (%s): %s%s" % (
+                    where, point.id, point.label() or "base config",
+                    key + ": " if key else "", message))
+            if scan.skip_invalid and log:
+                log("skipping invalid point %s (%s): %s" % (
+                    point.id, point.label(), problems[0][1]))
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    if errors and not scan.skip_invalid:
+        more = "" if len(errors) <= 5 else "\n(and %d more; add 'skip_invalid: true' to drop invalid points)" % (len(errors) - 5)
+        raise ScanError(scan.path, None, "", "invalid points:\n  " + "\n  ".join(errors[:5]) + more)
+    if not kept:
+        raise ScanError(scan.path, None, "", "no valid point left")
+    return kept

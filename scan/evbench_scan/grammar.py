@@ -1,0 +1,359 @@
+"""Reading a scan file: a base configuration plus axes (docs/SCANS.md).
+
+The file is parsed with yaml's composer so every key keeps its line and
+column; every problem found here is a ScanError that reads
+    FILE:LINE:COLUMN: KEY: reason
+and is raised before anything runs.
+"""
+import os
+
+import yaml
+
+from . import units
+
+TOP_KEYS = ("name", "description", "base", "config", "axes", "repeats", "skip_invalid", "cluster")
+CLUSTER_KEYS = ("launcher", "startup", "margin", "account", "partition", "queue", "port",
+                "overcommit", "evbench", "modules", "max_hosts")
+LAUNCHERS = ("srun-env", "srun-pmix", "mpirun", "mpirun-env")
+GROUP_KINDS = ("matrix", "zip")
+RANGE_KEYS = ("from", "to", "factor", "step")
+
+
+class ScanError(Exception):
+    """A problem in a scan file, located at FILE:LINE:COLUMN."""
+
+    def __init__(self, path, mark, key, message):
+        self.path, self.key, self.message = path, key, message
+        self.line = mark.line + 1 if mark is not None else 0
+        self.column = mark.column + 1 if mark is not None else 0
+        super().__init__(str(self))
+
+    def __str__(self):
+        where = "%s:%d:%d" % (self.path, self.line, self.column) if self.line else self.path
+        return "%s: %s: %s" % (where, self.key, self.message) if self.key else \
+            "%s: %s" % (where, self.message)
+
+
+class Axis:
+    """One config key and the values it takes, in order."""
+
+    def __init__(self, key, values, mark):
+        self.key, self.values, self.mark = key, values, mark
+
+    def __repr__(self):
+        return "Axis(%s=%r)" % (self.key, self.values)
+
+
+class Group:
+    """Entries (axes or groups) combined by cartesian product ('matrix') or in lock-step ('zip')."""
+
+    def __init__(self, kind, entries, mark):
+        self.kind, self.entries, self.mark = kind, entries, mark
+
+    def axes(self):
+        for entry in self.entries:
+            if isinstance(entry, Group):
+                yield from entry.axes()
+            else:
+                yield entry
+
+
+class Scan:
+    """A parsed scan: base config (nested dict) + axes + run options."""
+
+    def __init__(self, path):
+        self.path = path
+        self.text = ""
+        self.name = os.path.splitext(os.path.basename(path))[0]
+        self.description = ""
+        self.base_path = None
+        self.config = {}
+        self.config_marks = {}   # dotted key -> (file, Mark) where it was set
+        self.axes = Group("matrix", [], None)
+        self.repeats = 1
+        self.skip_invalid = False
+        self.cluster = {}
+
+    def axis_list(self):
+        return list(self.axes.axes())
+
+    def axis_keys(self):
+        seen = []
+        for axis in self.axis_list():
+            if axis.key not in seen:
+                seen.append(axis.key)
+        return seen
+
+    def mark_of(self, key):
+        """(file, line) that decides `key` in this scan, for error messages."""
+        for axis in self.axis_list():
+            if axis.key == key:
+                return self.path, axis.mark.line + 1
+        while key:
+            if key in self.config_marks:
+                path, mark = self.config_marks[key]
+                return path, mark.line + 1
+            key = key.rpartition(".")[0]
+        return self.path, 0
+
+
+def _compose(path, text):
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        return loader, node
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        raise ScanError(path, mark, "", "not valid YAML: %s" % getattr(err, "problem", err))
+    finally:
+        loader.dispose()
+
+
+def _value(loader, node):
+    return loader.construct_object(node, deep=True)
+
+
+def _mapping_items(path, node, key):
+    if not isinstance(node, yaml.MappingNode):
+        raise ScanError(path, node.start_mark, key, "expected a mapping")
+    seen = set()
+    for knode, vnode in node.value:
+        if not isinstance(knode, yaml.ScalarNode):
+            raise ScanError(path, knode.start_mark, key, "keys must be plain names")
+        if knode.value in seen:
+            raise ScanError(path, knode.start_mark, _join(key, knode.value), "given twice")
+        seen.add(knode.value)
+        yield knode, vnode
+
+
+def _join(prefix, key):
+    return "%s.%s" % (prefix, key) if prefix else key
+
+
+def _config_tree(path, loader, node, prefix, into, marks):
+    """Nested config mapping -> nested dict; dotted keys allowed and split."""
+    for knode, vnode in _mapping_items(path, node, prefix or "config"):
+        dotted = _join(prefix, knode.value)
+        marks[dotted] = (path, knode.start_mark)
+        parts = knode.value.split(".")
+        target = into
+        for part in parts[:-1]:
+            target = target.setdefault(part, {})
+        if isinstance(vnode, yaml.MappingNode) and parts[-1] != "driver_options" and \
+                not dotted.startswith("driver_options"):
+            _config_tree(path, loader, vnode, dotted, target.setdefault(parts[-1], {}), marks)
+        elif isinstance(vnode, yaml.MappingNode):
+            sub = target.setdefault(parts[-1], {})
+            for k2, v2 in _mapping_items(path, vnode, dotted):
+                marks[_join(dotted, k2.value)] = (path, k2.start_mark)
+                sub[k2.value] = _value(loader, v2)
+        else:
+            target[parts[-1]] = _value(loader, vnode)
+
+
+def load_config_file(path, key_for_errors="base"):
+    """A plain evbench config file -> (nested dict, marks)."""
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError as err:
+        raise ScanError(path, None, key_for_errors, "cannot read: %s" % err.strerror)
+    loader, node = _compose(path, text)
+    config, marks = {}, {}
+    if node is not None:
+        _config_tree(path, loader, node, "", config, marks)
+    return config, marks
+
+
+def _range(path, knode, key, spec):
+    unknown = [k for k in spec if k not in RANGE_KEYS]
+    if unknown:
+        raise ScanError(path, knode.start_mark, key,
+                        "unknown range key '%s' (a range has from, to and factor or step)" % unknown[0])
+    if "from" not in spec or "to" not in spec or ("factor" in spec) == ("step" in spec):
+        raise ScanError(path, knode.start_mark, key,
+                        "a range needs from, to and exactly one of factor or step")
+    lo, hi = spec["from"], spec["to"]
+    kind = "number"
+    try:
+        if units.is_duration_text(lo) or units.is_duration_text(hi):
+            kind, lo, hi = "duration", units.parse_duration(lo), units.parse_duration(hi)
+        elif units.is_size_text(lo) or units.is_size_text(hi):
+            kind, lo, hi = "size", units.parse_size(lo), units.parse_size(hi)
+        elif not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (lo, hi)):
+            raise ValueError("from and to must be numbers, sizes or durations")
+        if "factor" in spec:
+            factor = float(spec["factor"])
+            if factor <= 1:
+                raise ValueError("factor must be greater than 1, got %s" % spec["factor"])
+        else:
+            step = spec["step"]
+            step = units.parse_size(step) if kind == "size" else \
+                units.parse_duration(step) if kind == "duration" else step
+            if not isinstance(step, (int, float)) or step <= 0:
+                raise ValueError("step must be positive, got %s" % spec["step"])
+        if lo > hi:
+            raise ValueError("from (%s) is larger than to (%s)" % (spec["from"], spec["to"]))
+    except (TypeError, ValueError) as err:
+        raise ScanError(path, knode.start_mark, key, str(err))
+    values, x, eps = [], lo, 1e-9 * max(1.0, abs(hi))
+    while x <= hi + eps:
+        values.append(x)
+        if len(values) > 100000:
+            raise ScanError(path, knode.start_mark, key, "range has more than 100000 values")
+        x = x * factor if "factor" in spec else x + step
+    integral = isinstance(spec["from"], int) and (
+        isinstance(spec["step"], int) if "step" in spec else float(spec["factor"]).is_integer())
+    if kind == "size":
+        return [units.format_size(int(round(v))) for v in values]
+    if kind == "duration":
+        return [units.format_duration(v) for v in values]
+    return [int(round(v)) if integral else v for v in values]
+
+
+def _axis(path, loader, knode, vnode, prefix):
+    key = knode.value
+    where = _join(prefix, key)
+    if key in ("config", "base", "repeats") or key.startswith("."):
+        raise ScanError(path, knode.start_mark, where, "'%s' is not a config key" % key)
+    if isinstance(vnode, yaml.SequenceNode):
+        values = [_value(loader, item) for item in vnode.value]
+        for item, value in zip(vnode.value, values):
+            if isinstance(value, (list, dict)) and not key.startswith("driver_options"):
+                raise ScanError(path, item.start_mark, key, "axis values must be scalars")
+    elif isinstance(vnode, yaml.MappingNode):
+        spec = _value(loader, vnode)
+        values = _range(path, knode, key, spec)
+    else:
+        values = [_value(loader, vnode)]
+    if not values:
+        raise ScanError(path, knode.start_mark, key, "an axis needs at least one value")
+    return Axis(key, values, knode.start_mark)
+
+
+def _group(path, loader, node, kind, prefix, mark):
+    entries = []
+    for knode, vnode in _mapping_items(path, node, prefix):
+        if knode.value in GROUP_KINDS:
+            subs = vnode.value if isinstance(vnode, yaml.SequenceNode) else [vnode]
+            for i, sub in enumerate(subs):
+                where = _join(prefix, knode.value) + ("[%d]" % i if len(subs) > 1 else "")
+                entries.append(_group(path, loader, sub, knode.value, where, knode.start_mark))
+        else:
+            entries.append(_axis(path, loader, knode, vnode, prefix))
+    if not entries:
+        raise ScanError(path, mark or node.start_mark, prefix, "a %s group needs entries" % kind)
+    if kind == "zip":
+        lengths = [(len(_entry_values(e)), e) for e in entries]
+        if len({n for n, _ in lengths}) > 1:
+            detail = ", ".join("%s has %d" % (_entry_name(e), n) for n, e in lengths)
+            raise ScanError(path, mark or node.start_mark, prefix,
+                            "zip entries must have the same number of values (%s)" % detail)
+    return Group(kind, entries, mark or node.start_mark)
+
+
+def _entry_values(entry):
+    from .expand import expand_group  # local: expand depends on grammar
+    return expand_group(entry) if isinstance(entry, Group) else entry.values
+
+
+def _entry_name(entry):
+    return entry.kind if isinstance(entry, Group) else entry.key
+
+
+def load_scan(path):
+    """Parse and check a scan file; raises ScanError."""
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError as err:
+        raise ScanError(path, None, "", "cannot read scan file: %s" % err.strerror)
+    return parse_scan(text, path)
+
+
+def parse_scan(text, path="<scan>"):
+    scan = Scan(path)
+    scan.text = text
+    loader, root = _compose(path, text)
+    if root is None:
+        raise ScanError(path, None, "", "empty scan file")
+    items = dict((k.value, (k, v)) for k, v in _mapping_items(path, root, ""))
+    for key, (knode, _) in items.items():
+        if key not in TOP_KEYS:
+            raise ScanError(path, knode.start_mark, key, "unknown scan key '%s' (known: %s)"
+                            % (key, ", ".join(TOP_KEYS)))
+    if "name" in items:
+        scan.name = str(_value(loader, items["name"][1]))
+    if "description" in items:
+        scan.description = str(_value(loader, items["description"][1]))
+    if "base" in items:
+        knode, vnode = items["base"]
+        base = _value(loader, vnode)
+        if not isinstance(base, str):
+            raise ScanError(path, knode.start_mark, "base", "expected a file name")
+        scan.base_path = os.path.join(os.path.dirname(os.path.abspath(path)), base)
+        if not os.path.isfile(scan.base_path):
+            raise ScanError(path, vnode.start_mark, "base", "no such file: %s" % scan.base_path)
+        scan.config, scan.config_marks = load_config_file(scan.base_path)
+    if "config" in items:
+        knode, vnode = items["config"]
+        inline, marks = {}, {}
+        _config_tree(path, loader, vnode, "", inline, marks)
+        merge(scan.config, inline)
+        scan.config_marks.update(marks)
+    if "repeats" in items:
+        knode, vnode = items["repeats"]
+        repeats = _value(loader, vnode)
+        if not isinstance(repeats, int) or isinstance(repeats, bool) or repeats < 1:
+            raise ScanError(path, vnode.start_mark, "repeats", "must be a positive integer, got %r" % (repeats,))
+        scan.repeats = repeats
+    if "skip_invalid" in items:
+        knode, vnode = items["skip_invalid"]
+        value = _value(loader, vnode)
+        if not isinstance(value, bool):
+            raise ScanError(path, vnode.start_mark, "skip_invalid", "must be true or false")
+        scan.skip_invalid = value
+    if "cluster" in items:
+        scan.cluster = _cluster(path, loader, items["cluster"][1])
+    if "axes" in items:
+        knode, vnode = items["axes"]
+        if not (isinstance(vnode, yaml.ScalarNode) and vnode.value in ("", "~", "null")):
+            scan.axes = _group(path, loader, vnode, "matrix", "axes", knode.start_mark)
+    keys = [a.key for a in scan.axis_list()]
+    for axis in scan.axis_list():
+        if keys.count(axis.key) > 1:
+            raise ScanError(path, axis.mark, axis.key, "axis appears more than once")
+    return scan
+
+
+def _cluster(path, loader, node):
+    out = {}
+    for knode, vnode in _mapping_items(path, node, "cluster"):
+        key = knode.value
+        if key not in CLUSTER_KEYS:
+            raise ScanError(path, knode.start_mark, "cluster." + key,
+                            "unknown cluster key (known: %s)" % ", ".join(CLUSTER_KEYS))
+        value = _value(loader, vnode)
+        try:
+            if key == "launcher" and value not in LAUNCHERS:
+                raise ValueError("must be one of %s, got %r" % (", ".join(LAUNCHERS), value))
+            if key in ("startup", "margin"):
+                value = units.parse_duration(value)
+            if key == "max_hosts" and not (isinstance(value, int) and value >= 1):
+                raise ValueError("must be a positive number of hosts")
+            if key == "port" and not (isinstance(value, int) and 1024 <= value < 65536):
+                raise ValueError("must be a port number 1024..65535")
+        except ValueError as err:
+            raise ScanError(path, vnode.start_mark, "cluster." + key, str(err))
+        out[key] = value
+    return out
+
+
+def merge(into, overlay):
+    """Deep-merge nested dict `overlay` into `into` (overlay wins)."""
+    for key, value in overlay.items():
+        if isinstance(value, dict) and isinstance(into.get(key), dict):
+            merge(into[key], value)
+        else:
+            into[key] = value
+    return into

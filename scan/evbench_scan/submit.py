@@ -1,0 +1,284 @@
+"""Job scripts for Slurm and PBS/Torque: one job per scale (node count).
+
+All points with the same `nodes` run one after another inside one
+allocation. Each point is launched with one rank per process of evbench's
+topology (layout rubu: 1 per node, split: 2 per node, a dedicated EVM as one
+extra rank on the first node) and the ranks are placed explicitly: the job
+writes a host-per-rank file (node-major, EVM last) and hands it to srun
+(--distribution=arbitrary, SLURM_HOSTFILE) or mpirun (as a rankfile).
+"""
+import json
+import os
+import re
+import shlex
+import subprocess
+import time
+
+from . import units
+from .campaign import Campaign, write_atomic
+
+DEFAULT_LAUNCHER = {"slurm": "srun-env", "pbs": "mpirun"}
+DEFAULT_STARTUP_S = 10.0
+DEFAULT_PORT = 20000
+
+
+def ranks_of(point):
+    """(ranks per node, 1 if a dedicated EVM rank, total ranks) of a point."""
+    cfg = point.config
+    ppn = 2 if cfg.get("layout", "rubu") == "split" else 1
+    protocol = cfg.get("protocol", "pull")
+    evm = 1 if protocol in ("pull", "push") and cfg.get("evm", "dedicated") == "dedicated" else 0
+    nodes = int(cfg.get("nodes", 4))
+    return ppn, evm, nodes * ppn + evm
+
+
+def point_seconds(point, startup):
+    cfg = point.config
+    try:
+        seconds = units.parse_duration(cfg.get("duration", 3)) + units.parse_duration(cfg.get("warmup", 0.5))
+    except ValueError:
+        seconds = 3.5
+    if cfg.get("events"):
+        seconds = max(seconds, 60.0)
+    return seconds + startup
+
+
+def walltime(points, startup, margin=1.5):
+    """Estimated allocation time in seconds: 1.5 x sum(run + warmup + startup), whole minutes."""
+    seconds = margin * sum(point_seconds(p, startup) for p in points) + 60
+    return int((seconds + 59) // 60 * 60)
+
+
+def by_scale(points):
+    groups = {}
+    for p in points:
+        groups.setdefault(int(p.config.get("nodes", 4)), []).append(p)
+    return [(n, groups[n]) for n in sorted(groups)]
+
+
+def _directives(scheduler, name, nodes, per_node, seconds, opts, out):
+    d = []
+    if scheduler == "slurm":
+        d += ["#SBATCH --job-name=%s" % name,
+              "#SBATCH --nodes=%d" % nodes,
+              "#SBATCH --ntasks-per-node=%d" % per_node,
+              "#SBATCH --time=%s" % units.format_hms(seconds),
+              "#SBATCH --output=%s" % out,
+              "#SBATCH --exclusive"]
+        if opts.get("overcommit"):
+            d.append("#SBATCH --overcommit")
+        if opts.get("account"):
+            d.append("#SBATCH --account=%s" % opts["account"])
+        if opts.get("partition"):
+            d.append("#SBATCH --partition=%s" % opts["partition"])
+        if opts.get("hosts"):
+            d.append("#SBATCH --nodelist=%s" % ",".join(opts["hosts"][:nodes]))
+    else:
+        d += ["#PBS -N %s" % name[:15],
+              "#PBS -l nodes=%d:ppn=%d" % (nodes, per_node),
+              "#PBS -l walltime=%s" % units.format_hms(seconds),
+              "#PBS -j oe",
+              "#PBS -o %s" % out]
+        if opts.get("account"):
+            d.append("#PBS -A %s" % opts["account"])
+        if opts.get("queue"):
+            d.append("#PBS -q %s" % opts["queue"])
+    return d
+
+
+_PREAMBLE = r'''set -u
+CAMPAIGN={campaign}
+EVBENCH={evbench}
+JOBID="${{SLURM_JOB_ID:-${{PBS_JOBID:-$$}}}}"
+JOBNUM="${{JOBID%%[!0-9]*}}"; JOBNUM="${{JOBNUM:-$$}}"
+# Rendezvous ports: base + 100 per job (mod 100 jobs) + point index; the
+# default base keeps them below Linux's ephemeral range (32768-60999).
+PORT_BASE=$(( {port} + (JOBNUM % 100) * 100 ))
+cd "$CAMPAIGN" || exit 1
+{modules}
+# Hosts in rank order: node i of the campaign runs on line i.
+HOSTS="$CAMPAIGN/jobs/{tag}.hosts.$JOBNUM"
+{hosts_command}
+echo "evbench-scan job $JOBID: $(wc -l < "$HOSTS") host(s): $(tr '\n' ' ' < "$HOSTS")"
+
+# run_point ID NTASKS NODES PPN EVM INDEX TIMEOUT_S HOSTS
+run_point() {{
+  local id=$1 ntasks=$2 nodes=$3 ppn=$4 evm=$5 index=$6 limit=$7 hosts=$8
+  local result="$CAMPAIGN/results/$id.json" part="$CAMPAIGN/results/$id.json.partial.$JOBNUM"
+  local status_file="$CAMPAIGN/status/$id.json"
+  if [ -s "$result" ] && grep -q '"status" *: *"ok"' "$result"; then
+    echo "$id: done before"; return 0
+  fi
+  rm -f "$result" "$status_file"
+  local ranks="$CAMPAIGN/jobs/$id.ranks"
+  {ranks_command}
+  {pre_launch}
+  export EVBENCH_RENDEZVOUS="$(head -n 1 "$HOSTS"):$(( PORT_BASE + index % 100 ))"
+  local start=$(date +%s)
+  echo "$id: $ntasks ranks for $nodes node(s) on $hosts host(s), rendezvous $EVBENCH_RENDEZVOUS"
+  {{
+    echo "# job $JOBID, ranks: $(tr '\n' ' ' < "$ranks")"
+    timeout --kill-after=10 "$limit" {launch} \
+      "$EVBENCH" run "$CAMPAIGN/points/$id.yaml" --set bootstrap={bootstrap} --json "$part"
+  }} > "$CAMPAIGN/logs/$id.log" 2>&1
+  local code=$?
+  local status=failed
+  case $code in 0) status=ok ;; 2) status=config-error ;; 3) status=integrity ;; 124|137) status=timeout ;; esac
+  if [ -s "$part" ]; then mv -f "$part" "$result"; else rm -f "$part"; [ $code -eq 0 ] && status=failed; fi
+  printf '{{"point": "%s", "status": "%s", "exit_code": %d, "seconds": %d, "job": "%s"}}\n' \
+    "$id" "$status" "$code" $(( $(date +%s) - start )) "$JOBID" > "$status_file.tmp.$JOBNUM"
+  mv -f "$status_file.tmp.$JOBNUM" "$status_file"
+  echo "$id: $status (exit $code)"
+}}
+'''
+
+_SLURM_HOSTS = '''if [ -n "{nodelist}" ]; then
+  cp "{nodelist}" "$HOSTS"
+else
+  scontrol show hostnames "$SLURM_JOB_NODELIST" > "$HOSTS"
+fi'''
+
+_PBS_HOSTS = '''if [ -n "{nodelist}" ]; then
+  cp "{nodelist}" "$HOSTS"
+elif [ -n "${{PBS_NODEFILE:-}}" ] && [ -r "$PBS_NODEFILE" ]; then
+  awk '!seen[$1]++ {{print $1}}' "$PBS_NODEFILE" > "$HOSTS"
+elif [ -n "${{SLURM_JOB_NODELIST:-}}" ]; then
+  scontrol show hostnames "$SLURM_JOB_NODELIST" > "$HOSTS"
+else
+  hostname > "$HOSTS"
+fi'''
+
+_RANKS = """awk -v n="$nodes" -v p="$ppn" -v e="$evm" -v H="$hosts" 'NR <= H {h[NR] = $1}
+    END { if (NR < H) exit 1; for (i = 0; i < n; i++) for (j = 0; j < p; j++) print h[i % H + 1]; if (e) print h[1] }' \\
+    "$HOSTS" > "$ranks" || { echo "$id: allocation has fewer than $hosts hosts"; return 1; }"""
+
+_RANKS_FROM_FILE = '''head -n "$ntasks" "{rankfile}" > "$ranks"'''
+
+_LAUNCH = {
+    "srun-env": ('env SLURM_HOSTFILE="$ranks" srun --ntasks="$ntasks" --distribution=arbitrary '
+                 '--overcommit --kill-on-bad-exit=1 --mpi=none', "env"),
+    "srun-pmix": ('env SLURM_HOSTFILE="$ranks" srun --ntasks="$ntasks" --distribution=arbitrary '
+                  '--overcommit --kill-on-bad-exit=1 --mpi=pmix', "mpi"),
+    "mpirun": ('mpirun -np "$ntasks" --oversubscribe {placement} -x EVBENCH_RENDEZVOUS', "mpi"),
+    # Open MPI's rank variables handed to the env bootstrap as EVBENCH_RANK/SIZE,
+    # which win over SLURM_PROCID inherited from a Slurm-launched orted.
+    "mpirun-env": ('mpirun -np "$ntasks" --oversubscribe {placement} -x EVBENCH_RENDEZVOUS '
+                   'sh -c \'EVBENCH_RANK=$OMPI_COMM_WORLD_RANK EVBENCH_SIZE=$OMPI_COMM_WORLD_SIZE exec "$0" "$@"\'',
+                   "env"),
+}
+
+
+def job_script(campaign, scheduler, nodes, points, evbench, opts):
+    """Text of the job script running `points` (all with `nodes` nodes)."""
+    launcher = opts.get("launcher") or DEFAULT_LAUNCHER[scheduler]
+    if scheduler == "slurm" and launcher.startswith("mpirun") is False and launcher not in _LAUNCH:
+        raise ValueError("unknown launcher %s" % launcher)
+    startup = opts.get("startup", DEFAULT_STARTUP_S)
+    tag = "n%d" % nodes
+    # max_hosts folds the campaign's nodes onto fewer hosts (node i -> host i mod H).
+    hosts = min(nodes, int(opts.get("max_hosts") or nodes))
+    per_host = (nodes + hosts - 1) // hosts
+    per_node = max(per_host * r[0] + r[1] for r in map(ranks_of, points))
+    seconds = walltime(points, startup, opts.get("margin", 1.5))
+    out = os.path.join(campaign.root, "jobs", "%s.out" % tag)
+    name = "evb-%s-%s" % (opts.get("name", "scan"), tag)
+    lines = ["#!/bin/bash"] + _directives(scheduler, name, hosts, per_node, seconds, opts, out)
+    lines.append("# Generated by evbench-scan: %d point(s) on %d node(s), launcher %s." % (
+        len(points), nodes, launcher))
+    rankfile = opts.get("rankfile") or ""
+    pre_launch = "# (ranks placed by SLURM_HOSTFILE)"
+    if rankfile and launcher.startswith("mpirun"):
+        placement = "--rankfile %s" % shlex.quote(rankfile)
+    elif launcher.startswith("mpirun"):
+        # Host-per-rank list -> Open MPI rankfile; each rank may use all cores
+        # (not pinned). Open MPI 4.1's sequential mapper crashes in finalize.
+        placement = '--rankfile "$ranks.rankfile"'
+        pre_launch = ('awk -v c="$(nproc)" \'{print "rank " NR-1 "=" $1 " slot=0-" c-1}\' '
+                      '"$ranks" > "$ranks.rankfile"')
+    else:
+        placement = ""
+    launch, bootstrap = _LAUNCH[launcher]
+    hosts_tpl = _SLURM_HOSTS if scheduler == "slurm" else _PBS_HOSTS
+    ranks_cmd = _RANKS_FROM_FILE.format(rankfile=rankfile) if rankfile and not launcher.startswith("mpirun") \
+        else _RANKS
+    lines.append(_PREAMBLE.format(
+        campaign=shlex.quote(campaign.root), evbench=shlex.quote(evbench), port=opts.get("port", DEFAULT_PORT),
+        tag=tag, modules="\n".join(opts.get("modules", [])) or "# (no modules)",
+        hosts_command=hosts_tpl.format(nodelist=opts.get("nodelist") or ""),
+        ranks_command=ranks_cmd, launch=launch.format(placement=placement), bootstrap=bootstrap,
+        pre_launch=pre_launch))
+    for index, p in enumerate(points):
+        ppn, evm, ntasks = ranks_of(p)
+        lines.append("run_point %s %d %d %d %d %d %d %d   # %s" % (
+            p.id, ntasks, nodes, ppn, evm, index, int(3 * point_seconds(p, startup) + 60), hosts,
+            p.label() or "base config"))
+    lines.append('echo "evbench-scan job $JOBID finished"')
+    return "\n".join(lines) + "\n"
+
+
+def write_jobs(scan, points, outdir, scheduler, evbench, opts):
+    """Lay out the campaign and write one job script per scale; returns paths."""
+    campaign = Campaign(outdir)
+    campaign.create(scan, points, scheduler)
+    os.makedirs(campaign.path("jobs"), exist_ok=True)
+    opts = dict(scan.cluster, **{k: v for k, v in opts.items() if v is not None})
+    opts.setdefault("name", re.sub(r"[^A-Za-z0-9_.-]", "_", scan.name))
+    if opts.get("nodelist"):
+        with open(opts["nodelist"]) as f:
+            opts["hosts"] = [line.split()[0] for line in f if line.strip() and not line.startswith("#")]
+        opts["nodelist"] = os.path.abspath(opts["nodelist"])
+    if opts.get("rankfile"):
+        opts["rankfile"] = os.path.abspath(opts["rankfile"])
+    scripts = []
+    for nodes, group in by_scale(points):
+        need = min(nodes, int(opts.get("max_hosts") or nodes))
+        if opts.get("hosts") and len(opts["hosts"]) < need:
+            raise ValueError("node list has %d hosts, points need %d" % (len(opts["hosts"]), need))
+        path = campaign.path("jobs", "n%d.%s" % (nodes, "sbatch" if scheduler == "slurm" else "pbs"))
+        write_atomic(path, job_script(campaign, scheduler, nodes, group, evbench, opts))
+        os.chmod(path, 0o755)
+        scripts.append(path)
+    return scripts
+
+
+def submit_command(scheduler, script):
+    return ["sbatch", "--parsable", script] if scheduler == "slurm" else ["qsub", script]
+
+
+def submit(scheduler, scripts, outdir):
+    """Submit every script; returns job ids (also saved in jobs/submitted.json)."""
+    ids = []
+    for script in scripts:
+        cmd = submit_command(scheduler, script)
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              universal_newlines=True, timeout=60, cwd=os.path.dirname(script))
+        m = re.search(r"(\d+)(\.[\w.-]+)?", proc.stdout)
+        if proc.returncode != 0 or not m:
+            raise RuntimeError("%s failed (exit %d): %s" % (" ".join(cmd), proc.returncode,
+                                                              (proc.stderr or proc.stdout).strip()))
+        ids.append(proc.stdout.strip().split(";")[0] if scheduler == "slurm" else m.group(0))
+    path = Campaign(outdir).path("jobs", "submitted.json")
+    write_atomic(path, json.dumps({"scheduler": scheduler, "jobs": dict(
+        zip([os.path.basename(s) for s in scripts], ids))}, indent=1) + "\n")
+    return ids
+
+
+def job_running(scheduler, job_id):
+    if scheduler == "slurm":
+        proc = subprocess.run(["squeue", "-h", "-j", str(job_id), "-o", "%T"], stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, universal_newlines=True, timeout=30)
+        return proc.returncode == 0 and proc.stdout.strip() != ""
+    proc = subprocess.run(["qstat", "-f", str(job_id)], stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, universal_newlines=True, timeout=30)
+    state = re.search(r"job_state\s*=\s*(\w)", proc.stdout)
+    return proc.returncode == 0 and state is not None and state.group(1) not in ("C", "F", "E")
+
+
+def wait(scheduler, ids, timeout, poll=1.0):
+    """Block until no job of `ids` is queued or running; False on timeout."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not any(job_running(scheduler, j) for j in ids):
+            return True
+        time.sleep(poll)
+    return False
