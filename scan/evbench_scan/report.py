@@ -79,7 +79,8 @@ def _series(rows, xkey, label_keys, lookup=None):
     """{label: [(x, min, avg, max)]}: for each label and x the best row over the other keys."""
     best = {}
     for r in rows:
-        label = ", ".join(_fmt(k, r["params"][k]) for k in label_keys) or "all"
+        # With no varying key to tell series apart, name the driver they share.
+        label = ", ".join(_fmt(k, r["params"][k]) for k in label_keys) or str(r["params"].get("driver", "all"))
         x = r["params"][xkey]
         if (label, x) not in best or (r["avg"] or 0) > (best[(label, x)]["avg"] or 0):
             best[(label, x)] = r

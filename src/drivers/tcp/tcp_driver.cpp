@@ -1,0 +1,340 @@
+#include "drivers/tcp/tcp_driver.hpp"
+
+#include <linux/sockios.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+
+#include <cerrno>
+#include <ctime>
+#include <iostream>
+
+#include "core/error.hpp"
+#include "drivers/tcp/tcp_handshake.hpp"
+#include "drivers/tcp/tcp_wire.hpp"
+
+namespace evb::tcp {
+
+using Clock = std::chrono::steady_clock;
+
+TcpDriver::TcpDriver(const DriverContext& context, TcpOptions options)
+    : context_(context), options_(std::move(options)) {}
+
+TcpDriver::~TcpDriver() = default;  // without shutdown(): peers see EOF without BYE (lost)
+
+Capabilities TcpDriver::capabilities() const {
+  Capabilities c;
+  c.rdma_write = false;
+  c.ordered_per_peer = true;
+  c.zero_copy_send = true;
+  c.can_block = true;
+  c.max_message = options_.limits.max_message;
+  c.max_segments = 64;
+  return c;
+}
+
+std::string TcpDriver::local_address() {
+  if (!address_.empty()) return address_;
+  std::string bind_host = options_.bind;
+  std::string advertised = options_.bind;
+  if (options_.bind == "auto") {
+    bind_host = context_.all_local ? "127.0.0.1" : "0.0.0.0";
+    advertised = context_.all_local ? "127.0.0.1" : primary_host_address();
+  } else if (options_.bind == "0.0.0.0") {
+    advertised = primary_host_address();
+  }
+  listener_ = make_listener(resolve_host(bind_host, options_.port), options_.socket);
+  address_ = advertised + ":" + std::to_string(local_port(listener_.get()));
+  return address_;
+}
+
+void TcpDriver::connect(const std::vector<std::string>& addresses,
+                        const std::vector<PeerId>& peers) {
+  if (connected_) throw Error("tcp: connect() called twice");
+  if (context_.rank < 0 || context_.rank >= static_cast<int>(addresses.size())) {
+    throw Error("tcp: rank " + std::to_string(context_.rank) + " has no entry among " +
+                std::to_string(addresses.size()) + " addresses");
+  }
+  if (!listener_.valid()) local_address();
+  SetupParams params;
+  params.rank = context_.rank;
+  params.run_id = run_id_of(addresses);
+  params.addresses = addresses;
+  params.peers = peers;
+  params.socket = options_.socket;
+  params.timeout = options_.connect_timeout;
+  std::vector<Fd> fds = establish_connections(listener_.get(), params);
+  listener_.reset();  // later connection attempts are refused by the kernel
+
+  epoll_ = Fd(::epoll_create1(EPOLL_CLOEXEC));
+  if (!epoll_.valid()) throw Error("tcp: epoll_create1: " + errno_text(errno));
+  peers_.resize(addresses.size());
+  FrameSink& sink = *this;
+  for (PeerId p = 0; p < static_cast<PeerId>(fds.size()); ++p) {
+    if (!fds[p].valid()) continue;
+    Peer& peer = peers_[p];
+    peer.address = addresses[p];
+    int fd = fds[p].get();
+    peer.conn = std::make_unique<Connection>(p, std::move(fds[p]), sink, options_.limits);
+    epoll_event ev{};
+    ev.events = EPOLLIN;
+    ev.data.u64 = static_cast<uint64_t>(p);
+    if (::epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, fd, &ev) != 0) {
+      throw Error("tcp: epoll_ctl(ADD): " + errno_text(errno));
+    }
+    peer.state = PeerState::open;
+    ++live_peers_;
+  }
+  connected_ = true;
+}
+
+bool TcpDriver::is_peer(PeerId peer) const {
+  return peer >= 0 && peer < static_cast<PeerId>(peers_.size()) &&
+         peers_[peer].state != PeerState::none;
+}
+
+std::string TcpDriver::name_of(PeerId peer) const {
+  std::string s = "rank " + std::to_string(peer);
+  if (is_peer(peer)) s += " (" + peers_[peer].address + ")";
+  return s;
+}
+
+void TcpDriver::fail_now(OpType type, PeerId peer, Tag tag, uint64_t cookie, OpStatus status,
+                         const std::string& why) {
+  Completion c;
+  c.cookie = cookie;
+  c.type = type;
+  c.status = status;
+  c.peer = peer;
+  c.tag = tag;
+  completions_.push_back(c);
+  if (!why.empty()) last_error_ = why;
+}
+
+static OpStatus status_of_gone(bool lost) { return lost ? OpStatus::peer_lost : OpStatus::peer_closed; }
+
+void TcpDriver::post_send(PeerId peer, Tag tag, std::span<const Segment> segments,
+                          uint64_t cookie) {
+  const std::string me = "tcp: rank " + std::to_string(context_.rank) + ": ";
+  if (!is_peer(peer)) {
+    return fail_now(OpType::send, peer, tag, cookie, OpStatus::error,
+                    me + "post_send to rank " + std::to_string(peer) + ": not a connected peer");
+  }
+  if (segments.size() > capabilities().max_segments) {
+    return fail_now(OpType::send, peer, tag, cookie, OpStatus::error,
+                    me + "post_send to " + name_of(peer) + ": " +
+                        std::to_string(segments.size()) + " segments, at most " +
+                        std::to_string(capabilities().max_segments));
+  }
+  uint64_t total = 0;
+  for (const auto& s : segments) total += s.size;
+  if (total > options_.limits.max_message) {
+    return fail_now(OpType::send, peer, tag, cookie, OpStatus::error,
+                    me + "post_send to " + name_of(peer) + ": message of " +
+                        std::to_string(total) + " B exceeds max_message");
+  }
+  Peer& p = peers_[peer];
+  if (p.state != PeerState::open) {
+    return fail_now(OpType::send, peer, tag, cookie, status_of_gone(p.state == PeerState::lost),
+                    {});
+  }
+  p.conn->queue_send(tag, segments, cookie);
+  if (!p.dirty && !p.want_out) {
+    p.dirty = true;
+    dirty_.push_back(peer);
+  }
+}
+
+void TcpDriver::post_recv(PeerId peer, Tag tag, void* buffer, size_t size, uint64_t cookie) {
+  if (peer != kAnyPeer && !is_peer(peer)) {
+    return fail_now(OpType::recv, peer, tag, cookie, OpStatus::error,
+                    "tcp: rank " + std::to_string(context_.rank) + ": post_recv from rank " +
+                        std::to_string(peer) + ": not a connected peer");
+  }
+  PostedRecv r;
+  r.peer = peer;
+  r.tag = tag;
+  r.buffer = static_cast<std::byte*>(buffer);
+  r.size = size;
+  r.cookie = cookie;
+  if (matcher_.match_unexpected(r)) return;
+  if (peer != kAnyPeer && peers_[peer].state != PeerState::open) {
+    return fail_now(OpType::recv, peer, tag, cookie,
+                    status_of_gone(peers_[peer].state == PeerState::lost), {});
+  }
+  if (peer == kAnyPeer && live_peers_ == 0) {
+    return fail_now(OpType::recv, peer, tag, cookie, status_of_gone(any_lost_ || !connected_), {});
+  }
+  matcher_.add_posted(r);
+}
+
+RecvTarget TcpDriver::begin_message(PeerId peer, Tag tag, uint64_t length) {
+  return matcher_.begin_message(peer, tag, length);
+}
+
+void TcpDriver::end_message(PeerId peer, Tag tag, const RecvTarget& target, uint64_t length,
+                            OpStatus status) {
+  matcher_.end_message(peer, tag, target, length, status);
+}
+
+void TcpDriver::send_done(PeerId peer, Tag tag, uint64_t cookie, size_t bytes, OpStatus status) {
+  Completion c;
+  c.cookie = cookie;
+  c.type = OpType::send;
+  c.status = status;
+  c.peer = peer;
+  c.tag = tag;
+  c.bytes = bytes;
+  completions_.push_back(c);
+}
+
+void TcpDriver::set_out_interest(PeerId peer, bool on) {
+  Peer& p = peers_[peer];
+  if (p.want_out == on || !p.conn) return;
+  epoll_event ev{};
+  ev.events = EPOLLIN | (on ? EPOLLOUT : 0u);
+  ev.data.u64 = static_cast<uint64_t>(peer);
+  ::epoll_ctl(epoll_.get(), EPOLL_CTL_MOD, p.conn->fd(), &ev);
+  p.want_out = on;
+}
+
+void TcpDriver::flush_peer(PeerId peer) {
+  Peer& p = peers_[peer];
+  if (p.state != PeerState::open) return;
+  if (p.conn->flush() == IoResult::failed) {
+    return peer_down(peer, OpStatus::peer_lost, "send failed: " + errno_text(p.conn->error()));
+  }
+  set_out_interest(peer, p.conn->send_pending());
+}
+
+void TcpDriver::flush_dirty() {
+  if (dirty_.empty()) return;
+  std::vector<PeerId> todo;
+  todo.swap(dirty_);
+  for (PeerId peer : todo) {
+    peers_[peer].dirty = false;
+    flush_peer(peer);
+  }
+}
+
+void TcpDriver::on_event(PeerId peer, uint32_t events) {
+  if (!is_peer(peer) || peers_[peer].state != PeerState::open) return;
+  Connection& c = *peers_[peer].conn;
+  if (events & (EPOLLIN | EPOLLHUP | EPOLLERR)) {
+    switch (c.on_readable()) {
+      case IoResult::ok:
+        break;
+      case IoResult::bye:
+        return peer_down(peer, OpStatus::peer_closed, "shut down (BYE)");
+      case IoResult::eof:
+        return peer_down(peer, OpStatus::peer_lost, "connection closed without BYE");
+      case IoResult::failed:
+        return peer_down(peer, OpStatus::peer_lost, errno_text(c.error()));
+      case IoResult::protocol:
+        return peer_down(peer, OpStatus::peer_lost,
+                         std::string("protocol error: ") + c.protocol_error());
+    }
+  }
+  if (events & EPOLLOUT) flush_peer(peer);
+}
+
+void TcpDriver::peer_down(PeerId peer, OpStatus status, const std::string& reason) {
+  Peer& p = peers_[peer];
+  if (p.state != PeerState::open) return;
+  const bool lost = status == OpStatus::peer_lost;
+  p.state = lost ? PeerState::lost : PeerState::closed;
+  ::epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, p.conn->fd(), nullptr);
+  p.conn->fail(status);
+  p.conn.reset();
+  p.want_out = false;
+  matcher_.fail_peer(peer, status);
+  --live_peers_;
+  any_lost_ = any_lost_ || lost;
+  if (live_peers_ == 0) matcher_.fail_any(status_of_gone(any_lost_));
+
+  Completion c;
+  c.type = OpType::peer_event;
+  c.status = status;
+  c.peer = peer;
+  completions_.push_back(c);
+  last_error_ = "tcp: rank " + std::to_string(context_.rank) + ": peer " + name_of(peer) +
+                (lost ? " lost: " : " closed: ") + reason;
+  if (lost && !shut_down_) std::cerr << last_error_ << "\n";
+}
+
+void TcpDriver::progress(std::chrono::nanoseconds timeout) {
+  flush_dirty();
+  if (!epoll_.valid()) return;
+  if (!completions_.empty()) timeout = std::chrono::nanoseconds(0);
+  epoll_event events[64];
+  timespec ts{};
+  ts.tv_sec = static_cast<time_t>(timeout.count() / 1000000000);
+  ts.tv_nsec = static_cast<long>(timeout.count() % 1000000000);
+  int n = ::epoll_pwait2(epoll_.get(), events, 64, &ts, nullptr);
+  for (int i = 0; i < n; ++i) on_event(static_cast<PeerId>(events[i].data.u64), events[i].events);
+}
+
+size_t TcpDriver::poll(std::span<Completion> out) {
+  progress(std::chrono::nanoseconds(0));
+  size_t n = 0;
+  while (n < out.size() && !completions_.empty()) {
+    out[n++] = completions_.front();
+    completions_.pop_front();
+  }
+  return n;
+}
+
+void TcpDriver::wait(std::chrono::microseconds timeout) {
+  if (!completions_.empty()) return;
+  progress(timeout);
+}
+
+void TcpDriver::shutdown() {
+  if (shut_down_) return;
+  shut_down_ = true;
+  if (!connected_) return;
+  const auto deadline = Clock::now() + options_.shutdown_timeout;
+  auto open_peers = [this](auto pred) {
+    for (PeerId i = 0; i < static_cast<PeerId>(peers_.size()); ++i) {
+      if (peers_[i].state == PeerState::open && pred(i)) return true;
+    }
+    return false;
+  };
+  for (PeerId i = 0; i < static_cast<PeerId>(peers_.size()); ++i) {
+    if (peers_[i].state != PeerState::open) continue;
+    peers_[i].conn->queue_bye();
+    flush_peer(i);
+  }
+  // Flush (reading meanwhile, so two ranks flushing to each other cannot stall).
+  while (Clock::now() < deadline &&
+         open_peers([this](PeerId i) { return peers_[i].conn->send_pending(); })) {
+    progress(std::chrono::milliseconds(10));
+  }
+  for (auto& p : peers_) {
+    if (p.state == PeerState::open) ::shutdown(p.conn->fd(), SHUT_WR);
+  }
+  // Linger until the kernel has delivered our bytes (BYE included): closing
+  // with unread input would reset the connection and could drop them.
+  auto unacked = [this](PeerId i) {
+    int outq = 0;
+    return ::ioctl(peers_[i].conn->fd(), SIOCOUTQ, &outq) == 0 && outq > 0;
+  };
+  while (Clock::now() < deadline && open_peers(unacked)) {
+    progress(std::chrono::milliseconds(10));
+  }
+  for (PeerId i = 0; i < static_cast<PeerId>(peers_.size()); ++i) {
+    Peer& p = peers_[i];
+    if (p.state != PeerState::open) continue;
+    p.conn->fail(OpStatus::error);  // nothing should be left (shutdown's contract)
+    p.conn.reset();
+    p.state = PeerState::closed;
+  }
+  live_peers_ = 0;
+  epoll_.reset();
+}
+
+std::unique_ptr<Driver> make_tcp_driver(const DriverContext& context, const TcpOptions& options) {
+  return std::make_unique<TcpDriver>(context, options);
+}
+
+}  // namespace evb::tcp

@@ -1,0 +1,77 @@
+#pragma once
+// Receive matching: posted receives against incoming messages, MPI style.
+//
+// An incoming header takes the oldest posted receive whose peer (or kAnyPeer)
+// and tag match; its payload then goes straight into that buffer. With no
+// match the message is buffered as unexpected (one copy) and handed to the
+// first later post_recv that matches it, in arrival order. The Matcher owns
+// the unexpected buffers; receive buffers belong to the caller. Finished
+// receives are appended to the completion queue given at construction.
+#include <cstdint>
+#include <deque>
+#include <list>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "drivers/api/driver.hpp"
+#include "drivers/tcp/tcp_sink.hpp"
+
+namespace evb::tcp {
+
+struct PostedRecv {
+  PeerId peer = kAnyPeer;
+  Tag tag = 0;
+  std::byte* buffer = nullptr;
+  size_t size = 0;
+  uint64_t cookie = 0;
+  uint64_t seq = 0;  // post order, assigned by the Matcher
+};
+
+class Matcher {
+ public:
+  explicit Matcher(std::deque<Completion>& out) : out_(out) {}
+
+  // Matches an already buffered message (completing at once, or when it has
+  // fully arrived). Returns false if none matched; the caller then posts it.
+  bool match_unexpected(const PostedRecv& recv);
+  void add_posted(PostedRecv recv);
+
+  // Incoming side (see FrameSink).
+  RecvTarget begin_message(PeerId peer, Tag tag, uint64_t length);
+  void end_message(PeerId peer, Tag tag, const RecvTarget& target, uint64_t length,
+                   OpStatus status);
+
+  // Completes every receive posted to `peer` (not kAnyPeer) with `status`.
+  void fail_peer(PeerId peer, OpStatus status);
+  // Completes every kAnyPeer receive with `status` (no live peer is left).
+  void fail_any(OpStatus status);
+
+  size_t posted_count() const { return posted_; }
+  size_t unexpected_count() const { return unexpected_.size(); }
+
+ private:
+  struct Unexpected {
+    PeerId peer;
+    Tag tag;
+    uint64_t length;
+    std::vector<std::byte> data;
+    bool complete = false;
+    bool claimed = false;
+    PostedRecv claim;
+    std::list<Unexpected>::iterator self;  // its own position, for O(1) removal
+  };
+  using Queue = std::deque<PostedRecv>;
+
+  void complete(const PostedRecv& recv, PeerId peer, uint64_t length, OpStatus status);
+  void deliver(Unexpected& u);
+
+  std::deque<Completion>& out_;
+  std::map<std::pair<PeerId, Tag>, Queue> by_peer_;
+  std::map<Tag, Queue> any_peer_;
+  std::list<Unexpected> unexpected_;
+  uint64_t next_seq_ = 0;
+  size_t posted_ = 0;
+};
+
+}  // namespace evb::tcp

@@ -1,0 +1,69 @@
+#pragma once
+// RAII file descriptor and the few socket helpers the tcp driver needs
+// (options, address parsing and formatting, listener). Setup helpers throw
+// evb::Error with the failing call and errno text.
+#include <netinet/in.h>
+
+#include <cstddef>
+#include <string>
+
+namespace evb::tcp {
+
+// Owns one file descriptor; closes it on destruction. Move-only.
+class Fd {
+ public:
+  Fd() = default;
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() { reset(); }
+  Fd(Fd&& other) noexcept : fd_(other.release()) {}
+  Fd& operator=(Fd&& other) noexcept {
+    if (this != &other) reset(other.release());
+    return *this;
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+
+  int get() const { return fd_; }
+  bool valid() const { return fd_ >= 0; }
+  int release() {
+    int fd = fd_;
+    fd_ = -1;
+    return fd;
+  }
+  void reset(int fd = -1);
+
+ private:
+  int fd_ = -1;
+};
+
+// Socket options applied to every data connection (0 = kernel default).
+struct SocketOptions {
+  size_t sndbuf = 0;
+  size_t rcvbuf = 0;
+  bool nodelay = true;
+};
+
+// Applies `opts` (buffers, TCP_NODELAY) and O_NONBLOCK; throws on failure.
+void configure_socket(int fd, const SocketOptions& opts);
+void set_nonblocking(int fd);
+
+// "host:port" -> IPv4 socket address (host: dotted quad or resolvable name).
+sockaddr_in resolve_endpoint(const std::string& endpoint);
+sockaddr_in resolve_host(const std::string& host, int port);
+// 127.0.0.1:4567
+std::string format_endpoint(const sockaddr_in& addr);
+// Address of the fd's remote end, or "?" when unknown.
+std::string peer_endpoint(int fd);
+
+// The first non-loopback IPv4 address of this host's name, else the name.
+std::string primary_host_address();
+
+// A non-blocking listening socket bound to `addr` (port 0: ephemeral);
+// `opts` buffer sizes are set before listen() so accepted sockets inherit them.
+Fd make_listener(const sockaddr_in& addr, const SocketOptions& opts);
+int local_port(int fd);
+
+// "Connection reset by peer (ECONNRESET)"-style text for an errno value.
+std::string errno_text(int err);
+
+}  // namespace evb::tcp
