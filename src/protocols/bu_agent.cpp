@@ -16,7 +16,7 @@ BuAgent::BuAgent(Engine& engine, BuilderUnit& bu, FilterUnits& fus, const Topolo
   const Config& c = engine.config();
   protocol_ = c.protocol;
   id_ = engine_.add_agent(this);
-  engine_.listen(Channel::to_bu, id_, std::max(4, c.credits + 2));
+  engine_.listen(Channel::to_bu, id_, c.credits + 1);  // assignments + stop
   slot_bytes_.assign(c.credits, 0);
   slot_event_.assign(c.credits, 0);
   stats_.bu = bu.index();

@@ -1,5 +1,6 @@
 #include "protocols/evm_agent.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "core/clock.hpp"
@@ -15,7 +16,8 @@ EvmAgent::EvmAgent(Engine& engine, const Topology& topo, RankStats& stats, bool 
       evm_(topo.nodes, engine.config().events),
       live_(live) {
   id_ = engine_.add_agent(this);
-  engine_.listen(Channel::to_evm, id_, std::max(16, topo.nodes * engine.config().credits + 4));
+  // One credit per BU slot can be outstanding (capped; the driver buffers beyond).
+  engine_.listen(Channel::to_evm, id_, std::clamp(topo.nodes * engine.config().credits, 2, 256));
   stats_.evm = true;
 }
 

@@ -9,41 +9,56 @@ namespace evb {
 RuAgent::RuAgent(Engine& engine, ReadoutUnit& ru, const Topology& topo, RankStats& stats)
     : engine_(engine), ru_(ru), topo_(topo), stats_(stats) {
   id_ = engine_.add_agent(this);
-  const int depth = std::max(16, topo.nodes * engine.config().credits);
+  // At most one request per BU slot can be outstanding here. Beyond 256 the
+  // driver buffers the rest; fewer posted receives keep completion polling cheap.
+  const int depth = std::clamp(topo.nodes * engine.config().credits, 2, 256);
   engine_.listen(Channel::to_ru, id_, depth);
   stats_.ru = ru.index();
 }
 
 void RuAgent::start(int64_t) {}
 
+namespace {
+constexpr uint64_t kInlineHeader = 0xFFFFFF;  // cookie: header lives in the ring slot
+}
+
 void RuAgent::send_fragment(uint64_t event, int bu, uint32_t slot) {
   const Config& c = engine_.config();
-  size_t h;
-  if (free_headers_.empty()) {
-    headers_.emplace_back();
-    sizes_.push_back(0);
-    h = headers_.size() - 1;
-  } else {
-    h = free_headers_.back();
-    free_headers_.pop_back();
-  }
   const FragmentView f = ru_.fragment(event);
-  ru_.fill_header(headers_[h], f, event, bu);
+  if (slot_sends_.empty()) slot_sends_.assign(ru_.slots(), 0);
+  // The slot's own header room can be used when no other send reads it.
+  uint64_t h = kInlineHeader;
+  FragmentHeader* header = reinterpret_cast<FragmentHeader*>(f.header);
+  if (slot_sends_[f.slot] > 0) {
+    if (free_headers_.empty()) {
+      headers_.emplace_back();
+      h = headers_.size() - 1;
+    } else {
+      h = free_headers_.back();
+      free_headers_.pop_back();
+    }
+    header = &headers_[h];
+  }
+  ru_.fill_header(*header, f, event, bu);
+  const uint64_t meta = static_cast<uint64_t>(c.fragment.meta_segments) * c.fragment.meta_size;
   Segment segs[64];
   size_t n = 0;
-  segs[n++] = {&headers_[h], sizeof(FragmentHeader)};
-  for (uint32_t m = 0; m < c.fragment.meta_segments; ++m)
-    segs[n++] = {f.meta + m * c.fragment.meta_size, c.fragment.meta_size};
-  const uint32_t parts = std::max<uint32_t>(1, c.fragment.data_segments);
-  const uint64_t part = (f.payload_size + parts - 1) / parts;
-  for (uint64_t off = 0; off < f.payload_size && n < 64; off += part)
-    segs[n++] = {f.payload + off, std::min(part, f.payload_size - off)};
-  uint64_t total = 0;
-  for (size_t i = 0; i < n; ++i) total += segs[i].size;
-  sizes_[h] = total;
+  if (h == kInlineHeader && c.fragment.data_segments <= 1 && c.fragment.meta_segments <= 1) {
+    // Header, metadata and payload are contiguous: one segment.
+    segs[n++] = {f.header, sizeof(FragmentHeader) + meta + f.payload_size};
+  } else {
+    segs[n++] = {header, sizeof(FragmentHeader)};
+    for (uint32_t m = 0; m < c.fragment.meta_segments; ++m)
+      segs[n++] = {f.meta + m * c.fragment.meta_size, c.fragment.meta_size};
+    const uint32_t parts = std::max<uint32_t>(1, c.fragment.data_segments);
+    const uint64_t part = (f.payload_size + parts - 1) / parts;
+    for (uint64_t off = 0; off < f.payload_size && n < 64; off += part)
+      segs[n++] = {f.payload + off, std::min(part, f.payload_size - off)};
+  }
+  ++slot_sends_[f.slot];
   ++in_flight_;
   engine_.send(topo_.bu_rank.at(bu), data_tag(slot), std::span<const Segment>(segs, n),
-               Engine::make_cookie(id_, h));
+               Engine::make_cookie(id_, (static_cast<uint64_t>(f.slot) << 24) | h));
 }
 
 void RuAgent::on_command(PeerId from, const Command& cmd) {
@@ -66,10 +81,16 @@ void RuAgent::on_command(PeerId from, const Command& cmd) {
 }
 
 void RuAgent::on_completion(const Completion& c) {
-  const size_t h = Engine::cookie_value(c.cookie);
+  const uint64_t v = Engine::cookie_value(c.cookie);
+  const size_t slot = v >> 24;
+  const uint64_t h = v & 0xFFFFFF;
+  const FragmentHeader* header = h == kInlineHeader ? ru_.slot_header(slot) : &headers_[h];
   ++stats_.fragments_sent;
-  stats_.bytes_sent += sizes_[h];
-  free_headers_.push_back(h);
+  stats_.bytes_sent += sizeof(FragmentHeader) +
+                       static_cast<uint64_t>(header->meta_size) * header->meta_segments +
+                       header->payload_size;
+  --slot_sends_[slot];
+  if (h != kInlineHeader) free_headers_.push_back(h);
   --in_flight_;
 }
 

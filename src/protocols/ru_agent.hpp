@@ -29,9 +29,11 @@ class RuAgent : public Agent {
   const Topology& topo_;
   RankStats& stats_;
   uint8_t id_ = 0;
-  std::deque<FragmentHeader> headers_;  // stable addresses while sends are in flight
+  // Headers for sends whose ring slot is already being sent from (the slot's
+  // own header room is taken); stable addresses while sends are in flight.
+  std::deque<FragmentHeader> headers_;
   std::vector<size_t> free_headers_;
-  std::vector<uint64_t> sizes_;         // bytes of the send using header i
+  std::vector<uint32_t> slot_sends_;    // sends in flight per ring slot
   size_t in_flight_ = 0;
   bool stopped_ = false;
   int bus_done_ = 0;

@@ -14,7 +14,7 @@ ReadoutUnit::ReadoutUnit(int index, const Config& config)
       index_(index),
       meta_bytes_(meta_bytes(config)),
       max_payload_(max_payload(config, index)) {
-  stride_ = (meta_bytes_ + max_payload_ + 63) & ~uint64_t{63};
+  stride_ = (sizeof(FragmentHeader) + meta_bytes_ + max_payload_ + 63) & ~uint64_t{63};
   slots_ = std::max<size_t>(1, config.ru_buffer / stride_);
   ring_ = AlignedBuffer(slots_ * stride_);
   blocks_per_slot_ = max_payload_ / kCrcBlock + 1;
@@ -26,7 +26,7 @@ ReadoutUnit::ReadoutUnit(int index, const Config& config)
     std::memcpy(p + i, &v, 8);
   }
   for (size_t s = 0; s < slots_; ++s) {
-    const uint8_t* payload = p + s * stride_ + meta_bytes_;
+    const uint8_t* payload = p + s * stride_ + sizeof(FragmentHeader) + meta_bytes_;
     uint32_t crc = 0;
     for (size_t b = 0; b < blocks_per_slot_; ++b) {
       prefix_crc_[s * blocks_per_slot_ + b] = crc;  // crc of the first b blocks
@@ -40,7 +40,9 @@ ReadoutUnit::ReadoutUnit(int index, const Config& config)
 FragmentView ReadoutUnit::fragment(uint64_t event) const {
   const size_t s = event % slots_;
   FragmentView f;
-  f.meta = ring_.data() + s * stride_;
+  f.slot = s;
+  f.header = ring_.data() + s * stride_;
+  f.meta = f.header + sizeof(FragmentHeader);
   f.payload = f.meta + meta_bytes_;
   f.payload_size = fragment_payload(config_, index_, event);
   const uint64_t full = f.payload_size / kCrcBlock;

@@ -3,7 +3,11 @@
 // event. The ring (`ru_buffer` bytes) is filled once with pseudo-random data;
 // payload checksums are precomputed per ring slot as 4 KiB prefix CRCs, so a
 // fragment of any size costs at most 4 KiB of CRC work when it is sent.
-// No I/O: the protocol turns a FragmentView into driver segments.
+// Each slot starts with room for the fragment header, so header, metadata and
+// payload can leave as one contiguous segment (a single copy for MPI's
+// shared-memory transport, one iovec for TCP) whenever no other send from the
+// same slot is in flight. No I/O: the protocol turns a FragmentView into
+// driver segments.
 #include <cstdint>
 #include <vector>
 
@@ -14,6 +18,8 @@
 namespace evb {
 
 struct FragmentView {
+  size_t slot = 0;                // ring slot the fragment lives in
+  uint8_t* header = nullptr;      // room for a FragmentHeader right before `meta`
   const uint8_t* meta = nullptr;  // meta_segments x meta_size contiguous bytes
   const uint8_t* payload = nullptr;
   uint64_t payload_size = 0;
@@ -29,6 +35,10 @@ class ReadoutUnit {
   // Fills `h` for `event` going to `bu`; bumps the sequence counter.
   void fill_header(FragmentHeader& h, const FragmentView& f, uint64_t event, int bu);
 
+  // The header room at the start of ring slot `slot`.
+  FragmentHeader* slot_header(size_t slot) {
+    return reinterpret_cast<FragmentHeader*>(ring_.data() + slot * stride_);
+  }
   AlignedBuffer& memory() { return ring_; }
   size_t slots() const { return slots_; }
   uint64_t fragments_sent() const { return sequence_; }
