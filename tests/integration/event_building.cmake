@@ -52,3 +52,7 @@ set_tests_properties(eb_evm_with_rank0 eb_lhcb_segments_lognormal eb_event_count
                      eb_corruption_detected cli_validate_typo cli_validate_example_configs
                      eb_rank_killed docs_config_reference_current
                      PROPERTIES TIMEOUT 60 LABELS integration)
+# The env bootstrap: ranks started by hand (as a script or srun would).
+add_test(NAME eb_env_bootstrap
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/env_bootstrap.py $<TARGET_FILE:evbench>)
+set_tests_properties(eb_env_bootstrap PROPERTIES TIMEOUT 90 LABELS integration)

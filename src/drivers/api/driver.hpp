@@ -44,7 +44,13 @@ enum class OpStatus : uint8_t {
   error,       // any other failure; see Driver::last_error()
 };
 
-// One finished operation. `bytes` is the received message size for recvs.
+// One finished operation. For recvs, `bytes` is the received message size; on
+// `truncated` it is at least the posted size (tcp reports the sender's full
+// length, mpi what the library reports), so protocols post receives as large
+// as the largest message they expect. An any-peer receive failed because every
+// peer is gone carries peer == kAnyPeer. `ordered_per_peer` means receives are
+// filled in send order; completions of different operations may be reported
+// in any order.
 struct Completion {
   uint64_t cookie = 0;
   OpType type = OpType::send;
