@@ -17,11 +17,6 @@
 
 namespace evb::boot {
 
-void Fd::reset() noexcept {
-  if (fd_ >= 0) ::close(fd_);
-  fd_ = -1;
-}
-
 void split_host_port(const std::string& text, const std::string& what, std::string* host,
                      int* port) {
   auto bad = [&](const char* why) {

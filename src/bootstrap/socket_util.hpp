@@ -1,41 +1,16 @@
 #pragma once
 // Small POSIX socket helpers shared by the rendezvous server and client.
 //
-// Fd owns one file descriptor (RAII, move-only). The helpers throw evb::Error
+// The helpers throw evb::Error
 // with the address and errno text; they never raise SIGPIPE.
 #include <chrono>
 #include <string>
 
+#include "core/fd.hpp"
+
 namespace evb::boot {
 
-class Fd {
- public:
-  Fd() = default;
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() { reset(); }
-  Fd(Fd&& o) noexcept : fd_(o.release()) {}
-  Fd& operator=(Fd&& o) noexcept {
-    if (this != &o) {
-      reset();
-      fd_ = o.release();
-    }
-    return *this;
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-
-  int get() const { return fd_; }
-  bool valid() const { return fd_ >= 0; }
-  int release() {
-    int f = fd_;
-    fd_ = -1;
-    return f;
-  }
-  void reset() noexcept;
-
- private:
-  int fd_ = -1;
-};
+using Fd = evb::Fd;
 
 using Clock = std::chrono::steady_clock;
 

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdio>
 
+#include "core/json_writer.hpp"
 #include "core/config_detail.hpp"
 #include "core/config_loader.hpp"
 
@@ -60,26 +61,7 @@ bool plain_safe(const std::string& s) {
   return true;
 }
 
-std::string escaped(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
-}
+std::string escaped(const std::string& s) { return JsonWriter::escape(s); }
 
 std::string yaml_string(const std::string& s) { return plain_safe(s) ? s : escaped(s); }
 

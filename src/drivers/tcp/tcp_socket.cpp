@@ -14,11 +14,6 @@
 
 namespace evb::tcp {
 
-void Fd::reset(int fd) {
-  if (fd_ >= 0) ::close(fd_);
-  fd_ = fd;
-}
-
 std::string errno_text(int err) {
   const char* name = strerrordesc_np(err);
   const char* abbrev = strerrorname_np(err);

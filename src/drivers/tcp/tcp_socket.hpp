@@ -1,5 +1,5 @@
 #pragma once
-// RAII file descriptor and the few socket helpers the tcp driver needs
+// The few socket helpers the tcp driver needs
 // (options, address parsing and formatting, listener). Setup helpers throw
 // evb::Error with the failing call and errno text.
 #include <netinet/in.h>
@@ -7,34 +7,11 @@
 #include <cstddef>
 #include <string>
 
+#include "core/fd.hpp"
+
 namespace evb::tcp {
 
-// Owns one file descriptor; closes it on destruction. Move-only.
-class Fd {
- public:
-  Fd() = default;
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() { reset(); }
-  Fd(Fd&& other) noexcept : fd_(other.release()) {}
-  Fd& operator=(Fd&& other) noexcept {
-    if (this != &other) reset(other.release());
-    return *this;
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-
-  int get() const { return fd_; }
-  bool valid() const { return fd_ >= 0; }
-  int release() {
-    int fd = fd_;
-    fd_ = -1;
-    return fd;
-  }
-  void reset(int fd = -1);
-
- private:
-  int fd_ = -1;
-};
+using Fd = evb::Fd;
 
 // Socket options applied to every data connection (0 = kernel default).
 struct SocketOptions {
