@@ -121,3 +121,10 @@ def test_sbatch_campaign_real_evbench(cluster, tmp_path):
 @pytest.mark.timeout(200)
 def test_qsub_campaign_real_evbench(cluster, tmp_path):
     submit_and_check(cluster, tmp_path, "pbs", real_evbench(), "mpirun-env", "500ms")
+
+
+@pytest.mark.timeout(200)
+def test_sbatch_campaign_real_evbench_srun_pmix(cluster, tmp_path):
+    # srun --mpi=pmix starts the ranks; evbench's mpi bootstrap joins them
+    # (MPI for start-up only; the data goes over the tcp driver).
+    submit_and_check(cluster, tmp_path, "slurm", real_evbench(), "srun-pmix", "500ms")
