@@ -51,6 +51,8 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
     last = std::max(last, r.last_completion_ns);
     in_window += r.events_in_window;
     s.events_built += r.events_built;
+    s.fu_processed += r.fu_processed;
+    s.fu_accepted += r.fu_accepted;
     s.integrity.corrupt += r.integrity.corrupt;
     s.integrity.duplicate += r.integrity.duplicate;
     s.integrity.verified += r.integrity.verified;
@@ -143,6 +145,10 @@ void print_table(const Config& c, const Topology& t, const Summary& s) {
               static_cast<unsigned long long>(s.integrity.duplicate),
               static_cast<unsigned long long>(s.integrity.corrupt),
               static_cast<unsigned long long>(s.integrity.verified));
+  if (is_event_builder(c.protocol))
+    std::printf("# filter units: %llu events processed, %llu accepted\n",
+                static_cast<unsigned long long>(s.fu_processed),
+                static_cast<unsigned long long>(s.fu_accepted));
   std::printf("# %s\n", s.integrity_ok() ? "OK" : "FAILED: integrity errors");
   std::fflush(stdout);
 }
@@ -200,6 +206,10 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s,
   w.value("corrupt", s.integrity.corrupt);
   w.value("corrupt_events", s.integrity.bad_events);
   w.value("verified_fragments", s.integrity.verified);
+  w.end_object();
+  w.begin_object("filter_units");
+  w.value("events_processed", s.fu_processed);
+  w.value("events_accepted", s.fu_accepted);
   w.end_object();
   w.begin_object("bounds");
   w.value("max_requests_in_flight_per_credit", s.max_requests_in_flight);

@@ -23,6 +23,7 @@ struct Summary {
   double p50_ms = 0, p99_ms = 0, max_ms = 0;
   IntegrityCounters integrity;
   uint64_t incomplete = 0;
+  uint64_t fu_processed = 0, fu_accepted = 0;
   int max_requests_in_flight = 0, max_events_in_flight = 0, max_outstanding_per_bu = 0;
   std::vector<uint64_t> sample_bytes, sample_events;
   // micro-benchmarks: per step (shift) min/avg/max per-node Gb/s
