@@ -120,3 +120,21 @@ TEST(FilterUnits, SlotsWaitForAFreeFu) {
 
 }  // namespace
 }  // namespace evb
+
+namespace evb {
+namespace {
+
+TEST(FilterUnits, AcceptRatioHoldsOverManyEvents) {
+  Config c = small();
+  c.fu.accept_ratio = 0.25;
+  FilterUnits fus(0, c);
+  for (uint64_t e = 0; e < 4000; ++e) {
+    fus.offer(0, e, 0);
+    fus.finished(0);
+  }
+  EXPECT_EQ(fus.processed(), 4000u);
+  EXPECT_NEAR(static_cast<double>(fus.accepted()), 1000.0, 100.0);
+}
+
+}  // namespace
+}  // namespace evb
