@@ -1,6 +1,7 @@
 # Event building under mpirun (root, oversubscribed, loopback only): every
 # protocol x scheduling over the MPI driver on Open MPI's shared-memory (vader)
-# and TCP BTLs, and the mpi bootstrap carrying the tcp driver.
+# and TCP BTLs, every protocol over the UCX PML, and the mpi bootstrap
+# carrying the tcp driver.
 if(TARGET evbench_driver_mpi AND TARGET evbench_bootstrap_mpi)
   find_program(_evb_mpirun NAMES mpirun mpiexec)
   set(_evb_check /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_result.py)
@@ -27,6 +28,23 @@ if(TARGET evbench_driver_mpi AND TARGET evbench_bootstrap_mpi)
                              LABELS "integration;mpi")
       endforeach()
     endforeach()
+  endforeach()
+  # Open MPI's UCX PML (UCX over shared memory and tcp on lo). Open MPI only
+  # selects it on RDMA hardware unless told that any UCX transport will do.
+  foreach(protocol pull push pull-noevm)
+    if(protocol STREQUAL "pull-noevm")
+      set(np 4)
+    else()
+      set(np 5)
+    endif()
+    add_test(NAME mpi_eb_ucx_${protocol}
+             COMMAND ${_evb_check} -- ${_evb_mpirun} --oversubscribe --mca oob_tcp_if_include lo
+                     --mca btl_tcp_if_include lo --mca pml ucx --mca pml_ucx_tls any
+                     --mca pml_ucx_devices any -x UCX_NET_DEVICES=lo -x UCX_TLS=self,sm,tcp
+                     -np ${np} $<TARGET_FILE:evbench> run ${_evb_short} --set driver=mpi
+                     --set protocol=${protocol})
+    set_tests_properties(mpi_eb_ucx_${protocol} PROPERTIES TIMEOUT 90 ENVIRONMENT "${_evb_env}"
+                         LABELS "integration;mpi")
   endforeach()
   add_test(NAME mpi_bootstrap_tcp_driver
            COMMAND ${_evb_check} -- ${_evb_mpi} --mca btl self,vader -np 5
