@@ -9,7 +9,7 @@ set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config git libyaml-cpp-dev
           libopenmpi-dev openmpi-bin python3 python3-yaml)
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(libgtest-dev python3-pytest python3-matplotlib iperf3 procps iproute2
+  packages+=(libgtest-dev clang-format python3-pytest python3-matplotlib iperf3 procps iproute2
              slurm-wlm slurm-wlm-torque munge)
 fi
 

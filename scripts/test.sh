@@ -6,6 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
+# One formatter config (.clang-format) for every C++ file.
+git ls-files '*.cpp' '*.hpp' '*.c' | xargs clang-format --dry-run --Werror
+
 scripts/build.sh
 (cd build && ctest --output-on-failure -j 2 --timeout 300)
 

@@ -66,7 +66,8 @@ EnvSettings parse_env_settings(const EnvLookup& lookup) {
     s.token = id;
   } else if (const char* job = lookup("SLURM_JOB_ID"); job && *job) {
     s.token = std::string("slurm-") + job;
-    if (const char* step = lookup("SLURM_STEP_ID"); step && *step) s.token += std::string(".") + step;
+    if (const char* step = lookup("SLURM_STEP_ID"); step && *step)
+      s.token += std::string(".") + step;
   } else {
     s.token = "evbench-default";
   }
@@ -75,14 +76,16 @@ EnvSettings parse_env_settings(const EnvLookup& lookup) {
 
 void check_env_size(const EnvSettings& s, const Config& config, int nprocs) {
   if (s.size == nprocs) return;
-  std::string needs = "the config needs " + std::to_string(nprocs) + " processes (nodes=" +
-                      std::to_string(config.nodes) + ", layout=" + to_string(config.layout) +
-                      ", evm=" + to_string(config.evm) + ")";
+  std::string needs = "the config needs " + std::to_string(nprocs) +
+                      " processes (nodes=" + std::to_string(config.nodes) +
+                      ", layout=" + to_string(config.layout) + ", evm=" + to_string(config.evm) +
+                      ")";
   if (s.size_var.empty())
     throw ConfigError(
         "bootstrap env: no rank/size in the environment (EVBENCH_RANK/EVBENCH_SIZE, "
         "SLURM_PROCID/SLURM_NTASKS, OMPI_COMM_WORLD_RANK/OMPI_COMM_WORLD_SIZE or "
-        "PMI_RANK/PMI_SIZE), so this is a single process, but " + needs);
+        "PMI_RANK/PMI_SIZE), so this is a single process, but " +
+        needs);
   throw ConfigError(s.size_var + "=" + std::to_string(s.size) + " but " + needs);
 }
 

@@ -43,8 +43,8 @@ std::string make_token() {
 
 // Runs in the forked child; never returns.
 [[noreturn]] void child_main(const Config& config, int rank, int nprocs, int port,
-                             const std::string& token, pid_t parent,
-                             const sigset_t& old_mask, const WorkerFn& worker) {
+                             const std::string& token, pid_t parent, const sigset_t& old_mask,
+                             const WorkerFn& worker) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() != parent) ::_exit(kExitRuntime);
   ::signal(SIGINT, SIG_DFL);
@@ -166,8 +166,8 @@ class Supervisor {
   void judge(Child& c, int status) {
     if (terminating_) return;  // collateral of our own SIGTERM/SIGKILL
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return;
-    bool clean = WIFEXITED(status) &&
-                 server_.rank_state(c.rank) == RendezvousServer::RankState::goodbye;
+    bool clean =
+        WIFEXITED(status) && server_.rank_state(c.rank) == RendezvousServer::RankState::goodbye;
     codes_.push_back(WIFEXITED(status) ? WEXITSTATUS(status) : int{kExitRuntime});
     if (clean) {  // the worker finished and returned a verdict (e.g. integrity)
       log_line("rank " + std::to_string(c.rank) + " (pid " + std::to_string(c.pid) +

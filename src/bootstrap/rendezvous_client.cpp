@@ -9,7 +9,9 @@
 namespace evb::boot {
 
 namespace {
-long long secs(std::chrono::milliseconds ms) { return (ms.count() + 999) / 1000; }
+long long secs(std::chrono::milliseconds ms) {
+  return (ms.count() + 999) / 1000;
+}
 }  // namespace
 
 std::string RendezvousClient::server() const {
@@ -59,7 +61,9 @@ RendezvousClient::RendezvousClient(ClientOptions options) : opt_(std::move(optio
     if (name != hostnames_.at(0)) all_local_ = false;
 }
 
-RendezvousClient::~RendezvousClient() { goodbye(); }
+RendezvousClient::~RendezvousClient() {
+  goodbye();
+}
 
 std::string RendezvousClient::read_frame(Clock::time_point deadline, const char* waiting_for) {
   char prefix[4];
@@ -116,8 +120,8 @@ std::vector<std::string> RendezvousClient::collective(Op op, const std::string& 
     std::string body = read_frame(Clock::time_point::max(), op_name(op));
     MsgType t = body_type(body);
     if (t == MsgType::fail) throw_fail(body);
-    if (t != MsgType::result) throw ProtocolError("bootstrap: unexpected reply to " +
-                                                  std::string(op_name(op)));
+    if (t != MsgType::result)
+      throw ProtocolError("bootstrap: unexpected reply to " + std::string(op_name(op)));
     Result r = decode_result(body);
     if (r.seq != seq_) throw ProtocolError("bootstrap: collective result out of step");
     ++seq_;
@@ -133,7 +137,9 @@ std::vector<std::string> RendezvousClient::gather(const std::string& mine) {
   return collective(Op::gather, mine);
 }
 
-void RendezvousClient::barrier() { collective(Op::barrier, std::string()); }
+void RendezvousClient::barrier() {
+  collective(Op::barrier, std::string());
+}
 
 void RendezvousClient::abort(const std::string& why) noexcept {
   if (done_ || !fd_.valid()) return;

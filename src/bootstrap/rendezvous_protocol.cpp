@@ -4,9 +4,12 @@ namespace evb::boot {
 
 const char* op_name(Op op) {
   switch (op) {
-    case Op::allgather: return "allgather";
-    case Op::gather: return "gather";
-    case Op::barrier: return "barrier";
+    case Op::allgather:
+      return "allgather";
+    case Op::gather:
+      return "gather";
+    case Op::barrier:
+      return "barrier";
   }
   return "?";
 }
@@ -33,8 +36,9 @@ class Writer {
   }
   std::string finish() {
     uint64_t body = out_.size() - 4;
-    if (body > kMaxFrame) throw ProtocolError("bootstrap: message of " + std::to_string(body) +
-                                              " bytes exceeds the 1 GiB frame limit");
+    if (body > kMaxFrame)
+      throw ProtocolError("bootstrap: message of " + std::to_string(body) +
+                          " bytes exceeds the 1 GiB frame limit");
     for (int i = 0; i < 4; ++i) out_[i] = static_cast<char>((body >> (24 - 8 * i)) & 0xff);
     return std::move(out_);
   }
@@ -143,8 +147,12 @@ std::string encode_abort(const std::string& why) {
   return w.finish();
 }
 
-std::string encode_goodbye() { return Writer(MsgType::goodbye).finish(); }
-std::string encode_bye() { return Writer(MsgType::bye).finish(); }
+std::string encode_goodbye() {
+  return Writer(MsgType::goodbye).finish();
+}
+std::string encode_bye() {
+  return Writer(MsgType::bye).finish();
+}
 
 MsgType body_type(const std::string& body) {
   if (body.empty()) throw ProtocolError("bootstrap: malformed message (empty)");
@@ -228,8 +236,8 @@ bool take_frame(std::string* buf, uint32_t max_frame, std::string* body) {
   if (buf->size() < 4) return false;
   uint32_t n = frame_length(buf->data());
   if (n > max_frame)
-    throw ProtocolError("bootstrap: frame of " + std::to_string(n) + " bytes exceeds the limit of " +
-                        std::to_string(max_frame));
+    throw ProtocolError("bootstrap: frame of " + std::to_string(n) +
+                        " bytes exceeds the limit of " + std::to_string(max_frame));
   if (buf->size() < 4 + uint64_t{n}) return false;
   body->assign(*buf, 4, n);
   buf->erase(0, 4 + size_t{n});

@@ -34,7 +34,9 @@ std::string rank_list(const std::vector<int>& ranks) {
   return s;
 }
 
-long long seconds(std::chrono::milliseconds ms) { return (ms.count() + 999) / 1000; }
+long long seconds(std::chrono::milliseconds ms) {
+  return (ms.count() + 999) / 1000;
+}
 
 }  // namespace
 
@@ -55,7 +57,9 @@ RendezvousServer::RendezvousServer(ServerOptions options) : opt_(std::move(optio
   states_.assign(static_cast<size_t>(opt_.size), RankState::absent);
 }
 
-RendezvousServer::~RendezvousServer() { stop(); }
+RendezvousServer::~RendezvousServer() {
+  stop();
+}
 
 void RendezvousServer::start() {
   join_deadline_ = Clock::now() + opt_.join_timeout;
@@ -278,8 +282,8 @@ void RendezvousServer::on_hello(Conn& c, const std::string& body) {
     return reject(c, "protocol version " + std::to_string(h.version) + ", this server speaks " +
                          std::to_string(kVersion));
   if (h.token != opt_.token)
-    return reject(c, who + ": wrong run token \"" + h.token + "\" (this run is \"" + opt_.token +
-                         "\")");
+    return reject(
+        c, who + ": wrong run token \"" + h.token + "\" (this run is \"" + opt_.token + "\")");
   if (h.size != opt_.size)
     return reject(c, who + ": size " + std::to_string(h.size) + " does not match this run's " +
                          std::to_string(opt_.size) + " ranks");
@@ -415,8 +419,8 @@ void RendezvousServer::check_timers() {
     for (int q = 0; q < opt_.size; ++q)
       if (!round_has_[static_cast<size_t>(q)]) waiting.push_back(q);
     log("rendezvous: collective #" + std::to_string(round_seq_) + " has waited " +
-        std::to_string(seconds(opt_.slow_round_warning)) + " s for rank(s) " +
-        rank_list(waiting) + " (still connected; waiting on)");
+        std::to_string(seconds(opt_.slow_round_warning)) + " s for rank(s) " + rank_list(waiting) +
+        " (still connected; waiting on)");
   }
 }
 

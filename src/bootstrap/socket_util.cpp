@@ -9,8 +9,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 
 #include "core/error.hpp"
@@ -60,11 +60,12 @@ void resolve(const std::string& host, int port, bool passive, AddrList* out) {
   hints.ai_flags = passive ? AI_PASSIVE : 0;
   std::string service = std::to_string(port);
   int rc = getaddrinfo(host.c_str(), service.c_str(), &hints, &out->head);
-  if (rc != 0)
-    throw Error("bootstrap: cannot resolve \"" + host + "\": " + gai_strerror(rc));
+  if (rc != 0) throw Error("bootstrap: cannot resolve \"" + host + "\": " + gai_strerror(rc));
 }
 
-std::string errno_text(int e) { return std::strerror(e); }
+std::string errno_text(int e) {
+  return std::strerror(e);
+}
 
 }  // namespace
 
@@ -87,9 +88,8 @@ Fd listen_tcp(const std::string& host, int port, int* bound_port) {
     sockaddr_storage ss{};
     socklen_t len = sizeof ss;
     ::getsockname(fd.get(), reinterpret_cast<sockaddr*>(&ss), &len);
-    *bound_port = ss.ss_family == AF_INET6
-                      ? ntohs(reinterpret_cast<sockaddr_in6*>(&ss)->sin6_port)
-                      : ntohs(reinterpret_cast<sockaddr_in*>(&ss)->sin_port);
+    *bound_port = ss.ss_family == AF_INET6 ? ntohs(reinterpret_cast<sockaddr_in6*>(&ss)->sin6_port)
+                                           : ntohs(reinterpret_cast<sockaddr_in*>(&ss)->sin_port);
     return fd;
   }
   throw Error("bootstrap: cannot listen on " + host + ":" + std::to_string(port) + ": " + last);
@@ -123,7 +123,9 @@ void enable_keepalive(int fd) {
   ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt);
 }
 
-void set_nonblocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
+void set_nonblocking(int fd) {
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
 
 bool send_all(int fd, const char* data, size_t n, std::string* why) {
   while (n > 0) {

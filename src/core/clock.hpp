@@ -10,7 +10,11 @@ inline int64_t now_ns() {
              std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
-inline double ns_to_s(int64_t ns) { return static_cast<double>(ns) * 1e-9; }
-inline int64_t s_to_ns(double s) { return static_cast<int64_t>(s * 1e9); }
+inline double ns_to_s(int64_t ns) {
+  return static_cast<double>(ns) * 1e-9;
+}
+inline int64_t s_to_ns(double s) {
+  return static_cast<int64_t>(s * 1e9);
+}
 
 }  // namespace evb

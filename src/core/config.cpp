@@ -5,58 +5,80 @@ namespace evb {
 
 const char* to_string(Layout v) {
   switch (v) {
-    case Layout::rubu: return "rubu";
-    case Layout::split: return "split";
+    case Layout::rubu:
+      return "rubu";
+    case Layout::split:
+      return "split";
   }
   return "?";
 }
 
 const char* to_string(EvmPlacement v) {
   switch (v) {
-    case EvmPlacement::dedicated: return "dedicated";
-    case EvmPlacement::with_rank0: return "with-rank0";
+    case EvmPlacement::dedicated:
+      return "dedicated";
+    case EvmPlacement::with_rank0:
+      return "with-rank0";
   }
   return "?";
 }
 
 const char* to_string(Protocol v) {
   switch (v) {
-    case Protocol::pull: return "pull";
-    case Protocol::push: return "push";
-    case Protocol::pull_noevm: return "pull-noevm";
-    case Protocol::one_to_one: return "one-to-one";
-    case Protocol::many_to_one: return "many-to-one";
-    case Protocol::gather: return "gather";
-    case Protocol::gather_cmd: return "gather-cmd";
-    case Protocol::gather_cmd_meta: return "gather-cmd-meta";
-    case Protocol::alltoall: return "alltoall";
+    case Protocol::pull:
+      return "pull";
+    case Protocol::push:
+      return "push";
+    case Protocol::pull_noevm:
+      return "pull-noevm";
+    case Protocol::one_to_one:
+      return "one-to-one";
+    case Protocol::many_to_one:
+      return "many-to-one";
+    case Protocol::gather:
+      return "gather";
+    case Protocol::gather_cmd:
+      return "gather-cmd";
+    case Protocol::gather_cmd_meta:
+      return "gather-cmd-meta";
+    case Protocol::alltoall:
+      return "alltoall";
   }
   return "?";
 }
 
 const char* to_string(Scheduling v) {
   switch (v) {
-    case Scheduling::barrel: return "barrel";
-    case Scheduling::random: return "random";
+    case Scheduling::barrel:
+      return "barrel";
+    case Scheduling::random:
+      return "random";
   }
   return "?";
 }
 
 const char* to_string(SizeDistribution v) {
   switch (v) {
-    case SizeDistribution::fixed: return "fixed";
-    case SizeDistribution::uniform: return "uniform";
-    case SizeDistribution::lognormal: return "lognormal";
+    case SizeDistribution::fixed:
+      return "fixed";
+    case SizeDistribution::uniform:
+      return "uniform";
+    case SizeDistribution::lognormal:
+      return "lognormal";
   }
   return "?";
 }
 
 const char* to_string(PollMode v) {
   switch (v) {
-    case PollMode::automatic: return "auto";
-    case PollMode::busy: return "busy";
-    case PollMode::yield: return "yield";
-    case PollMode::block: return "block";
+    case PollMode::automatic:
+      return "auto";
+    case PollMode::busy:
+      return "busy";
+    case PollMode::yield:
+      return "yield";
+    case PollMode::block:
+      return "block";
   }
   return "?";
 }

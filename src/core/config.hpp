@@ -29,13 +29,13 @@ enum class SizeDistribution { fixed, uniform, lognormal };
 enum class PollMode { automatic, busy, yield, block };
 
 struct FragmentConfig {
-  uint64_t size = 512 * 1024;                      // mean payload bytes per fragment
+  uint64_t size = 512 * 1024;  // mean payload bytes per fragment
   SizeDistribution distribution = SizeDistribution::fixed;
-  double spread = 0.0;                             // uniform: +-fraction; lognormal: sigma
-  uint64_t max_size = 0;                           // clamp (0 = 4 x size)
-  uint32_t data_segments = 1;                      // payload split into this many segments
-  uint64_t meta_size = 0;                          // bytes per metadata segment
-  uint32_t meta_segments = 0;                      // number of metadata segments
+  double spread = 0.0;         // uniform: +-fraction; lognormal: sigma
+  uint64_t max_size = 0;       // clamp (0 = 4 x size)
+  uint32_t data_segments = 1;  // payload split into this many segments
+  uint64_t meta_size = 0;      // bytes per metadata segment
+  uint32_t meta_segments = 0;  // number of metadata segments
 };
 
 struct FuConfig {
@@ -57,8 +57,8 @@ struct Config {
   uint64_t seed = 1;
   int credits = 2;
   int parallel = 4;
-  int shift = 1;                    // one-to-one: target = (rank + shift) mod n
-  bool shift_scan = false;          // shift: scan -> every shift 0..n-1 in turn
+  int shift = 1;            // one-to-one: target = (rank + shift) mod n
+  bool shift_scan = false;  // shift: scan -> every shift 0..n-1 in turn
 
   // Data
   FragmentConfig fragment;

@@ -23,7 +23,9 @@ struct Rule {
   Check check;
 };
 
-std::string num(uint64_t v) { return std::to_string(v); }
+std::string num(uint64_t v) {
+  return std::to_string(v);
+}
 
 std::string join(const std::vector<std::string>& words) {
   std::string out;
@@ -55,22 +57,23 @@ const std::vector<Rule>& rules() {
       {"`driver` must be one of the drivers built into this binary",
        [](const Config& c, const PluginKeys& p) -> std::optional<Failure> {
          if (p.drivers.empty() || contains(p.drivers, c.driver)) return std::nullopt;
-         return Failure{{"driver"}, "driver '" + c.driver + "' is not built here (built: " +
-                                        join(p.drivers) + ")" + did_you_mean(c.driver, p.drivers)};
+         return Failure{{"driver"},
+                        "driver '" + c.driver + "' is not built here (built: " + join(p.drivers) +
+                            ")" + did_you_mean(c.driver, p.drivers)};
        }},
       {"`bootstrap` must be one of the bootstraps built into this binary",
        [](const Config& c, const PluginKeys& p) -> std::optional<Failure> {
          if (p.bootstraps.empty() || contains(p.bootstraps, c.bootstrap)) return std::nullopt;
-         return Failure{{"bootstrap"}, "bootstrap '" + c.bootstrap +
-                                           "' is not built here (built: " + join(p.bootstraps) +
-                                           ")" + did_you_mean(c.bootstrap, p.bootstraps)};
+         return Failure{{"bootstrap"},
+                        "bootstrap '" + c.bootstrap + "' is not built here (built: " +
+                            join(p.bootstraps) + ")" + did_you_mean(c.bootstrap, p.bootstraps)};
        }},
       {"`parallel` must not exceed `nodes` (the number of RUs) for the event builders",
        [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
          if (!is_event_builder(c.protocol) || c.parallel <= c.nodes) return std::nullopt;
-         return Failure{{"parallel", "nodes"}, "parallel (" + std::to_string(c.parallel) +
-                                                   ") exceeds the number of RUs (" +
-                                                   std::to_string(c.nodes) + ")"};
+         return Failure{{"parallel", "nodes"},
+                        "parallel (" + std::to_string(c.parallel) +
+                            ") exceeds the number of RUs (" + std::to_string(c.nodes) + ")"};
        }},
       {"`ru_rate_factors` is empty or has one entry per RU (`nodes`)",
        [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
@@ -119,9 +122,9 @@ const std::vector<Rule>& rules() {
            return Failure{{"fragment.meta_segments", "fragment.meta_size"},
                           "fragment.meta_segments is " + num(f.meta_segments) +
                               " but fragment.meta_size is 0"};
-         return Failure{{"fragment.meta_size", "fragment.meta_segments"},
-                        "fragment.meta_size is " + num(f.meta_size) +
-                            " B but fragment.meta_segments is 0"};
+         return Failure{
+             {"fragment.meta_size", "fragment.meta_segments"},
+             "fragment.meta_size is " + num(f.meta_size) + " B but fragment.meta_segments is 0"};
        }},
       {"`ru_buffer` holds at least one maximal fragment (largest payload + metadata)",
        [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
@@ -135,24 +138,25 @@ const std::vector<Rule>& rules() {
       {"with `events` = 0, `warmup` is shorter than `duration`",
        [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
          if (c.events != 0 || c.warmup_s < c.duration_s) return std::nullopt;
-         return Failure{{"warmup", "duration"}, "warmup (" + format_duration(c.warmup_s) +
-                                                    ") must be shorter than duration (" +
-                                                    format_duration(c.duration_s) + ")"};
+         return Failure{{"warmup", "duration"},
+                        "warmup (" + format_duration(c.warmup_s) +
+                            ") must be shorter than duration (" + format_duration(c.duration_s) +
+                            ")"};
        }},
       {"micro-benchmark protocols need at least 2 nodes",
        [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
          if (is_event_builder(c.protocol) || c.nodes >= 2) return std::nullopt;
-         return Failure{{"protocol", "nodes"}, std::string("protocol ") + to_string(c.protocol) +
-                                                   " needs at least 2 nodes, got " +
-                                                   std::to_string(c.nodes)};
+         return Failure{{"protocol", "nodes"},
+                        std::string("protocol ") + to_string(c.protocol) +
+                            " needs at least 2 nodes, got " + std::to_string(c.nodes)};
        }},
       {"one-to-one: `shift` is less than `nodes`",
        [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
          if (c.protocol != Protocol::one_to_one || c.shift_scan || c.shift < c.nodes)
            return std::nullopt;
-         return Failure{{"shift", "nodes"}, "shift (" + std::to_string(c.shift) +
-                                                ") must be less than nodes (" +
-                                                std::to_string(c.nodes) + ")"};
+         return Failure{{"shift", "nodes"},
+                        "shift (" + std::to_string(c.shift) + ") must be less than nodes (" +
+                            std::to_string(c.nodes) + ")"};
        }},
       {"protocol `alltoall` (the MPI_Alltoall baseline) needs driver `mpi`",
        [](const Config& c, const PluginKeys&) -> std::optional<Failure> {

@@ -5,6 +5,8 @@
 // getter on Config; the loader, the emitters (YAML, JSON) and the documentation
 // generators all walk that one table. Values travel between the YAML parser
 // and the bindings as a typed Value.
+#include <yaml-cpp/yaml.h>
+
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -12,8 +14,6 @@
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <yaml-cpp/yaml.h>
 
 #include "core/config.hpp"
 #include "core/config_table.hpp"
@@ -57,9 +57,9 @@ struct EnumValues<EvmPlacement> {
 template <>
 struct EnumValues<Protocol> {
   static constexpr std::array values{
-      Protocol::pull,   Protocol::push,       Protocol::pull_noevm,
-      Protocol::one_to_one, Protocol::many_to_one, Protocol::gather,
-      Protocol::gather_cmd, Protocol::gather_cmd_meta, Protocol::alltoall};
+      Protocol::pull,        Protocol::push,   Protocol::pull_noevm, Protocol::one_to_one,
+      Protocol::many_to_one, Protocol::gather, Protocol::gather_cmd, Protocol::gather_cmd_meta,
+      Protocol::alltoall};
 };
 template <>
 struct EnumValues<Scheduling> {
@@ -98,7 +98,7 @@ std::optional<int64_t> try_parse_integer(const std::string& text);
 std::optional<double> try_parse_real(const std::string& text);
 std::optional<bool> try_parse_boolean(const std::string& text);
 
-std::string format_real(double v);           // shortest text that reads back exactly
+std::string format_real(double v);            // shortest text that reads back exactly
 std::string format_size(uint64_t bytes);      // "512 KiB", "1000 B"
 std::string format_duration(double seconds);  // "250 ms", "3 s"
 std::string type_name(KeyType type);          // "integer", "size", ...
@@ -114,8 +114,8 @@ std::string did_you_mean(const std::string& word, const std::vector<std::string>
 // Validates `node` against `spec`. On failure returns nullopt, sets `reason`
 // (e.g. "expected an integer, got 'abc'") and points `where` at the offending
 // node (a list element, say) when it has a position.
-std::optional<Value> parse_value(const KeySpec& spec, const YAML::Node& node,
-                                 std::string& reason, YAML::Mark& where);
+std::optional<Value> parse_value(const KeySpec& spec, const YAML::Node& node, std::string& reason,
+                                 YAML::Mark& where);
 Value parse_default(const KeySpec& spec);  // throws std::logic_error on a bad table
 // The value as a YAML scalar in canonical form (sizes in bytes, durations in s).
 std::string canonical_scalar(const KeySpec& spec, const Value& value);

@@ -93,7 +93,9 @@ std::string md_cell(const std::string& s) {
   return out;
 }
 
-std::string md_code(const std::string& s) { return s.empty() ? "" : "`" + md_cell(s) + "`"; }
+std::string md_code(const std::string& s) {
+  return s.empty() ? "" : "`" + md_cell(s) + "`";
+}
 
 void markdown_table(std::string& out, const std::vector<Row>& rows) {
   out += "| Key | Type | Default | Unit | Range / choices | Description |\n";

@@ -4,9 +4,9 @@
 #include <cctype>
 #include <cstdio>
 
-#include "core/json_writer.hpp"
 #include "core/config_detail.hpp"
 #include "core/config_loader.hpp"
+#include "core/json_writer.hpp"
 
 namespace evb {
 namespace config_detail {
@@ -45,8 +45,8 @@ const std::vector<Node>& key_tree() {
 }
 
 bool plain_safe(const std::string& s) {
-  static const char* const kReserved[] = {"null", "Null", "NULL", "~", "true", "True", "TRUE",
-                                          "false", "False", "FALSE", "yes", "no", "on", "off"};
+  static const char* const kReserved[] = {"null",  "Null",  "NULL",  "~",   "true", "True", "TRUE",
+                                          "false", "False", "FALSE", "yes", "no",   "on",   "off"};
   if (s.empty()) return false;
   for (const char* r : kReserved)
     if (s == r) return false;
@@ -61,9 +61,13 @@ bool plain_safe(const std::string& s) {
   return true;
 }
 
-std::string escaped(const std::string& s) { return JsonWriter::escape(s); }
+std::string escaped(const std::string& s) {
+  return JsonWriter::escape(s);
+}
 
-std::string yaml_string(const std::string& s) { return plain_safe(s) ? s : escaped(s); }
+std::string yaml_string(const std::string& s) {
+  return plain_safe(s) ? s : escaped(s);
+}
 
 void emit_yaml(std::string& out, const std::vector<Node>& nodes, const Config& c, int depth) {
   const std::string indent(2 * depth, ' ');
@@ -78,7 +82,9 @@ void emit_yaml(std::string& out, const std::vector<Node>& nodes, const Config& c
     out += indent + n.name + ":";
     switch (spec.type) {
       case KeyType::string:
-      case KeyType::choice: out += " " + yaml_string(v.text) + "\n"; break;
+      case KeyType::choice:
+        out += " " + yaml_string(v.text) + "\n";
+        break;
       case KeyType::size:
       case KeyType::duration: {
         // A comment in friendlier units when it says more than the number.
@@ -94,7 +100,9 @@ void emit_yaml(std::string& out, const std::vector<Node>& nodes, const Config& c
         for (const auto& [k, val] : v.map)
           out += indent + "  " + yaml_string(k) + ": " + yaml_string(val) + "\n";
         break;
-      default: out += " " + canonical_scalar(spec, v) + "\n"; break;
+      default:
+        out += " " + canonical_scalar(spec, v) + "\n";
+        break;
     }
   }
 }
@@ -116,11 +124,19 @@ void emit_json(std::string& out, const std::vector<Node>& nodes, const Config& c
         out += v.text.empty() ? std::to_string(v.integer) : escaped(v.text);
         break;
       case KeyType::real:
-      case KeyType::duration: out += format_real(v.real); break;
-      case KeyType::boolean: out += v.boolean ? "true" : "false"; break;
-      case KeyType::size: out += std::to_string(v.bytes); break;
+      case KeyType::duration:
+        out += format_real(v.real);
+        break;
+      case KeyType::boolean:
+        out += v.boolean ? "true" : "false";
+        break;
+      case KeyType::size:
+        out += std::to_string(v.bytes);
+        break;
       case KeyType::string:
-      case KeyType::choice: out += escaped(v.text); break;
+      case KeyType::choice:
+        out += escaped(v.text);
+        break;
       case KeyType::real_list: {
         out += "[";
         for (size_t i = 0; i < v.reals.size(); ++i) out += (i ? "," : "") + format_real(v.reals[i]);

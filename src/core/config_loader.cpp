@@ -3,6 +3,8 @@
 // driver_options.* go through the selected driver's KeySpecs once the final
 // driver is known. Errors read FILE:LINE:COLUMN: KEY: reason (1-based
 // positions) or --set KEY=VALUE: KEY: reason.
+#include "core/config_loader.hpp"
+
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -10,7 +12,6 @@
 #include <sstream>
 
 #include "core/config_detail.hpp"
-#include "core/config_loader.hpp"
 #include "core/error.hpp"
 
 namespace evb {
@@ -148,7 +149,7 @@ class Loader {
   // Value position, falling back to the key's (null values have none).
   static YAML::Mark value_mark(const YAML::Node& value, const YAML::Mark& key_mark) {
     return value.IsDefined() && !value.IsNull() && !value.Mark().is_null() ? value.Mark()
-                                                                       : key_mark;
+                                                                           : key_mark;
   }
 
   void note_seen(const std::string& path, const YAML::Mark& key_mark, const Source& src) {
@@ -243,8 +244,8 @@ class Loader {
   std::string name_;
   const PluginKeys& plugins_;
   Config config_;
-  std::map<std::string, std::string> origin_;    // key -> where it was last set
-  std::map<std::string, YAML::Mark> seen_;       // keys set in the file
+  std::map<std::string, std::string> origin_;     // key -> where it was last set
+  std::map<std::string, YAML::Mark> seen_;        // keys set in the file
   std::map<std::string, PendingOption> options_;  // driver option -> value given
 };
 

@@ -25,7 +25,7 @@ enum class KeyType {
 };
 
 struct KeySpec {
-  std::string path;           // dotted: "fragment.size"
+  std::string path;  // dotted: "fragment.size"
   KeyType type = KeyType::string;
   std::string default_value;  // as written in YAML
   std::string unit;           // "B", "s", "events", "" ...

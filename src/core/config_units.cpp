@@ -26,16 +26,25 @@ std::string trim(const std::string& s) {
 // Exact decimal arithmetic for sizes such as 1.5MiB (GCC/Clang extension).
 __extension__ typedef unsigned __int128 u128;
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 struct Unit {
   const char* name;
   uint64_t bytes;
 };
 constexpr Unit kSizeUnits[] = {
-    {"B", 1},          {"KiB", 1ull << 10}, {"MiB", 1ull << 20}, {"GiB", 1ull << 30},
-    {"TiB", 1ull << 40}, {"KB", 1000},      {"kB", 1000},        {"MB", 1000000},
-    {"GB", 1000000000}, {"TB", 1000000000000ull},
+    {"B", 1},
+    {"KiB", 1ull << 10},
+    {"MiB", 1ull << 20},
+    {"GiB", 1ull << 30},
+    {"TiB", 1ull << 40},
+    {"KB", 1000},
+    {"kB", 1000},
+    {"MB", 1000000},
+    {"GB", 1000000000},
+    {"TB", 1000000000000ull},
 };
 constexpr const char* kSizeUnitList = "B, KiB, MiB, GiB, TiB, KB, MB, GB, TB";
 
@@ -43,7 +52,7 @@ struct TimeUnit {
   const char* name;
   double seconds;
 };
-constexpr TimeUnit kTimeUnits[] = {{"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3},
+constexpr TimeUnit kTimeUnits[] = {{"ns", 1e-9}, {"us", 1e-6},  {"ms", 1e-3},
                                    {"s", 1.0},   {"min", 60.0}, {"h", 3600.0}};
 constexpr const char* kTimeUnitList = "ns, us, ms, s, min, h";
 
@@ -211,15 +220,24 @@ std::string format_duration(double s) {
 
 std::string type_name(KeyType type) {
   switch (type) {
-    case KeyType::integer: return "integer";
-    case KeyType::real: return "real";
-    case KeyType::boolean: return "boolean";
-    case KeyType::size: return "size";
-    case KeyType::duration: return "duration";
-    case KeyType::string: return "string";
-    case KeyType::choice: return "choice";
-    case KeyType::real_list: return "real list";
-    case KeyType::string_map: return "map";
+    case KeyType::integer:
+      return "integer";
+    case KeyType::real:
+      return "real";
+    case KeyType::boolean:
+      return "boolean";
+    case KeyType::size:
+      return "size";
+    case KeyType::duration:
+      return "duration";
+    case KeyType::string:
+      return "string";
+    case KeyType::choice:
+      return "choice";
+    case KeyType::real_list:
+      return "real list";
+    case KeyType::string_map:
+      return "map";
   }
   return "?";
 }

@@ -32,8 +32,8 @@ std::string check_range(const KeySpec& spec, double v) {
   if (v >= spec.min && v <= spec.max) return "";
   const bool lo = std::isfinite(spec.min), hi = std::isfinite(spec.max);
   if (lo && hi)
-    return "must be between " + show(spec, spec.min) + " and " + show(spec, spec.max) +
-           ", got " + show(spec, v);
+    return "must be between " + show(spec, spec.min) + " and " + show(spec, spec.max) + ", got " +
+           show(spec, v);
   if (lo) return "must be at least " + show(spec, spec.min) + ", got " + show(spec, v);
   return "must be at most " + show(spec, spec.max) + ", got " + show(spec, v);
 }
@@ -44,8 +44,8 @@ void set_mark(YAML::Mark& where, const YAML::Node& node) {
 
 }  // namespace
 
-std::optional<Value> parse_value(const KeySpec& spec, const YAML::Node& node,
-                                 std::string& reason, YAML::Mark& where) {
+std::optional<Value> parse_value(const KeySpec& spec, const YAML::Node& node, std::string& reason,
+                                 YAML::Mark& where) {
   set_mark(where, node);
   Value v;
   const bool scalar = node.IsDefined() && node.IsScalar();
@@ -173,17 +173,21 @@ Value parse_default(const KeySpec& spec) {
 
 std::string canonical_scalar(const KeySpec& spec, const Value& v) {
   switch (spec.type) {
-    case KeyType::integer: return v.text.empty() ? std::to_string(v.integer) : v.text;
+    case KeyType::integer:
+      return v.text.empty() ? std::to_string(v.integer) : v.text;
     case KeyType::real:
-    case KeyType::duration: return format_real(v.real);
-    case KeyType::boolean: return v.boolean ? "true" : "false";
-    case KeyType::size: return std::to_string(v.bytes);
+    case KeyType::duration:
+      return format_real(v.real);
+    case KeyType::boolean:
+      return v.boolean ? "true" : "false";
+    case KeyType::size:
+      return std::to_string(v.bytes);
     case KeyType::string:
-    case KeyType::choice: return v.text;
+    case KeyType::choice:
+      return v.text;
     case KeyType::real_list: {
       std::string out = "[";
-      for (size_t i = 0; i < v.reals.size(); ++i)
-        out += (i ? ", " : "") + format_real(v.reals[i]);
+      for (size_t i = 0; i < v.reals.size(); ++i) out += (i ? ", " : "") + format_real(v.reals[i]);
       return out + "]";
     }
     case KeyType::string_map: {

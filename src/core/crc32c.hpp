@@ -8,7 +8,9 @@
 namespace evb {
 
 uint32_t crc32c_extend(uint32_t crc, const void* data, size_t size);
-inline uint32_t crc32c(const void* data, size_t size) { return crc32c_extend(0, data, size); }
+inline uint32_t crc32c(const void* data, size_t size) {
+  return crc32c_extend(0, data, size);
+}
 // True when the SSE4.2 instruction is used.
 bool crc32c_hardware();
 

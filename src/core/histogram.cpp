@@ -6,16 +6,17 @@
 
 namespace evb {
 namespace {
-constexpr double kBase = 1.02;          // bucket growth factor
-constexpr double kFirstNs = 1000.0;     // bucket 0 holds everything below 1 us
-constexpr int kBuckets = 1200;          // 1 us * 1.02^1200 ~ 2e10 s: plenty
+constexpr double kBase = 1.02;       // bucket growth factor
+constexpr double kFirstNs = 1000.0;  // bucket 0 holds everything below 1 us
+constexpr int kBuckets = 1200;       // 1 us * 1.02^1200 ~ 2e10 s: plenty
 }  // namespace
 
 Histogram::Histogram() : buckets_(kBuckets, 0) {}
 
 int Histogram::bucket_of(int64_t ns) {
   if (ns <= kFirstNs) return 0;
-  const int b = 1 + static_cast<int>(std::log(static_cast<double>(ns) / kFirstNs) / std::log(kBase));
+  const int b =
+      1 + static_cast<int>(std::log(static_cast<double>(ns) / kFirstNs) / std::log(kBase));
   return std::min(b, kBuckets - 1);
 }
 

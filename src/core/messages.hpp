@@ -7,20 +7,19 @@
 // payload only. Tags keep channels apart when RU and BU share a rank.
 #include <cstdint>
 
-
 namespace evb {
 
 constexpr uint32_t kCommandMagic = 0x45564231;   // "EVB1"
 constexpr uint32_t kFragmentMagic = 0x46524731;  // "FRG1"
 
 enum class CommandType : uint16_t {
-  credit = 1,       // BU -> EVM: slot free (carries the finished event, if any)
-  assign = 2,       // EVM -> BU (pull): build event_id in slot
-  pull_request = 3, // BU -> RU: send event_id's fragment into slot
-  push_assign = 4,  // EVM -> RU (push): send event_id's fragment to bu/slot
-  stop = 5,         // EVM -> all: no more events; finish and leave
-  bu_done = 6,      // BU -> RU (pull-noevm): this BU will pull no more
-  bench = 7,        // micro-benchmarks: a command segment
+  credit = 1,        // BU -> EVM: slot free (carries the finished event, if any)
+  assign = 2,        // EVM -> BU (pull): build event_id in slot
+  pull_request = 3,  // BU -> RU: send event_id's fragment into slot
+  push_assign = 4,   // EVM -> RU (push): send event_id's fragment to bu/slot
+  stop = 5,          // EVM -> all: no more events; finish and leave
+  bu_done = 6,       // BU -> RU (pull-noevm): this BU will pull no more
+  bench = 7,         // micro-benchmarks: a command segment
 };
 
 struct Command {
@@ -29,11 +28,11 @@ struct Command {
   uint16_t reserved = 0;
   uint64_t event_id = 0;
   uint32_t slot = 0;
-  uint32_t bu = 0;       // BU index
-  uint32_t ru = 0;       // RU index
+  uint32_t bu = 0;  // BU index
+  uint32_t ru = 0;  // RU index
   uint32_t count = 0;
-  uint64_t bytes = 0;    // credit: payload bytes of the finished event
-  uint64_t value = 0;    // credit: 1 if the slot carries a finished event
+  uint64_t bytes = 0;  // credit: payload bytes of the finished event
+  uint64_t value = 0;  // credit: 1 if the slot carries a finished event
   uint64_t pad[2] = {0, 0};
 };
 static_assert(sizeof(Command) == 64, "commands are 64 bytes on the wire");
@@ -43,19 +42,21 @@ struct FragmentHeader {
   uint16_t version = 1;
   uint16_t meta_segments = 0;
   uint64_t event_id = 0;
-  uint32_t ru = 0;              // RU index that built it
-  uint32_t bu = 0;              // destination BU index
-  uint64_t sequence = 0;        // RU's running fragment counter
-  uint64_t payload_size = 0;    // bytes in data segments
-  uint32_t meta_size = 0;       // bytes per metadata segment
-  uint32_t crc32c = 0;          // of the payload
+  uint32_t ru = 0;            // RU index that built it
+  uint32_t bu = 0;            // destination BU index
+  uint64_t sequence = 0;      // RU's running fragment counter
+  uint64_t payload_size = 0;  // bytes in data segments
+  uint32_t meta_size = 0;     // bytes per metadata segment
+  uint32_t crc32c = 0;        // of the payload
   uint64_t reserved[2] = {0, 0};
 };
 static_assert(sizeof(FragmentHeader) == 64, "fragment headers are 64 bytes");
 
 // Tags: low 3 bits name the channel, the rest the BU slot (data only).
 enum class Channel : uint32_t { to_evm = 1, to_ru = 2, to_bu = 3, data = 4, bench = 5 };
-inline uint32_t command_tag(Channel c) { return static_cast<uint32_t>(c); }
+inline uint32_t command_tag(Channel c) {
+  return static_cast<uint32_t>(c);
+}
 inline uint32_t data_tag(uint32_t slot) {
   return (slot << 3) | static_cast<uint32_t>(Channel::data);
 }

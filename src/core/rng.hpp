@@ -12,11 +12,17 @@ inline uint64_t splitmix64(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-inline uint64_t mix(uint64_t a, uint64_t b) { return splitmix64(a ^ splitmix64(b)); }
-inline uint64_t mix(uint64_t a, uint64_t b, uint64_t c) { return mix(mix(a, b), c); }
+inline uint64_t mix(uint64_t a, uint64_t b) {
+  return splitmix64(a ^ splitmix64(b));
+}
+inline uint64_t mix(uint64_t a, uint64_t b, uint64_t c) {
+  return mix(mix(a, b), c);
+}
 
 // Uniform double in [0, 1) from 64 random bits.
-inline double to_unit(uint64_t bits) { return static_cast<double>(bits >> 11) * 0x1.0p-53; }
+inline double to_unit(uint64_t bits) {
+  return static_cast<double>(bits >> 11) * 0x1.0p-53;
+}
 
 // Stateful generator for loops (xorshift over splitmix seeding).
 class Rng {

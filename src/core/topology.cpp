@@ -4,7 +4,9 @@
 
 namespace evb {
 
-bool needs_evm(Protocol p) { return p == Protocol::pull || p == Protocol::push; }
+bool needs_evm(Protocol p) {
+  return p == Protocol::pull || p == Protocol::push;
+}
 
 Topology make_topology(const Config& c) {
   Topology t;

@@ -14,16 +14,16 @@
 namespace evb {
 
 struct RankRoles {
-  int node = 0;    // which node this rank stands for
-  int ru = -1;     // RU index hosted here, or -1
-  int bu = -1;     // BU index hosted here, or -1
+  int node = 0;  // which node this rank stands for
+  int ru = -1;   // RU index hosted here, or -1
+  int bu = -1;   // BU index hosted here, or -1
   bool evm = false;
 };
 
 struct Topology {
   int nodes = 0;
   int nprocs = 0;
-  int evm_rank = -1;  // -1: no EVM
+  int evm_rank = -1;         // -1: no EVM
   std::vector<int> ru_rank;  // RU index -> rank
   std::vector<int> bu_rank;  // BU index -> rank
   std::vector<RankRoles> ranks;

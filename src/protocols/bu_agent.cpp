@@ -1,7 +1,6 @@
 #include "protocols/bu_agent.hpp"
 
 #include <algorithm>
-
 #include <cstdio>
 
 #include "core/clock.hpp"
@@ -32,13 +31,15 @@ void BuAgent::start(int64_t now) {
   for (uint32_t s = 0; s < static_cast<uint32_t>(c.credits); ++s) {
     switch (protocol_) {
       case Protocol::pull: {
-        Command cmd{.type = CommandType::credit, .slot = s, .bu = static_cast<uint32_t>(bu_.index())};
+        Command cmd{
+            .type = CommandType::credit, .slot = s, .bu = static_cast<uint32_t>(bu_.index())};
         engine_.send_command(topo_.evm_rank, Channel::to_evm, cmd);
         break;
       }
       case Protocol::push: {
         post_push_receives(s);
-        Command cmd{.type = CommandType::credit, .slot = s, .bu = static_cast<uint32_t>(bu_.index())};
+        Command cmd{
+            .type = CommandType::credit, .slot = s, .bu = static_cast<uint32_t>(bu_.index())};
         engine_.send_command(topo_.evm_rank, Channel::to_evm, cmd);
         break;
       }
@@ -84,8 +85,11 @@ void BuAgent::issue_requests(uint32_t slot) {
     const int r = e.order[e.next++];
     const int rank = topo_.ru_rank[r];
     engine_.recv(rank, data_tag(slot), bu_.window(slot, r), bu_.window_size(r), cookie(slot, r));
-    Command cmd{.type = CommandType::pull_request, .event_id = e.event, .slot = slot,
-                .bu = static_cast<uint32_t>(bu_.index()), .ru = static_cast<uint32_t>(r)};
+    Command cmd{.type = CommandType::pull_request,
+                .event_id = e.event,
+                .slot = slot,
+                .bu = static_cast<uint32_t>(bu_.index()),
+                .ru = static_cast<uint32_t>(r)};
     engine_.send_command(rank, Channel::to_ru, cmd);
     ++e.in_flight;
     stats_.max_requests_in_flight = std::max(stats_.max_requests_in_flight, e.in_flight);
@@ -151,8 +155,12 @@ void BuAgent::slot_released(uint32_t slot, uint64_t event, uint64_t bytes) {
     case Protocol::pull:
     case Protocol::push: {
       if (protocol_ == Protocol::push) post_push_receives(slot);
-      Command cmd{.type = CommandType::credit, .event_id = event, .slot = slot,
-                  .bu = static_cast<uint32_t>(bu_.index()), .bytes = bytes, .value = 1};
+      Command cmd{.type = CommandType::credit,
+                  .event_id = event,
+                  .slot = slot,
+                  .bu = static_cast<uint32_t>(bu_.index()),
+                  .bytes = bytes,
+                  .value = 1};
       engine_.send_command(topo_.evm_rank, Channel::to_evm, cmd);
       break;
     }
@@ -165,7 +173,8 @@ void BuAgent::slot_released(uint32_t slot, uint64_t event, uint64_t bytes) {
 }
 
 void BuAgent::on_tick(int64_t now) {
-  for (uint32_t slot : fus_.finished(now)) slot_released(slot, slot_event_[slot], slot_bytes_[slot]);
+  for (uint32_t slot : fus_.finished(now))
+    slot_released(slot, slot_event_[slot], slot_bytes_[slot]);
   if (live_ && interval_ns_ > 0 && now >= next_report_ns_) {
     const double secs = ns_to_s(interval_ns_);
     std::fprintf(stderr, "# t=%6.1f s  BU %d: events/s %10.1f  %8.2f Gb/s  (this node only)\n",

@@ -22,8 +22,8 @@ namespace evb {
 class BuAgent : public Agent {
  public:
   // `live`: print the live line (PULL-without-EVM has no EVM to do it).
-  BuAgent(Engine& engine, BuilderUnit& bu, FilterUnits& fus, const Topology& topo,
-          RankStats& stats, bool live);
+  BuAgent(Engine& engine, BuilderUnit& bu, FilterUnits& fus, const Topology& topo, RankStats& stats,
+          bool live);
   void start(int64_t now_ns) override;
   void on_command(PeerId from, const Command& cmd) override;
   void on_completion(const Completion& c) override;
@@ -51,9 +51,9 @@ class BuAgent : public Agent {
   Protocol protocol_;
   uint8_t id_ = 0;
   int64_t warmup_ns_ = 0;
-  int64_t end_ns_ = 0;       // deadline (0: event-count run)
+  int64_t end_ns_ = 0;  // deadline (0: event-count run)
   int64_t interval_ns_ = 0;
-  std::vector<uint64_t> slot_bytes_;   // finished event's bytes, by slot, until released
+  std::vector<uint64_t> slot_bytes_;  // finished event's bytes, by slot, until released
   std::vector<uint64_t> slot_event_;
   bool stopped_ = false;     // no more events will come
   bool done_sent_ = false;   // pull-noevm: bu_done sent to every RU

@@ -16,11 +16,16 @@ constexpr uint64_t kRecvFlag = 1ull << 55;
 
 const char* status_text(OpStatus s) {
   switch (s) {
-    case OpStatus::ok: return "ok";
-    case OpStatus::peer_lost: return "peer lost";
-    case OpStatus::peer_closed: return "peer closed";
-    case OpStatus::truncated: return "message truncated";
-    case OpStatus::error: return "error";
+    case OpStatus::ok:
+      return "ok";
+    case OpStatus::peer_lost:
+      return "peer lost";
+    case OpStatus::peer_closed:
+      return "peer closed";
+    case OpStatus::truncated:
+      return "message truncated";
+    case OpStatus::error:
+      return "error";
   }
   return "?";
 }
@@ -142,11 +147,11 @@ void Engine::deliver_local(const LocalSend& s, const LocalRecv& r) {
 void Engine::fail(const Completion& c) {
   std::string what = "rank " + std::to_string(rank_) + ": ";
   if (c.type == OpType::peer_event) {
-    what += peer_name(c.peer) + (c.status == OpStatus::peer_closed ? " left the run early"
-                                                                    : " disappeared");
+    what += peer_name(c.peer) +
+            (c.status == OpStatus::peer_closed ? " left the run early" : " disappeared");
   } else {
-    what += std::string(c.type == OpType::send ? "send to " : "receive from ") +
-            peer_name(c.peer) + " failed: " + status_text(c.status);
+    what += std::string(c.type == OpType::send ? "send to " : "receive from ") + peer_name(c.peer) +
+            " failed: " + status_text(c.status);
   }
   const std::string detail = driver_.last_error();
   if (!detail.empty()) what += " (" + detail + ")";
@@ -164,8 +169,8 @@ void Engine::on_engine_completion(const Completion& c) {
       throw PeerError(c.peer, "rank " + std::to_string(rank_) + ": malformed command from " +
                                   peer_name(c.peer));
     Agent* a = agents_.at(listeners_[static_cast<int>(slot.channel)]);
-    driver_.post_recv(kAnyPeer, command_tag(slot.channel), slot.buffer.data(),
-                      config_.command_size, c.cookie);
+    driver_.post_recv(kAnyPeer, command_tag(slot.channel), slot.buffer.data(), config_.command_size,
+                      c.cookie);
     a->on_command(c.peer, cmd);
   } else {
     free_send_slots_.push_back(v);

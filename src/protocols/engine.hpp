@@ -104,7 +104,7 @@ class Engine {
   std::vector<std::string> peer_names_;
   std::vector<Agent*> agents_;
   uint8_t listeners_[8] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
-  std::deque<CommandSlot> recv_slots_;       // stable addresses
+  std::deque<CommandSlot> recv_slots_;  // stable addresses
   std::deque<std::vector<uint8_t>> send_slots_;
   std::vector<size_t> free_send_slots_;
   size_t command_sends_in_flight_ = 0;

@@ -44,14 +44,16 @@ void EvmAgent::on_command(PeerId from, const Command& cmd) {
   if (auto e = evm_.assign(bu)) {
     const Config& c = engine_.config();
     if (c.protocol == Protocol::pull) {
-      engine_.send_command(from, Channel::to_bu,
-                           Command{.type = CommandType::assign, .event_id = *e, .slot = cmd.slot,
-                                   .bu = cmd.bu});
+      engine_.send_command(
+          from, Channel::to_bu,
+          Command{.type = CommandType::assign, .event_id = *e, .slot = cmd.slot, .bu = cmd.bu});
     } else {
       for (int r : visit_order(c.scheduling, bu, topo_.nodes, c.seed, *e))
         engine_.send_command(topo_.ru_rank[r], Channel::to_ru,
-                             Command{.type = CommandType::push_assign, .event_id = *e,
-                                     .slot = cmd.slot, .bu = cmd.bu,
+                             Command{.type = CommandType::push_assign,
+                                     .event_id = *e,
+                                     .slot = cmd.slot,
+                                     .bu = cmd.bu,
                                      .ru = static_cast<uint32_t>(r)});
     }
   }

@@ -14,13 +14,23 @@ enum Kind : uint64_t { kDataSend = 1, kMetaSend = 2, kDataRecv = 3, kMetaRecv = 
 uint64_t value(Kind k, uint64_t source, uint64_t slot) {
   return (static_cast<uint64_t>(k) << 48) | (source << 24) | slot;
 }
-Kind kind_of(uint64_t v) { return static_cast<Kind>((v >> 48) & 0xF); }
-size_t source_of(uint64_t v) { return (v >> 24) & 0xFFFFFF; }
-uint32_t slot_of(uint64_t v) { return static_cast<uint32_t>(v & 0xFFFFFF); }
+Kind kind_of(uint64_t v) {
+  return static_cast<Kind>((v >> 48) & 0xF);
+}
+size_t source_of(uint64_t v) {
+  return (v >> 24) & 0xFFFFFF;
+}
+uint32_t slot_of(uint64_t v) {
+  return static_cast<uint32_t>(v & 0xFFFFFF);
+}
 
-uint64_t round64(uint64_t n) { return (n + 63) & ~uint64_t{63}; }
+uint64_t round64(uint64_t n) {
+  return (n + 63) & ~uint64_t{63};
+}
 
-bool has_cmd(Protocol p) { return p == Protocol::gather_cmd || p == Protocol::gather_cmd_meta; }
+bool has_cmd(Protocol p) {
+  return p == Protocol::gather_cmd || p == Protocol::gather_cmd_meta;
+}
 
 }  // namespace
 
@@ -250,8 +260,8 @@ void MicroAgent::on_command(PeerId from, const Command& cmd) {
       book(now_ns(), config_.command_size);
       return;
   }
-  throw PeerError(from, "micro-benchmark: unexpected bench command " +
-                            std::to_string(cmd.slot) + " from " + engine_.peer_name(from));
+  throw PeerError(from, "micro-benchmark: unexpected bench command " + std::to_string(cmd.slot) +
+                            " from " + engine_.peer_name(from));
 }
 
 void MicroAgent::on_completion(const Completion& c) {
@@ -302,7 +312,9 @@ void MicroAgent::on_tick(int64_t now) {
   if (!stopped_ && now >= deadline_ns_) stop_sending();
 }
 
-int64_t MicroAgent::next_timer_ns() const { return stopped_ ? -1 : deadline_ns_; }
+int64_t MicroAgent::next_timer_ns() const {
+  return stopped_ ? -1 : deadline_ns_;
+}
 
 bool MicroAgent::sender_done() const {
   if (!stopped_ || sends_in_flight_) return false;
@@ -320,7 +332,9 @@ bool MicroAgent::receiver_done() const {
   return true;
 }
 
-bool MicroAgent::done() const { return sender_done() && receiver_done(); }
+bool MicroAgent::done() const {
+  return sender_done() && receiver_done();
+}
 
 std::string MicroAgent::waiting_for() const {
   std::string w = "micro-benchmark step " + std::to_string(step_) + ":";
@@ -330,8 +344,7 @@ std::string MicroAgent::waiting_for() const {
     if (stopped_ && !t.acked) w += " ack from " + engine_.peer_name(t.rank) + ";";
     if (t.acked && t.credits_received != t.credits_announced)
       w += " credits from " + engine_.peer_name(t.rank) + " (" +
-           std::to_string(t.credits_received) + " of " + std::to_string(t.credits_announced) +
-           ");";
+           std::to_string(t.credits_received) + " of " + std::to_string(t.credits_announced) + ");";
   }
   for (const Source& s : sources_) {
     if (!s.final) {
@@ -340,9 +353,9 @@ std::string MicroAgent::waiting_for() const {
     }
     if (s.data_done < s.expected || (with_meta_ && s.meta_done < s.expected) ||
         (with_cmd_ && s.cmd_done < s.expected))
-      w += " messages from " + engine_.peer_name(s.rank) + " (data " +
-           std::to_string(s.data_done) + ", meta " + std::to_string(s.meta_done) + ", cmd " +
-           std::to_string(s.cmd_done) + " of " + std::to_string(s.expected) + ");";
+      w += " messages from " + engine_.peer_name(s.rank) + " (data " + std::to_string(s.data_done) +
+           ", meta " + std::to_string(s.meta_done) + ", cmd " + std::to_string(s.cmd_done) +
+           " of " + std::to_string(s.expected) + ");";
   }
   return w;
 }

@@ -55,11 +55,11 @@ class MicroAgent : public Agent {
   struct Target {
     int bu = 0;
     PeerId rank = 0;
-    uint64_t credits = 0;           // unused credits
+    uint64_t credits = 0;  // unused credits
     uint64_t credits_received = 0;
-    uint64_t sent = 0;              // exchanges sent
+    uint64_t sent = 0;  // exchanges sent
     bool acked = false;
-    uint64_t credits_announced = 0; // from the ack
+    uint64_t credits_announced = 0;  // from the ack
   };
   struct Source {
     int ru = 0;

@@ -105,7 +105,7 @@ void run_alltoall(Driver& driver, Bootstrap& boot, const Topology& topo, const C
     if (me == 0) {
       per_call_s = ns_to_s(finish - begin) / static_cast<double>(std::max<uint64_t>(1, d.calls));
       const int64_t now = now_ns();
-      next.phase = now < warmup_end                        ? Phase::warmup
+      next.phase = now < warmup_end                     ? Phase::warmup
                    : (now < end || measured_calls == 0) ? Phase::measure
                                                         : Phase::stop;
       const int64_t phase_end = next.phase == Phase::warmup ? warmup_end : end;

@@ -4,8 +4,8 @@
 
 namespace evb {
 
-void RankStats::book(int64_t t, uint64_t bytes, uint64_t events, int64_t warmup_ns,
-                     int64_t end_ns, int64_t interval_ns) {
+void RankStats::book(int64_t t, uint64_t bytes, uint64_t events, int64_t warmup_ns, int64_t end_ns,
+                     int64_t interval_ns) {
   bytes_total += bytes;
   last_completion_ns = std::max(last_completion_ns, t);
   if (t >= warmup_ns && (end_ns <= 0 || t <= end_ns)) {

@@ -20,10 +20,10 @@ struct RankStats {
   int bu = -1;
   uint64_t events_built = 0;
   uint64_t events_in_window = 0;
-  uint64_t bytes_in_window = 0;     // bytes received by this BU in the window
+  uint64_t bytes_in_window = 0;  // bytes received by this BU in the window
   uint64_t bytes_total = 0;
-  int64_t last_completion_ns = 0;   // since t0
-  std::vector<uint64_t> sample_bytes;   // per report interval
+  int64_t last_completion_ns = 0;      // since t0
+  std::vector<uint64_t> sample_bytes;  // per report interval
   std::vector<uint64_t> sample_events;
   Histogram latency;
   IntegrityCounters integrity;

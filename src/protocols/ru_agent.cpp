@@ -94,7 +94,9 @@ void RuAgent::on_completion(const Completion& c) {
   --in_flight_;
 }
 
-bool RuAgent::done() const { return stopped_ && in_flight_ == 0; }
+bool RuAgent::done() const {
+  return stopped_ && in_flight_ == 0;
+}
 
 std::string RuAgent::waiting_for() const {
   if (!stopped_) return "RU " + std::to_string(ru_.index()) + ": the end of the run (stop)";

@@ -33,7 +33,7 @@ class RuAgent : public Agent {
   // own header room is taken); stable addresses while sends are in flight.
   std::deque<FragmentHeader> headers_;
   std::vector<size_t> free_headers_;
-  std::vector<uint32_t> slot_sends_;    // sends in flight per ring slot
+  std::vector<uint32_t> slot_sends_;  // sends in flight per ring slot
   size_t in_flight_ = 0;
   bool stopped_ = false;
   int bus_done_ = 0;

@@ -68,7 +68,8 @@ bool BuilderUnit::accept(uint32_t s, int ru, size_t bytes) {
     return fail("event id " + std::to_string(h->event_id) + " in a slot building " +
                 std::to_string(e.event));
   if (h->ru != static_cast<uint32_t>(ru)) return fail("header names RU " + std::to_string(h->ru));
-  if (h->bu != static_cast<uint32_t>(index_)) return fail("header names BU " + std::to_string(h->bu));
+  if (h->bu != static_cast<uint32_t>(index_))
+    return fail("header names BU " + std::to_string(h->bu));
   const uint64_t meta = static_cast<uint64_t>(h->meta_size) * h->meta_segments;
   if (sizeof(FragmentHeader) + meta + h->payload_size != bytes)
     return fail("size " + std::to_string(bytes) + " does not match the header");

@@ -22,7 +22,7 @@ struct IntegrityCounters {
   uint64_t corrupt = 0;
   uint64_t duplicate = 0;
   uint64_t incomplete = 0;
-  uint64_t verified = 0;  // fragments whose payload checksum was checked
+  uint64_t verified = 0;    // fragments whose payload checksum was checked
   uint64_t bad_events = 0;  // events that completed with a corrupt fragment
 };
 
@@ -31,14 +31,14 @@ enum class SlotState { free, building, complete };
 struct EventSlot {
   SlotState state = SlotState::free;
   uint64_t event = 0;
-  int next = 0;                 // next position in the visit order
-  int in_flight = 0;            // requests outstanding
-  int received = 0;             // fragments arrived
-  uint64_t bytes = 0;           // bytes received (headers + meta + payload)
+  int next = 0;        // next position in the visit order
+  int in_flight = 0;   // requests outstanding
+  int received = 0;    // fragments arrived
+  uint64_t bytes = 0;  // bytes received (headers + meta + payload)
   int64_t started_ns = 0;
-  bool bad = false;             // a fragment failed its checks
-  std::vector<int> order;       // RU visit order
-  std::vector<uint8_t> have;    // per RU: fragment arrived
+  bool bad = false;           // a fragment failed its checks
+  std::vector<int> order;     // RU visit order
+  std::vector<uint8_t> have;  // per RU: fragment arrived
 };
 
 class BuilderUnit {
@@ -67,9 +67,7 @@ class BuilderUnit {
   const std::string& last_problem() const { return last_problem_; }
 
  private:
-  size_t offset(uint32_t slot, int ru) const {
-    return slot * slot_stride_ + window_offset_[ru];
-  }
+  size_t offset(uint32_t slot, int ru) const { return slot * slot_stride_ + window_offset_[ru]; }
   bool should_verify(uint64_t event, int ru) const;
 
   const Config& config_;

@@ -67,7 +67,8 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
       s.sample_events[k] += r.sample_events[k];
     }
   }
-  if (c.protocol == Protocol::pull_noevm) s.events_assigned = s.events_built + s.integrity.bad_events;
+  if (c.protocol == Protocol::pull_noevm)
+    s.events_assigned = s.events_built + s.integrity.bad_events;
   const uint64_t accounted = s.events_built + s.integrity.bad_events;
   s.incomplete = s.events_assigned > accounted ? s.events_assigned - accounted : 0;
   s.window_s = c.events ? last * 1e-9 - c.warmup_s : c.duration_s - c.warmup_s;
@@ -108,20 +109,23 @@ void summarize_microbench(const Config& c, const std::vector<RankStats>& ranks, 
     s.integrity.corrupt += r.integrity.corrupt;
     s.integrity.verified += r.integrity.verified;
     s.events_built += r.events_built;  // messages received
-    if (r.bu >= 0 && !r.step_window_s.empty()) s.window_s = std::max(s.window_s, r.step_window_s[0]);
+    if (r.bu >= 0 && !r.step_window_s.empty())
+      s.window_s = std::max(s.window_s, r.step_window_s[0]);
   }
   s.events_assigned = s.events_built;
-  if (s.window_s > 0) s.events_per_second = s.events_built / (s.window_s * std::max<size_t>(1, steps));
+  if (s.window_s > 0)
+    s.events_per_second = s.events_built / (s.window_s * std::max<size_t>(1, steps));
 }
 
 void print_table(const Config& c, const Topology& t, const Summary& s) {
   std::printf("# evbench %s: %s over %s, %d nodes (%s), %s scheduling, %d processes\n",
               evbench_version().c_str(), to_string(c.protocol), c.driver.c_str(), c.nodes,
               to_string(c.layout), to_string(c.scheduling), t.nprocs);
-  std::printf("# credits %d, parallel %d, fragment %s %s, ru_buffer %s, window %.2f s (warm-up %.2f s excluded)\n",
-              c.credits, c.parallel, human_size(c.fragment.size).c_str(),
-              to_string(c.fragment.distribution), human_size(c.ru_buffer).c_str(), s.window_s,
-              c.warmup_s);
+  std::printf(
+      "# credits %d, parallel %d, fragment %s %s, ru_buffer %s, window %.2f s (warm-up %.2f s "
+      "excluded)\n",
+      c.credits, c.parallel, human_size(c.fragment.size).c_str(),
+      to_string(c.fragment.distribution), human_size(c.ru_buffer).c_str(), s.window_s, c.warmup_s);
   if (!s.steps.empty() && c.shift_scan) {
     std::printf("#\n# %5s %12s %12s %12s %14s\n", "shift", "min Gb/s", "avg Gb/s", "max Gb/s",
                 "aggregate Gb/s");
@@ -132,19 +136,19 @@ void print_table(const Config& c, const Topology& t, const Summary& s) {
   std::printf("#\n# %4s %14s\n", "node", "BU Gb/s");
   for (size_t n = 0; n < s.per_node_gbps.size(); ++n)
     std::printf("  %4zu %14.3f\n", n, s.per_node_gbps[n]);
-  std::printf("#\n# %12s %12s %12s %14s %12s %10s %10s %10s\n", "min Gb/s", "avg Gb/s",
-              "max Gb/s", "aggregate Gb/s", "events/s", "p50 ms", "p99 ms", "max ms");
-  std::printf("  %12.3f %12.3f %12.3f %14.3f %12.1f %10.3f %10.3f %10.3f\n", s.min_gbps,
-              s.avg_gbps, s.max_gbps, s.aggregate_gbps, s.events_per_second, s.p50_ms, s.p99_ms,
-              s.max_ms);
-  std::printf("#\n# events built %llu of %llu assigned; incomplete %llu, duplicate %llu, corrupt %llu"
-              " (%llu fragments checksummed)\n",
-              static_cast<unsigned long long>(s.events_built),
-              static_cast<unsigned long long>(s.events_assigned),
-              static_cast<unsigned long long>(s.incomplete),
-              static_cast<unsigned long long>(s.integrity.duplicate),
-              static_cast<unsigned long long>(s.integrity.corrupt),
-              static_cast<unsigned long long>(s.integrity.verified));
+  std::printf("#\n# %12s %12s %12s %14s %12s %10s %10s %10s\n", "min Gb/s", "avg Gb/s", "max Gb/s",
+              "aggregate Gb/s", "events/s", "p50 ms", "p99 ms", "max ms");
+  std::printf("  %12.3f %12.3f %12.3f %14.3f %12.1f %10.3f %10.3f %10.3f\n", s.min_gbps, s.avg_gbps,
+              s.max_gbps, s.aggregate_gbps, s.events_per_second, s.p50_ms, s.p99_ms, s.max_ms);
+  std::printf(
+      "#\n# events built %llu of %llu assigned; incomplete %llu, duplicate %llu, corrupt %llu"
+      " (%llu fragments checksummed)\n",
+      static_cast<unsigned long long>(s.events_built),
+      static_cast<unsigned long long>(s.events_assigned),
+      static_cast<unsigned long long>(s.incomplete),
+      static_cast<unsigned long long>(s.integrity.duplicate),
+      static_cast<unsigned long long>(s.integrity.corrupt),
+      static_cast<unsigned long long>(s.integrity.verified));
   if (is_event_builder(c.protocol))
     std::printf("# filter units: %llu events processed, %llu accepted\n",
                 static_cast<unsigned long long>(s.fu_processed),
@@ -153,8 +157,8 @@ void print_table(const Config& c, const Topology& t, const Summary& s) {
   std::fflush(stdout);
 }
 
-std::string results_json(const Config& c, const Topology& t, const Summary& s,
-                         const RunOptions& o, const DriverProbe& probe) {
+std::string results_json(const Config& c, const Topology& t, const Summary& s, const RunOptions& o,
+                         const DriverProbe& probe) {
   JsonWriter w;
   w.begin_object();
   w.value("schema_version", 1);
@@ -273,7 +277,8 @@ int report_run(const Config& c, const Topology& t, const std::vector<RankStats>&
       throw Error("cannot rename " + tmp + " to " + o.json_path);
   }
   if (!s.integrity_ok()) {
-    std::fprintf(stderr, "evbench: integrity errors: %llu corrupt, %llu duplicate, %llu incomplete\n",
+    std::fprintf(stderr,
+                 "evbench: integrity errors: %llu corrupt, %llu duplicate, %llu incomplete\n",
                  static_cast<unsigned long long>(s.integrity.corrupt),
                  static_cast<unsigned long long>(s.integrity.duplicate),
                  static_cast<unsigned long long>(s.incomplete));

@@ -4,8 +4,12 @@
 
 namespace evb {
 
-std::string evbench_version() { return EVBENCH_VERSION; }
-std::string evbench_git_sha() { return EVBENCH_GIT_SHA; }
+std::string evbench_version() {
+  return EVBENCH_VERSION;
+}
+std::string evbench_git_sha() {
+  return EVBENCH_GIT_SHA;
+}
 
 std::string compiler_version() {
 #if defined(__clang__)
@@ -17,7 +21,9 @@ std::string compiler_version() {
 #endif
 }
 
-std::string yaml_cpp_version() { return EVBENCH_YAML_CPP_VERSION; }
+std::string yaml_cpp_version() {
+  return EVBENCH_YAML_CPP_VERSION;
+}
 
 std::string kernel_version() {
   utsname u{};

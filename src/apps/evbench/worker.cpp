@@ -64,10 +64,10 @@ int run_worker(const Config& config, const PluginRegistry& plugins, Bootstrap& b
                const RunOptions& options) {
   const Topology topo = make_topology(config);
   if (boot.size() != topo.nprocs)
-    throw ConfigError("the run has " + std::to_string(boot.size()) +
-                      " processes but the config needs " + std::to_string(topo.nprocs) +
-                      " (nodes=" + std::to_string(config.nodes) + ", layout=" +
-                      to_string(config.layout) + ", evm=" + to_string(config.evm) + ")");
+    throw ConfigError(
+        "the run has " + std::to_string(boot.size()) + " processes but the config needs " +
+        std::to_string(topo.nprocs) + " (nodes=" + std::to_string(config.nodes) +
+        ", layout=" + to_string(config.layout) + ", evm=" + to_string(config.evm) + ")");
   const int rank = boot.rank();
   const DriverFactory* factory = plugins.driver(config.driver);
   if (!factory) throw ConfigError("driver '" + config.driver + "' is not built in");

@@ -69,8 +69,7 @@ std::vector<std::string> MpiBootstrap::gather(const std::string& mine) {
   std::vector<int> lengths(rank_ == 0 ? static_cast<size_t>(size_) : 0);
   check(MPI_Gather(&my_len, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, comm_), "MPI_Gather");
   if (rank_ != 0) {
-    check(MPI_Gatherv(mine.data(), my_len, MPI_CHAR, nullptr, nullptr, nullptr, MPI_CHAR, 0,
-                      comm_),
+    check(MPI_Gatherv(mine.data(), my_len, MPI_CHAR, nullptr, nullptr, nullptr, MPI_CHAR, 0, comm_),
           "MPI_Gatherv");
     return {};
   }
@@ -82,7 +81,9 @@ std::vector<std::string> MpiBootstrap::gather(const std::string& mine) {
   return split(all, lengths, displs);
 }
 
-void MpiBootstrap::barrier() { check(MPI_Barrier(comm_), "MPI_Barrier"); }
+void MpiBootstrap::barrier() {
+  check(MPI_Barrier(comm_), "MPI_Barrier");
+}
 
 void MpiBootstrap::abort(const std::string& why) noexcept {
   std::fprintf(stderr, "evbench rank %d: aborting all ranks: %s\n", rank_, why.c_str());
@@ -102,12 +103,13 @@ int launch_mpi(const Config& config, int nprocs, const WorkerFn& worker) {
   int world = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &world);
   if (world != nprocs) {
-    throw ConfigError(
-        "bootstrap mpi: MPI_COMM_WORLD has " + std::to_string(world) + " ranks but " +
-        config.source + " needs " + std::to_string(nprocs) + " processes (nodes=" +
-        std::to_string(config.nodes) + ", layout=" + to_string(config.layout) + ", evm=" +
-        to_string(config.evm) + ", protocol=" + to_string(config.protocol) +
-        "; see docs/drivers/mpi.md): run `mpirun -np " + std::to_string(nprocs) + " ...`");
+    throw ConfigError("bootstrap mpi: MPI_COMM_WORLD has " + std::to_string(world) + " ranks but " +
+                      config.source + " needs " + std::to_string(nprocs) +
+                      " processes (nodes=" + std::to_string(config.nodes) +
+                      ", layout=" + to_string(config.layout) + ", evm=" + to_string(config.evm) +
+                      ", protocol=" + to_string(config.protocol) +
+                      "; see docs/drivers/mpi.md): run `mpirun -np " + std::to_string(nprocs) +
+                      " ...`");
   }
   // A rank that throws must not leave the others waiting in a collective:
   // at exit, MPI_Abort replaces MPI_Finalize (the launcher then ends the job).

@@ -16,9 +16,9 @@
 
 namespace evb {
 
-using PeerId = int;                // a rank
-constexpr PeerId kAnyPeer = -1;    // post_recv: match a message from any peer
-using Tag = uint32_t;              // message tag; receives match (peer, tag) exactly
+using PeerId = int;              // a rank
+constexpr PeerId kAnyPeer = -1;  // post_recv: match a message from any peer
+using Tag = uint32_t;            // message tag; receives match (peer, tag) exactly
 
 // One piece of a gathered send. The bytes must stay valid until the send's
 // completion; the Segment array itself only for the duration of post_send().
@@ -31,17 +31,17 @@ struct Segment {
 struct MemoryRegion {
   void* base = nullptr;
   size_t size = 0;
-  uint64_t remote_key = 0;    // what a peer needs to rdma_write into it
-  uint64_t driver_handle = 0; // driver-private
+  uint64_t remote_key = 0;     // what a peer needs to rdma_write into it
+  uint64_t driver_handle = 0;  // driver-private
 };
 
 enum class OpType : uint8_t { send, recv, rdma_write, peer_event };
 enum class OpStatus : uint8_t {
   ok,
-  peer_lost,   // the peer disappeared (connection reset, process died)
-  peer_closed, // the peer shut down gracefully (only for recvs still posted to it)
-  truncated,   // message longer than the posted receive buffer
-  error,       // any other failure; see Driver::last_error()
+  peer_lost,    // the peer disappeared (connection reset, process died)
+  peer_closed,  // the peer shut down gracefully (only for recvs still posted to it)
+  truncated,    // message longer than the posted receive buffer
+  error,        // any other failure; see Driver::last_error()
 };
 
 // One finished operation. For recvs, `bytes` is the received message size; on
@@ -62,13 +62,13 @@ struct Completion {
 
 // What a driver can do; protocols adapt to these, never to driver names.
 struct Capabilities {
-  bool rdma_write = false;        // rdma_write() is implemented
-  bool ordered_per_peer = true;   // messages between two ranks arrive in send order
-  bool zero_copy_send = true;     // send segments are not copied
-  bool can_block = false;         // wait() really sleeps until work arrives
+  bool rdma_write = false;       // rdma_write() is implemented
+  bool ordered_per_peer = true;  // messages between two ranks arrive in send order
+  bool zero_copy_send = true;    // send segments are not copied
+  bool can_block = false;        // wait() really sleeps until work arrives
   size_t max_message = 1ull << 30;
-  size_t max_segments = 16;       // segments per send
-  bool alltoall = false;          // alltoall() is implemented (a library collective)
+  size_t max_segments = 16;  // segments per send
+  bool alltoall = false;     // alltoall() is implemented (a library collective)
 };
 
 class Driver {
@@ -98,8 +98,7 @@ class Driver {
   virtual void post_recv(PeerId peer, Tag tag, void* buffer, size_t size, uint64_t cookie) = 0;
   // Only when capabilities().rdma_write.
   virtual void rdma_write(PeerId /*peer*/, std::span<const Segment> /*local*/,
-                          uint64_t /*remote_key*/, uint64_t /*remote_addr*/,
-                          uint64_t /*cookie*/) {}
+                          uint64_t /*remote_key*/, uint64_t /*remote_addr*/, uint64_t /*cookie*/) {}
   // Only when capabilities().alltoall: a blocking all-to-all over every rank
   // of the run, `block` bytes to and from each rank (the MPI_Alltoall
   // baseline). Not on the event-building data path.

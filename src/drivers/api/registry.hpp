@@ -33,8 +33,8 @@ struct DriverContext {
 
 struct DriverFactory {
   std::string name;
-  std::string summary;                     // one line
-  std::vector<KeySpec> options;            // driver_options.* keys (name relative)
+  std::string summary;           // one line
+  std::vector<KeySpec> options;  // driver_options.* keys (name relative)
   std::function<DriverProbe()> probe;
   std::function<std::unique_ptr<Driver>(const DriverContext&)> create;
 };

@@ -11,7 +11,9 @@
 namespace evb::mpi {
 namespace {
 
-std::string op_name(OpType type) { return type == OpType::send ? "send" : "recv"; }
+std::string op_name(OpType type) {
+  return type == OpType::send ? "send" : "recv";
+}
 
 std::string peer_name(PeerId peer) {
   return peer == kAnyPeer ? std::string("any rank") : "rank " + std::to_string(peer);
@@ -29,9 +31,8 @@ MpiDriver::MpiDriver(MPI_Comm parent, int rank, const MpiOptions& options)
     int world_rank = -1;
     MPI_Comm_rank(parent, &world_rank);
     throw ConfigError("driver mpi: evbench rank " + std::to_string(rank) +
-                      " does not match MPI rank " + std::to_string(rank_) +
-                      " (world rank " + std::to_string(world_rank) +
-                      "): two processes claim the same evbench rank");
+                      " does not match MPI rank " + std::to_string(rank_) + " (world rank " +
+                      std::to_string(world_rank) + "): two processes claim the same evbench rank");
   }
   // MPI_TAG_UB is at least 32767; use the largest 2^k-1 below it as a mask.
   void* attr = nullptr;
@@ -62,19 +63,23 @@ Capabilities MpiDriver::capabilities() const {
   caps.can_block = false;
   caps.max_message = 1ull << 30;  // MPI counts are int; stay well below INT_MAX
   caps.max_segments = kMaxSegments;
-  caps.alltoall = true;          // MPI_Alltoall: the synchronized baseline
+  caps.alltoall = true;  // MPI_Alltoall: the synchronized baseline
   return caps;
 }
 
 void MpiDriver::alltoall(const void* send, void* recv, size_t block) {
   if (block > static_cast<size_t>(INT_MAX))
-    throw Error("driver mpi: alltoall block of " + std::to_string(block) + " bytes exceeds INT_MAX");
+    throw Error("driver mpi: alltoall block of " + std::to_string(block) +
+                " bytes exceeds INT_MAX");
   const int rc = MPI_Alltoall(send, static_cast<int>(block), MPI_BYTE, recv,
                               static_cast<int>(block), MPI_BYTE, comm_);
-  if (rc != MPI_SUCCESS) throw Error("driver mpi: MPI_Alltoall failed (code " + std::to_string(rc) + ")");
+  if (rc != MPI_SUCCESS)
+    throw Error("driver mpi: MPI_Alltoall failed (code " + std::to_string(rc) + ")");
 }
 
-std::string MpiDriver::local_address() { return std::to_string(rank_); }
+std::string MpiDriver::local_address() {
+  return std::to_string(rank_);
+}
 
 void MpiDriver::connect(const std::vector<std::string>& addresses,
                         const std::vector<PeerId>& peers) {
@@ -102,9 +107,9 @@ void MpiDriver::post_send(PeerId peer, Tag tag, std::span<const Segment> segment
                           uint64_t cookie) {
   if (peer < 0 || peer >= size_) return fail_now(OpType::send, peer, tag, cookie, "no such rank");
   if (segments.size() > kMaxSegments) {
-    return fail_now(OpType::send, peer, tag, cookie,
-                    std::to_string(segments.size()) + " segments (max " +
-                        std::to_string(kMaxSegments) + ")");
+    return fail_now(
+        OpType::send, peer, tag, cookie,
+        std::to_string(segments.size()) + " segments (max " + std::to_string(kMaxSegments) + ")");
   }
   // Drop empty segments; a single remaining one is sent from its buffer.
   std::array<int, kMaxSegments> lengths;
@@ -116,8 +121,7 @@ void MpiDriver::post_send(PeerId peer, Tag tag, std::span<const Segment> segment
     if (s.size == 0) continue;
     total += s.size;
     if (total > (1ull << 30)) {
-      return fail_now(OpType::send, peer, tag, cookie,
-                      "message larger than max_message (1 GiB)");
+      return fail_now(OpType::send, peer, tag, cookie, "message larger than max_message (1 GiB)");
     }
     lengths[n] = static_cast<int>(s.size);
     MPI_Get_address(s.data, &displs[n]);
@@ -239,8 +243,8 @@ void MpiDriver::shutdown() {
   // shutdown_timeout to finish, then are detached. No barrier: peers may
   // already be gone.
   pool_.cancel_receives();
-  auto deadline = std::chrono::steady_clock::now() +
-                  std::chrono::duration<double>(options_.shutdown_timeout_s);
+  auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(options_.shutdown_timeout_s);
   std::vector<FinishedOp> sink;
   while (pool_.in_flight() > 0 && std::chrono::steady_clock::now() < deadline) {
     sink.clear();

@@ -7,11 +7,11 @@
 // MPI rank. The driver owns that communicator and the table of in-flight
 // requests; callers own every buffer until its completion. MPI itself is
 // initialised and finalised by MpiEnv, not here.
+#include <mpi.h>
+
 #include <deque>
 #include <string>
 #include <vector>
-
-#include <mpi.h>
 
 #include "core/config.hpp"
 #include "core/config_table.hpp"
@@ -45,8 +45,7 @@ class MpiDriver final : public Driver {
   std::string local_address() override;
   void connect(const std::vector<std::string>& addresses,
                const std::vector<PeerId>& peers) override;
-  void post_send(PeerId peer, Tag tag, std::span<const Segment> segments,
-                 uint64_t cookie) override;
+  void post_send(PeerId peer, Tag tag, std::span<const Segment> segments, uint64_t cookie) override;
   void post_recv(PeerId peer, Tag tag, void* buffer, size_t size, uint64_t cookie) override;
   size_t poll(std::span<Completion> out) override;
   void shutdown() override;

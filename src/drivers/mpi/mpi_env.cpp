@@ -78,14 +78,21 @@ int MpiEnv::thread_level() {
 
 const char* MpiEnv::thread_level_name(int level) {
   switch (level) {
-    case MPI_THREAD_SINGLE: return "MPI_THREAD_SINGLE";
-    case MPI_THREAD_FUNNELED: return "MPI_THREAD_FUNNELED";
-    case MPI_THREAD_SERIALIZED: return "MPI_THREAD_SERIALIZED";
-    case MPI_THREAD_MULTIPLE: return "MPI_THREAD_MULTIPLE";
-    default: return "unknown";
+    case MPI_THREAD_SINGLE:
+      return "MPI_THREAD_SINGLE";
+    case MPI_THREAD_FUNNELED:
+      return "MPI_THREAD_FUNNELED";
+    case MPI_THREAD_SERIALIZED:
+      return "MPI_THREAD_SERIALIZED";
+    case MPI_THREAD_MULTIPLE:
+      return "MPI_THREAD_MULTIPLE";
+    default:
+      return "unknown";
   }
 }
 
-void MpiEnv::request_abort(int code) noexcept { g_abort_code.store(code < 0 ? 1 : code); }
+void MpiEnv::request_abort(int code) noexcept {
+  g_abort_code.store(code < 0 ? 1 : code);
+}
 
 }  // namespace evb::mpi

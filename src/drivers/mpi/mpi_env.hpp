@@ -9,9 +9,9 @@
 // exit path call MPI_Abort instead of MPI_Finalize, so the other ranks (which
 // may be blocked in a collective) are torn down by the launcher rather than
 // left hanging.
-#include <string>
-
 #include <mpi.h>
+
+#include <string>
 
 namespace evb::mpi {
 

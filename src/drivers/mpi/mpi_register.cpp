@@ -23,8 +23,8 @@ std::unique_ptr<Driver> create_mpi_driver(const DriverContext& ctx) {
     }
     if (launched > 0 && launched != ctx.size) {
       throw ConfigError("driver mpi: mpirun started " + std::to_string(launched) +
-                        " processes but this run has " + std::to_string(ctx.size) +
-                        " ranks; " + how_to_launch(ctx.size));
+                        " processes but this run has " + std::to_string(ctx.size) + " ranks; " +
+                        how_to_launch(ctx.size));
     }
     mpi::MpiEnv::ensure();
   }

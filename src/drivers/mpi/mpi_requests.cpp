@@ -13,7 +13,9 @@ RequestPool::RequestPool(size_t max_requests, PollMethod method)
   statuses_.resize(initial);
 }
 
-RequestPool::~RequestPool() { abandon_all(); }
+RequestPool::~RequestPool() {
+  abandon_all();
+}
 
 MPI_Request* RequestPool::reserve() {
   if (count_ == max_) return nullptr;
@@ -28,9 +30,13 @@ MPI_Request* RequestPool::reserve() {
   return &requests_[count_];
 }
 
-void RequestPool::commit(const PendingOp& op) { ops_[count_++] = op; }
+void RequestPool::commit(const PendingOp& op) {
+  ops_[count_++] = op;
+}
 
-void RequestPool::rollback() { requests_[count_] = MPI_REQUEST_NULL; }
+void RequestPool::rollback() {
+  requests_[count_] = MPI_REQUEST_NULL;
+}
 
 void RequestPool::remove(size_t index) {
   size_t last = count_ - 1;
@@ -45,9 +51,12 @@ void RequestPool::remove(size_t index) {
 int RequestPool::test(std::vector<FinishedOp>& out) {
   if (count_ == 0) return 0;
   switch (method_) {
-    case PollMethod::testany: return test_any(out);
-    case PollMethod::test: return test_each(out);
-    case PollMethod::testsome: break;
+    case PollMethod::testany:
+      return test_any(out);
+    case PollMethod::test:
+      return test_each(out);
+    case PollMethod::testsome:
+      break;
   }
   return test_some(out);
 }

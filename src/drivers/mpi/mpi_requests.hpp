@@ -7,10 +7,10 @@
 // the last entry into the hole, so the array never has gaps and every test
 // call scans exactly the requests in flight. Owned by the driver; holds no
 // buffers.
+#include <mpi.h>
+
 #include <cstdint>
 #include <vector>
-
-#include <mpi.h>
 
 #include "drivers/api/driver.hpp"
 
@@ -77,7 +77,7 @@ class RequestPool {
   size_t count_ = 0;
   std::vector<MPI_Request> requests_;
   std::vector<PendingOp> ops_;
-  std::vector<int> indices_;         // MPI_Testsome output
+  std::vector<int> indices_;          // MPI_Testsome output
   std::vector<MPI_Status> statuses_;  // MPI_Testsome output
 };
 

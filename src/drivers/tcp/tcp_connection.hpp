@@ -24,18 +24,18 @@
 namespace evb::tcp {
 
 struct ConnectionLimits {
-  size_t max_io = 0;         // bytes per send/recv call, 0 = unlimited (tests use 1)
-  size_t max_iov = 64;       // iovecs per sendmsg
+  size_t max_io = 0;    // bytes per send/recv call, 0 = unlimited (tests use 1)
+  size_t max_iov = 64;  // iovecs per sendmsg
   uint64_t max_message = 1ull << 30;
   size_t staging = 16 * 1024;
 };
 
 enum class IoResult {
-  ok,         // all possible progress made (would block, or nothing to do)
-  bye,        // the peer sent BYE (on_readable stops there)
-  eof,        // the peer closed the stream
-  failed,     // socket error; see error()
-  protocol,   // the peer sent something that is not a valid frame
+  ok,        // all possible progress made (would block, or nothing to do)
+  bye,       // the peer sent BYE (on_readable stops there)
+  eof,       // the peer closed the stream
+  failed,    // socket error; see error()
+  protocol,  // the peer sent something that is not a valid frame
 };
 
 class Connection {
@@ -57,7 +57,7 @@ class Connection {
   void fail(OpStatus status);
   void close() { fd_.reset(); }
 
-  int error() const { return error_; }           // errno of the last `failed`
+  int error() const { return error_; }  // errno of the last `failed`
   const char* protocol_error() const { return protocol_error_; }
   bool bye_received() const { return bye_received_; }
 

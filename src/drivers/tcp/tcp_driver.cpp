@@ -111,7 +111,9 @@ void TcpDriver::fail_now(OpType type, PeerId peer, Tag tag, uint64_t cookie, OpS
   if (!why.empty()) last_error_ = why;
 }
 
-static OpStatus status_of_gone(bool lost) { return lost ? OpStatus::peer_lost : OpStatus::peer_closed; }
+static OpStatus status_of_gone(bool lost) {
+  return lost ? OpStatus::peer_lost : OpStatus::peer_closed;
+}
 
 void TcpDriver::post_send(PeerId peer, Tag tag, std::span<const Segment> segments,
                           uint64_t cookie) {
@@ -122,16 +124,15 @@ void TcpDriver::post_send(PeerId peer, Tag tag, std::span<const Segment> segment
   }
   if (segments.size() > capabilities().max_segments) {
     return fail_now(OpType::send, peer, tag, cookie, OpStatus::error,
-                    me + "post_send to " + name_of(peer) + ": " +
-                        std::to_string(segments.size()) + " segments, at most " +
-                        std::to_string(capabilities().max_segments));
+                    me + "post_send to " + name_of(peer) + ": " + std::to_string(segments.size()) +
+                        " segments, at most " + std::to_string(capabilities().max_segments));
   }
   uint64_t total = 0;
   for (const auto& s : segments) total += s.size;
   if (total > options_.limits.max_message) {
     return fail_now(OpType::send, peer, tag, cookie, OpStatus::error,
-                    me + "post_send to " + name_of(peer) + ": message of " +
-                        std::to_string(total) + " B exceeds max_message");
+                    me + "post_send to " + name_of(peer) + ": message of " + std::to_string(total) +
+                        " B exceeds max_message");
   }
   Peer& p = peers_[peer];
   if (p.state != PeerState::open) {

@@ -30,8 +30,7 @@ class TcpDriver final : public Driver, private FrameSink {
   std::string local_address() override;
   void connect(const std::vector<std::string>& addresses,
                const std::vector<PeerId>& peers) override;
-  void post_send(PeerId peer, Tag tag, std::span<const Segment> segments,
-                 uint64_t cookie) override;
+  void post_send(PeerId peer, Tag tag, std::span<const Segment> segments, uint64_t cookie) override;
   void post_recv(PeerId peer, Tag tag, void* buffer, size_t size, uint64_t cookie) override;
   size_t poll(std::span<Completion> out) override;
   void wait(std::chrono::microseconds timeout) override;

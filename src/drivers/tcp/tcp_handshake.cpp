@@ -225,7 +225,8 @@ void Setup::on_incoming(uint64_t id) {
     reason = RefuseReason::bad_magic;
   } else if (in.got < sizeof h) {
     return;
-  } else if (h.version != kProtocolVersion || h.kind != static_cast<uint16_t>(HandshakeKind::hello)) {
+  } else if (h.version != kProtocolVersion ||
+             h.kind != static_cast<uint16_t>(HandshakeKind::hello)) {
     reason = RefuseReason::bad_version;
   } else if (h.run_id != p_.run_id) {
     reason = RefuseReason::run_id_mismatch;

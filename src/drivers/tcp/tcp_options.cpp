@@ -9,19 +9,55 @@ namespace evb::tcp {
 
 const std::vector<KeySpec>& tcp_option_specs() {
   static const std::vector<KeySpec> specs = {
-      {"bind", KeyType::string, "auto", "", -INFINITY, INFINITY, {},
+      {"bind",
+       KeyType::string,
+       "auto",
+       "",
+       -INFINITY,
+       INFINITY,
+       {},
        "listen address; auto = 127.0.0.1 when all ranks are local, else 0.0.0.0 advertising "
        "the host's primary address"},
       {"port", KeyType::integer, "0", "", 0, 65535, {}, "listen port; 0 = ephemeral"},
-      {"sndbuf", KeyType::size, "0", "B", 0, 2147483647.0, {},
+      {"sndbuf",
+       KeyType::size,
+       "0",
+       "B",
+       0,
+       2147483647.0,
+       {},
        "SO_SNDBUF per connection; 0 = kernel default (autotuning)"},
-      {"rcvbuf", KeyType::size, "0", "B", 0, 2147483647.0, {},
+      {"rcvbuf",
+       KeyType::size,
+       "0",
+       "B",
+       0,
+       2147483647.0,
+       {},
        "SO_RCVBUF per connection; 0 = kernel default (autotuning)"},
-      {"nodelay", KeyType::boolean, "true", "", -INFINITY, INFINITY, {},
+      {"nodelay",
+       KeyType::boolean,
+       "true",
+       "",
+       -INFINITY,
+       INFINITY,
+       {},
        "TCP_NODELAY (disable Nagle) on every connection"},
-      {"connect_timeout", KeyType::duration, "30s", "s", 0, INFINITY, {},
+      {"connect_timeout",
+       KeyType::duration,
+       "30s",
+       "s",
+       0,
+       INFINITY,
+       {},
        "how long connect() waits for all peers before failing"},
-      {"shutdown_timeout", KeyType::duration, "10s", "s", 0, INFINITY, {},
+      {"shutdown_timeout",
+       KeyType::duration,
+       "10s",
+       "s",
+       0,
+       INFINITY,
+       {},
        "how long shutdown() waits to flush queued sends and the BYE"},
   };
   return specs;
@@ -52,14 +88,22 @@ std::pair<double, std::string> number_and_unit(const std::string& key, const std
 size_t parse_bytes(const std::string& key, const std::string& v) {
   auto [x, unit] = number_and_unit(key, v, "size");
   double m = 0;
-  if (unit.empty() || unit == "B") m = 1;
-  else if (unit == "KiB") m = 1024.0;
-  else if (unit == "MiB") m = 1024.0 * 1024;
-  else if (unit == "GiB") m = 1024.0 * 1024 * 1024;
-  else if (unit == "KB") m = 1e3;
-  else if (unit == "MB") m = 1e6;
-  else if (unit == "GB") m = 1e9;
-  else bad(key, v, "size");
+  if (unit.empty() || unit == "B")
+    m = 1;
+  else if (unit == "KiB")
+    m = 1024.0;
+  else if (unit == "MiB")
+    m = 1024.0 * 1024;
+  else if (unit == "GiB")
+    m = 1024.0 * 1024 * 1024;
+  else if (unit == "KB")
+    m = 1e3;
+  else if (unit == "MB")
+    m = 1e6;
+  else if (unit == "GB")
+    m = 1e9;
+  else
+    bad(key, v, "size");
   double bytes = x * m;
   if (bytes > 2147483647.0) bad(key, v, "size (at most 2 GiB)");
   return static_cast<size_t>(bytes);
@@ -68,11 +112,16 @@ size_t parse_bytes(const std::string& key, const std::string& v) {
 std::chrono::milliseconds parse_ms(const std::string& key, const std::string& v) {
   auto [x, unit] = number_and_unit(key, v, "duration");
   double s = 0;
-  if (unit.empty() || unit == "s") s = x;
-  else if (unit == "ms") s = x / 1000;
-  else if (unit == "us") s = x / 1e6;
-  else if (unit == "min") s = x * 60;
-  else bad(key, v, "duration");
+  if (unit.empty() || unit == "s")
+    s = x;
+  else if (unit == "ms")
+    s = x / 1000;
+  else if (unit == "us")
+    s = x / 1e6;
+  else if (unit == "min")
+    s = x * 60;
+  else
+    bad(key, v, "duration");
   return std::chrono::milliseconds(static_cast<int64_t>(std::llround(s * 1000)));
 }
 
@@ -89,9 +138,8 @@ TcpOptions parse_tcp_options(const Config* config) {
   if (!config) return o;
   for (const auto& [raw_key, value] : config->driver_options) {
     // Accept "sndbuf" as well as "tcp.sndbuf" / "driver_options.sndbuf".
-    std::string key = raw_key.substr(raw_key.rfind('.') == std::string::npos
-                                         ? 0
-                                         : raw_key.rfind('.') + 1);
+    std::string key =
+        raw_key.substr(raw_key.rfind('.') == std::string::npos ? 0 : raw_key.rfind('.') + 1);
     if (key == "bind") {
       o.bind = value.empty() ? "auto" : value;
     } else if (key == "port") {

@@ -10,14 +10,15 @@ namespace evb {
 void evb_register_driver_tcp(PluginRegistry& r) {
   DriverFactory f;
   f.name = "tcp";
-  f.summary = "POSIX TCP sockets with epoll; one connection per peer pair, zero-copy gathered sends";
+  f.summary =
+      "POSIX TCP sockets with epoll; one connection per peer pair, zero-copy gathered sends";
   f.options = tcp::tcp_option_specs();
   f.probe = [] {
     DriverProbe probe;
     probe.can_run = true;
     utsname u{};
-    probe.library_version = ::uname(&u) == 0 ? std::string(u.sysname) + " " + u.release
-                                             : std::string("kernel TCP");
+    probe.library_version =
+        ::uname(&u) == 0 ? std::string(u.sysname) + " " + u.release : std::string("kernel TCP");
     probe.details = "IPv4, non-blocking sockets + epoll, TCP_NODELAY";
     return probe;
   };

@@ -27,8 +27,7 @@ class FrameSink {
   virtual void end_message(PeerId peer, Tag tag, const RecvTarget& target, uint64_t length,
                            OpStatus status) = 0;
   // A queued send finished (ok, or failed with the peer).
-  virtual void send_done(PeerId peer, Tag tag, uint64_t cookie, size_t bytes,
-                         OpStatus status) = 0;
+  virtual void send_done(PeerId peer, Tag tag, uint64_t cookie, size_t bytes, OpStatus status) = 0;
 };
 
 }  // namespace evb::tcp

@@ -4,13 +4,20 @@ namespace evb::tcp {
 
 const char* to_string(RefuseReason reason) {
   switch (reason) {
-    case RefuseReason::none: return "accepted";
-    case RefuseReason::bad_magic: return "bad handshake (not an evbench tcp hello)";
-    case RefuseReason::bad_version: return "bad handshake (protocol version mismatch)";
-    case RefuseReason::run_id_mismatch: return "bad handshake (run id mismatch)";
-    case RefuseReason::not_a_peer: return "bad handshake (rank is not a peer connecting here)";
-    case RefuseReason::wrong_target: return "bad handshake (addressed to another rank)";
-    case RefuseReason::duplicate: return "bad handshake (rank already connected)";
+    case RefuseReason::none:
+      return "accepted";
+    case RefuseReason::bad_magic:
+      return "bad handshake (not an evbench tcp hello)";
+    case RefuseReason::bad_version:
+      return "bad handshake (protocol version mismatch)";
+    case RefuseReason::run_id_mismatch:
+      return "bad handshake (run id mismatch)";
+    case RefuseReason::not_a_peer:
+      return "bad handshake (rank is not a peer connecting here)";
+    case RefuseReason::wrong_target:
+      return "bad handshake (addressed to another rank)";
+    case RefuseReason::duplicate:
+      return "bad handshake (rank already connected)";
   }
   return "bad handshake (unknown reason)";
 }

@@ -9,8 +9,7 @@
 
 namespace evb::tcp {
 
-static_assert(std::endian::native == std::endian::little,
-              "the tcp wire format is little-endian");
+static_assert(std::endian::native == std::endian::little, "the tcp wire format is little-endian");
 
 constexpr uint32_t kHandshakeMagic = 0x48425645;  // "EVBH"
 constexpr uint32_t kFrameMagic = 0x46425645;      // "EVBF"

@@ -1,3 +1,5 @@
+#include "bootstrap/env_bootstrap.hpp"
+
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -5,7 +7,6 @@
 #include <map>
 #include <thread>
 
-#include "bootstrap/env_bootstrap.hpp"
 #include "bootstrap/socket_util.hpp"
 #include "core/error.hpp"
 #include "drivers/api/registry.hpp"
@@ -44,10 +45,14 @@ int free_port() {
 }
 
 TEST(EnvSettings, Precedence) {
-  Env env = {{"PMI_RANK", "4"},         {"PMI_SIZE", "8"},
-             {"OMPI_COMM_WORLD_RANK", "3"}, {"OMPI_COMM_WORLD_SIZE", "7"},
-             {"SLURM_PROCID", "2"},     {"SLURM_NTASKS", "6"},
-             {"EVBENCH_RANK", "1"},     {"EVBENCH_SIZE", "5"},
+  Env env = {{"PMI_RANK", "4"},
+             {"PMI_SIZE", "8"},
+             {"OMPI_COMM_WORLD_RANK", "3"},
+             {"OMPI_COMM_WORLD_SIZE", "7"},
+             {"SLURM_PROCID", "2"},
+             {"SLURM_NTASKS", "6"},
+             {"EVBENCH_RANK", "1"},
+             {"EVBENCH_SIZE", "5"},
              {"EVBENCH_RENDEZVOUS", "node1:7777"}};
   auto s = parse_env_settings(lookup_in(env));
   EXPECT_EQ(s.rank, 1);
@@ -97,11 +102,11 @@ TEST(EnvSettings, Errors) {
             std::string::npos);
   EXPECT_NE(config_error({{"EVBENCH_RANK", "5"}, {"EVBENCH_SIZE", "5"}}).find("out of range"),
             std::string::npos);
-  EXPECT_NE(config_error({{"EVBENCH_RANK", "0"},
-                          {"EVBENCH_SIZE", "2"},
-                          {"EVBENCH_RENDEZVOUS", "nohostport"}})
-                .find("EVBENCH_RENDEZVOUS=\"nohostport\""),
-            std::string::npos);
+  EXPECT_NE(
+      config_error(
+          {{"EVBENCH_RANK", "0"}, {"EVBENCH_SIZE", "2"}, {"EVBENCH_RENDEZVOUS", "nohostport"}})
+          .find("EVBENCH_RENDEZVOUS=\"nohostport\""),
+      std::string::npos);
 }
 
 TEST(EnvSettings, SizeMustMatchTheConfig) {
@@ -123,9 +128,12 @@ TEST(EnvSettings, SizeMustMatchTheConfig) {
 
 TEST(EnvBootstrap, SingleRankNeedsNoRendezvous) {
   EnvSettings s;
-  EXPECT_EQ(launch_env(test::test_config(), 1, [](Bootstrap& b) {
-              return b.gather("r") == std::vector<std::string>{"r"} && b.all_local() ? 0 : 1;
-            }, s),
+  EXPECT_EQ(launch_env(
+                test::test_config(), 1,
+                [](Bootstrap& b) {
+                  return b.gather("r") == std::vector<std::string>{"r"} && b.all_local() ? 0 : 1;
+                },
+                s),
             0);
 }
 
@@ -143,15 +151,18 @@ TEST(EnvBootstrap, ThreadsOnLoopback) {
                  {"EVBENCH_RENDEZVOUS", "127.0.0.1:" + std::to_string(port)},
                  {"EVBENCH_RUN_ID", "threads"}};
       auto s = parse_env_settings(lookup_in(env));
-      codes[r] = launch_env(test::test_config(), 4, [](Bootstrap& b) {
-        auto all = b.allgather(std::to_string(b.rank() + 10));
-        if (all != std::vector<std::string>{"10", "11", "12", "13"}) return 10;
-        if (!b.all_local()) return 11;
-        b.barrier();
-        auto g = b.gather("g" + std::to_string(b.rank()));
-        if (b.rank() == 0 && g.size() != 4) return 12;
-        return 0;
-      }, s);
+      codes[r] = launch_env(
+          test::test_config(), 4,
+          [](Bootstrap& b) {
+            auto all = b.allgather(std::to_string(b.rank() + 10));
+            if (all != std::vector<std::string>{"10", "11", "12", "13"}) return 10;
+            if (!b.all_local()) return 11;
+            b.barrier();
+            auto g = b.gather("g" + std::to_string(b.rank()));
+            if (b.rank() == 0 && g.size() != 4) return 12;
+            return 0;
+          },
+          s);
     });
   }
   for (auto& t : ranks) t.join();

@@ -1,3 +1,5 @@
+#include "bootstrap/local_launcher.hpp"
+
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -7,7 +9,6 @@
 #include <chrono>
 #include <thread>
 
-#include "bootstrap/local_launcher.hpp"
 #include "core/error.hpp"
 #include "test_util.hpp"
 
@@ -56,9 +57,10 @@ TEST_F(LocalLauncher, CollectivesWithFourRanks) {
 }
 
 TEST_F(LocalLauncher, SingleRank) {
-  EXPECT_EQ(launch_local(test_config(), 1, [](Bootstrap& b) {
-              return b.allgather("x") == std::vector<std::string>{"x"} ? 0 : 1;
-            }),
+  EXPECT_EQ(launch_local(test_config(), 1,
+                         [](Bootstrap& b) {
+                           return b.allgather("x") == std::vector<std::string>{"x"} ? 0 : 1;
+                         }),
             0);
 }
 

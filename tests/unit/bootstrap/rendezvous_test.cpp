@@ -83,8 +83,8 @@ TEST_F(Rendezvous, RankDyingMidCollectiveIsNamed) {
         c.allgather("never completes");
         code = 21;
       } catch (const PeerError& e) {
-        code = (e.peer() == 3 && std::string(e.what()) ==
-                                     "bootstrap: rank 3 disappeared (connection closed)")
+        code = (e.peer() == 3 &&
+                std::string(e.what()) == "bootstrap: rank 3 disappeared (connection closed)")
                    ? 0
                    : 22;
       } catch (...) {
@@ -196,8 +196,10 @@ TEST_F(Rendezvous, MismatchedCollectivesFail) {
     ranks.emplace_back([&, r] {
       RendezvousClient c(client_options(server.port(), r, 2));
       try {
-        if (r == 0) c.barrier();
-        else c.allgather("x");
+        if (r == 0)
+          c.barrier();
+        else
+          c.allgather("x");
       } catch (const Error& e) {
         seen[r] = e.what();
       }
@@ -226,9 +228,7 @@ TEST_F(Rendezvous, MissingRankTimesOutAtJoin) {
 
 TEST_F(Rendezvous, ClientGivesUpConnectingWithAClearMessage) {
   int port;
-  {
-    Fd probe = listen_tcp("127.0.0.1", 0, &port);
-  }  // closed: nothing listens there now
+  { Fd probe = listen_tcp("127.0.0.1", 0, &port); }  // closed: nothing listens there now
   auto o = client_options(port, 1, 2);
   o.connect_timeout = 300ms;
   try {

@@ -25,10 +25,10 @@ PluginKeys plugins() {
   return p;
 }
 
-#define EXPECT_HAS(haystack, needle)                                   \
-  do {                                                                 \
-    const std::string h_ = (haystack);                                 \
-    EXPECT_NE(h_.find(needle), std::string::npos) << "text:\n" << h_;  \
+#define EXPECT_HAS(haystack, needle)                                  \
+  do {                                                                \
+    const std::string h_ = (haystack);                                \
+    EXPECT_NE(h_.find(needle), std::string::npos) << "text:\n" << h_; \
   } while (0)
 
 TEST(ConfigTable, EveryKeyOnceWithDoc) {
@@ -37,14 +37,39 @@ TEST(ConfigTable, EveryKeyOnceWithDoc) {
     EXPECT_TRUE(seen.insert(k.path).second) << "duplicate " << k.path;
     EXPECT_FALSE(k.doc.empty()) << k.path;
   }
-  for (const char* path :
-       {"nodes", "layout", "evm", "fu_per_bu", "fu.processing_time", "fu.accept_ratio", "protocol",
-        "scheduling", "seed", "credits", "parallel", "shift", "fragment.size",
-        "fragment.distribution", "fragment.spread", "fragment.max_size", "fragment.data_segments",
-        "fragment.meta_size", "fragment.meta_segments", "ru_rate_factors", "ru_buffer",
-        "command_size", "duration", "events", "warmup", "report_interval", "peer_timeout",
-        "verify.sample", "fault.corrupt_every", "driver", "driver_options", "bootstrap",
-        "poll_mode"})
+  for (const char* path : {"nodes",
+                           "layout",
+                           "evm",
+                           "fu_per_bu",
+                           "fu.processing_time",
+                           "fu.accept_ratio",
+                           "protocol",
+                           "scheduling",
+                           "seed",
+                           "credits",
+                           "parallel",
+                           "shift",
+                           "fragment.size",
+                           "fragment.distribution",
+                           "fragment.spread",
+                           "fragment.max_size",
+                           "fragment.data_segments",
+                           "fragment.meta_size",
+                           "fragment.meta_segments",
+                           "ru_rate_factors",
+                           "ru_buffer",
+                           "command_size",
+                           "duration",
+                           "events",
+                           "warmup",
+                           "report_interval",
+                           "peer_timeout",
+                           "verify.sample",
+                           "fault.corrupt_every",
+                           "driver",
+                           "driver_options",
+                           "bootstrap",
+                           "poll_mode"})
     EXPECT_TRUE(seen.count(path)) << "missing " << path;
 }
 

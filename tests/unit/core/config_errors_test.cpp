@@ -37,9 +37,9 @@ std::string error_of(const std::string& yaml, const std::vector<std::string>& ov
   return "";
 }
 
-#define EXPECT_HAS(haystack, needle)                                   \
-  do {                                                                 \
-    const std::string h_ = (haystack);                                 \
+#define EXPECT_HAS(haystack, needle)                                    \
+  do {                                                                  \
+    const std::string h_ = (haystack);                                  \
     EXPECT_NE(h_.find(needle), std::string::npos) << "message: " << h_; \
   } while (0)
 

@@ -1,8 +1,9 @@
 // Loading: defaults, values of every type, overrides, consistency rules,
 // driver options and the YAML round trip.
+#include "core/config_loader.hpp"
+
 #include <gtest/gtest.h>
 
-#include "core/config_loader.hpp"
 #include "core/error.hpp"
 
 namespace evb {
@@ -21,10 +22,9 @@ PluginKeys plugins() {
   PluginKeys p;
   p.drivers = {"tcp", "mpi"};
   p.bootstraps = {"local", "env", "mpi"};
-  p.driver_options["tcp"] = {option("sndbuf", KeyType::size, "4MiB"),
-                             option("nodelay", KeyType::boolean, "true"),
-                             option("connect_timeout", KeyType::duration, "5s"),
-                             option("interface", KeyType::string, "")};
+  p.driver_options["tcp"] = {
+      option("sndbuf", KeyType::size, "4MiB"), option("nodelay", KeyType::boolean, "true"),
+      option("connect_timeout", KeyType::duration, "5s"), option("interface", KeyType::string, "")};
   return p;
 }
 
@@ -41,9 +41,9 @@ std::string error_of(const std::string& yaml, const std::vector<std::string>& ov
   return "";
 }
 
-#define EXPECT_HAS(haystack, needle)                                   \
-  do {                                                                 \
-    const std::string h_ = (haystack);                                 \
+#define EXPECT_HAS(haystack, needle)                                    \
+  do {                                                                  \
+    const std::string h_ = (haystack);                                  \
     EXPECT_NE(h_.find(needle), std::string::npos) << "message: " << h_; \
   } while (0)
 
@@ -202,8 +202,9 @@ TEST(ConfigLoader, ShiftScan) {
 TEST(ConfigLoader, OverridesApplyAfterTheFile) {
   Config c = load("credits: 2\nnodes: 4\n",
                   {"credits=8", "ru_rate_factors=[1,1,2,1]", "driver_options.sndbuf=4MiB",
-                   "fragment.size=64KiB", "protocol=pull-noevm", "fragment={meta_size: 64, "
-                                                                 "meta_segments: 1}"});
+                   "fragment.size=64KiB", "protocol=pull-noevm",
+                   "fragment={meta_size: 64, "
+                   "meta_segments: 1}"});
   EXPECT_EQ(c.credits, 8);
   EXPECT_EQ(c.ru_rate_factors, (std::vector<double>{1, 1, 2, 1}));
   EXPECT_EQ(c.driver_options.at("sndbuf"), "4194304");
@@ -317,8 +318,8 @@ TEST(ConfigContradictions, DataSegments) {
 }
 
 TEST(ConfigLoader, ShippedDefaultConfigLoads) {
-  const Config c = load_config(std::string(EVBENCH_SOURCE_DIR) + "/configs/default.yaml", {},
-                               plugins());
+  const Config c =
+      load_config(std::string(EVBENCH_SOURCE_DIR) + "/configs/default.yaml", {}, plugins());
   Config expected;
   expected.driver_options = load("").driver_options;
   expect_same(c, expected);

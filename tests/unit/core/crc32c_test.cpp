@@ -12,7 +12,9 @@
 namespace evb {
 namespace {
 
-TEST(Crc32c, CheckValue) { EXPECT_EQ(crc32c("123456789", 9), 0xE3069283u); }
+TEST(Crc32c, CheckValue) {
+  EXPECT_EQ(crc32c("123456789", 9), 0xE3069283u);
+}
 
 TEST(Crc32c, Rfc3720Vectors) {
   std::vector<uint8_t> zeros(32, 0), ones(32, 0xFF), inc(32), dec(32);
@@ -32,7 +34,9 @@ TEST(Crc32c, ExtendEqualsWhole) {
     EXPECT_EQ(crc32c_extend(crc32c(s.data(), cut), s.data() + cut, s.size() - cut), whole) << cut;
 }
 
-TEST(Crc32c, EmptyIsZero) { EXPECT_EQ(crc32c("", 0), 0u); }
+TEST(Crc32c, EmptyIsZero) {
+  EXPECT_EQ(crc32c("", 0), 0u);
+}
 
 }  // namespace
 }  // namespace evb

@@ -1,7 +1,8 @@
 // The mpi bootstrap's collectives over real MPI ranks.
+#include "bootstrap/mpi/mpi_bootstrap.hpp"
+
 #include <stdexcept>
 
-#include "bootstrap/mpi/mpi_bootstrap.hpp"
 #include "core/error.hpp"
 #include "mpi_test_util.hpp"
 
@@ -14,7 +15,8 @@ namespace {
 
 // Contributions of different lengths, one of them empty.
 std::string contribution(int rank) {
-  return rank == 1 ? std::string() : "rank" + std::to_string(rank) + std::string(size_t(rank) * 37, 'x');
+  return rank == 1 ? std::string()
+                   : "rank" + std::to_string(rank) + std::string(size_t(rank) * 37, 'x');
 }
 
 TEST(MpiBootstrap, RankSizeAndAllLocal) {

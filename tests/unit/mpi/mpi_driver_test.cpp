@@ -139,7 +139,9 @@ void many_in_flight(const MpiOptions& options) {
   d->shutdown();
 }
 
-TEST(MpiDriver, ManyInFlightKeepOrderPerTagTestsome) { many_in_flight({}); }
+TEST(MpiDriver, ManyInFlightKeepOrderPerTagTestsome) {
+  many_in_flight({});
+}
 
 TEST(MpiDriver, ManyInFlightKeepOrderPerTagTestany) {
   MpiOptions o;

@@ -77,10 +77,11 @@ TEST(MpiPollMethods, MessageRate) {
       MPI_Reduce(&rate, &min_rate, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
       MPI_Reduce(&rate, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
       if (world_rank() == 0) {
-        std::printf("# poll %-8s ranks %d window/peer %4u in-flight %5u : %9.0f msg/s/rank avg, "
-                    "%9.0f min\n",
-                    m.name, world_size(), window, 2 * window * unsigned(world_size()),
-                    sum / world_size(), min_rate);
+        std::printf(
+            "# poll %-8s ranks %d window/peer %4u in-flight %5u : %9.0f msg/s/rank avg, "
+            "%9.0f min\n",
+            m.name, world_size(), window, 2 * window * unsigned(world_size()), sum / world_size(),
+            min_rate);
       }
     }
   }

@@ -3,10 +3,10 @@
 // Runs under `mpirun -np N` (tests talk to every rank) and single-rank as a
 // singleton (ctest's per-test runs). `--gtest_list_tests` (test discovery)
 // and `--no-mpi-init` (the "not started by mpirun" checks) skip MPI_Init.
+#include <gtest/gtest.h>
+
 #include <cstdio>
 #include <cstring>
-
-#include <gtest/gtest.h>
 
 #include "drivers/mpi/mpi_env.hpp"
 

@@ -1,13 +1,13 @@
 #pragma once
 // Helpers shared by the mpi driver tests: world rank/size, polling with a
 // deadline, and byte patterns that encode (sender, message, offset).
+#include <gtest/gtest.h>
+#include <mpi.h>
+
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <vector>
-
-#include <gtest/gtest.h>
-#include <mpi.h>
 
 #include "drivers/mpi/mpi_driver.hpp"
 #include "drivers/mpi/mpi_env.hpp"

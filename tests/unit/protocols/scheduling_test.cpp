@@ -13,7 +13,8 @@ namespace {
 TEST(Scheduling, BarrelStartsAtOwnIndexAndSteps) {
   EXPECT_EQ(visit_order(Scheduling::barrel, 2, 5, 1, 0), (std::vector<int>{2, 3, 4, 0, 1}));
   // Barrel order does not depend on the event.
-  EXPECT_EQ(visit_order(Scheduling::barrel, 2, 5, 1, 0), visit_order(Scheduling::barrel, 2, 5, 9, 77));
+  EXPECT_EQ(visit_order(Scheduling::barrel, 2, 5, 1, 0),
+            visit_order(Scheduling::barrel, 2, 5, 9, 77));
 }
 
 TEST(Scheduling, RandomIsAPermutationReproducibleFromTheSeed) {
@@ -29,7 +30,8 @@ TEST(Scheduling, RandomIsAPermutationReproducibleFromTheSeed) {
     seen.insert(o);
   }
   EXPECT_GT(seen.size(), 45u);  // a fresh permutation per event
-  EXPECT_NE(visit_order(Scheduling::random, 1, 16, 42, 3), visit_order(Scheduling::random, 1, 16, 43, 3));
+  EXPECT_NE(visit_order(Scheduling::random, 1, 16, 42, 3),
+            visit_order(Scheduling::random, 1, 16, 43, 3));
 }
 
 }  // namespace

@@ -181,8 +181,8 @@ TEST(TcpDriver, BadPostsCompleteWithError) {
   Cluster c(2);
   c.connect();
   std::vector<Segment> many(65, Segment{"x", 1});
-  c[0].post_send(0, 1, many, 1);   // self
-  c[0].post_send(1, 1, many, 2);   // too many segments
+  c[0].post_send(0, 1, many, 1);  // self
+  c[0].post_send(1, 1, many, 2);  // too many segments
   c[0].post_recv(5, 1, nullptr, 0, 3);
   auto r = c.take(0, 3);
   ASSERT_EQ(r.size(), 3u);

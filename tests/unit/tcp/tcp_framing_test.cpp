@@ -156,7 +156,9 @@ TEST(TcpFraming, LargeDirectReadsAtOddBoundaries) {
   Connection tx(1, std::move(p.a), tx_sink, odd);
   Connection rx(0, std::move(p.b), rx_sink, odd);
   auto big = test::pattern(300000, 3);
-  Segment segs[4] = {{big.data(), 1}, {big.data() + 1, 99999}, {big.data() + 100000, 3},
+  Segment segs[4] = {{big.data(), 1},
+                     {big.data() + 1, 99999},
+                     {big.data() + 100000, 3},
                      {big.data() + 100003, 199997}};
   tx.queue_send(5, segs, 9);
   for (int round = 0; round < 100000 && (rx_sink.messages.empty() || !rx_sink.messages[0].done);

@@ -1,9 +1,9 @@
 // Receive matching in isolation: ordering, any-peer, unexpected, truncation.
+#include "drivers/tcp/tcp_matching.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
-
-#include "drivers/tcp/tcp_matching.hpp"
 
 namespace evb::tcp {
 namespace {

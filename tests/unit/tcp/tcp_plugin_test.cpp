@@ -1,7 +1,8 @@
 // Registration, option parsing and resource hygiene of the tcp driver.
 #include <dirent.h>
-#include <algorithm>
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "core/error.hpp"
 #include "drivers/api/registry.hpp"
@@ -48,9 +49,12 @@ TEST(TcpPlugin, RegistersProbesAndCreates) {
 
 TEST(TcpPlugin, ParsesCanonicalAndHumanValues) {
   Config config;
-  config.driver_options = {{"sndbuf", "65536"},        {"rcvbuf", "1.5MiB"},
-                           {"connect_timeout", "0.25"}, {"shutdown_timeout", "2s"},
-                           {"nodelay", "false"},        {"port", "0"},
+  config.driver_options = {{"sndbuf", "65536"},
+                           {"rcvbuf", "1.5MiB"},
+                           {"connect_timeout", "0.25"},
+                           {"shutdown_timeout", "2s"},
+                           {"nodelay", "false"},
+                           {"port", "0"},
                            {"bind", "auto"}};
   TcpOptions o = parse_tcp_options(&config);
   EXPECT_EQ(o.socket.sndbuf, 65536u);
