@@ -54,9 +54,10 @@ int main(int argc, char** argv) {
   MPI_Reduce(&elapsed, &max_elapsed, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   if (rank == 0) {
     const double per_rank = (double)iterations * step * 8.0 / max_elapsed / 1e9;
-    printf("alltoall ranks=%d block=%zu pool=%zu iterations=%ld seconds=%.2f per_rank_gbps=%.3f "
-           "aggregate_gbps=%.3f\n",
-           size, block, pool, iterations, max_elapsed, per_rank, per_rank * size);
+    printf(
+        "alltoall ranks=%d block=%zu pool=%zu iterations=%ld seconds=%.2f per_rank_gbps=%.3f "
+        "aggregate_gbps=%.3f\n",
+        size, block, pool, iterations, max_elapsed, per_rank, per_rank * size);
   }
   free(send);
   free(recv);
