@@ -9,7 +9,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # One formatter config (.clang-format) for every C++ file.
 git ls-files '*.cpp' '*.hpp' '*.c' | xargs clang-format --dry-run --Werror
 
-scripts/build.sh
+scripts/build.sh -DEVBENCH_REQUIRE_GTEST=ON
 (cd build && ctest --output-on-failure -j 2 --timeout 300)
 
 # Sanitizer build of the unit tests (MPI left out: Open MPI's own allocations
