@@ -15,7 +15,7 @@ scripts/build.sh -DEVBENCH_REQUIRE_GTEST=ON
 # Sanitizer build of the unit tests (MPI left out: Open MPI's own allocations
 # are not ours to judge).
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DEVBENCH_SANITIZE=ON \
-      -DEVBENCH_WITH_MPI=OFF >/dev/null
+      -DEVBENCH_WITH_MPI=OFF -DEVBENCH_REQUIRE_GTEST=ON >/dev/null
 cmake --build build-asan -j "$(nproc)"
 (cd build-asan && ctest --output-on-failure -j 2 -L unit --timeout 300)
 
