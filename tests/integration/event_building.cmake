@@ -38,9 +38,17 @@ add_test(NAME cli_validate_typo
          COMMAND ${_evb_check} --no-json --expect-exit 2
                  --expect-stderr "typo.yaml:3:1: credts: unknown key (did you mean 'credits'?)"
                  -- $<TARGET_FILE:evbench> validate ${CMAKE_CURRENT_SOURCE_DIR}/data/typo.yaml)
-add_test(NAME cli_validate_example_configs
-         COMMAND ${_evb_check} --no-json -- $<TARGET_FILE:evbench> validate
-                 ${PROJECT_SOURCE_DIR}/configs/default.yaml)
+foreach(cfg default lhcb mpi)
+  add_test(NAME cli_validate_config_${cfg}
+           COMMAND ${_evb_check} --no-json -- $<TARGET_FILE:evbench> validate
+                   ${PROJECT_SOURCE_DIR}/configs/${cfg}.yaml)
+  set_tests_properties(cli_validate_config_${cfg} PROPERTIES TIMEOUT 60 LABELS integration)
+endforeach()
+# The LHCb-like exchange, shortened, with a 256 MiB ring.
+add_test(NAME eb_config_lhcb
+         COMMAND ${_evb_check} -- $<TARGET_FILE:evbench> run ${PROJECT_SOURCE_DIR}/configs/lhcb.yaml
+                 ${_evb_short} --set ru_buffer=256MiB)
+set_tests_properties(eb_config_lhcb PROPERTIES TIMEOUT 60 LABELS integration)
 # A rank killed mid-run: the run fails fast naming it, and no process survives.
 add_test(NAME eb_rank_killed
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/kill_rank.py $<TARGET_FILE:evbench>)
@@ -49,7 +57,7 @@ add_test(NAME docs_config_reference_current
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_config_doc.py
                  $<TARGET_FILE:evbench> ${PROJECT_SOURCE_DIR}/docs/CONFIG.md)
 set_tests_properties(eb_evm_with_rank0 eb_lhcb_segments_lognormal eb_event_count
-                     eb_corruption_detected cli_validate_typo cli_validate_example_configs
+                     eb_corruption_detected cli_validate_typo
                      eb_rank_killed docs_config_reference_current
                      PROPERTIES TIMEOUT 60 LABELS integration)
 # The env bootstrap: ranks started by hand (as a script or srun would).

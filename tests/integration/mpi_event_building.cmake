@@ -46,6 +46,16 @@ if(TARGET evbench_driver_mpi AND TARGET evbench_bootstrap_mpi)
     set_tests_properties(mpi_eb_ucx_${protocol} PROPERTIES TIMEOUT 90 ENVIRONMENT "${_evb_env}"
                          LABELS "integration;mpi")
   endforeach()
+  # The shipped configs/mpi.yaml: -np 4 for every event-building protocol.
+  foreach(protocol pull push pull-noevm)
+    add_test(NAME mpi_config_np4_${protocol}
+             COMMAND ${_evb_check} -- ${_evb_mpi} --mca btl self,vader -np 4
+                     $<TARGET_FILE:evbench> run ${PROJECT_SOURCE_DIR}/configs/mpi.yaml --quiet
+                     --set duration=1s --set warmup=200ms --set verify.sample=1
+                     --set protocol=${protocol})
+    set_tests_properties(mpi_config_np4_${protocol} PROPERTIES TIMEOUT 90
+                         ENVIRONMENT "${_evb_env}" LABELS "integration;mpi")
+  endforeach()
   add_test(NAME mpi_bootstrap_tcp_driver
            COMMAND ${_evb_check} -- ${_evb_mpi} --mca btl self,vader -np 5
                    $<TARGET_FILE:evbench> run ${_evb_short} --set driver=tcp)
