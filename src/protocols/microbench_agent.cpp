@@ -10,7 +10,13 @@ namespace evb::micro {
 namespace {
 
 // Cookie values: kind in bits 48..51; receives carry source (24..47) and slot.
-enum Kind : uint64_t { kDataSend = 1, kMetaSend = 2, kDataRecv = 3, kMetaRecv = 4 };
+enum Kind : uint64_t {
+  kDataSend = 1,
+  kMetaSend = 2,
+  kDataRecv = 3,
+  kMetaRecv = 4,
+  kDataSendInline = 5,  // header written into the pool slot: one contiguous segment
+};
 uint64_t value(Kind k, uint64_t source, uint64_t slot) {
   return (static_cast<uint64_t>(k) << 48) | (source << 24) | slot;
 }
@@ -163,6 +169,12 @@ void MicroAgent::send_exchanges(int64_t now) {
       engine_.send(t.rank, bench_tag(step_, BenchStream::meta), std::span<const Segment>(&m, 1),
                    Engine::make_cookie(id_, value(kMetaSend, 0, 0)));
     }
+    if (send_inline(t)) {
+      --t.credits;
+      ++t.sent;
+      cursor_ = (cursor_ + 1) % targets_.size();
+      continue;
+    }
     size_t h;
     if (free_headers_.empty()) {
       headers_.emplace_back();
@@ -190,6 +202,33 @@ void MicroAgent::send_exchanges(int64_t now) {
     ++t.sent;
     cursor_ = (cursor_ + 1) % targets_.size();
   }
+}
+
+bool MicroAgent::send_inline(const Target& t) {
+  // One contiguous segment (header written into a pool slot no other send is
+  // reading) spares drivers a gathered send: MPI would pack a derived datatype.
+  if (data_size_ < sizeof(BenchHeader)) return false;
+  const size_t slots = std::max<size_t>(1, pool_->size() / data_size_);
+  if (pool_slot_sends_.empty()) pool_slot_sends_.assign(slots, 0);
+  for (size_t probe = 0; probe < std::min<size_t>(slots, 8); ++probe) {
+    const size_t s = (next_pool_slot_ + probe) % slots;
+    if (pool_slot_sends_[s]) continue;
+    uint8_t* p = pool_->data() + s * data_size_;
+    BenchHeader hdr;
+    hdr.source = static_cast<uint32_t>(stats_.ru);
+    hdr.target = static_cast<uint32_t>(t.bu);
+    hdr.step = static_cast<uint32_t>(step_);
+    hdr.sequence = sequence_++;
+    std::memcpy(p, &hdr, sizeof hdr);
+    const Segment seg{p, data_size_};
+    ++pool_slot_sends_[s];
+    ++sends_in_flight_;
+    next_pool_slot_ = (s + 1) % slots;
+    engine_.send(t.rank, bench_tag(step_, BenchStream::data), std::span<const Segment>(&seg, 1),
+                 Engine::make_cookie(id_, value(kDataSendInline, 0, s)));
+    return true;
+  }
+  return false;
 }
 
 void MicroAgent::stop_sending() {
@@ -267,6 +306,12 @@ void MicroAgent::on_command(PeerId from, const Command& cmd) {
 void MicroAgent::on_completion(const Completion& c) {
   const uint64_t v = Engine::cookie_value(c.cookie);
   switch (kind_of(v)) {
+    case kDataSendInline:
+      --pool_slot_sends_.at(slot_of(v));
+      --sends_in_flight_;
+      ++stats_.fragments_sent;
+      stats_.bytes_sent += data_size_;
+      return;
     case kDataSend:
       free_headers_.push_back(slot_of(v));
       --sends_in_flight_;

@@ -75,6 +75,7 @@ class MicroAgent : public Agent {
 
   void send_exchanges(int64_t now);
   void stop_sending();
+  bool send_inline(const Target& t);
   void post_data(size_t s, uint32_t slot);
   void post_meta(size_t s, uint32_t slot);
   void exchange_progress(size_t s);
@@ -113,6 +114,8 @@ class MicroAgent : public Agent {
   uint64_t sequence_ = 0;
   std::deque<BenchHeader> headers_;  // stable addresses while sends are in flight
   std::vector<size_t> free_headers_;
+  std::vector<uint32_t> pool_slot_sends_;  // sends in flight per pool slot (inline header)
+  size_t next_pool_slot_ = 0;
 };
 
 }  // namespace evb::micro

@@ -24,8 +24,19 @@ constexpr uint64_t kInlineHeader = 0xFFFFFF;  // cookie: header lives in the rin
 
 void RuAgent::send_fragment(uint64_t event, int bu, uint32_t slot) {
   const Config& c = engine_.config();
-  const FragmentView f = ru_.fragment(event);
   if (slot_sends_.empty()) slot_sends_.assign(ru_.slots(), 0);
+  // Prefer a ring slot no other send is reading, so its header room is free
+  // and the fragment leaves as one contiguous segment (a derived datatype
+  // makes MPI pack it: an extra copy). Look a few slots ahead of home.
+  size_t ring_slot = ru_.home_slot(event);
+  for (size_t probe = 0; probe < std::min<size_t>(ru_.slots(), 8); ++probe) {
+    const size_t s = (ru_.home_slot(event) + probe) % ru_.slots();
+    if (slot_sends_[s] == 0) {
+      ring_slot = s;
+      break;
+    }
+  }
+  const FragmentView f = ru_.fragment(event, ring_slot);
   // The slot's own header room can be used when no other send reads it.
   uint64_t h = kInlineHeader;
   FragmentHeader* header = reinterpret_cast<FragmentHeader*>(f.header);

@@ -15,7 +15,9 @@ ReadoutUnit::ReadoutUnit(int index, const Config& config)
       meta_bytes_(meta_bytes(config)),
       max_payload_(max_payload(config, index)) {
   stride_ = (sizeof(FragmentHeader) + meta_bytes_ + max_payload_ + 63) & ~uint64_t{63};
-  slots_ = std::max<size_t>(1, config.ru_buffer / stride_);
+  // `ru_buffer` counts fragment bytes; the 64 B header room per slot comes on
+  // top, so a ring of N maximal fragments really holds N slots.
+  slots_ = std::max<size_t>(1, config.ru_buffer / (meta_bytes_ + max_payload_));
   ring_ = AlignedBuffer(slots_ * stride_);
   blocks_per_slot_ = max_payload_ / kCrcBlock + 1;
   prefix_crc_.resize(slots_ * blocks_per_slot_);
@@ -37,8 +39,7 @@ ReadoutUnit::ReadoutUnit(int index, const Config& config)
   }
 }
 
-FragmentView ReadoutUnit::fragment(uint64_t event) const {
-  const size_t s = event % slots_;
+FragmentView ReadoutUnit::fragment(uint64_t event, size_t s) const {
   FragmentView f;
   f.slot = s;
   f.header = ring_.data() + s * stride_;

@@ -31,7 +31,12 @@ class ReadoutUnit {
   ReadoutUnit(int index, const Config& config);
 
   int index() const { return index_; }
-  FragmentView fragment(uint64_t event) const;
+  // The fragment of `event` served from ring slot `slot` (home_slot(event)
+  // normally; any slot is valid: the header carries the slot's checksum).
+  FragmentView fragment(uint64_t event, size_t slot) const;
+  FragmentView fragment(uint64_t event) const { return fragment(event, home_slot(event)); }
+  // Events rotate through the ring, so a large ring streams from memory.
+  size_t home_slot(uint64_t event) const { return event % slots_; }
   // Fills `h` for `event` going to `bu`; bumps the sequence counter.
   void fill_header(FragmentHeader& h, const FragmentView& f, uint64_t event, int bu);
 
