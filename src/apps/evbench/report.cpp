@@ -157,6 +157,15 @@ void print_table(const Config& c, const Topology& t, const Summary& s) {
   std::fflush(stdout);
 }
 
+// "per_node": {"min": .., "avg": .., "max": ..} (Gb/s)
+void per_node_object(JsonWriter& w, double lo, double avg, double hi) {
+  w.begin_object("per_node");
+  w.value("min", lo);
+  w.value("avg", avg);
+  w.value("max", hi);
+  w.end_object();
+}
+
 std::string results_json(const Config& c, const Topology& t, const Summary& s, const RunOptions& o,
                          const DriverProbe& probe) {
   JsonWriter w;
@@ -189,11 +198,7 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
   w.value("events_assigned", s.events_assigned);
   w.value("events_per_second", s.events_per_second);
   w.begin_object("bandwidth_gbps");
-  w.begin_object("per_node");
-  w.value("min", s.min_gbps);
-  w.value("avg", s.avg_gbps);
-  w.value("max", s.max_gbps);
-  w.end_object();
+  per_node_object(w, s.min_gbps, s.avg_gbps, s.max_gbps);
   w.begin_array("per_node_values");
   for (double g : s.per_node_gbps) w.value("", g);
   w.end_array();
@@ -236,11 +241,7 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
     for (const auto& st : s.steps) {
       w.begin_object();
       w.value("shift", st.shift);
-      w.begin_object("per_node");
-      w.value("min", st.min);
-      w.value("avg", st.avg);
-      w.value("max", st.max);
-      w.end_object();
+      per_node_object(w, st.min, st.avg, st.max);
       w.value("aggregate", st.aggregate);
       w.end_object();
     }
