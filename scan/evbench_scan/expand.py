@@ -165,7 +165,10 @@ def validated_points(scan, evbench, log=None):
     says skip_invalid: true, otherwise a ScanError names the first few."""
     points = expand(scan)
     workdir = tempfile.mkdtemp(prefix="evbench-scan-validate-")
-    kept, errors = [], []
+    kept = []
+    # One line per distinct problem (a typo'd axis key fails every point the
+    # same way), naming the points it hits.
+    problems_seen = {}
     try:
         for point in points:
             problems = check_point(scan, point, evbench, workdir)
@@ -175,17 +178,23 @@ def validated_points(scan, evbench, log=None):
             for key, message in problems:
                 path, line = scan.mark_of(key) if key else (scan.path, 0)
                 where = "%s:%d" % (path, line) if line else path
-                errors.append("%s: point %s (%s): %s%s" % (
-                    where, point.id, point.label() or "base config",
-                    key + ": " if key else "", message))
+                text = "%s: %s%s" % (where, key + ": " if key else "", message)
+                problems_seen.setdefault(text, []).append(
+                    "%s (%s)" % (point.id, point.label() or "base config"))
             if scan.skip_invalid and log:
                 log("skipping invalid point %s (%s): %s" % (
                     point.id, point.label(), problems[0][1]))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
-    if errors and not scan.skip_invalid:
-        more = "" if len(errors) <= 5 else "\n(and %d more; add 'skip_invalid: true' to drop invalid points)" % (len(errors) - 5)
-        raise ScanError(scan.path, None, "", "invalid points:\n  " + "\n  ".join(errors[:5]) + more)
+    if problems_seen and not scan.skip_invalid:
+        lines = []
+        for text, hit in list(problems_seen.items())[:5]:
+            shown = ", ".join(hit[:3]) + (", ..." if len(hit) > 3 else "")
+            lines.append("%s [%d point%s: %s]" % (text, len(hit), "" if len(hit) == 1 else "s", shown))
+        extra = len(problems_seen) - len(lines)
+        more = "\n(and %d more problems)" % extra if extra > 0 else ""
+        raise ScanError(scan.path, None, "", "invalid points:\n  " + "\n  ".join(lines) + more +
+                        "\n(add 'skip_invalid: true' to drop invalid points)")
     if not kept:
         raise ScanError(scan.path, None, "", "no valid point left")
     return kept

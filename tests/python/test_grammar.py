@@ -105,7 +105,8 @@ def test_invalid_point_is_mapped_back_to_the_scan_line(tmp_path):
     with pytest.raises(ScanError) as err:
         expand.validated_points(scan, FAKE)
     text = str(err.value)
-    assert "s.yaml:5: point p0001 (parallel=2, credits=0): credits: must be between 1 and 1024" in text
+    assert "s.yaml:5: credits: must be between 1 and 1024" in text
+    assert "[1 point: p0001 (parallel=2, credits=0)]" in text
     assert "p0002" not in text
 
 
@@ -114,7 +115,8 @@ def test_contradictory_points_skipped_or_rejected(tmp_path):
     scan = grammar.load_scan(write(tmp_path / "s.yaml", body))
     with pytest.raises(ScanError) as err:
         expand.validated_points(scan, FAKE)
-    assert "s.yaml:5: point p0002 (nodes=2, parallel=4): parallel: must be <= nodes" in str(err.value)
+    assert "s.yaml:5: parallel: must be <= nodes" in str(err.value)
+    assert "[1 point: p0002 (nodes=2, parallel=4)]" in str(err.value)
     scan = grammar.load_scan(write(tmp_path / "t.yaml", "skip_invalid: true\n" + body))
     kept = expand.validated_points(scan, FAKE)
     assert [p.id for p in kept] == ["p0001", "p0003", "p0004"]
@@ -124,7 +126,8 @@ def test_builtin_checks_without_evbench(tmp_path):
     scan = grammar.load_scan(write(tmp_path / "s.yaml", "config:\n  credts: 2\n"))
     with pytest.raises(ScanError) as err:
         expand.validated_points(scan, None)
-    assert "s.yaml:2: point p0001 (base config): credts: unknown key" in str(err.value)
+    assert "s.yaml:2: credts: unknown key" in str(err.value)
+    assert "p0001 (base config)" in str(err.value)
 
 
 def test_examples_expand(tmp_path):
