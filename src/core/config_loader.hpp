@@ -34,5 +34,6 @@ std::string reference_markdown(const PluginKeys& plugins);
 // Parsers shared with the CLI (throw ConfigError with `what` in the message).
 uint64_t parse_size(const std::string& text, const std::string& what);
 double parse_duration(const std::string& text, const std::string& what);
+bool parse_boolean(const std::string& text, const std::string& what);  // true/false/yes/no/on/off
 
 }  // namespace evb

@@ -312,6 +312,12 @@ uint64_t parse_size(const std::string& text, const std::string& what) {
   return *v;
 }
 
+bool parse_boolean(const std::string& text, const std::string& what) {
+  auto v = config_detail::try_parse_boolean(text);
+  if (!v) throw ConfigError(what + ": expected true or false, got '" + text + "'");
+  return *v;
+}
+
 double parse_duration(const std::string& text, const std::string& what) {
   std::string reason;
   auto v = config_detail::try_parse_duration(text, reason);

@@ -1,6 +1,7 @@
 // driver_options.* of the mpi driver: the key table and its reader.
 #include <cstdlib>
 
+#include "core/config_loader.hpp"
 #include "core/error.hpp"
 #include "drivers/mpi/mpi_driver.hpp"
 
@@ -12,9 +13,7 @@ namespace {
 }
 
 bool to_bool(const std::string& key, const std::string& v) {
-  if (v == "true" || v == "yes" || v == "on" || v == "1") return true;
-  if (v == "false" || v == "no" || v == "off" || v == "0") return false;
-  bad(key, v, "a boolean (true/false)");
+  return parse_boolean(v, "driver_options." + key);
 }
 
 long long to_int(const std::string& key, const std::string& v) {
@@ -24,17 +23,8 @@ long long to_int(const std::string& key, const std::string& v) {
   return x;
 }
 
-// "250ms", "3s", "2min", "1.5" (seconds).
 double to_seconds(const std::string& key, const std::string& v) {
-  char* end = nullptr;
-  double x = std::strtod(v.c_str(), &end);
-  if (v.empty() || end == v.c_str()) bad(key, v, "a duration (e.g. 500ms, 10s)");
-  std::string unit(end);
-  if (unit.empty() || unit == "s") return x;
-  if (unit == "ms") return x / 1e3;
-  if (unit == "us") return x / 1e6;
-  if (unit == "min") return x * 60;
-  bad(key, v, "a duration (e.g. 500ms, 10s)");
+  return parse_duration(v, "driver_options." + key);
 }
 
 }  // namespace

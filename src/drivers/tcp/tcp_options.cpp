@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "core/config_loader.hpp"
 #include "core/error.hpp"
 
 namespace evb::tcp {
@@ -85,50 +86,21 @@ std::pair<double, std::string> number_and_unit(const std::string& key, const std
   return {x, unit};
 }
 
+// Values arrive normalised by the config loader (bytes, seconds, true/false);
+// the core parsers also accept units for callers that bypass it.
 size_t parse_bytes(const std::string& key, const std::string& v) {
-  auto [x, unit] = number_and_unit(key, v, "size");
-  double m = 0;
-  if (unit.empty() || unit == "B")
-    m = 1;
-  else if (unit == "KiB")
-    m = 1024.0;
-  else if (unit == "MiB")
-    m = 1024.0 * 1024;
-  else if (unit == "GiB")
-    m = 1024.0 * 1024 * 1024;
-  else if (unit == "KB")
-    m = 1e3;
-  else if (unit == "MB")
-    m = 1e6;
-  else if (unit == "GB")
-    m = 1e9;
-  else
-    bad(key, v, "size");
-  double bytes = x * m;
-  if (bytes > 2147483647.0) bad(key, v, "size (at most 2 GiB)");
+  const uint64_t bytes = parse_size(v, "driver_options." + key);
+  if (bytes > 2147483647ull) bad(key, v, "size (at most 2 GiB)");
   return static_cast<size_t>(bytes);
 }
 
 std::chrono::milliseconds parse_ms(const std::string& key, const std::string& v) {
-  auto [x, unit] = number_and_unit(key, v, "duration");
-  double s = 0;
-  if (unit.empty() || unit == "s")
-    s = x;
-  else if (unit == "ms")
-    s = x / 1000;
-  else if (unit == "us")
-    s = x / 1e6;
-  else if (unit == "min")
-    s = x * 60;
-  else
-    bad(key, v, "duration");
+  const double s = parse_duration(v, "driver_options." + key);
   return std::chrono::milliseconds(static_cast<int64_t>(std::llround(s * 1000)));
 }
 
 bool parse_flag(const std::string& key, const std::string& v) {
-  if (v == "true" || v == "yes" || v == "on" || v == "1") return true;
-  if (v == "false" || v == "no" || v == "off" || v == "0") return false;
-  bad(key, v, "boolean");
+  return parse_boolean(v, "driver_options." + key);
 }
 
 }  // namespace
