@@ -215,8 +215,7 @@ bool BuAgent::done() const {
 std::string BuAgent::waiting_for() const {
   std::string s = "BU " + std::to_string(bu_.index()) + ": ";
   int n = 0;
-  for (size_t i = 0; i < bu_.nru() * 0 + engine_.config().credits; ++i) {
-    const EventSlot& e = const_cast<BuilderUnit&>(bu_).slot(static_cast<uint32_t>(i));
+  for (const EventSlot& e : bu_.slots()) {
     if (e.state != SlotState::building) continue;
     std::string missing;
     for (int r = 0; r < bu_.nru(); ++r)

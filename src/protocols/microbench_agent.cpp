@@ -175,14 +175,7 @@ void MicroAgent::send_exchanges(int64_t now) {
       cursor_ = (cursor_ + 1) % targets_.size();
       continue;
     }
-    size_t h;
-    if (free_headers_.empty()) {
-      headers_.emplace_back();
-      h = headers_.size() - 1;
-    } else {
-      h = free_headers_.back();
-      free_headers_.pop_back();
-    }
+    const size_t h = headers_.acquire();
     BenchHeader& hdr = headers_[h];
     hdr = BenchHeader{};
     hdr.source = me;
@@ -313,7 +306,7 @@ void MicroAgent::on_completion(const Completion& c) {
       stats_.bytes_sent += data_size_;
       return;
     case kDataSend:
-      free_headers_.push_back(slot_of(v));
+      headers_.release(slot_of(v));
       --sends_in_flight_;
       ++stats_.fragments_sent;
       stats_.bytes_sent += data_size_;

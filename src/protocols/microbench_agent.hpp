@@ -23,6 +23,7 @@
 #include "protocols/engine.hpp"
 #include "protocols/microbench_detail.hpp"
 #include "protocols/rank_stats.hpp"
+#include "protocols/stable_pool.hpp"
 
 namespace evb::micro {
 
@@ -112,8 +113,7 @@ class MicroAgent : public Agent {
   bool stopped_ = false;
   size_t sends_in_flight_ = 0;
   uint64_t sequence_ = 0;
-  std::deque<BenchHeader> headers_;  // stable addresses while sends are in flight
-  std::vector<size_t> free_headers_;
+  StablePool<BenchHeader> headers_;        // stable addresses while sends are in flight
   std::vector<uint32_t> pool_slot_sends_;  // sends in flight per pool slot (inline header)
   size_t next_pool_slot_ = 0;
 };

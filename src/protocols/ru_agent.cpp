@@ -41,13 +41,7 @@ void RuAgent::send_fragment(uint64_t event, int bu, uint32_t slot) {
   uint64_t h = kInlineHeader;
   FragmentHeader* header = reinterpret_cast<FragmentHeader*>(f.header);
   if (slot_sends_[f.slot] > 0) {
-    if (free_headers_.empty()) {
-      headers_.emplace_back();
-      h = headers_.size() - 1;
-    } else {
-      h = free_headers_.back();
-      free_headers_.pop_back();
-    }
+    h = headers_.acquire();
     header = &headers_[h];
   }
   ru_.fill_header(*header, f, event, bu);
@@ -101,7 +95,7 @@ void RuAgent::on_completion(const Completion& c) {
                        static_cast<uint64_t>(header->meta_size) * header->meta_segments +
                        header->payload_size;
   --slot_sends_[slot];
-  if (h != kInlineHeader) free_headers_.push_back(h);
+  if (h != kInlineHeader) headers_.release(h);
   --in_flight_;
 }
 

@@ -8,6 +8,7 @@
 #include "core/topology.hpp"
 #include "protocols/engine.hpp"
 #include "protocols/rank_stats.hpp"
+#include "protocols/stable_pool.hpp"
 #include "units/readout_unit.hpp"
 
 namespace evb {
@@ -31,8 +32,7 @@ class RuAgent : public Agent {
   uint8_t id_ = 0;
   // Headers for sends whose ring slot is already being sent from (the slot's
   // own header room is taken); stable addresses while sends are in flight.
-  std::deque<FragmentHeader> headers_;
-  std::vector<size_t> free_headers_;
+  StablePool<FragmentHeader> headers_;
   std::vector<uint32_t> slot_sends_;  // sends in flight per ring slot
   size_t in_flight_ = 0;
   bool stopped_ = false;

@@ -48,6 +48,7 @@ class BuilderUnit {
   int index() const { return index_; }
   int nru() const { return nru_; }
   std::vector<EventSlot>& slots() { return slots_; }
+  const std::vector<EventSlot>& slots() const { return slots_; }
   EventSlot& slot(uint32_t s) { return slots_.at(s); }
   uint8_t* window(uint32_t slot, int ru) { return buffer_.data() + offset(slot, ru); }
   size_t window_size(int ru) const { return window_size_[ru]; }
