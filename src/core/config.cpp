@@ -69,6 +69,18 @@ const char* to_string(SizeDistribution v) {
   return "?";
 }
 
+const char* to_string(DataPath v) {
+  switch (v) {
+    case DataPath::automatic:
+      return "auto";
+    case DataPath::send:
+      return "send";
+    case DataPath::write:
+      return "write";
+  }
+  return "?";
+}
+
 const char* to_string(PollMode v) {
   switch (v) {
     case PollMode::automatic:

@@ -27,6 +27,9 @@ enum class Protocol {
 enum class Scheduling { barrel, random };
 enum class SizeDistribution { fixed, uniform, lognormal };
 enum class PollMode { automatic, busy, yield, block };
+// How fragments reach the BU: two-sided messages, or one-sided writes into
+// the BU's registered windows (auto: write when the driver can).
+enum class DataPath { automatic, send, write };
 
 struct FragmentConfig {
   uint64_t size = 512 * 1024;  // mean payload bytes per fragment
@@ -57,6 +60,7 @@ struct Config {
   uint64_t seed = 1;
   int credits = 2;
   int parallel = 4;
+  DataPath data_path = DataPath::automatic;
   int shift = 1;            // one-to-one: target = (rank + shift) mod n
   bool shift_scan = false;  // shift: scan -> every shift 0..n-1 in turn
 
@@ -94,6 +98,7 @@ const char* to_string(Protocol);
 const char* to_string(Scheduling);
 const char* to_string(SizeDistribution);
 const char* to_string(PollMode);
+const char* to_string(DataPath);
 
 // True for pull, push, pull-noevm (the event builders).
 inline bool is_event_builder(Protocol p) {

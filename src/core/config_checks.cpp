@@ -114,6 +114,36 @@ const std::vector<Rule>& rules() {
                         "fragment.data_segments (" + num(f.data_segments) +
                             ") exceeds fragment.size (" + num(f.size) + " B)"};
        }},
+      {"a fragment (1 header + `fragment.meta_segments` + `fragment.data_segments` segments) "
+       "fits in one operation of the selected `driver`",
+       [](const Config& c, const PluginKeys& p) -> std::optional<Failure> {
+         const auto it = p.driver_max_segments.find(c.driver);
+         if (!is_event_builder(c.protocol) || it == p.driver_max_segments.end())
+           return std::nullopt;
+         const uint64_t need = 1ull + c.fragment.meta_segments + c.fragment.data_segments;
+         if (need <= it->second) return std::nullopt;
+         return Failure{{"fragment.data_segments", "fragment.meta_segments", "driver"},
+                        "a fragment of 1 header + " + num(c.fragment.meta_segments) +
+                            " metadata + " + num(c.fragment.data_segments) + " data segments is " +
+                            num(need) + " segments, but driver " + c.driver + " sends at most " +
+                            num(it->second) + " per operation"};
+       }},
+      {"`data_path: write` is for the event builders (pull, push, pull-noevm)",
+       [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
+         if (c.data_path != DataPath::write || is_event_builder(c.protocol)) return std::nullopt;
+         return Failure{{"data_path", "protocol"},
+                        std::string("data_path write applies to the event builders, not to ") +
+                            to_string(c.protocol)};
+       }},
+      {"`data_path: write` needs a `driver` that can rdma_write",
+       [](const Config& c, const PluginKeys& p) -> std::optional<Failure> {
+         if (c.data_path != DataPath::write || !contains(p.drivers_without_rdma_write, c.driver))
+           return std::nullopt;
+         return Failure{{"data_path", "driver"},
+                        "data_path write needs one-sided writes, and driver " + c.driver +
+                            " has no rdma_write (use data_path send, or a driver with "
+                            "rdma_write such as libfabric)"};
+       }},
       {"`fragment.meta_size` and `fragment.meta_segments` are both 0 or both non-zero",
        [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
          const auto& f = c.fragment;

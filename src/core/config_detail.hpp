@@ -76,6 +76,11 @@ struct EnumValues<PollMode> {
                                      PollMode::block};
 };
 
+template <>
+struct EnumValues<DataPath> {
+  static constexpr std::array values{DataPath::automatic, DataPath::send, DataPath::write};
+};
+
 template <class E>
 std::vector<std::string> enum_choices() {
   std::vector<std::string> out;

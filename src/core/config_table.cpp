@@ -95,6 +95,12 @@ const std::vector<CoreKey>& core_key_table() {
               "order in which a BU visits RUs: barrel shift or a random permutation per event"),
        [](Config& c, const Value& v) { c.scheduling = enum_from<Scheduling>(v.text); },
        [](const Config& c) { return text(to_string(c.scheduling)); }},
+      {choice("data_path", DataPath::automatic,
+              "how fragments reach the BU: send (two-sided messages), write (one-sided writes "
+              "into the BU's registered windows, the immediate naming the slot), auto (write "
+              "when the driver has rdma_write)"),
+       [](Config& c, const Value& v) { c.data_path = enum_from<DataPath>(v.text); },
+       [](const Config& c) { return text(to_string(c.data_path)); }},
       {spec("seed", K::integer, "1", "", 0, kInf, "seed of every random choice (sizes, order)"),
        [](Config& c, const Value& v) { c.seed = static_cast<uint64_t>(v.integer); },
        [](const Config& c) { return integer(static_cast<int64_t>(c.seed)); }},
@@ -132,7 +138,7 @@ const std::vector<CoreKey>& core_key_table() {
             "largest fragment; sizes are clamped to it (0 = 4 x fragment.size)"),
        [](Config& c, const Value& v) { c.fragment.max_size = v.bytes; },
        [](const Config& c) { return bytes(c.fragment.max_size); }},
-      {spec("fragment.data_segments", K::integer, "1", "segments", 1, 64,
+      {spec("fragment.data_segments", K::integer, "1", "segments", 1, 4096,
             "payload is sent as this many segments"),
        [](Config& c, const Value& v) {
          c.fragment.data_segments = static_cast<uint32_t>(v.integer);
@@ -141,7 +147,7 @@ const std::vector<CoreKey>& core_key_table() {
       {spec("fragment.meta_size", K::size, "0", "B", 0, kMiB, "bytes of each metadata segment"),
        [](Config& c, const Value& v) { c.fragment.meta_size = v.bytes; },
        [](const Config& c) { return bytes(c.fragment.meta_size); }},
-      {spec("fragment.meta_segments", K::integer, "0", "segments", 0, 64,
+      {spec("fragment.meta_segments", K::integer, "0", "segments", 0, 4096,
             "metadata segments per fragment"),
        [](Config& c, const Value& v) {
          c.fragment.meta_segments = static_cast<uint32_t>(v.integer);

@@ -40,6 +40,11 @@ struct PluginKeys {
   std::vector<std::string> drivers;
   std::vector<std::string> bootstraps;
   std::map<std::string, std::vector<KeySpec>> driver_options;  // driver -> its keys
+  // driver -> most segments it sends in one operation, where known before the
+  // driver starts (libfabric's depends on the provider: checked at set-up).
+  std::map<std::string, size_t> driver_max_segments;
+  // Drivers that can never rdma_write, whatever their options.
+  std::vector<std::string> drivers_without_rdma_write;
 };
 
 // The core keys (everything except driver_options.*), in documentation order.

@@ -11,19 +11,11 @@
 namespace evb {
 
 BuilderUnit::BuilderUnit(int index, const Config& config)
-    : config_(config), index_(index), nru_(config.nodes) {
+    : config_(config), index_(index), nru_(config.nodes), layout_(config) {
   const double sample = std::clamp(config.verify_sample, 0.0, 1.0);
   verify_threshold_ = sample >= 1.0 ? UINT64_MAX : static_cast<uint64_t>(sample * 0x1.0p64);
-  size_t off = 0;
-  for (int r = 0; r < nru_; ++r) {
-    const size_t w = sizeof(FragmentHeader) + meta_bytes(config) + max_payload(config, r);
-    window_size_.push_back(w);
-    window_offset_.push_back(off);
-    off += (w + 63) & ~size_t{63};
-  }
-  slot_stride_ = (off + 4095) & ~size_t{4095};
   slots_.resize(config.credits);
-  buffer_ = AlignedBuffer(slot_stride_ * slots_.size());
+  buffer_ = AlignedBuffer(layout_.total());
   first_seen_.assign(nru_, 0);
 }
 

@@ -3,10 +3,9 @@
 // checks made on every arriving fragment. The protocol decides which RU to
 // ask next; the BU records what arrived and whether it is sound.
 //
-// Slot buffer layout: for each RU, a window of FragmentHeader + metadata +
-// that RU's maximal payload. Integrity counters: corrupt (bad header, size or
-// checksum), duplicate (second fragment from one RU for one event),
-// incomplete (events left unfinished when the run ended).
+// Slot buffer layout: WindowLayout (per slot, one window per RU). Integrity counters: corrupt (bad
+// header, size or checksum), duplicate (second fragment from one RU for one event), incomplete
+// (events left unfinished when the run ended).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -15,6 +14,7 @@
 #include "core/config.hpp"
 #include "core/histogram.hpp"
 #include "core/messages.hpp"
+#include "units/window_layout.hpp"
 
 namespace evb {
 
@@ -50,8 +50,9 @@ class BuilderUnit {
   std::vector<EventSlot>& slots() { return slots_; }
   const std::vector<EventSlot>& slots() const { return slots_; }
   EventSlot& slot(uint32_t s) { return slots_.at(s); }
-  uint8_t* window(uint32_t slot, int ru) { return buffer_.data() + offset(slot, ru); }
-  size_t window_size(int ru) const { return window_size_[ru]; }
+  uint8_t* window(uint32_t slot, int ru) { return buffer_.data() + layout_.offset(slot, ru); }
+  size_t window_size(int ru) const { return layout_.size(ru); }
+  const WindowLayout& layout() const { return layout_; }
   AlignedBuffer& memory() { return buffer_; }
 
   void start(uint32_t slot, uint64_t event, std::vector<int> order, int64_t now_ns);
@@ -68,16 +69,13 @@ class BuilderUnit {
   const std::string& last_problem() const { return last_problem_; }
 
  private:
-  size_t offset(uint32_t slot, int ru) const { return slot * slot_stride_ + window_offset_[ru]; }
   bool should_verify(uint64_t event, int ru) const;
 
   const Config& config_;
   int index_;
   int nru_;
   uint64_t verify_threshold_;
-  std::vector<size_t> window_size_;
-  std::vector<size_t> window_offset_;
-  size_t slot_stride_ = 0;
+  WindowLayout layout_;
   AlignedBuffer buffer_;
   std::vector<EventSlot> slots_;
   std::vector<uint8_t> first_seen_;  // per RU: first fragment verified already

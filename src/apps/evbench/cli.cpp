@@ -88,6 +88,8 @@ PluginKeys plugin_keys(const PluginRegistry& r) {
   for (const auto& [name, f] : r.drivers()) {
     k.drivers.push_back(name);
     k.driver_options[name] = f.options;
+    if (f.max_segments) k.driver_max_segments[name] = f.max_segments;
+    if (!f.may_rdma_write) k.drivers_without_rdma_write.push_back(name);
   }
   for (const auto& [name, f] : r.bootstraps()) k.bootstraps.push_back(name);
   return k;

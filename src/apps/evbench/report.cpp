@@ -122,9 +122,9 @@ void print_table(const Config& c, const Topology& t, const Summary& s) {
               evbench_version().c_str(), to_string(c.protocol), c.driver.c_str(), c.nodes,
               to_string(c.layout), to_string(c.scheduling), t.nprocs);
   std::printf(
-      "# credits %d, parallel %d, fragment %s %s, ru_buffer %s, window %.2f s (warm-up %.2f s "
-      "excluded)\n",
-      c.credits, c.parallel, human_size(c.fragment.size).c_str(),
+      "# credits %d, parallel %d, data path %s, fragment %s %s, ru_buffer %s, window %.2f s "
+      "(warm-up %.2f s excluded)\n",
+      c.credits, c.parallel, to_string(c.data_path), human_size(c.fragment.size).c_str(),
       to_string(c.fragment.distribution), human_size(c.ru_buffer).c_str(), s.window_s, c.warmup_s);
   if (!s.steps.empty() && c.shift_scan) {
     std::printf("#\n# %5s %12s %12s %12s %14s\n", "shift", "min Gb/s", "avg Gb/s", "max Gb/s",
@@ -193,6 +193,8 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
   w.end_object();
   w.begin_object("results");
   w.value("status", s.integrity_ok() ? "ok" : "integrity_error");
+  w.value("driver", probe.variant.empty() ? c.driver : probe.variant);
+  w.value("data_path", to_string(c.data_path));
   w.value("window_s", s.window_s);
   w.value("events_built", s.events_built);
   w.value("events_assigned", s.events_assigned);

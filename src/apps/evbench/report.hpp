@@ -9,7 +9,7 @@
 #include "core/config.hpp"
 #include "core/topology.hpp"
 #include "drivers/api/registry.hpp"
-#include "protocols/rank_stats.hpp"
+#include "protocols/common/rank_stats.hpp"
 
 namespace evb {
 

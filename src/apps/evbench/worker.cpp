@@ -11,12 +11,9 @@
 #include "core/config_loader.hpp"
 #include "core/error.hpp"
 #include "core/topology.hpp"
-#include "protocols/bu_agent.hpp"
-#include "protocols/engine.hpp"
-#include "protocols/evm_agent.hpp"
-#include "protocols/microbench.hpp"
-#include "protocols/ru_agent.hpp"
-#include "units/filter_units.hpp"
+#include "protocols/common/engine.hpp"
+#include "protocols/event_builder.hpp"
+#include "protocols/microbench/microbench.hpp"
 
 namespace evb {
 namespace {
@@ -39,15 +36,6 @@ std::string hostname() {
   gethostname(buf, sizeof buf - 1);
   return buf;
 }
-
-// Units and agents hosted by one rank, kept alive for the run.
-struct RankUnits {
-  std::unique_ptr<ReadoutUnit> ru;
-  std::unique_ptr<BuilderUnit> bu;
-  std::unique_ptr<FilterUnits> fus;
-  std::vector<std::unique_ptr<Agent>> agents;
-  std::vector<MemoryRegion> regions;
-};
 
 // The fully resolved configuration, as `#` comments ahead of the table.
 void print_resolved_config(const Config& config) {
@@ -76,42 +64,29 @@ int run_worker(const Config& config, const PluginRegistry& plugins, Bootstrap& b
   const std::vector<std::string> addresses = boot.allgather(driver->local_address());
   driver->connect(addresses, topo.peers_of(rank));
 
-  const RankRoles& me = topo.ranks[rank];
+  // The data path this driver takes; reported with the resolved configuration.
+  Config resolved = config;
+  resolved.data_path = resolve_data_path(config, *driver);
   RankStats stats;
   stats.rank = rank;
   stats.host = hostname();
   const PollMode mode = effective_poll_mode(config.poll_mode, boot.all_local() ? topo.nprocs : 1,
                                             driver->capabilities().can_block);
-  Engine engine(*driver, rank, config, mode, peer_names(topo));
-  RankUnits units;
+  std::optional<Engine> engine;
+  EventBuilderRank units;
   if (is_event_builder(config.protocol)) {
-    if (me.ru >= 0) {
-      units.ru = std::make_unique<ReadoutUnit>(me.ru, config);
-      units.regions.push_back(
-          driver->register_memory(units.ru->memory().data(), units.ru->memory().size()));
-      units.agents.push_back(std::make_unique<RuAgent>(engine, *units.ru, topo, stats));
-    }
-    if (me.bu >= 0) {
-      units.bu = std::make_unique<BuilderUnit>(me.bu, config);
-      units.fus = std::make_unique<FilterUnits>(me.bu, config);
-      units.regions.push_back(
-          driver->register_memory(units.bu->memory().data(), units.bu->memory().size()));
-      units.agents.push_back(
-          std::make_unique<BuAgent>(engine, *units.bu, *units.fus, topo, stats,
-                                    !options.quiet && topo.evm_rank < 0 && me.bu == 0));
-    }
-    if (me.evm)
-      units.agents.push_back(std::make_unique<EvmAgent>(engine, topo, stats, !options.quiet));
+    engine.emplace(*driver, rank, resolved, mode, peer_names(topo));
+    build_event_builder(units, *engine, boot, topo, stats, options.quiet);
   }
 
-  if (rank == 0) print_resolved_config(config);
+  if (rank == 0) print_resolved_config(resolved);
   boot.barrier();
   std::string failure;
   try {
-    if (is_event_builder(config.protocol))
-      engine.run();
+    if (engine)
+      engine->run();
     else
-      run_microbench(*driver, boot, topo, config, mode, peer_names(topo), stats);
+      run_microbench(*driver, boot, topo, resolved, mode, peer_names(topo), stats);
   } catch (const Error& e) {
     failure = e.what();
   }
@@ -127,14 +102,14 @@ int run_worker(const Config& config, const PluginRegistry& plugins, Bootstrap& b
     return kExitRuntime;
   }
   boot.barrier();
-  for (const auto& r : units.regions) driver->deregister_memory(r);
   driver->shutdown();
   const std::vector<std::string> all = boot.gather(stats.serialize());
   if (rank != 0) return kExitOk;
   std::vector<RankStats> ranks;
   for (const auto& s : all) ranks.push_back(RankStats::deserialize(s));
-  const DriverProbe probe = factory->probe ? factory->probe() : DriverProbe{};
-  return report_run(config, topo, ranks, options, probe);
+  DriverProbe probe = factory->probe ? factory->probe() : DriverProbe{};
+  probe.variant = driver->name();
+  return report_run(resolved, topo, ranks, options, probe);
 }
 
 }  // namespace evb

@@ -21,6 +21,7 @@ struct DriverProbe {
   std::string reason;           // when !can_run: e.g. "no RDMA device found"
   std::string library_version;  // e.g. "libfabric 1.17.0"
   std::string details;          // extra line for `evbench drivers` (thread level, providers)
+  std::string variant;          // after a run: Driver::name() of what ran ("libfabric/shm")
 };
 
 // What a driver gets when it is created.
@@ -35,6 +36,12 @@ struct DriverFactory {
   std::string name;
   std::string summary;           // one line
   std::vector<KeySpec> options;  // driver_options.* keys (name relative)
+  // Most segments per send or write whatever the options (0: only known
+  // once the driver runs); lets `evbench validate` refuse fragment layouts.
+  size_t max_segments = 0;
+  // False when no option gives the driver rdma_write (data_path: write is
+  // then refused by `evbench validate`); true when some may.
+  bool may_rdma_write = false;
   std::function<DriverProbe()> probe;
   std::function<std::unique_ptr<Driver>(const DriverContext&)> create;
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <chrono>
 #include <climits>
 
@@ -63,6 +64,7 @@ Capabilities MpiDriver::capabilities() const {
   caps.can_block = false;
   caps.max_message = 1ull << 30;  // MPI counts are int; stay well below INT_MAX
   caps.max_segments = kMaxSegments;
+  caps.tag_bits = std::popcount(tag_mask_);
   caps.alltoall = true;  // MPI_Alltoall: the synchronized baseline
   return caps;
 }
@@ -155,7 +157,8 @@ void MpiDriver::post_send(PeerId peer, Tag tag, std::span<const Segment> segment
   pool_.commit(PendingOp{cookie, seq_++, OpType::send, peer, tag, total});
 }
 
-void MpiDriver::post_recv(PeerId peer, Tag tag, void* buffer, size_t size, uint64_t cookie) {
+void MpiDriver::post_recv(PeerId peer, Tag tag, void* buffer, size_t size, const Registration*,
+                          uint64_t cookie) {
   if (peer != kAnyPeer && (peer < 0 || peer >= size_)) {
     return fail_now(OpType::recv, peer, tag, cookie, "no such rank");
   }

@@ -35,18 +35,22 @@ std::vector<KeySpec> mpi_option_keys();
 
 class MpiDriver final : public Driver {
  public:
+  static constexpr size_t kMaxSegments = 256;  // hindexed datatype blocks per send
+
   // Collective over `parent`: every rank of it must construct its driver.
   // Throws ConfigError if `rank` is not this process's place in `parent`.
   MpiDriver(MPI_Comm parent, int rank, const MpiOptions& options);
   ~MpiDriver() override;
 
+  std::string name() const override { return "mpi"; }
   Capabilities capabilities() const override;
   void alltoall(const void* send, void* recv, size_t block) override;
   std::string local_address() override;
   void connect(const std::vector<std::string>& addresses,
                const std::vector<PeerId>& peers) override;
   void post_send(PeerId peer, Tag tag, std::span<const Segment> segments, uint64_t cookie) override;
-  void post_recv(PeerId peer, Tag tag, void* buffer, size_t size, uint64_t cookie) override;
+  void post_recv(PeerId peer, Tag tag, void* buffer, size_t size, const Registration* reg,
+                 uint64_t cookie) override;
   size_t poll(std::span<Completion> out) override;
   void shutdown() override;
   std::string last_error() const override { return last_error_; }
@@ -57,8 +61,6 @@ class MpiDriver final : public Driver {
   size_t in_flight() const { return pool_.in_flight(); }
 
  private:
-  static constexpr size_t kMaxSegments = 64;
-
   void fail_now(OpType type, PeerId peer, Tag tag, uint64_t cookie, const std::string& why);
   Completion to_completion(const FinishedOp& f);
 

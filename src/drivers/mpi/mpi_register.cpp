@@ -76,6 +76,7 @@ void evb_register_driver_mpi(PluginRegistry& registry) {
       .name = "mpi",
       .summary = "MPI non-blocking point-to-point (Isend/Issend/Irecv, Testsome)",
       .options = mpi::mpi_option_keys(),
+      .max_segments = mpi::MpiDriver::kMaxSegments,
       .probe = probe_mpi,
       .create = create_mpi_driver,
   });

@@ -29,7 +29,7 @@ Capabilities TcpDriver::capabilities() const {
   c.zero_copy_send = true;
   c.can_block = true;
   c.max_message = options_.limits.max_message;
-  c.max_segments = 64;
+  c.max_segments = kMaxSegments;
   return c;
 }
 
@@ -146,7 +146,8 @@ void TcpDriver::post_send(PeerId peer, Tag tag, std::span<const Segment> segment
   }
 }
 
-void TcpDriver::post_recv(PeerId peer, Tag tag, void* buffer, size_t size, uint64_t cookie) {
+void TcpDriver::post_recv(PeerId peer, Tag tag, void* buffer, size_t size, const Registration*,
+                          uint64_t cookie) {
   if (peer != kAnyPeer && !is_peer(peer)) {
     return fail_now(OpType::recv, peer, tag, cookie, OpStatus::error,
                     "tcp: rank " + std::to_string(context_.rank) + ": post_recv from rank " +

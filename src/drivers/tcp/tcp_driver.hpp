@@ -3,7 +3,7 @@
 //
 // One connection per peer pair (the lower rank connects; tcp_handshake),
 // one framing state machine per connection (tcp_connection), one receive
-// matcher for all of them (tcp_matching). Everything runs on the caller's
+// matcher for all of them (the shared TagMatcher). Everything runs on the caller's
 // thread: post_* only queue, poll()/wait() move bytes and return completions.
 // The driver owns its sockets and unexpected-message buffers; send segments
 // and receive buffers stay the caller's until their completion.
@@ -14,8 +14,8 @@
 
 #include "drivers/api/driver.hpp"
 #include "drivers/api/registry.hpp"
+#include "drivers/common/tag_matcher.hpp"
 #include "drivers/tcp/tcp_connection.hpp"
-#include "drivers/tcp/tcp_matching.hpp"
 #include "drivers/tcp/tcp_options.hpp"
 #include "drivers/tcp/tcp_socket.hpp"
 
@@ -23,15 +23,19 @@ namespace evb::tcp {
 
 class TcpDriver final : public Driver, private FrameSink {
  public:
+  static constexpr size_t kMaxSegments = 1024;  // per message; sendmsg calls split them
+
   TcpDriver(const DriverContext& context, TcpOptions options);
   ~TcpDriver() override;
 
+  std::string name() const override { return "tcp"; }
   Capabilities capabilities() const override;
   std::string local_address() override;
   void connect(const std::vector<std::string>& addresses,
                const std::vector<PeerId>& peers) override;
   void post_send(PeerId peer, Tag tag, std::span<const Segment> segments, uint64_t cookie) override;
-  void post_recv(PeerId peer, Tag tag, void* buffer, size_t size, uint64_t cookie) override;
+  void post_recv(PeerId peer, Tag tag, void* buffer, size_t size, const Registration* reg,
+                 uint64_t cookie) override;
   size_t poll(std::span<Completion> out) override;
   void wait(std::chrono::microseconds timeout) override;
   void shutdown() override;
@@ -76,7 +80,7 @@ class TcpDriver final : public Driver, private FrameSink {
   std::vector<Peer> peers_;
   std::vector<PeerId> dirty_;
   std::deque<Completion> completions_;
-  Matcher matcher_{completions_};
+  TagMatcher matcher_{completions_};
   std::string last_error_;
   size_t live_peers_ = 0;
   bool any_lost_ = false;

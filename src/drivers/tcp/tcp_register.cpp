@@ -13,6 +13,7 @@ void evb_register_driver_tcp(PluginRegistry& r) {
   f.summary =
       "POSIX TCP sockets with epoll; one connection per peer pair, zero-copy gathered sends";
   f.options = tcp::tcp_option_specs();
+  f.max_segments = tcp::TcpDriver::kMaxSegments;
   f.probe = [] {
     DriverProbe probe;
     probe.can_run = true;

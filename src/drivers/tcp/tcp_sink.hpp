@@ -6,17 +6,9 @@
 #include <cstdint>
 
 #include "drivers/api/driver.hpp"
+#include "drivers/common/tag_matcher.hpp"
 
 namespace evb::tcp {
-
-// Where the payload of one incoming message is written. Bytes beyond
-// `capacity` are read and discarded (truncation). `context` is the sink's.
-struct RecvTarget {
-  std::byte* data = nullptr;
-  size_t capacity = 0;
-  uint64_t cookie = 0;
-  void* context = nullptr;
-};
 
 class FrameSink {
  public:

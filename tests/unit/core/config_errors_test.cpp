@@ -24,6 +24,8 @@ PluginKeys plugins() {
   sndbuf.max = 1 << 30;
   sndbuf.doc = "socket send buffer";
   p.driver_options["tcp"] = {sndbuf};
+  p.driver_max_segments["tcp"] = 1024;
+  p.drivers_without_rdma_write = {"tcp", "mpi"};
   return p;
 }
 
@@ -176,6 +178,24 @@ TEST(ConfigErrors, ReadingADirectory) {
   } catch (const ConfigError& e) {
     EXPECT_HAS(std::string(e.what()), "/tmp: cannot read the configuration: it is a directory");
   }
+}
+
+TEST(ConfigErrors, FragmentLayoutBeyondTheDriversSegmentsIsRefused) {
+  const auto e =
+      error_of("fragment:\n  data_segments: 1000\n  meta_segments: 64\n  meta_size: 64\n");
+  EXPECT_HAS(e, "run.yaml:2:3: fragment.data_segments:");
+  EXPECT_HAS(e, "1065 segments, but driver tcp sends at most 1024 per operation");
+  // The largest layout the table allows for each key alone still fits tcp.
+  EXPECT_EQ(error_of("fragment:\n  data_segments: 64\n  meta_segments: 64\n  meta_size: 64\n"), "");
+}
+
+TEST(ConfigErrors, WritePathNeedsADriverWithRdmaWrite) {
+  const auto e = error_of("driver: tcp\ndata_path: write\n");
+  EXPECT_HAS(e, "run.yaml:2:1: data_path:");
+  EXPECT_HAS(e, "driver tcp has no rdma_write");
+  EXPECT_HAS(error_of("protocol: one-to-one\ndata_path: write\n"),
+             "data_path write applies to the event builders, not to one-to-one");
+  EXPECT_EQ(error_of("driver: tcp\ndata_path: send\n"), "");
 }
 
 TEST(ConfigErrors, FileErrorsNameThePath) {

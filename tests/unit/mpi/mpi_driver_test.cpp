@@ -56,7 +56,7 @@ TEST(MpiDriver, MultiSegmentSendArrivesWhole) {
   std::vector<Segment> segments;
   for (auto& v : segs) segments.push_back(Segment{v.data(), v.size()});
   std::vector<uint8_t> in(offset + 1000, 0xee);
-  d->post_recv(left, 5, in.data(), in.size(), 100);
+  d->post_recv(left, 5, in.data(), in.size(), nullptr, 100);
   d->post_send(right, 5, segments, 200);
   auto got = poll_n(*d, 2);
   ASSERT_EQ(got.size(), 2u);
@@ -95,7 +95,7 @@ void many_in_flight(const MpiOptions& options) {
         uint64_t cookie = (uint64_t(p) << 32) | (uint64_t(t) << 24) | i;
         auto& b = rbuf[cookie];
         b.assign(80000, 0);
-        d->post_recv(p, tags[t], b.data(), b.size(), cookie);
+        d->post_recv(p, tags[t], b.data(), b.size(), nullptr, cookie);
       }
     }
   }
@@ -167,7 +167,8 @@ TEST(MpiDriver, AnySourceReceivesNameTheSender) {
   const int me = world_rank();
   const int n = world_size();
   std::vector<int> in(size_t(n), -1);
-  for (int i = 0; i < n; ++i) d->post_recv(kAnyPeer, 77, &in[size_t(i)], sizeof(int), uint64_t(i));
+  for (int i = 0; i < n; ++i)
+    d->post_recv(kAnyPeer, 77, &in[size_t(i)], sizeof(int), nullptr, uint64_t(i));
   int mine = me;
   Segment s{&mine, sizeof mine};
   for (int p = 0; p < n; ++p) d->post_send(p, 77, std::span<const Segment>(&s, 1), 1000 + p);
@@ -200,7 +201,7 @@ TEST(MpiDriver, LongMessageIsTruncated) {
   const int left = (me + n - 1) % n;
   std::vector<uint8_t> out(1000, 1);
   std::vector<uint8_t> in(200, 0);
-  d->post_recv(left, 3, in.data(), 100, 1);
+  d->post_recv(left, 3, in.data(), 100, nullptr, 1);
   Segment a{out.data(), out.size()};
   d->post_send(right, 3, std::span<const Segment>(&a, 1), 2);
   auto got = poll_n(*d, 2);
@@ -236,7 +237,7 @@ TEST(MpiDriver, SyncSendWaitsForTheReceiver) {
   }
   EXPECT_TRUE(early.empty()) << "synchronous send completed without a matching receive";
   MPI_Barrier(MPI_COMM_WORLD);
-  d->post_recv(left, 21, &in, sizeof in, 2);
+  d->post_recv(left, 21, &in, sizeof in, nullptr, 2);
   auto got = poll_n(*d, 2 - early.size());
   EXPECT_EQ(got.size() + early.size(), 2u);
   EXPECT_EQ(in, 42u);
@@ -248,7 +249,7 @@ TEST(MpiDriver, ZeroLengthMessage) {
   const int me = world_rank();
   const int n = world_size();
   char dummy = 'x';
-  d->post_recv((me + n - 1) % n, 8, &dummy, 1, 1);
+  d->post_recv((me + n - 1) % n, 8, &dummy, 1, nullptr, 1);
   d->post_send((me + 1) % n, 8, {}, 2);
   auto got = poll_n(*d, 2);
   ASSERT_EQ(got.size(), 2u);
@@ -269,7 +270,7 @@ TEST(MpiDriver, LargeTagsAreMasked) {
   Tag big = (d->tag_mask() + 1) * 3 + 5;
   EXPECT_EQ(d->mpi_tag(big), 5);
   int v = me, in = -1;
-  d->post_recv((me + n - 1) % n, big, &in, sizeof in, 1);
+  d->post_recv((me + n - 1) % n, big, &in, sizeof in, nullptr, 1);
   Segment s{&v, sizeof v};
   d->post_send((me + 1) % n, big, std::span<const Segment>(&s, 1), 2);
   auto got = poll_n(*d, 2);
@@ -285,9 +286,9 @@ TEST(MpiDriver, BadRequestsCompleteWithError) {
   auto d = make_driver(o);
   char buf[8];
   d->post_send(world_size() + 3, 1, {}, 1);  // no such rank
-  d->post_recv(kAnyPeer, 99, buf, sizeof buf, 2);
-  d->post_recv(kAnyPeer, 99, buf, sizeof buf, 3);
-  d->post_recv(kAnyPeer, 99, buf, sizeof buf, 4);  // over max_requests
+  d->post_recv(kAnyPeer, 99, buf, sizeof buf, nullptr, 2);
+  d->post_recv(kAnyPeer, 99, buf, sizeof buf, nullptr, 3);
+  d->post_recv(kAnyPeer, 99, buf, sizeof buf, nullptr, 4);  // over max_requests
   Completion c[8];
   size_t k = d->poll(c);
   ASSERT_EQ(k, 2u);
@@ -308,7 +309,7 @@ TEST(MpiDriver, PollRespectsOutputSize) {
   std::vector<uint32_t> in(10), out(10);
   for (uint32_t i = 0; i < 10; ++i) {
     out[i] = i;
-    d->post_recv(me, 2, &in[i], 4, i);
+    d->post_recv(me, 2, &in[i], 4, nullptr, i);
   }
   for (uint32_t i = 0; i < 10; ++i) {
     Segment s{&out[i], 4};

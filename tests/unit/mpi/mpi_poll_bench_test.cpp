@@ -21,7 +21,7 @@ double message_rate(PollMethod method, uint32_t window, uint32_t per_peer) {
   Segment s{sbuf.data(), msg};
   auto post_recv = [&](int p, uint32_t slot) {
     uint64_t cookie = (uint64_t(p) << 32) | slot;
-    d->post_recv(p, 50, &rbuf[(size_t(p) * window + slot) * msg], msg, cookie);
+    d->post_recv(p, 50, &rbuf[(size_t(p) * window + slot) * msg], msg, nullptr, cookie);
     ++posted[size_t(p)];
   };
   MPI_Barrier(MPI_COMM_WORLD);

@@ -1,5 +1,5 @@
 // Barrel order and seeded random permutations.
-#include "protocols/scheduling.hpp"
+#include "protocols/common/scheduling.hpp"
 
 #include <gtest/gtest.h>
 

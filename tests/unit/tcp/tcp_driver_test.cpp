@@ -31,7 +31,7 @@ TEST(TcpDriver, MultiSegmentMessageArrivesIntact) {
   auto a = pattern(100, 1), b = pattern(70000, 2), d = pattern(3, 3);
   Segment segs[3] = {{a.data(), a.size()}, {b.data(), b.size()}, {d.data(), d.size()}};
   std::vector<std::byte> buf(80000);
-  c[1].post_recv(0, 42, buf.data(), buf.size(), 7);
+  c[1].post_recv(0, 42, buf.data(), buf.size(), nullptr, 7);
   c[0].post_send(1, 42, segs, 9);
   auto s = c.take(0, 1);
   auto r = c.take(1, 1);
@@ -59,7 +59,7 @@ TEST(TcpDriver, ManyMessagesInFlightMatchInOrder) {
   for (int i = 0; i < kCount; ++i) {
     out[i] = pattern(64 + (i * 977) % 20000, i);
     in[i].resize(20064);
-    c[1].post_recv(0, 3, in[i].data(), in[i].size(), 1000 + i);
+    c[1].post_recv(0, 3, in[i].data(), in[i].size(), nullptr, 1000 + i);
   }
   for (int i = 0; i < kCount; ++i) {
     Segment s{out[i].data(), out[i].size()};
@@ -80,8 +80,8 @@ TEST(TcpDriver, AnyPeerReceivesTakeMessagesFromEveryone) {
   Cluster c(3);
   c.connect();
   std::vector<std::byte> b1(16), b2(16);
-  c[0].post_recv(kAnyPeer, 5, b1.data(), b1.size(), 1);
-  c[0].post_recv(kAnyPeer, 5, b2.data(), b2.size(), 2);
+  c[0].post_recv(kAnyPeer, 5, b1.data(), b1.size(), nullptr, 1);
+  c[0].post_recv(kAnyPeer, 5, b2.data(), b2.size(), nullptr, 2);
   uint32_t v1 = 111, v2 = 222;
   Segment s1{&v1, 4}, s2{&v2, 4};
   c[1].post_send(0, 5, {&s1, 1}, 0);
@@ -111,8 +111,8 @@ TEST(TcpDriver, UnexpectedMessagesWaitForTheirReceive) {
   ASSERT_NE(tcp1, nullptr);
   EXPECT_EQ(tcp1->unexpected_count(), 2u);
   std::vector<std::byte> big(1 << 20), tiny(10);
-  c[1].post_recv(0, 7, big.data(), big.size(), 70);  // tag 7 first: matching is by tag
-  c[1].post_recv(0, 5, tiny.data(), tiny.size(), 50);
+  c[1].post_recv(0, 7, big.data(), big.size(), nullptr, 70);  // tag 7 first: matching is by tag
+  c[1].post_recv(0, 5, tiny.data(), tiny.size(), nullptr, 50);
   auto r = c.take(1, 2);
   ASSERT_EQ(r.size(), 2u);
   EXPECT_EQ(r[0].cookie, 70u);
@@ -127,8 +127,8 @@ TEST(TcpDriver, TruncationIsReportedAndTheStreamContinues) {
   c.connect();
   auto m1 = pattern(100000, 1), m2 = pattern(50, 2);
   std::vector<std::byte> r1(1000), r2(50);
-  c[1].post_recv(0, 1, r1.data(), r1.size(), 1);
-  c[1].post_recv(0, 1, r2.data(), r2.size(), 2);
+  c[1].post_recv(0, 1, r1.data(), r1.size(), nullptr, 1);
+  c[1].post_recv(0, 1, r2.data(), r2.size(), nullptr, 2);
   Segment s1{m1.data(), m1.size()}, s2{m2.data(), m2.size()};
   c[0].post_send(1, 1, {&s1, 1}, 1);
   c[0].post_send(1, 1, {&s2, 1}, 2);
@@ -150,8 +150,8 @@ TEST(TcpDriver, TinySocketBuffersAndLargeMessagesBothWays) {
   c.connect();
   auto a = pattern(3 << 20, 1), b = pattern((3 << 20) + 11, 2);
   std::vector<std::byte> ra(a.size()), rb(b.size());
-  c[1].post_recv(0, 1, ra.data(), ra.size(), 1);
-  c[0].post_recv(1, 1, rb.data(), rb.size(), 2);
+  c[1].post_recv(0, 1, ra.data(), ra.size(), nullptr, 1);
+  c[0].post_recv(1, 1, rb.data(), rb.size(), nullptr, 2);
   Segment sa[2] = {{a.data(), 12345}, {a.data() + 12345, a.size() - 12345}};
   Segment sb{b.data(), b.size()};
   c[0].post_send(1, 1, sa, 1);
@@ -167,7 +167,7 @@ TEST(TcpDriver, TinySocketBuffersAndLargeMessagesBothWays) {
 TEST(TcpDriver, ZeroLengthMessagesAndWait) {
   Cluster c(2);
   c.connect();
-  c[1].post_recv(0, 9, nullptr, 0, 1);
+  c[1].post_recv(0, 9, nullptr, 0, nullptr, 1);
   c[0].post_send(1, 9, {}, 2);
   c[0].poll({});  // flushes; returns nothing into an empty span
   c[1].wait(std::chrono::seconds(2));
@@ -180,10 +180,10 @@ TEST(TcpDriver, ZeroLengthMessagesAndWait) {
 TEST(TcpDriver, BadPostsCompleteWithError) {
   Cluster c(2);
   c.connect();
-  std::vector<Segment> many(65, Segment{"x", 1});
+  std::vector<Segment> many(TcpDriver::kMaxSegments + 1, Segment{"x", 1});
   c[0].post_send(0, 1, many, 1);  // self
   c[0].post_send(1, 1, many, 2);  // too many segments
-  c[0].post_recv(5, 1, nullptr, 0, 3);
+  c[0].post_recv(5, 1, nullptr, 0, nullptr, 3);
   auto r = c.take(0, 3);
   ASSERT_EQ(r.size(), 3u);
   for (const auto& comp : r) EXPECT_EQ(comp.status, OpStatus::error);
@@ -196,8 +196,8 @@ TEST(TcpDriver, GracefulShutdownIsPeerClosed) {
   auto msg = pattern(5000, 1);
   Segment s{msg.data(), msg.size()};
   std::vector<std::byte> buf(5000), late(16);
-  c[0].post_recv(1, 1, buf.data(), buf.size(), 1);
-  c[0].post_recv(1, 2, late.data(), late.size(), 2);  // never sent: completes peer_closed
+  c[0].post_recv(1, 1, buf.data(), buf.size(), nullptr, 1);
+  c[0].post_recv(1, 2, late.data(), late.size(), nullptr, 2);  // never sent: completes peer_closed
   c[1].post_send(0, 1, {&s, 1}, 1);
   ASSERT_EQ(c.take(1, 1).size(), 1u);
   c[1].shutdown();

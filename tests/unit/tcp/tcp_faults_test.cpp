@@ -67,7 +67,7 @@ TEST(TcpFaults, StrayClientsAreRefusedAndTheRunContinues) {
 
   auto msg = pattern(1000, 1);
   std::vector<std::byte> buf(1000);
-  c[1].post_recv(0, 1, buf.data(), buf.size(), 1);
+  c[1].post_recv(0, 1, buf.data(), buf.size(), nullptr, 1);
   Segment s{msg.data(), msg.size()};
   c[0].post_send(1, 1, {&s, 1}, 1);
   auto r = c.take(1, 1);
@@ -113,8 +113,8 @@ TEST(TcpFaults, PeerClosingWithoutByeIsLost) {
   Cluster c(3);
   c.connect();
   std::vector<std::byte> buf(100), any(100);
-  c[0].post_recv(1, 1, buf.data(), buf.size(), 1);
-  c[0].post_recv(kAnyPeer, 1, any.data(), any.size(), 2);
+  c[0].post_recv(1, 1, buf.data(), buf.size(), nullptr, 1);
+  c[0].post_recv(kAnyPeer, 1, any.data(), any.size(), nullptr, 2);
   c.destroy(1);  // closes its sockets without BYE
   testing::internal::CaptureStderr();
   auto r = c.take(0, 2);
@@ -138,7 +138,7 @@ TEST(TcpFaults, PeerClosingWithoutByeIsLost) {
   EXPECT_EQ(r2[0].peer, 2);
   // Posting to the lost peer completes at once.
   c[0].post_send(1, 1, {&s, 1}, 3);
-  c[0].post_recv(1, 1, buf.data(), buf.size(), 4);
+  c[0].post_recv(1, 1, buf.data(), buf.size(), nullptr, 4);
   auto r3 = c.take(0, 2);
   ASSERT_EQ(r3.size(), 2u);
   EXPECT_EQ(r3[0].status, OpStatus::peer_lost);
@@ -177,7 +177,7 @@ TEST(TcpFaults, KilledChildProcessIsLost) {
   ASSERT_GT(::read(up[0], ok, sizeof ok), 0);
 
   std::vector<std::byte> buf(64);
-  d->post_recv(1, 1, buf.data(), buf.size(), 1);
+  d->post_recv(1, 1, buf.data(), buf.size(), nullptr, 1);
   auto big = pattern(32 << 20, 1);  // more than the socket buffers hold
   Segment s{big.data(), big.size()};
   d->post_send(1, 1, {&s, 1}, 2);

@@ -83,7 +83,7 @@ TEST(TcpPlugin, AFullLifecycleLeavesNoFileDescriptors) {
     auto m = test::pattern(4096, 1);
     std::vector<std::byte> buf(4096);
     Segment s{m.data(), m.size()};
-    c[2].post_recv(0, 1, buf.data(), buf.size(), 1);
+    c[2].post_recv(0, 1, buf.data(), buf.size(), nullptr, 1);
     c[0].post_send(2, 1, {&s, 1}, 1);
     EXPECT_EQ(c.take(2, 1).size(), 1u);
     EXPECT_EQ(c.take(0, 1).size(), 1u);

@@ -1,13 +1,13 @@
-#include "protocols/microbench.hpp"
+#include "protocols/microbench/microbench.hpp"
 
 #include <algorithm>
 #include <cstring>
 
 #include "core/error.hpp"
 #include "core/rng.hpp"
-#include "protocols/engine.hpp"
-#include "protocols/microbench_agent.hpp"
-#include "protocols/microbench_detail.hpp"
+#include "protocols/common/engine.hpp"
+#include "protocols/microbench/microbench_agent.hpp"
+#include "protocols/microbench/microbench_detail.hpp"
 
 namespace evb {
 namespace micro {
@@ -70,23 +70,6 @@ micro::StepPlan plan_step(const Config& c, const RankRoles& me, int step, int sh
   return p;
 }
 
-// Registers a buffer for the run and deregisters it when the scope ends.
-class Registration {
- public:
-  Registration(Driver& d, void* base, size_t size) : driver_(d) {
-    if (base) region_ = d.register_memory(base, size);
-  }
-  ~Registration() {
-    if (region_.base) driver_.deregister_memory(region_);
-  }
-  Registration(const Registration&) = delete;
-  Registration& operator=(const Registration&) = delete;
-
- private:
-  Driver& driver_;
-  MemoryRegion region_;
-};
-
 void run_point_to_point(Driver& driver, Bootstrap& boot, const Topology& topo, const Config& c,
                         PollMode mode, const std::vector<std::string>& peer_names,
                         RankStats& stats) {
@@ -104,12 +87,14 @@ void run_point_to_point(Driver& driver, Bootstrap& boot, const Topology& topo, c
         c.ru_buffer, micro::data_message_size(c) + micro::meta_message_size(c),
         mix(c.seed, 0xBE7C, static_cast<uint64_t>(me.ru)));
   AlignedBuffer arena(micro::MicroAgent::arena_bytes(c, max_sources));
-  const Registration pool_reg(driver, pool ? pool->data() : nullptr, pool ? pool->size() : 0);
-  const Registration arena_reg(driver, arena.data(), arena.size());
+  const RegistrationPtr pool_reg =
+      pool ? driver.register_memory(pool->data(), pool->size()) : nullptr;
+  const RegistrationPtr arena_reg = driver.register_memory(arena.data(), arena.size());
 
   // One Engine and one agent for all steps (see microbench_agent.hpp).
   Engine engine(driver, boot.rank(), c, mode, peer_names);
-  micro::MicroAgent agent(engine, topo, pool.get(), arena.data(), max_sources, stats);
+  micro::MicroAgent agent(engine, topo, pool.get(), pool_reg.get(), arena.data(), *arena_reg,
+                          max_sources, stats);
   stats.step_bytes.assign(plans.size(), 0);
   stats.step_window_s.assign(plans.size(), c.duration_s - c.warmup_s);
   for (size_t k = 0; k < plans.size(); ++k) {

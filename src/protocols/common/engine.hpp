@@ -1,15 +1,18 @@
 #pragma once
 // Engine: the single-threaded, non-blocking event loop of one rank.
 //
-// It owns no policy. It polls the driver, dispatches completions to the
-// agents (the protocol roles hosted by this rank), runs their timers, and
-// chooses how to idle (busy, yield, or block in the driver's wait). It also
-// provides what every protocol needs around the raw driver:
-//  - commands: a pool of pre-posted any-peer receives per channel, delivered
-//    to the listening agent as Command structs, and a pool of send buffers;
-//  - loopback: messages to this same rank (RU and BU sharing a process) are
-//    matched and copied here, so drivers never need to talk to themselves;
-//  - failure: a lost peer, a failed operation or no progress for
+// It polls the driver, dispatches completions to the agents (the protocol
+// roles hosted by this rank), runs their timers, and chooses how to idle
+// (busy, yield, or block in the driver's wait). Around the raw driver it
+// provides what every protocol needs:
+//  - commands: pools of pre-posted any-peer receives per channel and of send
+//    buffers, registered with the driver once, delivered to the listening
+//    agent as Command structs;
+//  - one-sided writes into a BU's windows (WriteTarget), whose landing
+//    (remote_write completions) goes to the agent that listens for writes;
+//  - loopback: messages and writes to this same rank (RU and BU sharing a
+//    process) are matched and copied here, so drivers never talk to themselves;
+//  - the failure policy: a lost peer, a failed operation or no progress for
 //    `peer_timeout` ends the loop with an evb::Error naming the peer and
 //    what was awaited.
 #include <cstdint>
@@ -22,10 +25,20 @@
 #include "core/config.hpp"
 #include "core/messages.hpp"
 #include "drivers/api/driver.hpp"
+#include "protocols/common/registered_pool.hpp"
 
 namespace evb {
 
 class Engine;
+
+// The memory a rank writes fragments into: a peer's registered windows
+// through the key it advertised, or this rank's own (loopback, `local`).
+struct WriteTarget {
+  PeerId peer = kAnyPeer;
+  RemoteKeyPtr key;            // a peer's memory
+  std::byte* local = nullptr;  // this rank's own memory
+  size_t size = 0;             // bytes addressable from offset 0
+};
 
 // One protocol role on this rank (RU, BU, EVM, or a micro-benchmark side).
 class Agent {
@@ -33,7 +46,8 @@ class Agent {
   virtual ~Agent() = default;
   virtual void start(int64_t now_ns) = 0;
   virtual void on_command(PeerId /*from*/, const Command& /*cmd*/) {}
-  // A data send/recv posted with this agent's cookie finished (status ok).
+  // A data send/recv/write posted with this agent's cookie finished (status
+  // ok), or a write landed in memory this agent listens to (remote_write).
   virtual void on_completion(const Completion& c) = 0;
   // Timers; called every loop turn.
   virtual void on_tick(int64_t /*now_ns*/) {}
@@ -54,10 +68,18 @@ class Engine {
   // Routes commands on `channel` to `agent` and posts `depth` receives for it.
   void listen(Channel channel, uint8_t agent, int depth);
 
+  // Routes remote_write completions (writes into this rank's memory) to `agent`.
+  void listen_writes(uint8_t agent) { write_listener_ = agent; }
+
   // Data path (agents' cookies must carry their id: make_cookie()).
   void send(PeerId peer, Tag tag, std::span<const Segment> segments, uint64_t cookie);
-  void recv(PeerId peer, Tag tag, void* buffer, size_t size, uint64_t cookie);
+  void recv(PeerId peer, Tag tag, void* buffer, size_t size, const Registration* reg,
+            uint64_t cookie);
+  void write(const WriteTarget& target, std::span<const Segment> segments, uint64_t offset,
+             uint32_t immediate, uint64_t cookie);
   void send_command(PeerId peer, Channel channel, const Command& cmd);
+
+  Driver& driver() { return driver_; }
 
   static uint64_t make_cookie(uint8_t agent, uint64_t value) {
     return (static_cast<uint64_t>(agent) << 56) | (value & ((1ull << 56) - 1));
@@ -73,10 +95,6 @@ class Engine {
   const std::string& peer_name(PeerId p) const;
 
  private:
-  struct CommandSlot {
-    std::vector<uint8_t> buffer;
-    Channel channel;
-  };
   struct LocalRecv {
     Tag tag;
     void* buffer;
@@ -104,9 +122,10 @@ class Engine {
   std::vector<std::string> peer_names_;
   std::vector<Agent*> agents_;
   uint8_t listeners_[8] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
-  std::deque<CommandSlot> recv_slots_;  // stable addresses
-  std::deque<std::vector<uint8_t>> send_slots_;
-  std::vector<size_t> free_send_slots_;
+  uint8_t write_listener_ = 0xFF;
+  RegisteredPool recv_slots_;          // command receives, one per posted depth
+  std::vector<Channel> recv_channel_;  // by recv slot
+  RegisteredPool send_slots_;          // command sends in flight
   size_t command_sends_in_flight_ = 0;
   std::deque<LocalRecv> local_recvs_;
   std::deque<LocalSend> local_sends_;

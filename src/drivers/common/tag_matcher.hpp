@@ -1,5 +1,6 @@
 #pragma once
-// Receive matching: posted receives against incoming messages, MPI style.
+// TagMatcher: software tag matching for drivers whose library has none
+// (tcp now, verbs next): posted receives against incoming messages, MPI style.
 //
 // An incoming header takes the oldest posted receive whose peer (or kAnyPeer)
 // and tag match; its payload then goes straight into that buffer. With no
@@ -15,9 +16,17 @@
 #include <vector>
 
 #include "drivers/api/driver.hpp"
-#include "drivers/tcp/tcp_sink.hpp"
 
-namespace evb::tcp {
+namespace evb {
+
+// Where the payload of one incoming message is written. Bytes beyond
+// `capacity` are read and discarded (truncation). `context` is the matcher's.
+struct RecvTarget {
+  std::byte* data = nullptr;
+  size_t capacity = 0;
+  uint64_t cookie = 0;
+  void* context = nullptr;
+};
 
 struct PostedRecv {
   PeerId peer = kAnyPeer;
@@ -28,16 +37,17 @@ struct PostedRecv {
   uint64_t seq = 0;  // post order, assigned by the Matcher
 };
 
-class Matcher {
+class TagMatcher {
  public:
-  explicit Matcher(std::deque<Completion>& out) : out_(out) {}
+  explicit TagMatcher(std::deque<Completion>& out) : out_(out) {}
 
   // Matches an already buffered message (completing at once, or when it has
   // fully arrived). Returns false if none matched; the caller then posts it.
   bool match_unexpected(const PostedRecv& recv);
   void add_posted(PostedRecv recv);
 
-  // Incoming side (see FrameSink).
+  // A message header arrived: where its payload goes (a posted receive, or a
+  // new unexpected buffer of `length` bytes).
   RecvTarget begin_message(PeerId peer, Tag tag, uint64_t length);
   void end_message(PeerId peer, Tag tag, const RecvTarget& target, uint64_t length,
                    OpStatus status);
@@ -74,4 +84,4 @@ class Matcher {
   size_t posted_ = 0;
 };
 
-}  // namespace evb::tcp
+}  // namespace evb

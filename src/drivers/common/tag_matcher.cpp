@@ -1,12 +1,12 @@
-#include "drivers/tcp/tcp_matching.hpp"
+#include "drivers/common/tag_matcher.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <iterator>
 
-namespace evb::tcp {
+namespace evb {
 
-void Matcher::complete(const PostedRecv& recv, PeerId peer, uint64_t length, OpStatus status) {
+void TagMatcher::complete(const PostedRecv& recv, PeerId peer, uint64_t length, OpStatus status) {
   if (status == OpStatus::ok && length > recv.size) status = OpStatus::truncated;
   Completion c;
   c.cookie = recv.cookie;
@@ -18,13 +18,13 @@ void Matcher::complete(const PostedRecv& recv, PeerId peer, uint64_t length, OpS
   out_.push_back(c);
 }
 
-void Matcher::deliver(Unexpected& u) {
+void TagMatcher::deliver(Unexpected& u) {
   size_t n = std::min<size_t>(u.claim.size, u.data.size());
   if (n > 0) std::memcpy(u.claim.buffer, u.data.data(), n);
   complete(u.claim, u.peer, u.length, OpStatus::ok);
 }
 
-bool Matcher::match_unexpected(const PostedRecv& recv) {
+bool TagMatcher::match_unexpected(const PostedRecv& recv) {
   for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
     if (it->claimed || it->tag != recv.tag) continue;
     if (recv.peer != kAnyPeer && recv.peer != it->peer) continue;
@@ -41,7 +41,7 @@ bool Matcher::match_unexpected(const PostedRecv& recv) {
   return false;
 }
 
-void Matcher::add_posted(PostedRecv recv) {
+void TagMatcher::add_posted(PostedRecv recv) {
   recv.seq = next_seq_++;
   if (recv.peer == kAnyPeer) {
     any_peer_[recv.tag].push_back(recv);
@@ -51,7 +51,7 @@ void Matcher::add_posted(PostedRecv recv) {
   ++posted_;
 }
 
-RecvTarget Matcher::begin_message(PeerId peer, Tag tag, uint64_t length) {
+RecvTarget TagMatcher::begin_message(PeerId peer, Tag tag, uint64_t length) {
   auto specific = by_peer_.find({peer, tag});
   auto any = any_peer_.find(tag);
   Queue* q = nullptr;
@@ -81,8 +81,8 @@ RecvTarget Matcher::begin_message(PeerId peer, Tag tag, uint64_t length) {
   return t;
 }
 
-void Matcher::end_message(PeerId peer, Tag tag, const RecvTarget& target, uint64_t length,
-                          OpStatus status) {
+void TagMatcher::end_message(PeerId peer, Tag tag, const RecvTarget& target, uint64_t length,
+                             OpStatus status) {
   if (!target.context) {
     PostedRecv r;
     r.tag = tag;
@@ -106,7 +106,7 @@ void Matcher::end_message(PeerId peer, Tag tag, const RecvTarget& target, uint64
   }
 }
 
-void Matcher::fail_peer(PeerId peer, OpStatus status) {
+void TagMatcher::fail_peer(PeerId peer, OpStatus status) {
   auto it = by_peer_.lower_bound({peer, 0});
   while (it != by_peer_.end() && it->first.first == peer) {
     for (const auto& r : it->second) {
@@ -117,7 +117,7 @@ void Matcher::fail_peer(PeerId peer, OpStatus status) {
   }
 }
 
-void Matcher::fail_any(OpStatus status) {
+void TagMatcher::fail_any(OpStatus status) {
   for (auto& [tag, q] : any_peer_) {
     for (const auto& r : q) {
       complete(r, kAnyPeer, 0, status);
@@ -127,4 +127,4 @@ void Matcher::fail_any(OpStatus status) {
   any_peer_.clear();
 }
 
-}  // namespace evb::tcp
+}  // namespace evb

@@ -10,7 +10,7 @@
 #include "core/topology.hpp"
 #include "drivers/api/bootstrap.hpp"
 #include "drivers/api/driver.hpp"
-#include "protocols/rank_stats.hpp"
+#include "protocols/common/rank_stats.hpp"
 
 namespace evb::micro {
 

@@ -1,4 +1,4 @@
-#include "protocols/scheduling.hpp"
+#include "protocols/common/scheduling.hpp"
 
 #include <utility>
 

@@ -1,4 +1,4 @@
-#include "protocols/microbench_agent.hpp"
+#include "protocols/microbench/microbench_agent.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -46,15 +46,19 @@ size_t MicroAgent::arena_bytes(const Config& c, size_t max_sources) {
   return std::max<size_t>(64, max_sources * std::max(1, c.parallel) * per_slot);
 }
 
-MicroAgent::MicroAgent(Engine& engine, const Topology& topo, DataPool* pool, uint8_t* arena,
+MicroAgent::MicroAgent(Engine& engine, const Topology& topo, DataPool* pool,
+                       const Registration* pool_reg, uint8_t* arena, const Registration& arena_reg,
                        size_t max_sources, RankStats& stats)
     : engine_(engine),
       topo_(topo),
       config_(engine.config()),
       pool_(pool),
+      pool_reg_(pool_reg),
+      arena_reg_(arena_reg),
       arena_(arena),
       max_sources_(max_sources),
-      stats_(stats) {
+      stats_(stats),
+      headers_(engine.driver(), sizeof(BenchHeader)) {
   id_ = engine_.add_agent(this);
   with_cmd_ = has_cmd(config_.protocol);
   with_meta_ = config_.protocol == Protocol::gather_cmd_meta;
@@ -139,12 +143,12 @@ void MicroAgent::credit(size_t s) {
 
 void MicroAgent::post_data(size_t s, uint32_t slot) {
   engine_.recv(sources_[s].rank, bench_tag(step_, BenchStream::data), data_buffer(s, slot),
-               data_size_, Engine::make_cookie(id_, value(kDataRecv, s, slot)));
+               data_size_, &arena_reg_, Engine::make_cookie(id_, value(kDataRecv, s, slot)));
 }
 
 void MicroAgent::post_meta(size_t s, uint32_t slot) {
   engine_.recv(sources_[s].rank, bench_tag(step_, BenchStream::meta), meta_buffer(s, slot),
-               meta_size_, Engine::make_cookie(id_, value(kMetaRecv, s, slot)));
+               meta_size_, &arena_reg_, Engine::make_cookie(id_, value(kMetaRecv, s, slot)));
 }
 
 void MicroAgent::send_exchanges(int64_t now) {
@@ -164,7 +168,7 @@ void MicroAgent::send_exchanges(int64_t now) {
       engine_.send_command(t.rank, Channel::bench, cmd);
     }
     if (with_meta_) {
-      const Segment m{pool_->take(meta_size_), meta_size_};
+      const Segment m{pool_->take(meta_size_), meta_size_, pool_reg_};
       ++sends_in_flight_;
       engine_.send(t.rank, bench_tag(step_, BenchStream::meta), std::span<const Segment>(&m, 1),
                    Engine::make_cookie(id_, value(kMetaSend, 0, 0)));
@@ -176,17 +180,17 @@ void MicroAgent::send_exchanges(int64_t now) {
       continue;
     }
     const size_t h = headers_.acquire();
-    BenchHeader& hdr = headers_[h];
+    BenchHeader& hdr = *reinterpret_cast<BenchHeader*>(headers_.at(h));
     hdr = BenchHeader{};
     hdr.source = me;
     hdr.target = static_cast<uint32_t>(t.bu);
     hdr.step = static_cast<uint32_t>(step_);
     hdr.sequence = sequence_++;
-    Segment segs[2] = {{&hdr, sizeof hdr}, {nullptr, 0}};
+    Segment segs[2] = {{&hdr, sizeof hdr, headers_.reg(h)}, {}};
     size_t n = 1;
     if (data_size_ > sizeof hdr) {
       const uint64_t rest = data_size_ - sizeof hdr;
-      segs[n++] = {pool_->take(rest), rest};
+      segs[n++] = {pool_->take(rest), rest, pool_reg_};
     }
     ++sends_in_flight_;
     engine_.send(t.rank, bench_tag(step_, BenchStream::data), std::span<const Segment>(segs, n),
@@ -213,7 +217,7 @@ bool MicroAgent::send_inline(const Target& t) {
     hdr.step = static_cast<uint32_t>(step_);
     hdr.sequence = sequence_++;
     std::memcpy(p, &hdr, sizeof hdr);
-    const Segment seg{p, data_size_};
+    const Segment seg{p, data_size_, pool_reg_};
     ++pool_slot_sends_[s];
     ++sends_in_flight_;
     next_pool_slot_ = (s + 1) % slots;

@@ -1,11 +1,11 @@
 // Receive matching in isolation: ordering, any-peer, unexpected, truncation.
-#include "drivers/tcp/tcp_matching.hpp"
+#include "drivers/common/tag_matcher.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstring>
 
-namespace evb::tcp {
+namespace evb {
 namespace {
 
 PostedRecv recv_of(PeerId peer, Tag tag, std::vector<std::byte>& buf, uint64_t cookie) {
@@ -19,7 +19,7 @@ PostedRecv recv_of(PeerId peer, Tag tag, std::vector<std::byte>& buf, uint64_t c
 }
 
 // Feeds one whole message through the matcher as a connection would.
-void arrive(Matcher& m, PeerId peer, Tag tag, const std::string& text) {
+void arrive(TagMatcher& m, PeerId peer, Tag tag, const std::string& text) {
   RecvTarget t = m.begin_message(peer, tag, text.size());
   std::memcpy(t.data, text.data(), std::min(text.size(), t.capacity));
   m.end_message(peer, tag, t, text.size(), OpStatus::ok);
@@ -27,7 +27,7 @@ void arrive(Matcher& m, PeerId peer, Tag tag, const std::string& text) {
 
 TEST(TcpMatching, OldestPostedReceiveWinsAcrossAnyAndSpecific) {
   std::deque<Completion> out;
-  Matcher m(out);
+  TagMatcher m(out);
   std::vector<std::byte> a(16), b(16), c(16);
   m.add_posted(recv_of(kAnyPeer, 1, a, 10));
   m.add_posted(recv_of(2, 1, b, 11));
@@ -47,7 +47,7 @@ TEST(TcpMatching, OldestPostedReceiveWinsAcrossAnyAndSpecific) {
 
 TEST(TcpMatching, TagsMatchExactly) {
   std::deque<Completion> out;
-  Matcher m(out);
+  TagMatcher m(out);
   std::vector<std::byte> a(16);
   m.add_posted(recv_of(1, 7, a, 1));
   arrive(m, 1, 8, "other tag");
@@ -61,7 +61,7 @@ TEST(TcpMatching, TagsMatchExactly) {
 
 TEST(TcpMatching, UnexpectedMessagesMatchInArrivalOrder) {
   std::deque<Completion> out;
-  Matcher m(out);
+  TagMatcher m(out);
   arrive(m, 3, 5, "from three");
   arrive(m, 1, 5, "from one");
   std::vector<std::byte> a(32), b(32);
@@ -77,7 +77,7 @@ TEST(TcpMatching, UnexpectedMessagesMatchInArrivalOrder) {
 
 TEST(TcpMatching, ReceivePostedWhileUnexpectedMessageStillArrives) {
   std::deque<Completion> out;
-  Matcher m(out);
+  TagMatcher m(out);
   RecvTarget t = m.begin_message(0, 9, 6);
   std::memcpy(t.data, "abc", 3);
   std::vector<std::byte> buf(6);
@@ -92,7 +92,7 @@ TEST(TcpMatching, ReceivePostedWhileUnexpectedMessageStillArrives) {
 
 TEST(TcpMatching, TruncationReportsFullLength) {
   std::deque<Completion> out;
-  Matcher m(out);
+  TagMatcher m(out);
   std::vector<std::byte> small(4);
   m.add_posted(recv_of(0, 1, small, 1));
   arrive(m, 0, 1, "0123456789");
@@ -109,7 +109,7 @@ TEST(TcpMatching, TruncationReportsFullLength) {
 
 TEST(TcpMatching, FailPeerAndAny) {
   std::deque<Completion> out;
-  Matcher m(out);
+  TagMatcher m(out);
   std::vector<std::byte> a(4);
   m.add_posted(recv_of(1, 1, a, 1));
   m.add_posted(recv_of(2, 1, a, 2));
@@ -126,4 +126,4 @@ TEST(TcpMatching, FailPeerAndAny) {
 }
 
 }  // namespace
-}  // namespace evb::tcp
+}  // namespace evb

@@ -11,7 +11,7 @@
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/rng.hpp"
-#include "protocols/microbench_detail.hpp"
+#include "protocols/microbench/microbench_detail.hpp"
 
 namespace evb::micro {
 namespace {
@@ -43,8 +43,7 @@ Decision agree(Bootstrap& boot, const Decision& mine) {
 
 void run_alltoall(Driver& driver, Bootstrap& boot, const Topology& topo, const Config& c,
                   RankStats& stats) {
-  if (!driver.capabilities().alltoall)
-    throw ConfigError("protocol alltoall needs a driver with the alltoall capability (mpi)");
+  require_capability(driver, driver.capabilities().alltoall, "alltoall", "protocol alltoall");
   if (c.layout != Layout::rubu || topo.nprocs != topo.nodes || topo.evm_rank >= 0)
     throw ConfigError("protocol alltoall needs layout rubu (one rank per node, no EVM)");
   const int n = boot.size();
@@ -54,8 +53,8 @@ void run_alltoall(Driver& driver, Bootstrap& boot, const Topology& topo, const C
   stats.ru = stats.bu;
   DataPool pool(c.ru_buffer, block * n, mix(c.seed, 0xA2A, static_cast<uint64_t>(me)));
   AlignedBuffer recv(block * n);
-  const MemoryRegion send_region = driver.register_memory(pool.data(), pool.size());
-  const MemoryRegion recv_region = driver.register_memory(recv.data(), recv.size());
+  const RegistrationPtr send_region = driver.register_memory(pool.data(), pool.size());
+  const RegistrationPtr recv_region = driver.register_memory(recv.data(), recv.size());
 
   const int64_t t0 = now_ns();
   const int64_t warmup_end = t0 + s_to_ns(c.warmup_s);
@@ -118,8 +117,6 @@ void run_alltoall(Driver& driver, Bootstrap& boot, const Topology& topo, const C
   }
   stats.step_bytes.assign(1, measured_bytes);
   stats.step_window_s.assign(1, ns_to_s(measured_ns));
-  driver.deregister_memory(recv_region);
-  driver.deregister_memory(send_region);
 }
 
 }  // namespace evb::micro

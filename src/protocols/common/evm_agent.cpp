@@ -1,11 +1,10 @@
-#include "protocols/evm_agent.hpp"
+#include "protocols/common/evm_agent.hpp"
 
 #include <algorithm>
 #include <cstdio>
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
-#include "protocols/scheduling.hpp"
 
 namespace evb {
 
@@ -41,22 +40,9 @@ void EvmAgent::on_command(PeerId from, const Command& cmd) {
     interval_bytes_ += cmd.bytes;
     ++interval_events_;
   }
-  if (auto e = evm_.assign(bu)) {
-    const Config& c = engine_.config();
-    if (c.protocol == Protocol::pull) {
-      engine_.send_command(
-          from, Channel::to_bu,
-          Command{.type = CommandType::assign, .event_id = *e, .slot = cmd.slot, .bu = cmd.bu});
-    } else {
-      for (int r : visit_order(c.scheduling, bu, topo_.nodes, c.seed, *e))
-        engine_.send_command(topo_.ru_rank[r], Channel::to_ru,
-                             Command{.type = CommandType::push_assign,
-                                     .event_id = *e,
-                                     .slot = cmd.slot,
-                                     .bu = cmd.bu,
-                                     .ru = static_cast<uint32_t>(r)});
-    }
-  }
+  if (cmd.slot >= static_cast<uint32_t>(engine_.config().credits))
+    throw PeerError(from, "EVM: credit from " + engine_.peer_name(from) + " names no valid slot");
+  if (auto e = evm_.assign(bu)) assign_event(from, bu, cmd.slot, *e);
   maybe_stop();
 }
 

@@ -1,4 +1,4 @@
-#include "protocols/rank_stats.hpp"
+#include "protocols/common/rank_stats.hpp"
 
 #include <yaml-cpp/yaml.h>
 

@@ -1,7 +1,8 @@
 #pragma once
 // EvmAgent: the EVM side of PULL and PUSH. A credit from a BU (one per free
-// slot) is answered with the next event id: to the BU (PULL), or to every RU
-// in scheduling order (PUSH). At the deadline, or after `events` events, it
+// slot) is answered with the next event id, handed out by the protocol's
+// assign_event(): to the BU (pull/), or to every RU in scheduling order
+// (push/). At the deadline, or after `events` events, it
 // stops assigning, waits until every assigned event is reported built, then
 // sends stop to every RU and BU. It also prints the live line on stderr,
 // from the bytes that BUs report with their credits.
@@ -9,8 +10,8 @@
 #include <vector>
 
 #include "core/topology.hpp"
-#include "protocols/engine.hpp"
-#include "protocols/rank_stats.hpp"
+#include "protocols/common/engine.hpp"
+#include "protocols/common/rank_stats.hpp"
 #include "units/event_manager.hpp"
 
 namespace evb {
@@ -26,11 +27,16 @@ class EvmAgent : public Agent {
   bool done() const override { return stop_sent_; }
   std::string waiting_for() const override;
 
- private:
-  void maybe_stop();
+ protected:
+  // Hands event `event` to BU `bu`'s slot `slot` (the credit came from `from`).
+  virtual void assign_event(PeerId from, int bu, uint32_t slot, uint64_t event) = 0;
 
   Engine& engine_;
   const Topology& topo_;
+
+ private:
+  void maybe_stop();
+
   RankStats& stats_;
   EventManager evm_;
   bool live_;

@@ -1,4 +1,4 @@
-#include "protocols/engine.hpp"
+#include "protocols/common/engine.hpp"
 
 #include <sched.h>
 
@@ -47,8 +47,11 @@ Engine::Engine(Driver& driver, int rank, const Config& config, PollMode mode,
       rank_(rank),
       config_(config),
       mode_(mode),
-      peer_names_(std::move(peer_names)) {
+      peer_names_(std::move(peer_names)),
+      recv_slots_(driver, config.command_size),
+      send_slots_(driver, config.command_size) {
   agents_.push_back(nullptr);  // id 0 is the engine itself
+  send_slots_.reserve(256);
 }
 
 const std::string& Engine::peer_name(PeerId p) const {
@@ -64,11 +67,13 @@ uint8_t Engine::add_agent(Agent* agent) {
 
 void Engine::listen(Channel channel, uint8_t agent, int depth) {
   listeners_[static_cast<int>(channel)] = agent;
+  recv_slots_.reserve(recv_channel_.size() + static_cast<size_t>(depth));
   for (int i = 0; i < depth; ++i) {
-    recv_slots_.push_back({std::vector<uint8_t>(config_.command_size), channel});
-    const uint64_t idx = recv_slots_.size() - 1;
-    driver_.post_recv(kAnyPeer, command_tag(channel), recv_slots_.back().buffer.data(),
-                      config_.command_size, make_cookie(kEngineAgent, kRecvFlag | idx));
+    const size_t idx = recv_slots_.acquire();
+    if (recv_channel_.size() <= idx) recv_channel_.resize(idx + 1);
+    recv_channel_[idx] = channel;
+    driver_.post_recv(kAnyPeer, command_tag(channel), recv_slots_.at(idx), config_.command_size,
+                      recv_slots_.reg(idx), make_cookie(kEngineAgent, kRecvFlag | idx));
   }
 }
 
@@ -77,16 +82,10 @@ void Engine::send_command(PeerId peer, Channel channel, const Command& cmd) {
     local_commands_.emplace_back(channel, cmd);
     return;
   }
-  size_t idx;
-  if (free_send_slots_.empty()) {
-    send_slots_.emplace_back(config_.command_size, 0);
-    idx = send_slots_.size() - 1;
-  } else {
-    idx = free_send_slots_.back();
-    free_send_slots_.pop_back();
-  }
-  std::memcpy(send_slots_[idx].data(), &cmd, sizeof cmd);
-  const Segment seg{send_slots_[idx].data(), config_.command_size};
+  const size_t idx = send_slots_.acquire();
+  std::memset(send_slots_.at(idx), 0, config_.command_size);
+  std::memcpy(send_slots_.at(idx), &cmd, sizeof cmd);
+  const Segment seg = send_slots_.segment(idx, config_.command_size);
   ++command_sends_in_flight_;
   driver_.post_send(peer, command_tag(channel), std::span<const Segment>(&seg, 1),
                     make_cookie(kEngineAgent, idx));
@@ -109,9 +108,10 @@ void Engine::send(PeerId peer, Tag tag, std::span<const Segment> segments, uint6
   deliver_local(s, r);
 }
 
-void Engine::recv(PeerId peer, Tag tag, void* buffer, size_t size, uint64_t cookie) {
+void Engine::recv(PeerId peer, Tag tag, void* buffer, size_t size, const Registration* reg,
+                  uint64_t cookie) {
   if (peer != rank_) {
-    driver_.post_recv(peer, tag, buffer, size, cookie);
+    driver_.post_recv(peer, tag, buffer, size, reg, cookie);
     return;
   }
   LocalRecv r{tag, buffer, size, cookie};
@@ -124,6 +124,27 @@ void Engine::recv(PeerId peer, Tag tag, void* buffer, size_t size, uint64_t cook
   const LocalSend s = std::move(*it);
   local_sends_.erase(it);
   deliver_local(s, r);
+}
+
+void Engine::write(const WriteTarget& target, std::span<const Segment> segments, uint64_t offset,
+                   uint32_t immediate, uint64_t cookie) {
+  if (!target.local) {
+    driver_.rdma_write(target.peer, segments, *target.key, offset, immediate, cookie);
+    return;
+  }
+  size_t total = 0;
+  for (const auto& seg : segments) total += seg.size;
+  if (offset > target.size || total > target.size - offset)
+    throw Error("rank " + std::to_string(rank_) + ": write of " + std::to_string(total) +
+                " B at offset " + std::to_string(offset) + " past the end of this rank's " +
+                std::to_string(target.size) + " B window memory");
+  std::byte* out = target.local + offset;
+  for (const auto& seg : segments) {
+    std::memcpy(out, seg.data, seg.size);
+    out += seg.size;
+  }
+  local_completions_.push_back({cookie, OpType::rdma_write, OpStatus::ok, rank_, 0, total, 0});
+  local_completions_.push_back({0, OpType::remote_write, OpStatus::ok, rank_, 0, total, immediate});
 }
 
 void Engine::deliver_local(const LocalSend& s, const LocalRecv& r) {
@@ -150,8 +171,11 @@ void Engine::fail(const Completion& c) {
     what += peer_name(c.peer) +
             (c.status == OpStatus::peer_closed ? " left the run early" : " disappeared");
   } else {
-    what += std::string(c.type == OpType::send ? "send to " : "receive from ") + peer_name(c.peer) +
-            " failed: " + status_text(c.status);
+    const char* op = c.type == OpType::send         ? "send to "
+                     : c.type == OpType::rdma_write ? "write to "
+                     : c.type == OpType::recv       ? "receive from "
+                                                    : "write from ";
+    what += op + peer_name(c.peer) + " failed: " + status_text(c.status);
   }
   const std::string detail = driver_.last_error();
   if (!detail.empty()) what += " (" + detail + ")";
@@ -162,18 +186,18 @@ void Engine::on_engine_completion(const Completion& c) {
   const uint64_t v = cookie_value(c.cookie);
   if (v & kRecvFlag) {
     const size_t idx = v & ~kRecvFlag;
-    CommandSlot& slot = recv_slots_[idx];
+    const Channel channel = recv_channel_.at(idx);
     Command cmd;
-    std::memcpy(&cmd, slot.buffer.data(), sizeof cmd);
+    std::memcpy(&cmd, recv_slots_.at(idx), sizeof cmd);
     if (c.bytes < sizeof cmd || cmd.magic != kCommandMagic)
       throw PeerError(c.peer, "rank " + std::to_string(rank_) + ": malformed command from " +
                                   peer_name(c.peer));
-    Agent* a = agents_.at(listeners_[static_cast<int>(slot.channel)]);
-    driver_.post_recv(kAnyPeer, command_tag(slot.channel), slot.buffer.data(), config_.command_size,
-                      c.cookie);
+    Agent* a = agents_.at(listeners_[static_cast<int>(channel)]);
+    driver_.post_recv(kAnyPeer, command_tag(channel), recv_slots_.at(idx), config_.command_size,
+                      recv_slots_.reg(idx), c.cookie);
     a->on_command(c.peer, cmd);
   } else {
-    free_send_slots_.push_back(v);
+    send_slots_.release(v);
     --command_sends_in_flight_;
   }
 }
@@ -181,6 +205,13 @@ void Engine::on_engine_completion(const Completion& c) {
 void Engine::dispatch(const Completion& c) {
   if (c.status != OpStatus::ok) fail(c);
   if (c.type == OpType::peer_event) return;
+  if (c.type == OpType::remote_write) {
+    if (write_listener_ == 0xFF)
+      throw PeerError(c.peer, "rank " + std::to_string(rank_) + ": unexpected write from " +
+                                  peer_name(c.peer) + " (no windows here)");
+    agents_.at(write_listener_)->on_completion(c);
+    return;
+  }
   const uint8_t id = static_cast<uint8_t>(c.cookie >> 56);
   if (id == kEngineAgent)
     on_engine_completion(c);

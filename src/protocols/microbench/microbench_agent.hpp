@@ -20,10 +20,10 @@
 #include <vector>
 
 #include "core/topology.hpp"
-#include "protocols/engine.hpp"
-#include "protocols/microbench_detail.hpp"
-#include "protocols/rank_stats.hpp"
-#include "protocols/stable_pool.hpp"
+#include "protocols/common/engine.hpp"
+#include "protocols/common/rank_stats.hpp"
+#include "protocols/common/registered_pool.hpp"
+#include "protocols/microbench/microbench_detail.hpp"
 
 namespace evb::micro {
 
@@ -37,8 +37,8 @@ struct StepPlan {
 class MicroAgent : public Agent {
  public:
   // `arena` holds receive buffers for up to `max_sources` sources.
-  MicroAgent(Engine& engine, const Topology& topo, DataPool* pool, uint8_t* arena,
-             size_t max_sources, RankStats& stats);
+  MicroAgent(Engine& engine, const Topology& topo, DataPool* pool, const Registration* pool_reg,
+             uint8_t* arena, const Registration& arena_reg, size_t max_sources, RankStats& stats);
 
   // Bytes of receive arena needed for `max_sources` sources.
   static size_t arena_bytes(const Config& config, size_t max_sources);
@@ -92,6 +92,8 @@ class MicroAgent : public Agent {
   const Topology& topo_;
   const Config& config_;
   DataPool* pool_;
+  const Registration* pool_reg_;
+  const Registration& arena_reg_;
   uint8_t* arena_;
   size_t max_sources_;
   RankStats& stats_;
@@ -113,7 +115,7 @@ class MicroAgent : public Agent {
   bool stopped_ = false;
   size_t sends_in_flight_ = 0;
   uint64_t sequence_ = 0;
-  StablePool<BenchHeader> headers_;        // stable addresses while sends are in flight
+  RegisteredPool headers_;                 // stable addresses while sends are in flight
   std::vector<uint32_t> pool_slot_sends_;  // sends in flight per pool slot (inline header)
   size_t next_pool_slot_ = 0;
 };

@@ -1,0 +1,162 @@
+#include "protocols/common/bu_agent.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "protocols/common/scheduling.hpp"
+
+namespace evb {
+
+BuAgent::BuAgent(Engine& engine, BuilderUnit& bu, FilterUnits& fus, const Registration& windows,
+                 const Topology& topo, RankStats& stats, bool write_path, bool live)
+    : engine_(engine),
+      bu_(bu),
+      fus_(fus),
+      windows_(windows),
+      topo_(topo),
+      stats_(stats),
+      write_path_(write_path),
+      live_(live) {
+  const Config& c = engine.config();
+  id_ = engine_.add_agent(this);
+  engine_.listen(Channel::to_bu, id_, c.credits + 1);  // assignments + stop
+  if (write_path_) engine_.listen_writes(id_);
+  slot_bytes_.assign(c.credits, 0);
+  slot_event_.assign(c.credits, 0);
+  stats_.bu = bu.index();
+  warmup_ns_ = s_to_ns(c.warmup_s);
+  end_ns_ = c.events ? 0 : s_to_ns(c.duration_s);
+  interval_ns_ = s_to_ns(c.report_interval_s);
+}
+
+void BuAgent::begin_event(uint32_t slot, uint64_t event, int64_t now) {
+  const Config& c = engine_.config();
+  bu_.start(slot, event, visit_order(c.scheduling, bu_.index(), bu_.nru(), c.seed, event), now);
+  ++busy_slots_;
+  stats_.max_events_in_flight = std::max(stats_.max_events_in_flight, busy_slots_);
+}
+
+void BuAgent::expect_fragment(uint32_t slot, int ru) {
+  if (write_path_) return;
+  engine_.recv(topo_.ru_rank[ru], data_tag(slot), bu_.window(slot, ru), bu_.window_size(ru),
+               &windows_, cookie(slot, ru));
+}
+
+void BuAgent::request_fragments(uint32_t slot) {
+  EventSlot& e = bu_.slot(slot);
+  const int parallel = engine_.config().parallel;
+  while (e.in_flight < parallel && e.next < bu_.nru()) {
+    const int r = e.order[e.next++];
+    expect_fragment(slot, r);
+    engine_.send_command(topo_.ru_rank[r], Channel::to_ru,
+                         Command{.type = CommandType::pull_request,
+                                 .event_id = e.event,
+                                 .slot = slot,
+                                 .bu = static_cast<uint32_t>(bu_.index()),
+                                 .ru = static_cast<uint32_t>(r)});
+    ++e.in_flight;
+    stats_.max_requests_in_flight = std::max(stats_.max_requests_in_flight, e.in_flight);
+  }
+}
+
+bool BuAgent::asked(const EventSlot& e, int ru) {
+  return std::find(e.order.cbegin(), e.order.cbegin() + e.next, ru) != e.order.cbegin() + e.next;
+}
+
+void BuAgent::on_completion(const Completion& c) {
+  if (c.type == OpType::recv) {
+    const uint64_t v = Engine::cookie_value(c.cookie);
+    fragment(static_cast<uint32_t>(v >> 24), static_cast<int>(v & 0xFFFFFF), c.bytes, c.peer);
+  } else if (c.type == OpType::remote_write) {
+    const uint32_t nru = static_cast<uint32_t>(bu_.nru());
+    const uint32_t slot = c.immediate / nru;
+    const int ru = static_cast<int>(c.immediate % nru);
+    if (slot >= bu_.slots().size())
+      throw PeerError(c.peer, "BU " + std::to_string(bu_.index()) + ": a write from " +
+                                  engine_.peer_name(c.peer) + " names no slot of this BU");
+    fragment(slot, ru, c.bytes, c.peer);
+  }
+}
+
+void BuAgent::fragment(uint32_t slot, int ru, size_t bytes, PeerId from) {
+  if (!before_fragment(slot, ru)) return;
+  EventSlot& e = bu_.slot(slot);
+  if (e.state != SlotState::building)
+    throw PeerError(from, "BU " + std::to_string(bu_.index()) + ": a fragment from " +
+                              engine_.peer_name(from) + " for a slot that is not building");
+  if (e.in_flight > 0) --e.in_flight;
+  bu_.accept(slot, ru, bytes);
+  if (bu_.complete(slot))
+    finish_event(slot, now_ns());
+  else
+    after_fragment(slot);
+}
+
+void BuAgent::finish_event(uint32_t slot, int64_t now) {
+  EventSlot& e = bu_.slot(slot);
+  e.state = SlotState::complete;
+  const int64_t t = now - engine_.t0_ns();
+  if (e.bad) {
+    ++bu_.integrity().bad_events;
+  } else {
+    ++stats_.events_built;
+    stats_.latency.add(now - e.started_ns);
+    stats_.book(t, e.bytes, 1, warmup_ns_, end_ns_, interval_ns_);
+  }
+  slot_bytes_[slot] = e.bad ? 0 : e.bytes;
+  slot_event_[slot] = e.event;
+  fus_.offer(slot, e.event, now);
+  on_tick(now);
+}
+
+void BuAgent::on_tick(int64_t now) {
+  for (uint32_t slot : fus_.finished(now)) {
+    bu_.release(slot);
+    --busy_slots_;
+    slot_released(slot, slot_event_[slot], slot_bytes_[slot]);
+  }
+  if (live_ && interval_ns_ > 0) {
+    if (next_report_ns_ == 0) next_report_ns_ = engine_.t0_ns() + interval_ns_;
+    if (now >= next_report_ns_) {
+      const double secs = ns_to_s(interval_ns_);
+      std::fprintf(stderr, "# t=%6.1f s  BU %d: events/s %10.1f  %8.2f Gb/s  (this node only)\n",
+                   ns_to_s(now - engine_.t0_ns()), bu_.index(),
+                   (stats_.events_built - reported_events_) / secs,
+                   (stats_.bytes_total - reported_bytes_) * 8.0 / secs / 1e9);
+      reported_bytes_ = stats_.bytes_total;
+      reported_events_ = stats_.events_built;
+      next_report_ns_ += interval_ns_;
+    }
+  }
+  protocol_tick(now);
+}
+
+int64_t BuAgent::next_timer_ns() const {
+  int64_t t = fus_.next_deadline();
+  auto earliest = [&t](int64_t d) {
+    if (d >= 0) t = t < 0 ? d : std::min(t, d);
+  };
+  if (live_ && next_report_ns_) earliest(next_report_ns_);
+  earliest(protocol_timer_ns());
+  return t;
+}
+
+std::string BuAgent::waiting_for() const {
+  std::string s = "BU " + std::to_string(bu_.index()) + ": ";
+  int n = 0;
+  for (const EventSlot& e : bu_.slots()) {
+    if (e.state != SlotState::building) continue;
+    std::string missing;
+    for (int r = 0; r < bu_.nru(); ++r)
+      if (e.have.size() > static_cast<size_t>(r) && !e.have[r] && requested(e, r))
+        missing += (missing.empty() ? "" : ",") + engine_.peer_name(topo_.ru_rank[r]);
+    s += (n++ ? "; " : "") + std::string("event ") + std::to_string(e.event) +
+         " missing fragments from " + missing;
+  }
+  if (n == 0) s += stopped_ ? "FUs to finish" : "events from the EVM";
+  return s;
+}
+
+}  // namespace evb

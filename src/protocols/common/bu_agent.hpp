@@ -1,0 +1,83 @@
+#pragma once
+// BuAgent: what every event builder's BU does, whatever the protocol. It
+// takes fragments in (a completed receive on data_path send, a write landing
+// in its windows on data_path write), verifies them (BuilderUnit::accept),
+// finishes events, hands them to the FUs, and releases a slot once the FUs
+// are done with it. How events reach a slot and what a free slot does next
+// is the protocol's: pull/, push/ and pull_noevm/ derive from it.
+#include <string>
+#include <vector>
+
+#include "core/topology.hpp"
+#include "protocols/common/engine.hpp"
+#include "protocols/common/rank_stats.hpp"
+#include "units/builder_unit.hpp"
+#include "units/filter_units.hpp"
+
+namespace evb {
+
+class BuAgent : public Agent {
+ public:
+  // `windows`: the registration of bu.memory(). `write_path`: fragments
+  // arrive as writes (no receives posted). `live`: print the live line.
+  BuAgent(Engine& engine, BuilderUnit& bu, FilterUnits& fus, const Registration& windows,
+          const Topology& topo, RankStats& stats, bool write_path, bool live);
+  void on_completion(const Completion& c) override;
+  void on_tick(int64_t now_ns) override;
+  int64_t next_timer_ns() const override;
+  std::string waiting_for() const override;
+
+ protected:
+  // A free slot was handed back by the FUs (carrying its finished event).
+  virtual void slot_released(uint32_t slot, uint64_t event, uint64_t bytes) = 0;
+  // A fragment for `slot` from RU `ru` arrived; called before it is checked
+  // (PUSH starts a free slot here). Returns false to drop it as unexpected.
+  virtual bool before_fragment(uint32_t /*slot*/, int /*ru*/) { return true; }
+  // The slot's event took one more fragment and is not complete yet.
+  virtual void after_fragment(uint32_t /*slot*/) {}
+  // Whether the event in `e` has asked RU `ru` for its fragment already.
+  virtual bool requested(const EventSlot& e, int ru) const = 0;
+  virtual void protocol_tick(int64_t /*now_ns*/) {}
+  virtual int64_t protocol_timer_ns() const { return -1; }
+
+  // Starts building `event` in `slot` (visit order from `scheduling`).
+  void begin_event(uint32_t slot, uint64_t event, int64_t now);
+  // Makes ready for RU `ru`'s fragment of `slot`: posts the receive on
+  // data_path send; nothing to do on data_path write.
+  void expect_fragment(uint32_t slot, int ru);
+  // Pull-style requesting (PULL, PULL-without-EVM): asks the next RUs of the
+  // visit order for their fragments until `parallel` requests are in flight.
+  void request_fragments(uint32_t slot);
+  // Whether RU `ru` has been asked already (its place in the visit order is passed).
+  static bool asked(const EventSlot& e, int ru);
+  uint64_t cookie(uint32_t slot, int ru) const {
+    return Engine::make_cookie(id_, (static_cast<uint64_t>(slot) << 24) | ru);
+  }
+
+  Engine& engine_;
+  BuilderUnit& bu_;
+  FilterUnits& fus_;
+  const Registration& windows_;
+  const Topology& topo_;
+  RankStats& stats_;
+  bool write_path_;
+  uint8_t id_ = 0;
+  int64_t warmup_ns_ = 0;
+  int64_t end_ns_ = 0;  // deadline (0: event-count run)
+  int busy_slots_ = 0;
+  bool stopped_ = false;  // no more events will come
+
+ private:
+  void fragment(uint32_t slot, int ru, size_t bytes, PeerId from);
+  void finish_event(uint32_t slot, int64_t now);
+
+  int64_t interval_ns_ = 0;
+  std::vector<uint64_t> slot_bytes_;  // finished event's bytes, by slot, until released
+  std::vector<uint64_t> slot_event_;
+  bool live_ = false;
+  int64_t next_report_ns_ = 0;
+  uint64_t reported_bytes_ = 0;
+  uint64_t reported_events_ = 0;
+};
+
+}  // namespace evb

@@ -1,0 +1,154 @@
+#include "protocols/common/ru_agent.hpp"
+
+#include <algorithm>
+
+#include "core/error.hpp"
+
+namespace evb {
+
+namespace {
+constexpr uint64_t kInlineHeader = 0xFFFFFF;  // cookie: header lives in the ring slot
+}
+
+RuAgent::RuAgent(Engine& engine, ReadoutUnit& ru, const Registration& ring, const Topology& topo,
+                 RankStats& stats, const std::vector<WriteTarget>* windows)
+    : engine_(engine),
+      ru_(ru),
+      ring_(ring),
+      topo_(topo),
+      stats_(stats),
+      windows_(windows),
+      layout_(engine.config()),
+      headers_(engine.driver(), sizeof(FragmentHeader)) {
+  const Config& c = engine.config();
+  const size_t need = 1 + c.fragment.meta_segments + c.fragment.data_segments;
+  const size_t most = engine.driver().capabilities().max_segments;
+  if (need > most)
+    throw ConfigError("fragment.data_segments / fragment.meta_segments: a fragment of 1 header + " +
+                      std::to_string(c.fragment.meta_segments) + " metadata + " +
+                      std::to_string(c.fragment.data_segments) + " data segments is " +
+                      std::to_string(need) + " segments, but driver " + engine.driver().name() +
+                      " sends at most " + std::to_string(most) + " per operation");
+  segments_.resize(need);
+  headers_.reserve(64);
+  id_ = engine_.add_agent(this);
+  // At most one request per BU slot can be outstanding here. Beyond 256 the
+  // driver buffers the rest; fewer posted receives keep completion polling cheap.
+  const int depth = std::clamp(topo.nodes * c.credits, 2, 256);
+  engine_.listen(Channel::to_ru, id_, depth);
+  stats_.ru = ru.index();
+}
+
+void RuAgent::start(int64_t) {}
+
+void RuAgent::send_fragment(uint64_t event, int bu, uint32_t slot) {
+  const Config& c = engine_.config();
+  if (slot_sends_.empty()) slot_sends_.assign(ru_.slots(), 0);
+  // Prefer a ring slot no other send is reading, so its header room is free
+  // and the fragment leaves as one contiguous segment (a derived datatype
+  // makes MPI pack it: an extra copy). Look a few slots ahead of home.
+  size_t ring_slot = ru_.home_slot(event);
+  for (size_t probe = 0; probe < std::min<size_t>(ru_.slots(), 8); ++probe) {
+    const size_t s = (ru_.home_slot(event) + probe) % ru_.slots();
+    if (slot_sends_[s] == 0) {
+      ring_slot = s;
+      break;
+    }
+  }
+  const FragmentView f = ru_.fragment(event, ring_slot);
+  // The slot's own header room can be used when no other send reads it.
+  uint64_t h = kInlineHeader;
+  FragmentHeader* header = reinterpret_cast<FragmentHeader*>(f.header);
+  const Registration* header_reg = &ring_;
+  if (slot_sends_[f.slot] > 0) {
+    h = headers_.acquire();
+    header = reinterpret_cast<FragmentHeader*>(headers_.at(h));
+    header_reg = headers_.reg(h);
+  }
+  ru_.fill_header(*header, f, event, bu);
+  const uint64_t meta = static_cast<uint64_t>(c.fragment.meta_segments) * c.fragment.meta_size;
+  const uint64_t total = sizeof(FragmentHeader) + meta + f.payload_size;
+  size_t n = 0;
+  if (h == kInlineHeader && c.fragment.data_segments <= 1 && c.fragment.meta_segments <= 1) {
+    // Header, metadata and payload are contiguous: one segment.
+    segments_[n++] = {f.header, total, &ring_};
+  } else {
+    segments_[n++] = {header, sizeof(FragmentHeader), header_reg};
+    for (uint32_t m = 0; m < c.fragment.meta_segments; ++m)
+      segments_[n++] = {f.meta + m * c.fragment.meta_size, c.fragment.meta_size, &ring_};
+    // data_segments parts of (nearly) equal size; the first ones one byte longer.
+    const uint64_t parts = std::max<uint32_t>(1, c.fragment.data_segments);
+    const uint64_t base = f.payload_size / parts;
+    const uint64_t extra = f.payload_size % parts;
+    uint64_t off = 0;
+    for (uint64_t p = 0; p < parts; ++p) {
+      const uint64_t len = base + (p < extra ? 1 : 0);
+      segments_[n++] = {f.payload + off, len, &ring_};
+      off += len;
+    }
+  }
+  ++slot_sends_[f.slot];
+  ++in_flight_;
+  const uint64_t cookie = Engine::make_cookie(id_, (static_cast<uint64_t>(f.slot) << 24) | h);
+  const std::span<const Segment> segs(segments_.data(), n);
+  if (!windows_) {
+    engine_.send(topo_.bu_rank.at(bu), data_tag(slot), segs, cookie);
+    return;
+  }
+  const int me = ru_.index();
+  if (total > layout_.size(me))
+    throw Error("RU " + std::to_string(me) + ": fragment of " + std::to_string(total) +
+                " B does not fit the BU window of " + std::to_string(layout_.size(me)) + " B");
+  engine_.write(windows_->at(bu), segs, layout_.offset(slot, me),
+                fragment_immediate(slot, me, topo_.nodes), cookie);
+}
+
+void RuAgent::on_command(PeerId from, const Command& cmd) {
+  switch (cmd.type) {
+    case CommandType::pull_request:
+    case CommandType::push_assign:
+      if (cmd.bu >= static_cast<uint32_t>(topo_.nodes) ||
+          cmd.slot >= static_cast<uint32_t>(engine_.config().credits))
+        throw PeerError(from, "RU " + std::to_string(ru_.index()) + ": request from " +
+                                  engine_.peer_name(from) + " names no valid BU slot");
+      send_fragment(cmd.event_id, static_cast<int>(cmd.bu), cmd.slot);
+      break;
+    case CommandType::stop:
+      stopped_ = true;
+      break;
+    case CommandType::bu_done:
+      if (++bus_done_ == topo_.nodes) stopped_ = true;
+      break;
+    default:
+      throw PeerError(from, "RU " + std::to_string(ru_.index()) + ": unexpected command " +
+                                std::to_string(static_cast<int>(cmd.type)) + " from " +
+                                engine_.peer_name(from));
+  }
+}
+
+void RuAgent::on_completion(const Completion& c) {
+  const uint64_t v = Engine::cookie_value(c.cookie);
+  const size_t slot = v >> 24;
+  const uint64_t h = v & 0xFFFFFF;
+  const auto* header = h == kInlineHeader ? ru_.slot_header(slot)
+                                          : reinterpret_cast<const FragmentHeader*>(headers_.at(h));
+  ++stats_.fragments_sent;
+  stats_.bytes_sent += sizeof(FragmentHeader) +
+                       static_cast<uint64_t>(header->meta_size) * header->meta_segments +
+                       header->payload_size;
+  --slot_sends_[slot];
+  if (h != kInlineHeader) headers_.release(h);
+  --in_flight_;
+}
+
+bool RuAgent::done() const {
+  return stopped_ && in_flight_ == 0;
+}
+
+std::string RuAgent::waiting_for() const {
+  if (!stopped_) return "RU " + std::to_string(ru_.index()) + ": the end of the run (stop)";
+  return "RU " + std::to_string(ru_.index()) + ": " + std::to_string(in_flight_) +
+         " fragment send(s) to complete";
+}
+
+}  // namespace evb

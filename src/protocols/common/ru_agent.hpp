@@ -1,0 +1,60 @@
+#pragma once
+// RuAgent: the RU side of every event builder. A pull request (PULL,
+// PULL-without-EVM) or an assignment (PUSH) names an event, a BU and the
+// BU's slot; the RU answers with the fragment as one gathered operation
+// (header, metadata, data segments) straight from its registered ring:
+//  - data_path send: a tagged message the BU has a receive posted for;
+//  - data_path write: a one-sided write into the window of (slot, this RU)
+//    in the BU's memory (WindowLayout), the immediate naming slot and RU.
+// The segment array is sized once from the fragment layout and checked
+// against the driver's segments per operation at construction.
+#include <string>
+#include <vector>
+
+#include "core/topology.hpp"
+#include "protocols/common/engine.hpp"
+#include "protocols/common/rank_stats.hpp"
+#include "protocols/common/registered_pool.hpp"
+#include "units/readout_unit.hpp"
+#include "units/window_layout.hpp"
+
+namespace evb {
+
+class RuAgent : public Agent {
+ public:
+  // `windows`: per BU index, where to write (data_path write); null: send.
+  RuAgent(Engine& engine, ReadoutUnit& ru, const Registration& ring, const Topology& topo,
+          RankStats& stats, const std::vector<WriteTarget>* windows);
+  void start(int64_t now_ns) override;
+  void on_command(PeerId from, const Command& cmd) override;
+  void on_completion(const Completion& c) override;
+  bool done() const override;
+  std::string waiting_for() const override;
+
+ private:
+  void send_fragment(uint64_t event, int bu, uint32_t slot);
+
+  Engine& engine_;
+  ReadoutUnit& ru_;
+  const Registration& ring_;
+  const Topology& topo_;
+  RankStats& stats_;
+  const std::vector<WriteTarget>* windows_;
+  WindowLayout layout_;
+  uint8_t id_ = 0;
+  // Headers for sends whose ring slot is already being sent from (the slot's
+  // own header room is taken); registered, stable while sends are in flight.
+  RegisteredPool headers_;
+  std::vector<Segment> segments_;     // 1 + meta_segments + data_segments
+  std::vector<uint32_t> slot_sends_;  // sends in flight per ring slot
+  size_t in_flight_ = 0;
+  bool stopped_ = false;
+  int bus_done_ = 0;
+};
+
+// The immediate of a fragment write: which slot of the BU and which RU.
+inline uint32_t fragment_immediate(uint32_t slot, int ru, int nodes) {
+  return slot * static_cast<uint32_t>(nodes) + static_cast<uint32_t>(ru);
+}
+
+}  // namespace evb

@@ -1,0 +1,98 @@
+#include "protocols/event_builder.hpp"
+
+#include <type_traits>
+
+#include "core/error.hpp"
+#include "protocols/common/ru_agent.hpp"
+#include "protocols/common/windows.hpp"
+#include "protocols/pull/pull.hpp"
+#include "protocols/pull_noevm/pull_noevm.hpp"
+#include "protocols/push/push.hpp"
+
+namespace evb {
+namespace {
+
+// The agent classes of one protocol.
+struct ProtocolAgents {
+  std::unique_ptr<BuAgent> (*bu)(Engine&, BuilderUnit&, FilterUnits&, const Registration&,
+                                 const Topology&, RankStats&, bool write, bool live);
+  std::unique_ptr<EvmAgent> (*evm)(Engine&, const Topology&, RankStats&, bool live);
+};
+
+template <class Bu, class Evm>
+ProtocolAgents agents_of() {
+  ProtocolAgents a{};
+  a.bu = [](Engine& e, BuilderUnit& b, FilterUnits& f, const Registration& r, const Topology& t,
+            RankStats& s, bool write, bool live) -> std::unique_ptr<BuAgent> {
+    return std::make_unique<Bu>(e, b, f, r, t, s, write, live);
+  };
+  if constexpr (!std::is_same_v<Evm, void>)
+    a.evm = [](Engine& e, const Topology& t, RankStats& s, bool live) -> std::unique_ptr<EvmAgent> {
+      return std::make_unique<Evm>(e, t, s, live);
+    };
+  return a;
+}
+
+ProtocolAgents agents_for(Protocol p) {
+  switch (p) {
+    case Protocol::pull:
+      return agents_of<pull::PullBuAgent, pull::PullEvmAgent>();
+    case Protocol::push:
+      return agents_of<push::PushBuAgent, push::PushEvmAgent>();
+    case Protocol::pull_noevm:
+      return agents_of<pull_noevm::NoEvmBuAgent, void>();
+    default:
+      throw Error(std::string("protocol ") + to_string(p) + " is not an event builder");
+  }
+}
+
+}  // namespace
+
+DataPath resolve_data_path(const Config& config, const Driver& driver) {
+  if (!is_event_builder(config.protocol)) return DataPath::send;
+  const bool can = driver.capabilities().rdma_write;
+  switch (config.data_path) {
+    case DataPath::automatic:
+      return can ? DataPath::write : DataPath::send;
+    case DataPath::write:
+      require_capability(driver, can, "rdma_write", "data_path: write");
+      return DataPath::write;
+    default:
+      return DataPath::send;
+  }
+}
+
+void build_event_builder(EventBuilderRank& out, Engine& engine, Bootstrap& boot,
+                         const Topology& topo, RankStats& stats, bool quiet) {
+  const Config& config = engine.config();
+  Driver& driver = engine.driver();
+  const RankRoles& me = topo.ranks.at(engine.rank());
+  const bool write = config.data_path == DataPath::write;
+  const ProtocolAgents make = agents_for(config.protocol);
+  if (me.ru >= 0) {
+    out.ru = std::make_unique<ReadoutUnit>(me.ru, config);
+    out.ru_memory = driver.register_memory(out.ru->memory().data(), out.ru->memory().size());
+  }
+  if (me.bu >= 0) {
+    out.bu = std::make_unique<BuilderUnit>(me.bu, config);
+    out.fus = std::make_unique<FilterUnits>(me.bu, config);
+    out.bu_memory = driver.register_memory(out.bu->memory().data(), out.bu->memory().size());
+  }
+  if (write) out.windows = exchange_windows(boot, driver, topo, out.bu_memory.get());
+  if (out.ru)
+    out.agents.push_back(std::make_unique<RuAgent>(engine, *out.ru, *out.ru_memory, topo, stats,
+                                                   write ? &out.windows : nullptr));
+  if (out.bu) {
+    // Without an EVM, BU 0 prints the live line.
+    const bool live = !quiet && topo.evm_rank < 0 && me.bu == 0;
+    out.agents.push_back(
+        make.bu(engine, *out.bu, *out.fus, *out.bu_memory, topo, stats, write, live));
+  }
+  if (me.evm) {
+    if (!make.evm)
+      throw Error(std::string("protocol ") + to_string(config.protocol) + " has no EVM");
+    out.agents.push_back(make.evm(engine, topo, stats, !quiet));
+  }
+}
+
+}  // namespace evb

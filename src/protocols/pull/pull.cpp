@@ -1,0 +1,54 @@
+#include "protocols/pull/pull.hpp"
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+
+namespace evb::pull {
+
+void PullBuAgent::credit(uint32_t slot, uint64_t event, uint64_t bytes, bool finished) {
+  engine_.send_command(topo_.evm_rank, Channel::to_evm,
+                       Command{.type = CommandType::credit,
+                               .event_id = event,
+                               .slot = slot,
+                               .bu = static_cast<uint32_t>(bu_.index()),
+                               .bytes = bytes,
+                               .value = finished ? 1u : 0u});
+}
+
+void PullBuAgent::start(int64_t) {
+  for (uint32_t s = 0; s < static_cast<uint32_t>(engine_.config().credits); ++s)
+    credit(s, 0, 0, false);
+}
+
+void PullBuAgent::slot_released(uint32_t slot, uint64_t event, uint64_t bytes) {
+  credit(slot, event, bytes, true);
+}
+
+void PullBuAgent::on_command(PeerId from, const Command& cmd) {
+  switch (cmd.type) {
+    case CommandType::assign:
+      if (from != topo_.evm_rank || cmd.slot >= bu_.slots().size() ||
+          bu_.slot(cmd.slot).state != SlotState::free)
+        throw PeerError(from, "BU " + std::to_string(bu_.index()) + ": assignment from " +
+                                  engine_.peer_name(from) + " for a slot it holds no credit of");
+      begin_event(cmd.slot, cmd.event_id, now_ns());
+      request_fragments(cmd.slot);
+      break;
+    case CommandType::stop:
+      stopped_ = true;
+      break;
+    default:
+      throw PeerError(from, "BU " + std::to_string(bu_.index()) + ": unexpected command " +
+                                std::to_string(static_cast<int>(cmd.type)) + " from " +
+                                engine_.peer_name(from));
+  }
+}
+
+void PullEvmAgent::assign_event(PeerId from, int, uint32_t slot, uint64_t event) {
+  const auto bu = static_cast<uint32_t>(topo_.ranks.at(from).bu);
+  engine_.send_command(
+      from, Channel::to_bu,
+      Command{.type = CommandType::assign, .event_id = event, .slot = slot, .bu = bu});
+}
+
+}  // namespace evb::pull

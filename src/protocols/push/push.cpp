@@ -1,0 +1,58 @@
+#include "protocols/push/push.hpp"
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "protocols/common/scheduling.hpp"
+
+namespace evb::push {
+
+void PushBuAgent::offer(uint32_t slot, uint64_t event, uint64_t bytes, bool finished) {
+  for (int r = 0; r < bu_.nru(); ++r) expect_fragment(slot, r);
+  engine_.send_command(topo_.evm_rank, Channel::to_evm,
+                       Command{.type = CommandType::credit,
+                               .event_id = event,
+                               .slot = slot,
+                               .bu = static_cast<uint32_t>(bu_.index()),
+                               .bytes = bytes,
+                               .value = finished ? 1u : 0u});
+}
+
+void PushBuAgent::start(int64_t) {
+  for (uint32_t s = 0; s < static_cast<uint32_t>(engine_.config().credits); ++s)
+    offer(s, 0, 0, false);
+}
+
+void PushBuAgent::slot_released(uint32_t slot, uint64_t event, uint64_t bytes) {
+  offer(slot, event, bytes, true);
+}
+
+bool PushBuAgent::before_fragment(uint32_t slot, int ru) {
+  if (bu_.slot(slot).state == SlotState::free) {
+    const auto* h = reinterpret_cast<const FragmentHeader*>(bu_.window(slot, ru));
+    begin_event(slot, h->event_id, now_ns());
+  }
+  return true;
+}
+
+void PushBuAgent::on_command(PeerId from, const Command& cmd) {
+  if (cmd.type == CommandType::stop) {
+    stopped_ = true;
+    return;
+  }
+  throw PeerError(from, "BU " + std::to_string(bu_.index()) + ": unexpected command " +
+                            std::to_string(static_cast<int>(cmd.type)) + " from " +
+                            engine_.peer_name(from));
+}
+
+void PushEvmAgent::assign_event(PeerId, int bu, uint32_t slot, uint64_t event) {
+  const Config& c = engine_.config();
+  for (int r : visit_order(c.scheduling, bu, topo_.nodes, c.seed, event))
+    engine_.send_command(topo_.ru_rank[r], Channel::to_ru,
+                         Command{.type = CommandType::push_assign,
+                                 .event_id = event,
+                                 .slot = slot,
+                                 .bu = static_cast<uint32_t>(bu),
+                                 .ru = static_cast<uint32_t>(r)});
+}
+
+}  // namespace evb::push

@@ -1,0 +1,35 @@
+#pragma once
+// PUSH. The BU makes a free slot ready for every RU's fragment (receives
+// posted on data_path send; nothing on data_path write, its windows were
+// advertised once) and offers it to the EVM as a credit. The EVM tells every
+// RU, in scheduling order, which BU slot takes the event; RUs send (or
+// write) unsolicited. The BU learns the event id from the first fragment.
+#include "protocols/common/bu_agent.hpp"
+#include "protocols/common/evm_agent.hpp"
+
+namespace evb::push {
+
+class PushBuAgent final : public BuAgent {
+ public:
+  using BuAgent::BuAgent;
+  void start(int64_t now_ns) override;
+  void on_command(PeerId from, const Command& cmd) override;
+  bool done() const override { return stopped_; }
+
+ private:
+  void slot_released(uint32_t slot, uint64_t event, uint64_t bytes) override;
+  bool before_fragment(uint32_t slot, int ru) override;
+  bool requested(const EventSlot&, int) const override { return true; }
+  void offer(uint32_t slot, uint64_t event, uint64_t bytes, bool finished);
+};
+
+// The EVM of PUSH: an event id goes to every RU, naming the BU slot.
+class PushEvmAgent final : public EvmAgent {
+ public:
+  using EvmAgent::EvmAgent;
+
+ private:
+  void assign_event(PeerId from, int bu, uint32_t slot, uint64_t event) override;
+};
+
+}  // namespace evb::push
