@@ -1,6 +1,6 @@
 #!/bin/bash
 # Builds evbench and runs every test: the unit and integration tests (CTest),
-# the unit tests again under AddressSanitizer + UBSan, and the Python tests
+# the unit tests (and the runs labelled sanitize) again under AddressSanitizer + UBSan, and the Python tests
 # of the scan tooling (including a real single-node Slurm cluster).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,11 +12,12 @@ git ls-files '*.cpp' '*.hpp' '*.c' | xargs clang-format --dry-run --Werror
 scripts/build.sh -DEVBENCH_REQUIRE_GTEST=ON
 (cd build && ctest --output-on-failure -j 2 --timeout 300)
 
-# Sanitizer build of the unit tests (MPI left out: Open MPI's own allocations
-# are not ours to judge).
+# Sanitizer build of the unit tests and the runs labelled sanitize (fragment
+# layouts at the key limits) — MPI left out: Open MPI's own allocations are
+# not ours to judge.
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DEVBENCH_SANITIZE=ON \
       -DEVBENCH_WITH_MPI=OFF -DEVBENCH_REQUIRE_GTEST=ON >/dev/null
 cmake --build build-asan -j "$(nproc)"
-(cd build-asan && ctest --output-on-failure -j 2 -L unit --timeout 300)
+(cd build-asan && ctest --output-on-failure -j 2 -L 'unit|sanitize' --timeout 300)
 
 EVBENCH_TESTS_STRICT=1 /usr/bin/python3 -m pytest -q tests/python

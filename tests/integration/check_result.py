@@ -82,6 +82,15 @@ def check_document(doc, args):
                 fail(f"bounds.{key} = {bounds[key]} exceeds credits {cfg['credits']}")
         if cfg["protocol"] != "push" and bounds["max_requests_in_flight_per_credit"] < 1:
             fail("no fragment request was ever in flight")
+    for spec in args.expect_json:
+        path, _, want = spec.partition("=")
+        node = doc
+        for part in path.split("."):
+            if not isinstance(node, dict) or part not in node:
+                fail(f"JSON lacks '{path}'")
+            node = node[part]
+        if str(node) != want:
+            fail(f"JSON {path} = {node!r}, expected {want!r}")
     if args.shifts is not None:
         shifts = r.get("shifts", [])
         if len(shifts) != args.shifts:
@@ -98,6 +107,8 @@ def main():
     p.add_argument("--expect-stderr", action="append", default=[])
     p.add_argument("--expect-stdout", action="append", default=[])
     p.add_argument("--no-json", action="store_true")
+    p.add_argument("--expect-json", action="append", default=[],
+                   help="DOTTED.PATH=VALUE that the results document must hold")
     p.add_argument("--timeout", type=int, default=90)
     p.add_argument("command", nargs=argparse.REMAINDER)
     args = p.parse_args()

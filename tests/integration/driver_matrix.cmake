@@ -1,0 +1,49 @@
+# Event building over every data path a driver has: protocol x scheduling x
+# data path (send, write) over libfabric's tcp and shm providers, each run
+# asserting every assigned event was built exactly once with zero integrity
+# errors and that the results name the data path that ran. tcp has no
+# rdma_write: data_path write is refused at validation with exit 2.
+set(_evb_check /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_result.py)
+set(_evb_short --set duration=1s --set warmup=200ms --set verify.sample=1 --set peer_timeout=20s --quiet)
+
+if(TARGET evbench_driver_libfabric)
+  foreach(provider tcp shm)
+    foreach(protocol pull push pull-noevm)
+      foreach(scheduling barrel random)
+        foreach(path send write)
+          set(name eb_libfabric_${provider}_${protocol}_${scheduling}_${path})
+          add_test(NAME ${name}
+                   COMMAND ${_evb_check} --expect-json results.data_path=${path}
+                           -- $<TARGET_FILE:evbench> run ${_evb_short}
+                           --set driver=libfabric --set driver_options.provider=${provider}
+                           --set protocol=${protocol} --set scheduling=${scheduling}
+                           --set data_path=${path})
+          set_tests_properties(${name} PROPERTIES TIMEOUT 60 LABELS integration)
+        endforeach()
+      endforeach()
+    endforeach()
+  endforeach()
+  # auto picks write where the driver can; split layout (RU and BU apart).
+  add_test(NAME eb_libfabric_shm_auto_split
+           COMMAND ${_evb_check} --expect-json results.data_path=write
+                   -- $<TARGET_FILE:evbench> run ${_evb_short} --set driver=libfabric
+                   --set driver_options.provider=shm --set layout=split)
+  set_tests_properties(eb_libfabric_shm_auto_split PROPERTIES TIMEOUT 60 LABELS integration)
+endif()
+
+add_test(NAME eb_tcp_write_refused
+         COMMAND ${_evb_check} --no-json --expect-exit 2 --expect-stderr "driver tcp has no rdma_write"
+                 -- $<TARGET_FILE:evbench> run ${_evb_short} --set data_path=write)
+add_test(NAME eb_tcp_auto_is_send
+         COMMAND ${_evb_check} --expect-json results.data_path=send
+                 -- $<TARGET_FILE:evbench> run ${_evb_short})
+# Fragment layouts at the key limits (64 metadata segments; 64 data segments):
+# they run cleanly (also in the sanitizer build, label sanitize).
+add_test(NAME eb_segments_meta64
+         COMMAND ${_evb_check} -- $<TARGET_FILE:evbench> run ${_evb_short}
+                 --set fragment.meta_segments=64 --set fragment.meta_size=64)
+add_test(NAME eb_segments_data64
+         COMMAND ${_evb_check} -- $<TARGET_FILE:evbench> run ${_evb_short}
+                 --set fragment.data_segments=64)
+set_tests_properties(eb_tcp_write_refused eb_tcp_auto_is_send eb_segments_meta64
+                     eb_segments_data64 PROPERTIES TIMEOUT 60 LABELS "integration;sanitize")
