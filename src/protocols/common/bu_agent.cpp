@@ -61,6 +61,16 @@ void BuAgent::request_fragments(uint32_t slot) {
   }
 }
 
+void BuAgent::send_credit(uint32_t slot, uint64_t event, uint64_t bytes, bool finished) {
+  engine_.send_command(topo_.evm_rank, Channel::to_evm,
+                       Command{.type = CommandType::credit,
+                               .event_id = event,
+                               .slot = slot,
+                               .bu = static_cast<uint32_t>(bu_.index()),
+                               .bytes = bytes,
+                               .value = finished ? 1u : 0u});
+}
+
 bool BuAgent::asked(const EventSlot& e, int ru) {
   return std::find(e.order.cbegin(), e.order.cbegin() + e.next, ru) != e.order.cbegin() + e.next;
 }

@@ -48,6 +48,9 @@ class BuAgent : public Agent {
   // Pull-style requesting (PULL, PULL-without-EVM): asks the next RUs of the
   // visit order for their fragments until `parallel` requests are in flight.
   void request_fragments(uint32_t slot);
+  // Offers `slot` to the EVM as a credit (PULL, PUSH), carrying the event it
+  // just finished (`finished`) and that event's bytes, for the EVM's books.
+  void send_credit(uint32_t slot, uint64_t event, uint64_t bytes, bool finished);
   // Whether RU `ru` has been asked already (its place in the visit order is passed).
   static bool asked(const EventSlot& e, int ru);
   uint64_t cookie(uint32_t slot, int ru) const {

@@ -5,23 +5,13 @@
 
 namespace evb::pull {
 
-void PullBuAgent::credit(uint32_t slot, uint64_t event, uint64_t bytes, bool finished) {
-  engine_.send_command(topo_.evm_rank, Channel::to_evm,
-                       Command{.type = CommandType::credit,
-                               .event_id = event,
-                               .slot = slot,
-                               .bu = static_cast<uint32_t>(bu_.index()),
-                               .bytes = bytes,
-                               .value = finished ? 1u : 0u});
-}
-
 void PullBuAgent::start(int64_t) {
   for (uint32_t s = 0; s < static_cast<uint32_t>(engine_.config().credits); ++s)
-    credit(s, 0, 0, false);
+    send_credit(s, 0, 0, false);
 }
 
 void PullBuAgent::slot_released(uint32_t slot, uint64_t event, uint64_t bytes) {
-  credit(slot, event, bytes, true);
+  send_credit(slot, event, bytes, true);
 }
 
 void PullBuAgent::on_command(PeerId from, const Command& cmd) {

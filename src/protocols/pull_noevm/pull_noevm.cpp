@@ -23,8 +23,7 @@ void NoEvmBuAgent::next_event(uint32_t slot, int64_t now) {
 }
 
 void NoEvmBuAgent::start(int64_t now) {
-  for (uint32_t s = 0; s < static_cast<uint32_t>(engine_.config().credits); ++s)
-    next_event(s, now);
+  for (uint32_t s = 0; s < static_cast<uint32_t>(engine_.config().credits); ++s) next_event(s, now);
 }
 
 void NoEvmBuAgent::slot_released(uint32_t slot, uint64_t, uint64_t) {

@@ -8,13 +8,7 @@ namespace evb::push {
 
 void PushBuAgent::offer(uint32_t slot, uint64_t event, uint64_t bytes, bool finished) {
   for (int r = 0; r < bu_.nru(); ++r) expect_fragment(slot, r);
-  engine_.send_command(topo_.evm_rank, Channel::to_evm,
-                       Command{.type = CommandType::credit,
-                               .event_id = event,
-                               .slot = slot,
-                               .bu = static_cast<uint32_t>(bu_.index()),
-                               .bytes = bytes,
-                               .value = finished ? 1u : 0u});
+  send_credit(slot, event, bytes, finished);
 }
 
 void PushBuAgent::start(int64_t) {

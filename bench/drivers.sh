@@ -1,0 +1,101 @@
+#!/bin/bash
+# One table of every driver on this machine: evbench PULL aggregate Gb/s at
+# 4 nodes, 512 KiB fragments (EVM inside rank 0, parallel 4), for both buffer
+# policies — cache (a 2 MiB RU ring, as large as the all-to-all's reused
+# send buffer) and memory (256 MiB ring / all-to-all rotating over 256 MiB) —
+# each next to a reference measured in the same run over the same library:
+#   tcp             MPI_Alltoall loop (bench/alltoall_loop.c), Open MPI TCP BTL on lo
+#   mpi             MPI_Alltoall loop, Open MPI shared-memory BTL (vader)
+#   libfabric/tcp   MPI_Alltoall loop, Open MPI over libfabric (pml cm, mtl ofi,
+#                   provider tcp;ofi_rxm on lo)
+#   libfabric/shm   fi_pingpong -p shm -e rdm -S 512k (libfabric-bin): one pair,
+#                   one direction (Open MPI's OFI MTL does not select shm here)
+# Not a test: numbers depend on the machine and its load (2 cores here: 4
+# processes share them, so compare ratios, not absolute figures).
+#
+#   bench/drivers.sh [SECONDS]      (default 5 s per measurement)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs=${1:-5}
+evbench=${EVBENCH:-build/bin/evbench}
+[[ -x $evbench ]] || { echo "build evbench first (scripts/build.sh)" >&2; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"; kill $(jobs -p) 2>/dev/null || true' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+mpicc -O2 -o "$tmp/alltoall_loop" bench/alltoall_loop.c
+block=524288
+cache=$((4 * block))
+memory=$((256 * 1024 * 1024))
+json_gbps='import json,sys; print("%.2f" % json.load(open(sys.argv[1]))["results"]["bandwidth_gbps"]["aggregate"])'
+
+evbench_gbps() {  # $1 = ru_buffer, rest = --set options; prints aggregate Gb/s
+  local ring=$1
+  shift
+  "$evbench" run --quiet --set nodes=4 --set evm=with-rank0 --set protocol=pull \
+    --set fragment.size=$block --set ru_buffer="$ring" --set duration=${secs}s \
+    --set warmup=1s "$@" --json "$tmp/e.json" >/dev/null 2>"$tmp/e.err" ||
+    { echo "failed: $(tail -1 "$tmp/e.err")" >&2; echo "n/a"; return; }
+  /usr/bin/python3 -c "$json_gbps" "$tmp/e.json"
+}
+
+evbench_mpi_gbps() {  # $1 = ru_buffer: the mpi driver under mpirun over vader
+  mpirun --oversubscribe -np 4 --mca pml ob1 --mca btl self,vader --mca oob_tcp_if_include lo \
+    "$evbench" run --quiet --set bootstrap=mpi --set driver=mpi --set nodes=4 \
+    --set evm=with-rank0 --set protocol=pull --set fragment.size=$block --set ru_buffer="$1" \
+    --set duration=${secs}s --set warmup=1s --json "$tmp/m.json" >/dev/null 2>"$tmp/m.err" ||
+    { echo "n/a"; return; }
+  /usr/bin/python3 -c "$json_gbps" "$tmp/m.json"
+}
+
+alltoall_gbps() {  # $1 = pool bytes, rest = mpirun transport options
+  local pool=$1
+  shift
+  mpirun --oversubscribe -np 4 --mca oob_tcp_if_include lo "$@" \
+    "$tmp/alltoall_loop" $block "$secs" "$pool" 2>/dev/null |
+    sed -n 's/.*aggregate_gbps=\([0-9.]*\).*/\1/p' | grep . || echo "n/a"
+}
+
+pingpong_gbps() {  # $1 = provider: fi_pingpong bandwidth of one pair at 512 KiB
+  local port=$((47000 + RANDOM % 1000))
+  timeout 60 fi_pingpong -p "$1" -e rdm -S $block -I 4000 -B $port >/dev/null 2>&1 &
+  sleep 0.5
+  timeout 60 fi_pingpong -p "$1" -e rdm -S $block -I 4000 -P $port 127.0.0.1 2>/dev/null |
+    awk '$1 == "512k" {printf "%.2f\n", $6 * 8 / 1000}' | grep . || echo "n/a"
+  wait
+}
+
+ratio() {
+  /usr/bin/python3 -c "import sys
+try: print('%.2f' % (float(sys.argv[1]) / float(sys.argv[2])))
+except (ValueError, ZeroDivisionError): print('n/a')" "$1" "$2"
+}
+
+row() {  # driver path policy evbench reference-name reference
+  printf "  %-15s %-6s %-7s %10s   %-28s %10s %7s\n" "$1" "$2" "$3" "$4" "$5" "$6" "$(ratio "$4" "$6")"
+}
+
+echo "# drivers.sh: evbench PULL, 4 nodes, 512 KiB, ${secs} s each, $(nproc) cores"
+echo "# evbench $("$evbench" --version | cut -d' ' -f2-); $(mpirun --version | head -1); $(fi_info --version | head -1)"
+printf "# %-15s %-6s %-7s %10s   %-28s %10s %7s\n" driver path policy "Gb/s" reference "ref Gb/s" ratio
+lf_tcp=(--mca pml cm --mca mtl ofi --mca mtl_ofi_provider_include tcp -x FI_PROVIDER=tcp -x FI_TCP_IFACE=lo)
+for policy in cache memory; do
+  if [[ $policy == cache ]]; then ring=$cache pool=$cache; else ring=$memory pool=$memory; fi
+  row tcp send $policy "$(evbench_gbps $ring --set driver=tcp)" \
+    "alltoall, ompi tcp btl" "$(alltoall_gbps $pool --mca pml ob1 --mca btl tcp,self --mca btl_tcp_if_include lo)"
+  row mpi send $policy "$(evbench_mpi_gbps $ring)" \
+    "alltoall, ompi vader" "$(alltoall_gbps $pool --mca pml ob1 --mca btl self,vader)"
+  ref=$(alltoall_gbps $pool "${lf_tcp[@]}")
+  for path in send write; do
+    row libfabric/tcp $path $policy \
+      "$(evbench_gbps $ring --set driver=libfabric --set driver_options.provider=tcp --set data_path=$path)" \
+      "alltoall, ompi mtl ofi tcp" "$ref"
+  done
+  ref=$(pingpong_gbps shm)
+  for path in send write; do
+    row libfabric/shm $path $policy \
+      "$(evbench_gbps $ring --set driver=libfabric --set driver_options.provider=shm --set data_path=$path)" \
+      "fi_pingpong shm (1 pair)" "$ref"
+  done
+done
+echo "# Gb/s = aggregate over BUs of bytes received per second, own fragment included (docs/METRICS.md);"
+echo "# alltoall references: the same aggregate; fi_pingpong: its MB/sec (bytes both ways / time, 10^6 B) x 8."
