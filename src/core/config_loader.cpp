@@ -5,6 +5,7 @@
 // positions) or --set KEY=VALUE: KEY: reason.
 #include "core/config_loader.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -119,6 +120,8 @@ class Loader {
 
   Config finish() {
     resolve_driver_options();
+    // Keys the user did not set adapt to the ones they did (`--set nodes=3`).
+    if (!origin_.count("parallel")) config_.parallel = std::min(config_.parallel, config_.nodes);
     check_consistency(config_, plugins_, [this](const std::vector<std::string>& keys) {
       for (const auto& k : keys) {
         auto it = origin_.find(k);

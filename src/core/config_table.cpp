@@ -109,7 +109,8 @@ const std::vector<CoreKey>& core_key_table() {
        [](Config& c, const Value& v) { c.credits = static_cast<int>(v.integer); },
        [](const Config& c) { return integer(c.credits); }},
       {spec("parallel", K::integer, "4", "requests", 1, 1024,
-            "fragment requests a BU keeps in flight per credit (at most nodes)"),
+            "fragment requests a BU keeps in flight per credit (at most nodes; when not set: 4, or "
+            "nodes if fewer)"),
        [](Config& c, const Value& v) { c.parallel = static_cast<int>(v.integer); },
        [](const Config& c) { return integer(c.parallel); }},
       {spec("shift", K::integer, "1", "ranks", 0, 65535,

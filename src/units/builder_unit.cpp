@@ -44,14 +44,16 @@ bool BuilderUnit::accept(uint32_t s, int ru, size_t bytes) {
     e.have[ru] = 1;
     ++e.received;
     e.bytes += bytes;
-    last_problem_ = "BU " + std::to_string(index_) + ": corrupt fragment from RU " +
-                    std::to_string(ru) + " for event " + std::to_string(e.event) + ": " + why;
+    if (first_problem_.empty())
+      first_problem_ = "BU " + std::to_string(index_) + ": corrupt fragment from RU " +
+                       std::to_string(ru) + " for event " + std::to_string(e.event) + ": " + why;
     return false;
   };
   if (e.have.at(ru)) {
     ++integrity_.duplicate;
-    last_problem_ = "BU " + std::to_string(index_) + ": duplicate fragment from RU " +
-                    std::to_string(ru) + " for event " + std::to_string(e.event);
+    if (first_problem_.empty())
+      first_problem_ = "BU " + std::to_string(index_) + ": duplicate fragment from RU " +
+                       std::to_string(ru) + " for event " + std::to_string(e.event);
     return false;
   }
   if (bytes < sizeof(FragmentHeader)) return fail("message shorter than a header");

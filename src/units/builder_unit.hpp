@@ -65,8 +65,8 @@ class BuilderUnit {
   void release(uint32_t slot) { slots_.at(slot) = EventSlot{}; }
 
   IntegrityCounters& integrity() { return integrity_; }
-  // Last problem seen (for the error log), empty when none.
-  const std::string& last_problem() const { return last_problem_; }
+  // The first problem seen (reported with the counters), empty when none.
+  const std::string& first_problem() const { return first_problem_; }
 
  private:
   bool should_verify(uint64_t event, int ru) const;
@@ -80,7 +80,7 @@ class BuilderUnit {
   std::vector<EventSlot> slots_;
   std::vector<uint8_t> first_seen_;  // per RU: first fragment verified already
   IntegrityCounters integrity_;
-  std::string last_problem_;
+  std::string first_problem_;
 };
 
 }  // namespace evb

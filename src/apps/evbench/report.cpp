@@ -57,6 +57,7 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
     s.integrity.duplicate += r.integrity.duplicate;
     s.integrity.verified += r.integrity.verified;
     s.integrity.bad_events += r.integrity.bad_events;
+    if (s.integrity_problem.empty()) s.integrity_problem = r.integrity_problem;
     latency.merge(r.latency);
     if (s.sample_bytes.size() < r.sample_bytes.size()) {
       s.sample_bytes.resize(r.sample_bytes.size(), 0);
@@ -217,6 +218,7 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
   w.value("corrupt", s.integrity.corrupt);
   w.value("corrupt_events", s.integrity.bad_events);
   w.value("verified_fragments", s.integrity.verified);
+  w.value("first_problem", s.integrity_problem);
   w.end_object();
   w.begin_object("filter_units");
   w.value("events_processed", s.fu_processed);
@@ -285,6 +287,8 @@ int report_run(const Config& c, const Topology& t, const std::vector<RankStats>&
                  static_cast<unsigned long long>(s.integrity.corrupt),
                  static_cast<unsigned long long>(s.integrity.duplicate),
                  static_cast<unsigned long long>(s.incomplete));
+    if (!s.integrity_problem.empty())
+      std::fprintf(stderr, "evbench: first problem: %s\n", s.integrity_problem.c_str());
     return kExitIntegrity;
   }
   return kExitOk;

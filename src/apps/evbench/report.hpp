@@ -22,6 +22,7 @@ struct Summary {
   double min_gbps = 0, avg_gbps = 0, max_gbps = 0, aggregate_gbps = 0;
   double p50_ms = 0, p99_ms = 0, max_ms = 0;
   IntegrityCounters integrity;
+  std::string integrity_problem;  // the first BU's first problem (rank order)
   uint64_t incomplete = 0;
   uint64_t fu_processed = 0, fu_accepted = 0;
   int max_requests_in_flight = 0, max_events_in_flight = 0, max_outstanding_per_bu = 0;

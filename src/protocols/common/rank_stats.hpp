@@ -27,6 +27,7 @@ struct RankStats {
   std::vector<uint64_t> sample_events;
   Histogram latency;
   IntegrityCounters integrity;
+  std::string integrity_problem;  // the BU's first corrupt/duplicate fragment, if any
   uint64_t fu_processed = 0;
   uint64_t fu_accepted = 0;
   int max_requests_in_flight = 0;  // most fragment requests one slot had outstanding

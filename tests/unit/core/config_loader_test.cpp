@@ -247,11 +247,9 @@ TEST(ConfigLoader, WithoutPluginInformationOptionsAreKeptAsText) {
 TEST(ConfigContradictions, ParallelExceedsNodes) {
   EXPECT_HAS(error_of("nodes: 4\nparallel: 8\n"),
              "test.yaml:2:1: parallel: parallel (8) exceeds the number of RUs (4)");
-  // parallel left at its default (4): the error points at nodes.
-  EXPECT_HAS(error_of("credits: 1\nnodes: 2\n"),
-             "test.yaml:2:1: nodes: parallel (4) exceeds the number of RUs (2)");
-  EXPECT_HAS(error_of("", {"nodes=2"}),
-             "--set nodes=2: nodes: parallel (4) exceeds the number of RUs (2)");
+  // parallel left at its default adapts to nodes instead (ConfigLoaderAdapt).
+  EXPECT_EQ(error_of("credits: 1\nnodes: 2\n"), "");
+  EXPECT_EQ(error_of("", {"nodes=2"}), "");
 }
 
 TEST(ConfigContradictions, RateFactorsPerRu) {
@@ -379,6 +377,22 @@ TEST(ConfigRoundTrip, YamlShowsCanonicalUnits) {
   EXPECT_HAS(yaml, "poll_mode: auto\n");
   EXPECT_HAS(yaml, "verify:\n  sample: 0.015625\n");
   EXPECT_HAS(yaml, "fault:\n  corrupt_every: 0\n");
+}
+
+}  // namespace
+}  // namespace evb
+
+namespace evb {
+namespace {
+
+// A key the user did not set adapts to the ones they did; an explicit
+// contradiction stays an error.
+TEST(ConfigLoaderAdapt, ParallelFollowsNodesUnlessSet) {
+  EXPECT_EQ(load_config_text("nodes: 3\n", "x", {}, PluginKeys{}).parallel, 3);
+  EXPECT_EQ(load_config_text("", "x", {"nodes=2"}, PluginKeys{}).parallel, 2);
+  EXPECT_EQ(load_config_text("nodes: 8\n", "x", {}, PluginKeys{}).parallel, 4);
+  EXPECT_EQ(load_config_text("nodes: 8\nparallel: 6\n", "x", {}, PluginKeys{}).parallel, 6);
+  EXPECT_THROW(load_config_text("nodes: 3\nparallel: 4\n", "x", {}, PluginKeys{}), ConfigError);
 }
 
 }  // namespace
