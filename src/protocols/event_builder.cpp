@@ -1,5 +1,6 @@
 #include "protocols/event_builder.hpp"
 
+#include <algorithm>
 #include <type_traits>
 
 #include "core/error.hpp"
@@ -8,6 +9,7 @@
 #include "protocols/pull/pull.hpp"
 #include "protocols/pull_noevm/pull_noevm.hpp"
 #include "protocols/push/push.hpp"
+#include "units/window_layout.hpp"
 
 namespace evb {
 namespace {
@@ -46,6 +48,24 @@ ProtocolAgents agents_for(Protocol p) {
   }
 }
 
+// Refuses, before anything is sent, a run whose messages or tags the driver
+// cannot carry: the largest fragment (a window) and every data tag.
+void check_driver_limits(const Config& c, const Driver& driver) {
+  const Capabilities caps = driver.capabilities();
+  const WindowLayout layout(c);
+  size_t largest = c.command_size;
+  for (int r = 0; r < c.nodes; ++r) largest = std::max(largest, layout.size(r));
+  if (largest > caps.max_message)
+    throw ConfigError("fragment.size / fragment.max_size: the largest fragment message is " +
+                      std::to_string(largest) + " B, but driver " + driver.name() +
+                      " carries at most " + std::to_string(caps.max_message) + " B");
+  const uint64_t top_tag = data_tag(static_cast<uint32_t>(c.credits - 1));
+  if (caps.tag_bits < 64 && top_tag >> caps.tag_bits)
+    throw ConfigError("credits: " + std::to_string(c.credits) + " slots need data tags up to " +
+                      std::to_string(top_tag) + ", but driver " + driver.name() + " matches " +
+                      std::to_string(caps.tag_bits) + " tag bits");
+}
+
 }  // namespace
 
 DataPath resolve_data_path(const Config& config, const Driver& driver) {
@@ -69,6 +89,7 @@ void build_event_builder(EventBuilderRank& out, Engine& engine, Bootstrap& boot,
   const RankRoles& me = topo.ranks.at(engine.rank());
   const bool write = config.data_path == DataPath::write;
   const ProtocolAgents make = agents_for(config.protocol);
+  check_driver_limits(config, driver);
   if (me.ru >= 0) {
     out.ru = std::make_unique<ReadoutUnit>(me.ru, config);
     out.ru_memory = driver.register_memory(out.ru->memory().data(), out.ru->memory().size());
