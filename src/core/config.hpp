@@ -89,6 +89,9 @@ struct Config {
 
   // Where it came from
   std::string source = "<defaults>";
+  // Keys set explicitly that the selected protocol does not read (printed,
+  // not fatal: a file shared by several protocols stays usable).
+  std::vector<std::string> warnings;
 };
 
 // Names of enum values as written in YAML.

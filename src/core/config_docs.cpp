@@ -145,6 +145,18 @@ std::string reference_markdown(const PluginKeys& plugins) {
   for (const char* line : kSyntax) out += std::string("- ") + line + "\n";
   out += "\n## Core keys\n\n";
   markdown_table(out, core_rows(plugins));
+  if (!plugins.protocol_keys.empty()) {
+    out +=
+        "\n## Keys each protocol reads\n\nBeyond the keys every run reads. A key set "
+        "explicitly that the selected protocol does not read draws a warning (not an error, so "
+        "one file can serve several protocols). Each protocol folder declares its list "
+        "(src/protocols/*/*_keys.cpp).\n\n| Protocol | Keys |\n|---|---|\n";
+    for (const auto& [protocol, keys] : plugins.protocol_keys) {
+      std::string list;
+      for (const auto& k : keys) list += (list.empty() ? "`" : ", `") + k + "`";
+      out += "| `" + protocol + "` | " + list + " |\n";
+    }
+  }
   out += "\n## Consistency checks\n\nChecked after the file and all overrides are read:\n\n";
   for (const auto& rule : consistency_rules()) out += "- " + rule + "\n";
   for (const auto& driver : plugins.drivers) {

@@ -122,6 +122,7 @@ class Loader {
     resolve_driver_options();
     // Keys the user did not set adapt to the ones they did (`--set nodes=3`).
     if (!origin_.count("parallel")) config_.parallel = std::min(config_.parallel, config_.nodes);
+    warn_unread_keys();
     check_consistency(config_, plugins_, [this](const std::vector<std::string>& keys) {
       for (const auto& k : keys) {
         auto it = origin_.find(k);
@@ -133,6 +134,24 @@ class Loader {
   }
 
  private:
+  // Keys some protocol reads, set explicitly, that the selected one does not.
+  void warn_unread_keys() {
+    const auto mine = plugins_.protocol_keys.find(to_string(config_.protocol));
+    if (mine == plugins_.protocol_keys.end()) return;
+    auto reads = [](const std::vector<std::string>& keys, const std::string& k) {
+      return std::find(keys.begin(), keys.end(), k) != keys.end();
+    };
+    for (const auto& [key, where] : origin_) {
+      if (reads(mine->second, key)) continue;
+      std::string readers;
+      for (const auto& [protocol, keys] : plugins_.protocol_keys)
+        if (reads(keys, key)) readers += (readers.empty() ? "" : ", ") + protocol;
+      if (!readers.empty())
+        config_.warnings.push_back(where + ": " + key + ": not read by protocol " +
+                                   to_string(config_.protocol) + " (read by " + readers + ")");
+    }
+  }
+
   [[noreturn]] static void fail(const std::string& at, const std::string& key,
                                 const std::string& reason) {
     throw ConfigError(at + ": " + key + ": " + reason);

@@ -43,6 +43,9 @@ struct PluginKeys {
   // driver -> most segments it sends in one operation, where known before the
   // driver starts (libfabric's depends on the provider: checked at set-up).
   std::map<std::string, size_t> driver_max_segments;
+  // protocol name -> the keys it reads beyond those every run reads (each
+  // protocol folder declares its own: protocols/common/protocol_keys.hpp).
+  std::map<std::string, std::vector<std::string>> protocol_keys;
   // Drivers that can never rdma_write, whatever their options.
   std::vector<std::string> drivers_without_rdma_write;
 };

@@ -16,6 +16,7 @@
 #include "core/error.hpp"
 #include "core/topology.hpp"
 #include "drivers/api/registry.hpp"
+#include "protocols/common/protocol_keys.hpp"
 
 namespace evb {
 namespace {
@@ -92,13 +93,20 @@ PluginKeys plugin_keys(const PluginRegistry& r) {
     if (!f.may_rdma_write) k.drivers_without_rdma_write.push_back(name);
   }
   for (const auto& [name, f] : r.bootstraps()) k.bootstraps.push_back(name);
+  for (const ProtocolKeys& p : all_protocol_keys())
+    for (const auto& name : p.protocols) k.protocol_keys[name] = p.keys;
   return k;
 }
 
 Config load(const Args& a, const PluginRegistry& r) {
-  if (a.config.empty())
-    return load_config_text(default_config_yaml(), "configs/default.yaml", a.sets, plugin_keys(r));
-  return load_config(a.config, a.sets, plugin_keys(r));
+  Config c = a.config.empty() ? load_config_text(default_config_yaml(), "configs/default.yaml",
+                                                 a.sets, plugin_keys(r))
+                              : load_config(a.config, a.sets, plugin_keys(r));
+  // The embedded default sets keys for every protocol; only the user's count.
+  for (const auto& w : c.warnings)
+    if (!a.config.empty() || w.rfind("configs/default.yaml", 0) != 0)
+      std::fprintf(stderr, "evbench: warning: %s\n", w.c_str());
+  return c;
 }
 
 int cmd_run(const Args& a, const PluginRegistry& r, int argc, char** argv) {

@@ -397,3 +397,23 @@ TEST(ConfigLoaderAdapt, ParallelFollowsNodesUnlessSet) {
 
 }  // namespace
 }  // namespace evb
+
+namespace evb {
+namespace {
+
+// A key the selected protocol does not read is reported with who reads it,
+// without failing the load.
+TEST(ConfigLoaderWarnings, KeysTheProtocolDoesNotRead) {
+  PluginKeys p;
+  p.protocol_keys["pull"] = {"credits", "parallel"};
+  p.protocol_keys["push"] = {"credits"};
+  const Config c = load_config_text("protocol: push\nparallel: 2\ncredits: 3\n", "run.yaml", {}, p);
+  ASSERT_EQ(c.warnings.size(), 1u);
+  EXPECT_EQ(c.warnings[0], "run.yaml:2:1: parallel: not read by protocol push (read by pull)");
+  EXPECT_EQ(c.parallel, 2);
+  EXPECT_TRUE(
+      load_config_text("protocol: pull\nparallel: 2\n", "run.yaml", {}, p).warnings.empty());
+}
+
+}  // namespace
+}  // namespace evb

@@ -1,0 +1,13 @@
+// The configuration keys PULL reads (see protocols/common/protocol_keys.hpp).
+#include "protocols/common/protocol_keys.hpp"
+
+namespace evb::pull {
+
+std::vector<ProtocolKeys> keys() {
+  return {{{"pull"},
+           {"credits", "parallel", "scheduling", "seed", "data_path", "evm", "events", "fu_per_bu",
+            "fu.processing_time", "fu.accept_ratio", "ru_rate_factors", "verify.sample",
+            "fault.corrupt_every"}}};
+}
+
+}  // namespace evb::pull

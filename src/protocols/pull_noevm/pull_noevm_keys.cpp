@@ -1,0 +1,14 @@
+// The configuration keys PULL-without-EVM reads (protocols/common/protocol_keys.hpp).
+// No `evm`: there is none.
+#include "protocols/common/protocol_keys.hpp"
+
+namespace evb::pull_noevm {
+
+std::vector<ProtocolKeys> keys() {
+  return {{{"pull-noevm"},
+           {"credits", "parallel", "scheduling", "seed", "data_path", "events", "fu_per_bu",
+            "fu.processing_time", "fu.accept_ratio", "ru_rate_factors", "verify.sample",
+            "fault.corrupt_every"}}};
+}
+
+}  // namespace evb::pull_noevm
