@@ -18,7 +18,7 @@ from .grammar import Group, ScanError
 
 KNOWN_KEYS = (
     "nodes", "layout", "evm", "fu_per_bu", "fu.processing_time", "fu.accept_ratio",
-    "protocol", "scheduling", "seed", "credits", "parallel", "shift",
+    "protocol", "scheduling", "seed", "credits", "parallel", "shift", "data_path",
     "fragment.size", "fragment.distribution", "fragment.spread", "fragment.max_size",
     "fragment.data_segments", "fragment.meta_size", "fragment.meta_segments",
     "ru_rate_factors", "ru_buffer", "command_size", "duration", "events", "warmup",
