@@ -1,0 +1,195 @@
+#pragma once
+// The libfabric driver: evb::Driver over one FI_EP_RDM endpoint per rank.
+//
+// Setup picks one fi_info (lf_fabric), opens fabric, domain, CQ, AV and
+// endpoint, and keeps a few control receives posted. connect() inserts the
+// peers' addresses into the AV and exchanges a hello with each peer (which
+// also checks they belong to the same run). Tagged sends and receives carry
+// the sender's rank in the upper tag bits (lf_tags.hpp); rdma_write is
+// fi_writemsg into a peer's registered region, its immediate travels as
+// remote CQ data or, on providers without it, as an ordered control message.
+// Everything runs on the caller's thread (FI_THREAD_DOMAIN): post_* hand the
+// operation to libfabric or, when it answers FI_EAGAIN, queue it for the next
+// poll(); poll()/wait() read the CQ, which also drives progress.
+//
+// Setup and teardown live in lf_driver.cpp, posting in lf_post.cpp,
+// completions and peer failure in lf_complete.cpp.
+#include <chrono>
+#include <deque>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "drivers/api/driver.hpp"
+#include "drivers/api/registry.hpp"
+#include "drivers/libfabric/lf_control.hpp"
+#include "drivers/libfabric/lf_fabric.hpp"
+#include "drivers/libfabric/lf_memory.hpp"
+#include "drivers/libfabric/lf_ops.hpp"
+#include "drivers/libfabric/lf_options.hpp"
+
+namespace evb::libfabric {
+
+class LfDriver final : public Driver {
+ public:
+  LfDriver(const DriverContext& context, LfOptions options);
+  ~LfDriver() override;
+
+  std::string name() const override { return name_; }
+  Capabilities capabilities() const override { return caps_; }
+  std::string local_address() override { return address_; }
+  void connect(const std::vector<std::string>& addresses,
+               const std::vector<PeerId>& peers) override;
+  RegistrationPtr register_memory(void* base, size_t size) override;
+  RemoteKeyPtr unpack_key(PeerId peer, std::span<const std::byte> packed) override;
+
+  void post_send(PeerId peer, Tag tag, std::span<const Segment> segments, uint64_t cookie) override;
+  void post_recv(PeerId peer, Tag tag, void* buffer, size_t size, const Registration* reg,
+                 uint64_t cookie) override;
+  void rdma_write(PeerId peer, std::span<const Segment> local, const RemoteKey& key,
+                  uint64_t offset, std::optional<uint32_t> immediate, uint64_t cookie) override {
+    write(peer, local, key, offset, immediate, cookie, false);
+  }
+  size_t poll(std::span<Completion> out) override;
+  void wait(std::chrono::microseconds timeout) override;
+  void shutdown() override;
+  std::string last_error() const override { return last_error_; }
+
+  // Introspection for tests and docs.
+  const fi_info& info() const { return fabric_->info(); }
+  bool source_addresses() const { return source_; }  // FI_SOURCE granted
+  bool immediate_emulated() const { return emulate_; }
+  // Remote CQ data completions carry the write's length (probed at creation).
+  bool immediate_reports_length() const { return immediate_length_; }
+  bool emulation_ordered() const { return emulate_ordered_; }
+  size_t queued_ops() const { return tx_queue_.size() + rx_queue_.size(); }
+  size_t live_ops() const { return ops_.live(); }
+  uint64_t eagain_count() const { return eagains_; }
+
+ private:
+  enum class PeerState : uint8_t { none, open, closed, lost };
+  struct Peer {
+    PeerState state = PeerState::none;
+    fi_addr_t addr = FI_ADDR_NOTAVAIL;
+    bool hello = false;         // its hello arrived
+    uint64_t hello_run = 0;     // the run id it announced
+    uint32_t hello_size = 0;    // the number of ranks it announced
+    bool hello_sent = false;    // our hello to it completed
+    bool hello_failed = false;  // our hello to it failed (retried)
+    // Keepalive: when it was last heard from, and the ping it has to answer.
+    std::chrono::steady_clock::time_point heard{};
+    std::chrono::steady_clock::time_point pinged{};
+    bool awaiting_pong = false;
+  };
+
+  // --- setup and teardown (lf_driver.cpp) ---
+  std::string prefix() const;  // "libfabric/tcp;ofi_rxm: rank 3"
+  std::string rank_name(PeerId peer) const;
+  void open_endpoint();  // the constructor's part after the fids are open
+  void probe_immediate_length();
+  void post_internal_receives();
+  void teardown(bool graceful) noexcept;
+  bool valid_rank(PeerId peer) const { return peer >= 0 && peer < context_.size; }
+  // In the AV: a peer passed to connect() (in any state) or this rank.
+  bool reachable(PeerId peer) const {
+    return valid_rank(peer) && peers_[peer].addr != FI_ADDR_NOTAVAIL &&
+           (peer == context_.rank || peers_[peer].state != PeerState::none);
+  }
+
+  // --- data path (lf_post.cpp, lf_complete.cpp) ---
+  // rdma_write; a `silent` one never reports its completion (the probe).
+  void write(PeerId peer, std::span<const Segment> local, const RemoteKey& key, uint64_t offset,
+             std::optional<uint32_t> immediate, uint64_t cookie, bool silent);
+  Op* make_control(PeerId peer, const CtlMessage& m);
+  bool submit_tx(Op* op);  // false: failed at once (already completed)
+  void submit_rx(Op* op);
+  int issue(Op* op);                      // one fi_* call; FI_EAGAIN is the caller's business
+  bool busy(int rc, const Op* op) const;  // rc means "queue full, try again later"
+  void landed(Op* op);                    // its completion arrived
+  static bool is_rx(const Op* op) {
+    return op->kind == OpKind::recv || op->kind == OpKind::ctl_recv ||
+           op->kind == OpKind::cqdata_recv;
+  }
+  void fail_issue(Op* op, int rc);
+  void retry_queued();
+  void progress();
+  size_t read_cq();  // one non-blocking batch; returns how many entries
+  void read_error();
+  void on_entry(const fi_cq_tagged_entry& e, fi_addr_t src);
+  void on_error(const fi_cq_err_entry& e, const std::string& text);
+  void on_control(Op* op, size_t len, uint64_t fi_tag);
+  void repost(Op* op);
+  void finish_user(Op* op, OpStatus status, size_t bytes, PeerId peer, Tag tag,
+                   const std::string& why);
+  void write_part_done(Op* write, OpStatus status, const std::string& why);
+  void retire(Op* op);  // done with it: back to the pool once libfabric is too
+  void fail_now(OpType type, PeerId peer, Tag tag, uint64_t cookie, OpStatus status,
+                const std::string& why);
+  bool check_segments(std::span<const Segment> segments, size_t limit, Op* op, std::string* why);
+  void cancel(Op* op, OpStatus status, const std::string& why);
+  void peer_down(PeerId peer, OpStatus status, const std::string& why);
+  bool all_peers_down() const { return had_peers_ && open_peers_ == 0; }
+  OpStatus any_peer_status() const {
+    return lost_peers_ > 0 ? OpStatus::peer_lost : OpStatus::peer_closed;
+  }
+  OpStatus down_status(PeerId peer) const;
+  PeerId rank_of(fi_addr_t addr) const;
+  PeerId writer_of(fi_addr_t src) const;  // remote CQ data source, kAnyPeer if unknown
+  void remote_write(PeerId peer, size_t bytes, uint32_t immediate);
+  void heard_from(PeerId peer);  // any sign of life
+  void keepalive();              // pings quiet peers, declares silent ones lost
+
+  DriverContext context_;
+  LfOptions options_;
+  std::string name_;
+  std::unique_ptr<FabricSet> fabric_;
+  std::unique_ptr<MemoryRegistrar> memory_;
+  std::unique_ptr<CtlSlots> slots_;
+  OpPool ops_;
+  Capabilities caps_;
+  std::string address_;
+  std::vector<Peer> peers_;  // indexed by rank
+  std::unordered_map<fi_addr_t, PeerId> by_addr_;
+  std::deque<Op*> tx_queue_;  // FI_EAGAIN: waiting to be posted, in order
+  std::deque<Op*> rx_queue_;
+  std::unordered_set<Op*> user_recvs_;  // posted or queued user receives
+  std::vector<Op*> internal_recvs_;     // control / remote-CQ-data receives
+  std::deque<Completion> ready_;
+  std::vector<std::byte> inject_buf_;
+  std::vector<std::byte> probe_buf_;           // target and source of the length probe
+  std::unique_ptr<LfRegistration> probe_reg_;  // (kept until the endpoint is closed)
+  std::string last_error_;
+  uint64_t run_id_ = 0;
+  uint64_t eagains_ = 0;
+  size_t tx_in_flight_ = 0;  // operations libfabric holds, per direction
+  size_t rx_in_flight_ = 0;
+  size_t open_peers_ = 0;
+  size_t lost_peers_ = 0;
+  size_t internal_errors_ = 0;
+  size_t user_tx_live_ = 0;                      // user sends and writes not yet reported
+  std::chrono::steady_clock::time_point now_{};  // of the current progress()
+  std::chrono::steady_clock::time_point next_keepalive_{};  // next keepalive() check
+  uint64_t ping_seq_ = 0;
+  bool source_ = false;
+  bool emulate_ = false;
+  bool immediate_length_ = false;
+  // The length probe (probe_immediate_length): its remote_write is swallowed.
+  static constexpr uint32_t kProbeImmediate = 0x4C454E31u;  // "LEN1"
+  static constexpr size_t kProbeBytes = 24;
+  bool probe_pending_ = false;  // its remote_write has not arrived yet
+  bool probe_failed_ = false;
+  size_t probe_bytes_ = 0;  // the length its remote_write reported
+  bool emulate_ordered_ = false;
+  bool rx_cq_data_ = false;
+  bool had_peers_ = false;
+  bool connecting_ = false;
+  bool connected_ = false;
+  bool closing_ = false;  // internal receives are no longer reposted
+  bool shut_down_ = false;
+};
+
+std::unique_ptr<Driver> make_lf_driver(const DriverContext& context, const LfOptions& options);
+
+}  // namespace evb::libfabric

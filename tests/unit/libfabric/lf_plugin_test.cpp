@@ -1,0 +1,290 @@
+// Registration, probe, option parsing and the driver's small pure parts
+// (provider names, packed keys, control messages, tags).
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/error.hpp"
+#include "drivers/api/registry.hpp"
+#include "drivers/libfabric/lf_control.hpp"
+#include "drivers/libfabric/lf_memory.hpp"
+#include "drivers/libfabric/lf_probe.hpp"
+#include "drivers/libfabric/lf_tags.hpp"
+#include "lf_test_util.hpp"
+
+namespace evb {
+void evb_register_driver_libfabric(PluginRegistry& r);
+}
+
+namespace evb::libfabric {
+namespace {
+
+TEST(libfabricPlugin, RegistersProbesAndCreates) {
+  PluginRegistry registry;
+  evb_register_driver_libfabric(registry);
+  const DriverFactory* f = registry.driver("libfabric");
+  ASSERT_NE(f, nullptr);
+  EXPECT_FALSE(f->summary.empty());
+  std::vector<std::string> keys;
+  for (const auto& k : f->options) {
+    keys.push_back(k.path);
+    EXPECT_FALSE(k.doc.empty()) << k.path;
+    EXPECT_FALSE(k.default_value.empty() && k.path != "domain") << k.path;
+  }
+  for (const char* k : {"provider", "domain", "interface", "tx_queue_depth", "rx_queue_depth",
+                        "progress", "write_immediate", "inject", "source", "keepalive_timeout",
+                        "connect_timeout", "shutdown_timeout"}) {
+    EXPECT_NE(std::find(keys.begin(), keys.end(), k), keys.end()) << k;
+  }
+  const DriverProbe probe = f->probe();
+  std::cout << "[ probe ] " << probe.library_version << " | " << probe.details << "\n";
+  EXPECT_EQ(probe.library_version.rfind("libfabric 1.", 0), 0u) << probe.library_version;
+  EXPECT_EQ(probe.details.rfind("usable: ", 0), 0u) << probe.details;
+  if (test::unusable("tcp").empty()) {
+    EXPECT_TRUE(probe.can_run);
+    EXPECT_NE(probe.details.find("tcp;ofi_rxm"), std::string::npos) << probe.details;
+    Config config;
+    config.driver_options = {{"provider", "tcp"}, {"connect_timeout", "2"}};
+    DriverContext ctx = test::context_of(0, 1);
+    ctx.config = &config;
+    auto d = f->create(ctx);
+    ASSERT_NE(d, nullptr);
+    EXPECT_EQ(d->name(), "libfabric/tcp;ofi_rxm");
+    EXPECT_FALSE(d->local_address().empty());
+    d->connect({d->local_address()}, {});
+    d->shutdown();
+  }
+}
+
+// The IPv4 address inside an fi_getname of an IP provider, or "".
+std::string ipv4_of(const std::string& address) {
+  if (address.size() != sizeof(sockaddr_in)) return {};
+  sockaddr_in sin{};
+  std::memcpy(&sin, address.data(), sizeof sin);
+  if (sin.sin_family != AF_INET) return {};
+  char text[INET_ADDRSTRLEN] = {};
+  return inet_ntop(AF_INET, &sin.sin_addr, text, sizeof text) ? text : "";
+}
+
+TEST(libfabricPlugin, AutoStaysOnLoopbackWhenAllRanksAreLocal) {
+  LfDriver d(test::context_of(0, 2), LfOptions{});
+  const std::string ip = ipv4_of(d.local_address());
+  std::cout << "[ auto ] " << d.name() << " address " << (ip.empty() ? "(not IPv4)" : ip) << "\n";
+  if (is_ip_provider(d.info().fabric_attr->prov_name)) {
+    EXPECT_EQ(ip, "127.0.0.1");
+  }
+}
+
+TEST(libfabricPlugin, DomainAndInterfaceOptionsSelectTheEndpoint) {
+  LF_REQUIRE_PROVIDER("tcp");
+  LfOptions o = test::options_for("tcp");
+  o.interface = "127.0.0.1";
+  {
+    LfDriver d(test::context_of(0, 1), o);
+    EXPECT_EQ(ipv4_of(d.local_address()), "127.0.0.1");
+    EXPECT_STREQ(d.info().domain_attr->name, "lo");
+  }
+  o.interface = "any";
+  o.domain = "lo";
+  {
+    LfDriver d(test::context_of(0, 1), o);
+    EXPECT_STREQ(d.info().domain_attr->name, "lo");
+    std::cout << "[ domain ] domain=lo interface=any: address " << ipv4_of(d.local_address())
+              << "\n";
+  }
+  o.domain = "no-such-domain";
+  try {
+    LfDriver d(test::context_of(0, 1), o);
+    ADD_FAILURE() << "opened a domain that does not exist";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("domain=no-such-domain"), std::string::npos) << e.what();
+  }
+}
+
+TEST(libfabricPlugin, ProbeExplainsEveryProviderItCannotUse) {
+  for (const ProviderCheck& c : check_providers()) {
+    if (c.usable) {
+      EXPECT_FALSE(c.resolved.empty()) << c.name;
+    } else {
+      EXPECT_FALSE(c.reason.empty()) << c.name;
+    }
+  }
+  EXPECT_EQ(check_providers().size(), known_providers().size());
+}
+
+TEST(libfabricPlugin, UnknownProviderIsRefusedAtCreation) {
+  LfOptions o;
+  o.provider = "no-such-provider";
+  try {
+    LfDriver d(test::context_of(0, 1), o);
+    FAIL() << "created a driver for a provider that does not exist";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("no-such-provider"), std::string::npos) << what;
+    EXPECT_NE(what.find("rank 0"), std::string::npos) << what;
+  }
+}
+
+TEST(libfabricPlugin, BadRankIsRefused) {
+  EXPECT_THROW(LfDriver(test::context_of(3, 2), LfOptions{}), ConfigError);
+}
+
+TEST(libfabricOptions, ParsesCanonicalAndHumanValues) {
+  Config config;
+  config.driver_options = {
+      {"provider", "tcp;ofi_rxm"},     {"domain", "lo"},           {"interface", "127.0.0.1"},
+      {"tx_queue_depth", "64"},        {"rx_queue_depth", "128"},  {"progress", "auto"},
+      {"write_immediate", "emulated"}, {"inject", "false"},        {"source", "no"},
+      {"connect_timeout", "0.25"},     {"shutdown_timeout", "2s"}, {"tcp.bind", "ignored"},
+      {"keepalive_timeout", "1.5"}};
+  const LfOptions o = parse_lf_options(&config);
+  EXPECT_EQ(o.provider, "tcp;ofi_rxm");
+  EXPECT_EQ(o.domain, "lo");
+  EXPECT_EQ(o.interface, "127.0.0.1");
+  EXPECT_EQ(o.tx_queue_depth, 64u);
+  EXPECT_EQ(o.rx_queue_depth, 128u);
+  EXPECT_EQ(o.progress, ProgressMode::automatic);
+  EXPECT_EQ(o.write_immediate, ImmediateMode::emulated);
+  EXPECT_FALSE(o.inject);
+  EXPECT_FALSE(o.source);
+  EXPECT_EQ(o.keepalive_timeout.count(), 1500);
+  EXPECT_EQ(o.connect_timeout.count(), 250);
+  EXPECT_EQ(o.shutdown_timeout.count(), 2000);
+  const LfOptions d = parse_lf_options(nullptr);
+  EXPECT_EQ(d.provider, "auto");
+  EXPECT_EQ(d.interface, "auto");
+  EXPECT_EQ(d.connect_timeout.count(), 30000);
+  EXPECT_EQ(d.keepalive_timeout.count(), 4000);
+  EXPECT_EQ(d.write_immediate, ImmediateMode::automatic);
+  EXPECT_TRUE(d.inject);
+}
+
+TEST(libfabricOptions, BadValuesNameTheKey) {
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"tx_queue_depth", "-1"},      {"tx_queue_depth", "lots"},
+      {"rx_queue_depth", "2000000"}, {"rx_queue_depth", "12abc"},
+      {"progress", "sometimes"},     {"write_immediate", "maybe"},
+      {"inject", "perhaps"},         {"source", "2"},
+      {"connect_timeout", "soon"},   {"keepalive_timeout", "x"},
+      {"shutdown_timeout", "-3s"},   {"provider", ""},
+      {"provider", "tcp ofi"}};
+  for (const auto& [key, value] : bad) {
+    Config config;
+    config.driver_options = {{key, value}};
+    try {
+      parse_lf_options(&config);
+      ADD_FAILURE() << key << "=" << value << " accepted";
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find("driver_options." + key), std::string::npos)
+          << key << "=" << value << ": " << e.what();
+    }
+  }
+}
+
+TEST(libfabricOptions, NativeImmediateIsGrantedWhereTheProviderHasIt) {
+  // Every provider here has remote CQ data, so `native` must be granted (the
+  // refusal needs a provider with cq_data_size < 4).
+  LF_REQUIRE_PROVIDER("tcp");
+  LfOptions o = test::options_for("tcp");
+  o.write_immediate = ImmediateMode::native;
+  LfDriver d(test::context_of(0, 1), o);
+  EXPECT_TRUE(d.capabilities().write_immediate);
+  EXPECT_FALSE(d.immediate_emulated());
+}
+
+TEST(libfabricNames, ShortProviderNamesMapToTheirLayering) {
+  EXPECT_EQ(canonical_provider("tcp"), "tcp;ofi_rxm");
+  EXPECT_EQ(canonical_provider("tcp;ofi_rxm"), "tcp;ofi_rxm");
+  EXPECT_EQ(canonical_provider("udp"), "udp;ofi_rxd");
+  EXPECT_EQ(canonical_provider("verbs"), "verbs;ofi_rxm");
+  for (const char* same : {"shm", "sockets", "psm2", "psm3", "efa", "cxi", "auto"})
+    EXPECT_EQ(canonical_provider(same), same);
+  EXPECT_TRUE(is_ip_provider("tcp;ofi_rxm"));
+  EXPECT_TRUE(is_ip_provider("sockets"));
+  EXPECT_TRUE(is_ip_provider("udp;ofi_rxd"));
+  EXPECT_FALSE(is_ip_provider("shm"));
+  EXPECT_FALSE(is_ip_provider("verbs;ofi_rxm"));
+}
+
+TEST(libfabricNames, TagsCarryTheSenderAndStayApartFromControlMessages) {
+  const uint64_t t = user_tag(7, 0xDEADBEEFu);
+  EXPECT_EQ(tag_sender(t), 7);
+  EXPECT_EQ(tag_user(t), 0xDEADBEEFu);
+  EXPECT_FALSE(tag_internal(t));
+  // An any-peer receive of tag 0xDEADBEEF matches any sender's message...
+  EXPECT_EQ((user_tag(0, 0xDEADBEEFu) ^ user_tag(12345, 0xDEADBEEFu)) & ~ignore_bits(kAnyPeer), 0u);
+  // ...but no control message and no other tag.
+  EXPECT_NE((user_tag(0, kControlTag) ^ control_tag(3)) & ~ignore_bits(kAnyPeer), 0u);
+  EXPECT_NE((user_tag(0, 1) ^ user_tag(5, 2)) & ~ignore_bits(kAnyPeer), 0u);
+  // A directed receive matches only its peer.
+  EXPECT_NE((user_tag(4, 1) ^ user_tag(5, 1)) & ~ignore_bits(4), 0u);
+}
+
+TEST(libfabricKeyLayout, PackAndParseRoundTrip) {
+  KeyRecord r;
+  r.virt_addr = true;
+  r.base = 0x7f0012345000ull;
+  r.size = 1ull << 20;
+  r.key = {1, 2, 3, 4, 5, 6, 7, 8};
+  const auto bytes = pack_key(r);
+  ASSERT_EQ(bytes.size(), kKeyHeader + 8);
+  KeyRecord back;
+  ASSERT_EQ(parse_key(bytes, &back), "");
+  EXPECT_EQ(back.virt_addr, true);
+  EXPECT_EQ(back.raw, false);
+  EXPECT_EQ(back.base, r.base);
+  EXPECT_EQ(back.size, r.size);
+  EXPECT_EQ(back.key, r.key);
+
+  KeyRecord raw;
+  raw.raw = true;
+  raw.size = 4096;
+  raw.key = std::vector<uint8_t>(40, 0xAB);
+  const auto raw_bytes = pack_key(raw);
+  ASSERT_EQ(parse_key(raw_bytes, &back), "");
+  EXPECT_TRUE(back.raw);
+  EXPECT_EQ(back.key.size(), 40u);
+
+  EXPECT_NE(parse_key(std::span(bytes).first(10), &back), "");
+  auto wrap = bytes;
+  std::fill(wrap.begin() + 8, wrap.begin() + 16, std::byte{0xFF});  // base + size wraps
+  EXPECT_NE(parse_key(wrap, &back), "");
+  KeyRecord short_key = r;
+  short_key.key.resize(4);  // a 4-byte non-raw key
+  EXPECT_NE(parse_key(pack_key(short_key), &back), "");
+}
+
+TEST(libfabricControl, MessagesRoundTripAndRejectGarbage) {
+  CtlMessage m;
+  m.kind = CtlKind::notify;
+  m.rank = 3;
+  m.size = 8;
+  m.a = 123456789;
+  m.b = 0xFFFFFFFFu;
+  std::byte buf[kControlBytes];
+  encode(m, buf);
+  auto back = decode(buf);
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->kind, CtlKind::notify);
+  EXPECT_EQ(back->rank, 3u);
+  EXPECT_EQ(back->size, 8u);
+  EXPECT_EQ(back->a, 123456789u);
+  EXPECT_EQ(back->b, 0xFFFFFFFFu);
+  EXPECT_FALSE(decode(std::span<const std::byte>(buf, kControlBytes - 1)).has_value());
+  std::byte bad[kControlBytes];
+  std::memcpy(bad, buf, sizeof bad);
+  bad[0] = std::byte{0};
+  EXPECT_FALSE(decode(bad).has_value());
+  std::memcpy(bad, buf, sizeof bad);
+  bad[6] = std::byte{9};  // unknown kind
+  EXPECT_FALSE(decode(bad).has_value());
+  EXPECT_EQ(run_id({"a", "b"}), run_id({"a", "b"}));
+  EXPECT_NE(run_id({"a", "b"}), run_id({"b", "a"}));
+  EXPECT_NE(run_id({"ab"}), run_id({"a", "b"}));
+}
+
+}  // namespace
+}  // namespace evb::libfabric
