@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "../support/driver_test_util.hpp"
 #include "drivers/libfabric/lf_driver.hpp"
 #include "drivers/libfabric/lf_fabric.hpp"
 
@@ -20,32 +21,9 @@ namespace evb::libfabric::test {
 
 using Clock = std::chrono::steady_clock;
 
-inline DriverContext context_of(int rank, int size) {
-  DriverContext c;
-  c.rank = rank;
-  c.size = size;
-  c.all_local = true;
-  return c;
-}
-
-inline std::vector<PeerId> all_but(int rank, int size) {
-  std::vector<PeerId> peers;
-  for (int i = 0; i < size; ++i) {
-    if (i != rank) peers.push_back(i);
-  }
-  return peers;
-}
-
-// Deterministic bytes for content checks.
-inline std::vector<std::byte> pattern(size_t n, uint32_t seed) {
-  std::vector<std::byte> v(n);
-  uint32_t x = seed * 2654435761u + 1;
-  for (auto& b : v) {
-    x = x * 1664525u + 1013904223u;
-    b = static_cast<std::byte>(x >> 24);
-  }
-  return v;
-}
+using evb::test::all_but;
+using evb::test::context_of;
+using evb::test::pattern;
 
 // "" when `provider` can open an endpoint here (on loopback), else why not.
 inline std::string unusable(const std::string& provider) {

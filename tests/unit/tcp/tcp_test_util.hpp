@@ -12,36 +12,14 @@
 #include <thread>
 #include <vector>
 
+#include "../support/driver_test_util.hpp"
 #include "drivers/tcp/tcp_driver.hpp"
 
 namespace evb::tcp::test {
 
-inline DriverContext context_of(int rank, int size) {
-  DriverContext c;
-  c.rank = rank;
-  c.size = size;
-  c.all_local = true;
-  return c;
-}
-
-inline std::vector<PeerId> all_but(int rank, int size) {
-  std::vector<PeerId> peers;
-  for (int i = 0; i < size; ++i) {
-    if (i != rank) peers.push_back(i);
-  }
-  return peers;
-}
-
-// Deterministic bytes for content checks.
-inline std::vector<std::byte> pattern(size_t n, uint32_t seed) {
-  std::vector<std::byte> v(n);
-  uint32_t x = seed * 2654435761u + 1;
-  for (auto& b : v) {
-    x = x * 1664525u + 1013904223u;
-    b = static_cast<std::byte>(x >> 24);
-  }
-  return v;
-}
+using evb::test::all_but;
+using evb::test::context_of;
+using evb::test::pattern;
 
 class Cluster {
  public:
