@@ -62,24 +62,7 @@ class Cluster {
 
   // Connects every rank to every other one, one thread per rank (connect()
   // waits for the peers' hellos).
-  void connect() {
-    const int n = size();
-    std::vector<std::exception_ptr> errors(n);
-    std::vector<std::thread> threads;
-    for (int i = 0; i < n; ++i) {
-      threads.emplace_back([&, i] {
-        try {
-          drivers_[i]->connect(addresses_, all_but(i, n));
-        } catch (...) {
-          errors[i] = std::current_exception();
-        }
-      });
-    }
-    for (auto& t : threads) t.join();
-    for (auto& e : errors) {
-      if (e) std::rethrow_exception(e);
-    }
-  }
+  void connect() { evb::test::connect_all(drivers_, addresses_); }
 
   // Shuts every live rank down at once, as ranks of a run do (a goodbye
   // completes only while its receiver makes progress on some providers).

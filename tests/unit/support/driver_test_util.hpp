@@ -1,8 +1,13 @@
 #pragma once
 // Helpers every driver's unit tests share: a DriverContext for a rank of an
-// all-local run, the peer list "everyone but me", deterministic bytes.
+// all-local run, the peer list "everyone but me", connecting N in-process
+// drivers, deterministic bytes.
 #include <cstddef>
 #include <cstdint>
+#include <exception>
+#include <memory>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "drivers/api/registry.hpp"
@@ -23,6 +28,29 @@ inline std::vector<PeerId> all_but(int rank, int size) {
     if (i != rank) peers.push_back(i);
   }
   return peers;
+}
+
+// Connects every live driver (rank = index) to every other one, one thread
+// per rank since connect() may wait for its peers; rethrows the first error.
+template <class D>
+void connect_all(std::vector<std::unique_ptr<D>>& drivers,
+                 const std::vector<std::string>& addresses) {
+  const int n = static_cast<int>(drivers.size());
+  std::vector<std::exception_ptr> errors(n);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < n; ++i) {
+    threads.emplace_back([&, i] {
+      try {
+        drivers[i]->connect(addresses, all_but(i, n));
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (auto& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
 }
 
 // Deterministic bytes for content checks.

@@ -34,24 +34,7 @@ class Cluster {
   }
 
   // Connects every rank to every other one, one thread per rank.
-  void connect() {
-    int n = size();
-    std::vector<std::exception_ptr> errors(n);
-    std::vector<std::thread> threads;
-    for (int i = 0; i < n; ++i) {
-      threads.emplace_back([&, i] {
-        try {
-          drivers_[i]->connect(addresses_, all_but(i, n));
-        } catch (...) {
-          errors[i] = std::current_exception();
-        }
-      });
-    }
-    for (auto& t : threads) t.join();
-    for (auto& e : errors) {
-      if (e) std::rethrow_exception(e);
-    }
-  }
+  void connect() { evb::test::connect_all(drivers_, addresses_); }
 
   int size() const { return static_cast<int>(drivers_.size()); }
   Driver& operator[](int rank) { return *drivers_[rank]; }
