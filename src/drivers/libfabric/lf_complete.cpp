@@ -15,7 +15,7 @@
 #include <algorithm>
 
 #include "drivers/libfabric/lf_driver.hpp"
-#include "drivers/libfabric/lf_tags.hpp"
+#include "drivers/common/rank_tags.hpp"
 
 namespace evb::libfabric {
 

@@ -1,7 +1,7 @@
 #pragma once
 // The registered slots the libfabric driver sends its control messages
 // (drivers/common/control_message.hpp) from and receives them into. They
-// travel on the internal tag (lf_tags.hpp).
+// travel on the internal tag (drivers/common/rank_tags.hpp).
 #include <cstddef>
 #include <cstdint>
 #include <functional>

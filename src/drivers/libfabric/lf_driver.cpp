@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "core/error.hpp"
-#include "drivers/libfabric/lf_tags.hpp"
+#include "drivers/common/rank_tags.hpp"
 
 namespace evb::libfabric {
 

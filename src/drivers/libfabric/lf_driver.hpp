@@ -5,7 +5,7 @@
 // endpoint, and keeps a few control receives posted. connect() inserts the
 // peers' addresses into the AV and exchanges a hello with each peer (which
 // also checks they belong to the same run). Tagged sends and receives carry
-// the sender's rank in the upper tag bits (lf_tags.hpp); rdma_write is
+// the sender's rank in the upper tag bits (drivers/common/rank_tags.hpp); rdma_write is
 // fi_writemsg into a peer's registered region, its immediate travels as
 // remote CQ data or, on providers without it, as an ordered control message.
 // Everything runs on the caller's thread (FI_THREAD_DOMAIN): post_* hand the

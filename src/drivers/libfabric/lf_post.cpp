@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "drivers/libfabric/lf_driver.hpp"
-#include "drivers/libfabric/lf_tags.hpp"
+#include "drivers/common/rank_tags.hpp"
 
 namespace evb::libfabric {
 

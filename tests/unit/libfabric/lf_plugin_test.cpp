@@ -11,7 +11,7 @@
 #include "drivers/api/registry.hpp"
 #include "drivers/libfabric/lf_memory.hpp"
 #include "drivers/libfabric/lf_probe.hpp"
-#include "drivers/libfabric/lf_tags.hpp"
+#include "drivers/common/rank_tags.hpp"
 #include "lf_test_util.hpp"
 
 namespace evb {
