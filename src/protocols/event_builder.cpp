@@ -95,9 +95,12 @@ void build_event_builder(EventBuilderRank& out, Engine& engine, Bootstrap& boot,
     out.ru_memory = driver.register_memory(out.ru->memory().data(), out.ru->memory().size());
   }
   if (me.bu >= 0) {
-    out.bu = std::make_unique<BuilderUnit>(me.bu, config);
+    // The windows peers write into come from the driver (allocate_memory),
+    // which may place them where its transports reach them best.
+    out.bu_memory = driver.allocate_memory(BuilderUnit::memory_bytes(config));
+    out.bu = std::make_unique<BuilderUnit>(me.bu, config,
+                                           reinterpret_cast<uint8_t*>(out.bu_memory->base()));
     out.fus = std::make_unique<FilterUnits>(me.bu, config);
-    out.bu_memory = driver.register_memory(out.bu->memory().data(), out.bu->memory().size());
   }
   if (write) out.windows = exchange_windows(boot, driver, topo, out.bu_memory.get());
   if (out.ru)

@@ -26,7 +26,7 @@ struct EventBuilderRank {
   std::unique_ptr<BuilderUnit> bu;
   std::unique_ptr<FilterUnits> fus;
   RegistrationPtr ru_memory;
-  RegistrationPtr bu_memory;
+  RegistrationPtr bu_memory;         // owns the BU's windows (allocate_memory); `bu` only points in
   std::vector<WriteTarget> windows;  // per BU index (data_path write)
   std::vector<std::unique_ptr<Agent>> agents;
 };

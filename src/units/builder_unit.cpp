@@ -10,12 +10,16 @@
 
 namespace evb {
 
-BuilderUnit::BuilderUnit(int index, const Config& config)
+BuilderUnit::BuilderUnit(int index, const Config& config, uint8_t* memory)
     : config_(config), index_(index), nru_(config.nodes), layout_(config) {
   const double sample = std::clamp(config.verify_sample, 0.0, 1.0);
   verify_threshold_ = sample >= 1.0 ? UINT64_MAX : static_cast<uint64_t>(sample * 0x1.0p64);
   slots_.resize(config.credits);
-  buffer_ = AlignedBuffer(layout_.total());
+  if (!memory) {
+    own_ = AlignedBuffer(layout_.total());
+    memory = own_.data();
+  }
+  base_ = memory;
   first_seen_.assign(nru_, 0);
 }
 

@@ -7,6 +7,7 @@
 // header, size or checksum), duplicate (second fragment from one RU for one event), incomplete
 // (events left unfinished when the run ended).
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -43,17 +44,21 @@ struct EventSlot {
 
 class BuilderUnit {
  public:
-  BuilderUnit(int index, const Config& config);
+  // `memory`: memory_bytes(config) bytes the caller owns and keeps for the
+  // BU's lifetime (the driver's allocate_memory, so peers can write into
+  // it); null: the BU allocates its own.
+  BuilderUnit(int index, const Config& config, uint8_t* memory = nullptr);
+  static size_t memory_bytes(const Config& config) { return WindowLayout(config).total(); }
 
   int index() const { return index_; }
   int nru() const { return nru_; }
   std::vector<EventSlot>& slots() { return slots_; }
   const std::vector<EventSlot>& slots() const { return slots_; }
   EventSlot& slot(uint32_t s) { return slots_.at(s); }
-  uint8_t* window(uint32_t slot, int ru) { return buffer_.data() + layout_.offset(slot, ru); }
+  uint8_t* window(uint32_t slot, int ru) { return base_ + layout_.offset(slot, ru); }
   size_t window_size(int ru) const { return layout_.size(ru); }
   const WindowLayout& layout() const { return layout_; }
-  AlignedBuffer& memory() { return buffer_; }
+  std::span<uint8_t> memory() { return {base_, layout_.total()}; }
 
   void start(uint32_t slot, uint64_t event, std::vector<int> order, int64_t now_ns);
   // Checks the fragment that arrived from RU `ru` into `slot` (`bytes` long)
@@ -76,7 +81,8 @@ class BuilderUnit {
   int nru_;
   uint64_t verify_threshold_;
   WindowLayout layout_;
-  AlignedBuffer buffer_;
+  AlignedBuffer own_;  // when the caller gave no memory
+  uint8_t* base_ = nullptr;
   std::vector<EventSlot> slots_;
   std::vector<uint8_t> first_seen_;  // per RU: first fragment verified already
   IntegrityCounters integrity_;

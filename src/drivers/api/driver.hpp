@@ -168,6 +168,14 @@ class Driver {
   virtual RegistrationPtr register_memory(void* base, size_t size) {
     return std::make_unique<Registration>(base, size);
   }
+  // Allocates `size` (> 0) bytes and registers them in one step: the memory
+  // protocols expose to peers' rdma_write (BU windows). It lives as long as
+  // the returned Registration (whose base() it is). The default maps
+  // page-aligned memory and calls register_memory(); drivers whose library
+  // reaches its own allocations more directly override it (UCX's
+  // shared-memory segments, which peers write with a plain copy where
+  // caller memory would need the target's help).
+  virtual RegistrationPtr allocate_memory(size_t size);
   // Only when capabilities().rdma_write: turns the packed key `peer` sent
   // into a handle for rdma_write. Throws evb::Error on malformed bytes.
   virtual RemoteKeyPtr unpack_key(PeerId peer, std::span<const std::byte> packed);

@@ -14,8 +14,8 @@
 
 #include <algorithm>
 
-#include "drivers/libfabric/lf_driver.hpp"
 #include "drivers/common/rank_tags.hpp"
+#include "drivers/libfabric/lf_driver.hpp"
 
 namespace evb::libfabric {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "core/config_loader.hpp"
-#include "core/error.hpp"
+#include "drivers/common/option_values.hpp"
 
 namespace evb::libfabric {
 
@@ -116,62 +116,31 @@ const std::vector<KeySpec>& lf_option_specs() {
   return specs;
 }
 
-namespace {
-
-std::string where(const std::string& key) {
-  return "driver_options." + key;
-}
-
-[[noreturn]] void bad(const std::string& key, const std::string& value, const std::string& what) {
-  throw ConfigError(where(key) + ": bad " + what + " '" + value + "'");
-}
-
-size_t parse_depth(const std::string& key, const std::string& v) {
-  size_t pos = 0;
-  long long x = 0;
-  try {
-    x = std::stoll(v, &pos);
-  } catch (const std::exception&) {
-    bad(key, v, "queue depth (an integer 0..1048576)");
-  }
-  if (pos != v.size() || x < 0 || x > 1048576) bad(key, v, "queue depth (an integer 0..1048576)");
-  return static_cast<size_t>(x);
-}
-
-std::chrono::milliseconds parse_ms(const std::string& key, const std::string& v) {
-  const double s = parse_duration(v, where(key));
-  if (!(s >= 0) || !std::isfinite(s)) bad(key, v, "duration");
-  return std::chrono::milliseconds(static_cast<int64_t>(std::llround(s * 1000)));
-}
-
-}  // namespace
-
 LfOptions parse_lf_options(const Config* config) {
   LfOptions o;
   if (!config) return o;
   for (const auto& [raw_key, value] : config->driver_options) {
     // Accept "provider" as well as "libfabric.provider" / "driver_options.provider".
-    const size_t dot = raw_key.rfind('.');
-    const std::string key = dot == std::string::npos ? raw_key : raw_key.substr(dot + 1);
+    const std::string key = option_key(raw_key);
     if (key == "provider") {
       if (value.empty() || value.find_first_of(" \t\n") != std::string::npos)
-        bad(key, value, "provider name");
+        bad_option(key, value, "provider name");
       o.provider = value;
     } else if (key == "domain") {
       o.domain = value;
     } else if (key == "interface") {
       o.interface = value.empty() ? "auto" : value;
     } else if (key == "tx_queue_depth") {
-      o.tx_queue_depth = parse_depth(key, value);
+      o.tx_queue_depth = option_size(key, value, 1048576, "queue depth");
     } else if (key == "rx_queue_depth") {
-      o.rx_queue_depth = parse_depth(key, value);
+      o.rx_queue_depth = option_size(key, value, 1048576, "queue depth");
     } else if (key == "progress") {
       if (value == "manual") {
         o.progress = ProgressMode::manual;
       } else if (value == "auto") {
         o.progress = ProgressMode::automatic;
       } else {
-        bad(key, value, "progress (manual or auto)");
+        bad_option(key, value, "progress (manual or auto)");
       }
     } else if (key == "write_immediate") {
       if (value == "auto") {
@@ -181,18 +150,18 @@ LfOptions parse_lf_options(const Config* config) {
       } else if (value == "emulated") {
         o.write_immediate = ImmediateMode::emulated;
       } else {
-        bad(key, value, "write_immediate (auto, native or emulated)");
+        bad_option(key, value, "write_immediate (auto, native or emulated)");
       }
     } else if (key == "inject") {
-      o.inject = parse_boolean(value, where(key));
+      o.inject = parse_boolean(value, "driver_options." + key);
     } else if (key == "source") {
-      o.source = parse_boolean(value, where(key));
+      o.source = parse_boolean(value, "driver_options." + key);
     } else if (key == "keepalive_timeout") {
-      o.keepalive_timeout = parse_ms(key, value);
+      o.keepalive_timeout = option_ms(key, value);
     } else if (key == "connect_timeout") {
-      o.connect_timeout = parse_ms(key, value);
+      o.connect_timeout = option_ms(key, value);
     } else if (key == "shutdown_timeout") {
-      o.shutdown_timeout = parse_ms(key, value);
+      o.shutdown_timeout = option_ms(key, value);
     }
     // Other drivers' keys may share the map; the config validator rejects typos.
   }

@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "drivers/libfabric/lf_driver.hpp"
 #include "drivers/common/rank_tags.hpp"
+#include "drivers/libfabric/lf_driver.hpp"
 
 namespace evb::libfabric {
 

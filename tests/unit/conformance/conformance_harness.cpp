@@ -58,6 +58,9 @@ const std::map<std::string, std::vector<Variant>>& variant_table() {
             "libfabric 1.17 udp;ofi_rxd reports truncated receives as ok (libfabricQuirks)";
       t["libfabric"].push_back(std::move(v));
     }
+    // UCX over its two transports that run without hardware here.
+    t["ucx"] = {Variant{.driver = "ucx", .label = "ucx_tcp", .options = {{"tls", "tcp"}}},
+                Variant{.driver = "ucx", .label = "ucx_sm", .options = {{"tls", "sm"}}}};
     t["mpi"] = {Variant{
         .driver = "mpi",
         .label = "mpi",

@@ -9,9 +9,9 @@
 
 #include "core/error.hpp"
 #include "drivers/api/registry.hpp"
+#include "drivers/common/rank_tags.hpp"
 #include "drivers/libfabric/lf_memory.hpp"
 #include "drivers/libfabric/lf_probe.hpp"
-#include "drivers/common/rank_tags.hpp"
 #include "lf_test_util.hpp"
 
 namespace evb {

@@ -1,0 +1,292 @@
+// Completions: the UCX callbacks, the queue poll() drains, control messages
+// (hello, notify, bye), and what a lost or departed peer does to the
+// operations waiting on it.
+#include <poll.h>
+#include <time.h>
+
+#include <algorithm>
+#include <cerrno>
+
+#include "drivers/common/rank_tags.hpp"
+#include "drivers/ucx/ucx_driver.hpp"
+
+namespace evb::ucx {
+
+// ---------------------------------------------------------------- callbacks
+// UCX calls these from inside ucp_worker_progress, and a receive's also
+// from inside ucp_tag_recv_nbx (NO_IMM_CMPL, see start_recv); sends, puts
+// and flushes that finish at once are returned, not called back. The request is released here,
+// after its Op is done with it; the Op goes back to the pool when its completion is queued.
+
+void send_callback(void* request, ucs_status_t status, void* user_data) {
+  auto* op = static_cast<Op*>(user_data);
+  op->request = nullptr;
+  ucp_request_free(request);
+  op->driver->on_send_done(op, status);
+}
+
+void recv_callback(void* request, ucs_status_t status, const ucp_tag_recv_info_t* info,
+                   void* user_data) {
+  auto* op = static_cast<Op*>(user_data);
+  op->request = nullptr;
+  if (op->posting) {  // inside ucp_tag_recv_nbx: start_recv finishes it
+    if (status == UCS_OK || status == UCS_ERR_MESSAGE_TRUNCATED) op->info = *info;
+    op->post_status = status;
+    op->done_in_post = true;
+  } else {
+    op->driver->on_recv_done(op, status, info);  // `info` lives in the request: use it first
+  }
+  ucp_request_free(request);
+}
+
+void flush_callback(void* request, ucs_status_t status, void* user_data) {
+  auto* op = static_cast<Op*>(user_data);
+  op->request = nullptr;
+  ucp_request_free(request);
+  op->driver->on_flush_done(op, status);
+}
+
+void endpoint_error(void* arg, ucp_ep_h /*ep*/, ucs_status_t status) {
+  const auto* peer = static_cast<const PeerHandle*>(arg);
+  peer->driver->on_peer_error(peer->rank, status);
+}
+
+// ---------------------------------------------------------------- queue
+
+void UcxDriver::progress() {
+  // A bounded burst: each call may run many callbacks.
+  for (int i = 0; i < 16 && ucp_worker_progress(worker_->worker()) != 0; ++i) {
+  }
+}
+
+size_t UcxDriver::poll(std::span<Completion> out) {
+  progress();
+  const size_t n = std::min(out.size(), ready_.size());
+  for (size_t i = 0; i < n; ++i) {
+    out[i] = ready_.front();
+    ready_.pop_front();
+  }
+  return n;
+}
+
+void UcxDriver::wait(std::chrono::microseconds timeout) {
+  if (!caps_.can_block || !ready_.empty()) return;
+  progress();
+  if (!ready_.empty()) return;
+  // Armed means: the event fd fires for anything that arrives from now on.
+  if (ucp_worker_arm(worker_->worker()) != UCS_OK) return;  // UCS_ERR_BUSY: events pending
+  pollfd pfd{worker_->event_fd(), POLLIN, 0};
+  const auto us = std::max<int64_t>(timeout.count(), 0);
+  timespec ts{static_cast<time_t>(us / 1000000), static_cast<long>(us % 1000000) * 1000};
+  while (::ppoll(&pfd, 1, &ts, nullptr) < 0 && errno == EINTR) {
+  }
+}
+
+void UcxDriver::complete(Op* op, OpStatus status, size_t bytes, PeerId peer, Tag tag,
+                         const std::string& why) {
+  Completion c;
+  c.cookie = op->cookie;
+  c.type = op->kind == OpKind::recv    ? OpType::recv
+           : op->kind == OpKind::write ? OpType::rdma_write
+                                       : OpType::send;
+  c.status = status;
+  c.peer = peer;
+  c.tag = tag;
+  c.bytes = bytes;
+  if (status != OpStatus::ok && !why.empty()) last_error_ = why;
+  ready_.push_back(c);
+  posted_.remove(op);
+  ops_.put(op);
+}
+
+void UcxDriver::fail_now(OpType type, PeerId peer, Tag tag, uint64_t cookie, OpStatus status,
+                         const std::string& why) {
+  last_error_ = why;
+  Completion c;
+  c.cookie = cookie;
+  c.type = type;
+  c.status = status;
+  c.peer = peer;
+  c.tag = tag;
+  ready_.push_back(c);
+}
+
+OpStatus UcxDriver::status_for(PeerId peer, ucs_status_t status) const {
+  if (status == UCS_OK) return OpStatus::ok;
+  if (status == UCS_ERR_MESSAGE_TRUNCATED) return OpStatus::truncated;
+  if (valid_rank(peer) && peers_[peer].state == PeerState::lost) return OpStatus::peer_lost;
+  if (valid_rank(peer) && peers_[peer].state == PeerState::closed) return OpStatus::peer_closed;
+  switch (status) {
+    case UCS_ERR_CONNECTION_RESET:
+    case UCS_ERR_ENDPOINT_TIMEOUT:
+    case UCS_ERR_UNREACHABLE:
+      return OpStatus::peer_lost;
+    default:
+      return OpStatus::error;
+  }
+}
+
+OpStatus UcxDriver::down_status(PeerId peer) const {
+  return peers_[peer].state == PeerState::lost ? OpStatus::peer_lost : OpStatus::peer_closed;
+}
+
+// ---------------------------------------------------------------- operations
+
+void UcxDriver::on_send_done(Op* op, ucs_status_t status) {
+  const std::string why =
+      status == UCS_OK ? std::string()
+                       : prefix() + ": send to " + rank_name(op->peer) + ": " + status_text(status);
+  if (op->kind == OpKind::write) {  // its notify went out
+    finish_write(op, status_for(op->peer, status), why);
+  } else if (op->kind == OpKind::ctl_send) {
+    --control_sends_;
+    if (status != UCS_OK && status != UCS_ERR_CANCELED) last_error_ = why;
+    ops_.put(op);
+  } else {
+    complete(op, status_for(op->peer, status), op->size, op->peer, op->tag, why);
+  }
+}
+
+void UcxDriver::on_flush_done(Op* op, ucs_status_t status) {
+  if (status != UCS_OK) {
+    return finish_write(
+        op, status_for(op->peer, status),
+        prefix() + ": write to " + rank_name(op->peer) + ": " + status_text(status));
+  }
+  if (op->status == OpStatus::ok && op->immediate) return send_notify(op);
+  finish_write(op, op->status, {});
+}
+
+void UcxDriver::finish_write(Op* op, OpStatus status, const std::string& why) {
+  if (op->status != OpStatus::ok) status = op->status;  // a put failed first
+  complete(op, status, op->size, op->peer, 0, why);
+}
+
+void UcxDriver::on_recv_done(Op* op, ucs_status_t status, const ucp_tag_recv_info_t* info) {
+  // The callback's info, or (immediate completion) the one UCX filled in.
+  if (info != &op->info && (status == UCS_OK || status == UCS_ERR_MESSAGE_TRUNCATED))
+    op->info = *info;
+  info = &op->info;
+  if (op->kind == OpKind::ctl_recv) {
+    if (status == UCS_OK) on_control(op, info->length);
+    if (status != UCS_OK && status != UCS_ERR_CANCELED)
+      last_error_ = prefix() + ": control receive failed: " + status_text(status);
+    if (closing_ || status == UCS_ERR_CANCELED) {
+      control_recvs_.erase(std::find(control_recvs_.begin(), control_recvs_.end(), op));
+      ops_.put(op);
+    } else {
+      start_recv(op, op->ctl, sizeof op->ctl, nullptr);  // repost
+    }
+    return;
+  }
+  switch (status) {
+    case UCS_OK:
+      return complete(op, OpStatus::ok, info->length, tag_sender(info->sender_tag),
+                      tag_user(info->sender_tag), {});
+    case UCS_ERR_MESSAGE_TRUNCATED: {
+      // The posted size at least, the message's length where UCX reports it.
+      const size_t bytes = std::max(info->length, op->size);
+      const PeerId from = info->sender_tag ? tag_sender(info->sender_tag) : op->peer;
+      return complete(op, OpStatus::truncated, bytes, from, op->tag,
+                      prefix() + ": receive from " + rank_name(from) + ": message of " +
+                          std::to_string(info->length) + " bytes, " + std::to_string(op->size) +
+                          " posted");
+    }
+    case UCS_ERR_CANCELED:
+      return complete(
+          op, op->cancel_status, 0, op->peer, op->tag,
+          prefix() + ": receive from " + rank_name(op->peer) + " cancelled: " + last_error_);
+    default:
+      return complete(
+          op, status_for(op->peer, status), 0, op->peer, op->tag,
+          prefix() + ": receive from " + rank_name(op->peer) + ": " + status_text(status));
+  }
+}
+
+// ---------------------------------------------------------------- control
+
+void UcxDriver::on_control(Op* op, size_t len) {
+  const PeerId from = tag_sender(op->info.sender_tag);
+  auto m = decode(std::span<const std::byte>(op->ctl, std::min(len, sizeof op->ctl)));
+  // Only well-formed messages whose claimed sender is the tag's sender and
+  // a rank of this run count; anything else is dropped and noted.
+  if (!m || len != kControlBytes || !valid_rank(from) || m->rank != static_cast<uint32_t>(from)) {
+    last_error_ = prefix() + ": ignored a malformed control message (" + std::to_string(len) +
+                  " bytes, tagged as from " + rank_name(from) + ")";
+    return;
+  }
+  Peer& p = peers_[from];
+  switch (m->kind) {
+    case CtlKind::hello:
+      p.hello = true;
+      p.hello_run = m->a;
+      p.hello_size = m->size;
+      break;
+    case CtlKind::notify: {
+      if (m->b > 0xFFFFFFFFull) {
+        last_error_ = prefix() + ": ignored a notify from " + rank_name(from) +
+                      " with an immediate wider than 32 bits";
+        break;
+      }
+      Completion c;
+      c.type = OpType::remote_write;
+      c.peer = from;
+      c.bytes = static_cast<size_t>(m->a);
+      c.immediate = static_cast<uint32_t>(m->b);
+      ready_.push_back(c);
+      break;
+    }
+    case CtlKind::bye:
+      peer_down(from, OpStatus::peer_closed, rank_name(from) + " shut down");
+      break;
+    case CtlKind::ping:
+    case CtlKind::pong:
+      break;  // keepalive is UCX's own here
+  }
+}
+
+// ---------------------------------------------------------------- peers
+
+void UcxDriver::on_peer_error(PeerId peer, ucs_status_t status) {
+  if (!valid_rank(peer)) return;
+  peer_down(peer, OpStatus::peer_lost,
+            prefix() + ": " + rank_name(peer) + " was lost: UCX reports " + status_text(status));
+}
+
+void UcxDriver::cancel(const std::vector<Op*>& ops, OpStatus status) {
+  for (Op* op : ops) {
+    op->cancel_status = status;
+    if (op->request) ucp_request_cancel(worker_->worker(), op->request);
+  }
+}
+
+void UcxDriver::peer_down(PeerId peer, OpStatus status, const std::string& why) {
+  Peer& p = peers_[peer];
+  if (p.state == PeerState::lost || p.state == PeerState::closed) return;
+  const bool was_open = p.state == PeerState::open;
+  p.state = status == OpStatus::peer_lost ? PeerState::lost : PeerState::closed;
+  if (was_open) --open_peers_;
+  if (status == OpStatus::peer_lost) {
+    ++lost_peers_;
+    last_error_ = why;
+  }
+  Completion c;
+  c.type = OpType::peer_event;
+  c.status = status;
+  c.peer = peer;
+  ready_.push_back(c);
+
+  // Receives waiting on it can never match now (its messages that already
+  // arrived were matched first: UCX delivers in order); any-peer receives
+  // fail once nobody is left.
+  std::vector<Op*> doomed;
+  for (Op* op = posted_.head(); op; op = op->next) {
+    if (op->peer == peer || (op->peer == kAnyPeer && all_peers_down())) doomed.push_back(op);
+  }
+  for (Op* op : doomed) {
+    op->cancel_status = op->peer == kAnyPeer ? any_peer_status() : status;
+    if (op->request) ucp_request_cancel(worker_->worker(), op->request);
+  }
+}
+
+}  // namespace evb::ucx

@@ -1,0 +1,288 @@
+// Setup and teardown of the ucx driver: worker, control receives, connect
+// (endpoints + hello), registration and remote keys, shutdown.
+#include "drivers/ucx/ucx_driver.hpp"
+
+#include <stdio.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/error.hpp"
+#include "drivers/common/rank_tags.hpp"
+#include "drivers/ucx/ucx_memory.hpp"
+
+namespace evb::ucx {
+
+namespace {
+
+// Internal receives kept posted for control messages (UCX buffers the ones
+// that arrive while all are busy).
+constexpr size_t kControlReceives = 8;
+constexpr size_t kMaxMessage = 1ull << 30;
+
+using Clock = std::chrono::steady_clock;
+
+}  // namespace
+
+std::string UcxDriver::prefix() const {
+  return name_ + ": rank " + std::to_string(context_.rank);
+}
+
+std::string UcxDriver::rank_name(PeerId peer) const {
+  return peer == kAnyPeer ? std::string("any rank") : "rank " + std::to_string(peer);
+}
+
+UcxDriver::UcxDriver(const DriverContext& context, UcxOptions options)
+    : context_(context), options_(std::move(options)), ops_(this) {
+  name_ = options_.tls == "auto" ? std::string("ucx") : "ucx/" + options_.tls;
+  if (context_.size < 1 || context_.size > kMaxRanks || context_.rank < 0 ||
+      context_.rank >= context_.size)
+    throw ConfigError(prefix() + ": rank " + std::to_string(context_.rank) + " of " +
+                      std::to_string(context_.size) + " is out of range");
+  worker_ = std::make_unique<UcxWorker>(options_, context_.all_local, prefix());
+
+  peers_.resize(context_.size);
+  for (int i = 0; i < context_.size; ++i) {
+    peers_[i].handle = PeerHandle{this, i};
+  }
+
+  // A packed key's size depends on the memory domains UCX registers with;
+  // measure it once on a scratch page and leave room for larger ones.
+  std::vector<std::byte> scratch(4096);
+  UcxRegistration probe(worker_->context(), scratch.data(), scratch.size(), prefix());
+  caps_.max_segments = kMaxSegments;
+  caps_.max_message = kMaxMessage;
+  caps_.inline_size = 0;
+  caps_.tag_bits = 32;
+  caps_.rdma_write = true;
+  caps_.write_immediate = false;  // emulated: flush, then a notify message
+  caps_.registration_required = false;
+  caps_.packed_key_size = 2 * probe.packed_key().size() + 64;
+  caps_.ordered_per_peer = true;
+  caps_.zero_copy_send = true;
+  caps_.can_block = worker_->event_fd() >= 0;
+  caps_.alltoall = false;
+
+  for (size_t i = 0; i < kControlReceives; ++i) post_control_recv();
+}
+
+UcxDriver::~UcxDriver() {
+  if (!shut_down_) {
+    closing_ = true;
+    // Not shut down (an exception, a test): no goodbyes, endpoints forced shut.
+    close_endpoints(Clock::now() + std::chrono::seconds(1));
+  }
+  // Whatever UCX still holds completes (cancelled) before the Ops go away.
+  std::vector<Op*> held(control_recvs_.begin(), control_recvs_.end());
+  for (Op* op = posted_.head(); op; op = op->next) held.push_back(op);
+  cancel(held, OpStatus::peer_closed);
+  for (int i = 0; i < 100 && ucp_worker_progress(worker_->worker()) != 0; ++i) {
+  }
+  // Peers' goodbyes that arrived after the control receives went: received
+  // and dropped here, so that UCX does not report them as lost messages
+  // (a caller's message left unreceived is still reported).
+  for (;;) {
+    ucp_tag_recv_info_t info{};
+    ucp_tag_message_h m = ucp_tag_probe_nb(worker_->worker(), control_tag(0), ~kRankMask, 1, &info);
+    if (!m) break;
+    std::byte scratch[kControlBytes];
+    ucp_request_param_t param{};
+    ucs_status_ptr_t r =
+        ucp_tag_msg_recv_nbx(worker_->worker(), scratch, sizeof scratch, m, &param);
+    if (UCS_PTR_IS_PTR(r)) {
+      while (ucp_request_check_status(r) == UCS_INPROGRESS) ucp_worker_progress(worker_->worker());
+      ucp_request_free(r);
+    }
+  }
+  worker_.reset();
+}
+
+void UcxDriver::create_endpoint(PeerId peer, const std::string& address) {
+  Peer& p = peers_[peer];
+  if (address.empty())
+    throw Error(prefix() + ": the bootstrap gave no address for " + rank_name(peer));
+  ucp_ep_params_t params{};
+  params.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
+                      UCP_EP_PARAM_FIELD_ERR_HANDLER;
+  params.address = reinterpret_cast<const ucp_address_t*>(address.data());
+  params.err_mode = UCP_ERR_HANDLING_MODE_PEER;
+  params.err_handler.cb = endpoint_error;
+  params.err_handler.arg = &p.handle;
+  ucs_status_t st = ucp_ep_create(worker_->worker(), &params, &p.ep);
+  if (st != UCS_OK)
+    throw Error(prefix() + ": cannot reach " + rank_name(peer) + " (" + worker_->settings() +
+                "): ucp_ep_create: " + status_text(st) +
+                "; `evbench drivers` lists the transports UCX finds here");
+  p.state = PeerState::open;
+  ++open_peers_;
+  had_peers_ = true;
+}
+
+void UcxDriver::connect(const std::vector<std::string>& addresses,
+                        const std::vector<PeerId>& peers) {
+  if (connected_) throw Error(prefix() + ": connect() called twice");
+  if (addresses.size() != static_cast<size_t>(context_.size))
+    throw Error(prefix() + ": " + std::to_string(addresses.size()) + " addresses for " +
+                std::to_string(context_.size) + " ranks");
+  run_id_ = run_id(addresses);
+  for (PeerId peer : peers) {
+    if (!valid_rank(peer)) throw Error(prefix() + ": peer " + std::to_string(peer) + " is no rank");
+    if (peers_[peer].state != PeerState::none) continue;  // listed twice
+    create_endpoint(peer, addresses[peer]);
+  }
+  for (PeerId peer : peers) {
+    Op* op = ops_.get(OpKind::ctl_send);
+    post_control(peer,
+                 CtlMessage{.kind = CtlKind::hello,
+                            .rank = static_cast<uint32_t>(context_.rank),
+                            .size = static_cast<uint32_t>(context_.size),
+                            .a = run_id_},
+                 op);
+  }
+  await_hellos(peers);
+  connected_ = true;
+}
+
+void UcxDriver::await_hellos(const std::vector<PeerId>& peers) {
+  const auto deadline = Clock::now() + options_.connect_timeout;
+  auto missing = [&] {
+    std::string list;
+    for (PeerId peer : peers) {
+      if (!peers_[peer].hello) list += (list.empty() ? "" : ", ") + std::to_string(peer);
+    }
+    return list;
+  };
+  const bool all = progress_until(
+      [&] {
+        for (PeerId peer : peers) {
+          if (peers_[peer].state == PeerState::lost) return true;  // reported below
+          if (!peers_[peer].hello) return false;
+        }
+        return control_sends_ == 0;
+      },
+      deadline);
+  for (PeerId peer : peers) {
+    const Peer& p = peers_[peer];
+    if (p.state == PeerState::lost)
+      throw Error(prefix() + ": " + rank_name(peer) + " was lost while connecting: " + last_error_);
+    if (p.hello && (p.hello_run != run_id_ || p.hello_size != static_cast<uint32_t>(context_.size)))
+      throw Error(prefix() + ": " + rank_name(peer) +
+                  " belongs to another run (its hello does not match this run's addresses)");
+  }
+  if (!all) {
+    const std::string list = missing();
+    throw Error(prefix() + ": no hello from rank(s) " + (list.empty() ? "?" : list) + " within " +
+                std::to_string(options_.connect_timeout.count()) + " ms (" + worker_->settings() +
+                (last_error_.empty() ? "" : "; " + last_error_) + ")");
+  }
+}
+
+template <class Done>
+bool UcxDriver::progress_until(Done done, Clock::time_point deadline) {
+  for (;;) {
+    progress();
+    if (done()) return true;
+    if (Clock::now() >= deadline) return false;
+  }
+}
+
+RegistrationPtr UcxDriver::checked_key(RegistrationPtr reg) const {
+  if (reg->packed_key().size() > caps_.packed_key_size)
+    throw Error(prefix() + ": packed key of " + std::to_string(reg->packed_key().size()) +
+                " bytes exceeds the " + std::to_string(caps_.packed_key_size) +
+                " announced in capabilities().packed_key_size");
+  return reg;
+}
+
+RegistrationPtr UcxDriver::allocate_memory(size_t size) {
+  if (size == 0) throw Error(prefix() + ": allocate_memory of 0 bytes");
+  return checked_key(
+      std::make_unique<UcxRegistration>(worker_->context(), nullptr, size, prefix()));
+}
+
+RegistrationPtr UcxDriver::register_memory(void* base, size_t size) {
+  if (!base) throw Error(prefix() + ": register_memory of a null address");
+  return checked_key(std::make_unique<UcxRegistration>(worker_->context(), base, size, prefix()));
+}
+
+RemoteKeyPtr UcxDriver::unpack_key(PeerId peer, std::span<const std::byte> packed) {
+  if (!valid_rank(peer) || !peers_[peer].ep)
+    throw Error(prefix() + ": unpack_key for " + rank_name(peer) + ", which is not connected");
+  KeyRecord record;
+  const std::string bad = parse_key(packed, &record);
+  if (!bad.empty()) throw Error(prefix() + ": key from " + rank_name(peer) + ": " + bad);
+  ucp_rkey_h rkey = nullptr;
+  ucs_status_t st = ucp_ep_rkey_unpack(peers_[peer].ep, record.rkey.data(), &rkey);
+  if (st != UCS_OK)
+    throw Error(prefix() + ": key from " + rank_name(peer) +
+                ": ucp_ep_rkey_unpack: " + status_text(st));
+  return std::make_unique<UcxRemoteKey>(peer, record, rkey);
+}
+
+std::string UcxDriver::transports_to(PeerId peer) const {
+  if (!valid_rank(peer) || !peers_[peer].ep) return {};
+  char* text = nullptr;
+  size_t len = 0;
+  FILE* f = open_memstream(&text, &len);
+  if (!f) return {};
+  ucp_ep_print_info(peers_[peer].ep, f);
+  fclose(f);
+  // Lane lines: "#  lane[0]:  1:tcp/lo.0 md[0] -> ..." -> "tcp/lo".
+  std::string out;
+  const std::string all(text, len);
+  free(text);
+  size_t pos = 0;
+  while ((pos = all.find("lane[", pos)) != std::string::npos) {
+    const size_t colon = all.find(':', all.find("]:", pos) + 2);
+    const size_t end = all.find_first_of(" .\n", colon + 1);
+    if (colon == std::string::npos || end == std::string::npos) break;
+    const std::string tl = all.substr(colon + 1, end - colon - 1);
+    if (out.find(tl) == std::string::npos) out += (out.empty() ? "" : ",") + tl;
+    pos = end;
+  }
+  return out;
+}
+
+void UcxDriver::close_endpoints(Clock::time_point deadline) noexcept {
+  std::vector<void*> closing;
+  for (Peer& p : peers_) {
+    if (!p.ep) continue;
+    ucp_request_param_t param{};
+    param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+    // A peer still open gets its last messages flushed; a lost or departed
+    // one is dropped (a flush to it could only time out).
+    param.flags = p.state == PeerState::open ? 0 : UCP_EP_CLOSE_FLAG_FORCE;
+    ucs_status_ptr_t r = ucp_ep_close_nbx(p.ep, &param);
+    p.ep = nullptr;
+    if (UCS_PTR_IS_PTR(r)) closing.push_back(r);
+  }
+  for (void* r : closing) {
+    while (ucp_request_check_status(r) == UCS_INPROGRESS && Clock::now() < deadline)
+      ucp_worker_progress(worker_->worker());
+    ucp_request_free(r);
+  }
+}
+
+void UcxDriver::shutdown() {
+  if (shut_down_) return;
+  const auto deadline = Clock::now() + options_.shutdown_timeout;
+  for (Peer& p : peers_) {
+    if (p.state != PeerState::open) continue;
+    post_control(p.handle.rank,
+                 CtlMessage{.kind = CtlKind::bye,
+                            .rank = static_cast<uint32_t>(context_.rank),
+                            .size = static_cast<uint32_t>(context_.size)},
+                 ops_.get(OpKind::ctl_send));
+  }
+  progress_until([&] { return control_sends_ == 0; }, deadline);
+  closing_ = true;
+  shut_down_ = true;
+  close_endpoints(deadline);
+  connected_ = false;
+}
+
+std::unique_ptr<Driver> make_ucx_driver(const DriverContext& context, const UcxOptions& options) {
+  return std::make_unique<UcxDriver>(context, options);
+}
+
+}  // namespace evb::ucx

@@ -1,0 +1,120 @@
+#pragma once
+// The per-operation record of the ucx driver: what a UCX callback gets as
+// user_data, pooled so that the data path allocates nothing per operation
+// once the pool has grown to the number of operations in flight.
+#include <ucp/api/ucp.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "drivers/api/driver.hpp"
+#include "drivers/common/control_message.hpp"
+
+namespace evb::ucx {
+
+class UcxDriver;
+
+// What the endpoint error handler of one peer gets as its argument.
+struct PeerHandle {
+  UcxDriver* driver = nullptr;
+  PeerId rank = 0;
+};
+
+// UCX callbacks (ucx_complete.cpp); user_data is the Op.
+void send_callback(void* request, ucs_status_t status, void* user_data);
+void recv_callback(void* request, ucs_status_t status, const ucp_tag_recv_info_t* info,
+                   void* user_data);
+void flush_callback(void* request, ucs_status_t status, void* user_data);
+void endpoint_error(void* arg, ucp_ep_h ep, ucs_status_t status);
+
+enum class OpKind : uint8_t {
+  send,      // a caller's post_send
+  recv,      // a caller's post_recv
+  write,     // a caller's rdma_write: puts, then a flush, then (immediate) a notify
+  ctl_send,  // the driver's own control message (hello, bye)
+  ctl_recv,  // an internal receive for control messages, reposted
+};
+
+struct Op {
+  UcxDriver* driver = nullptr;
+  OpKind kind = OpKind::send;
+  uint64_t cookie = 0;
+  PeerId peer = kAnyPeer;
+  Tag tag = 0;
+  size_t size = 0;          // posted receive size, or bytes sent / written
+  void* request = nullptr;  // UCX request while one is outstanding
+  // Why a cancelled receive was cancelled (peer_lost / peer_closed).
+  OpStatus cancel_status = OpStatus::error;
+  // Writes: the first failure, the immediate, and whether the notify is out.
+  OpStatus status = OpStatus::ok;
+  std::optional<uint32_t> immediate;
+  bool notifying = false;
+  ucp_tag_recv_info_t info{};  // receives: filled on completion
+  // Receives: the callback ran inside ucp_tag_recv_nbx (posting) and left
+  // its status for start_recv to act on.
+  bool posting = false;
+  bool done_in_post = false;
+  ucs_status_t post_status = UCS_OK;
+  std::vector<ucp_dt_iov_t> iov;   // gathered sends (capacity kept across reuse)
+  std::byte ctl[kControlBytes]{};  // control message sent or received
+  // Posted caller receives, linked so a lost peer's can be cancelled.
+  Op* prev = nullptr;
+  Op* next = nullptr;
+  bool linked = false;
+};
+
+// A free list of Ops that only grows.
+class OpPool {
+ public:
+  explicit OpPool(UcxDriver* driver) : driver_(driver) {}
+  Op* get(OpKind kind) {
+    if (free_.empty()) {
+      all_.push_back(std::make_unique<Op>());
+      free_.push_back(all_.back().get());
+    }
+    Op* op = free_.back();
+    free_.pop_back();
+    std::vector<ucp_dt_iov_t> iov = std::move(op->iov);
+    *op = Op{};
+    op->iov = std::move(iov);
+    op->driver = driver_;
+    op->kind = kind;
+    return op;
+  }
+  void put(Op* op) { free_.push_back(op); }
+  size_t live() const { return all_.size() - free_.size(); }
+
+ private:
+  UcxDriver* driver_;
+  std::vector<std::unique_ptr<Op>> all_;
+  std::vector<Op*> free_;
+};
+
+// Caller receives still posted to UCX, in posting order.
+class OpList {
+ public:
+  void push(Op* op) {
+    op->prev = tail_;
+    op->next = nullptr;
+    (tail_ ? tail_->next : head_) = op;
+    tail_ = op;
+    op->linked = true;
+  }
+  void remove(Op* op) {
+    if (!op->linked) return;
+    (op->prev ? op->prev->next : head_) = op->next;
+    (op->next ? op->next->prev : tail_) = op->prev;
+    op->prev = op->next = nullptr;
+    op->linked = false;
+  }
+  Op* head() const { return head_; }
+
+ private:
+  Op* head_ = nullptr;
+  Op* tail_ = nullptr;
+};
+
+}  // namespace evb::ucx
