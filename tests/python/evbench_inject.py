@@ -10,9 +10,13 @@ EVBENCH_INJECT_WHERE=KEY=VALUE (a dotted key; no WHERE: every point) changes:
   EVBENCH_INJECT_DO=fail   print a message and exit 1 without starting,
                            as a point that crashes at start-up
   EVBENCH_INJECT_DO=hang   the real run with --set duration=1h: it works but
-                           does not finish until it is killed
+                           does not finish until it is killed. It runs as a
+                           child of this wrapper, as under a launcher (mpirun,
+                           srun): killing the wrapper alone leaves evbench
+                           running; only a kill of the process group stops it.
 """
 import os
+import subprocess
 import sys
 
 import yaml
@@ -39,7 +43,7 @@ def main(argv):
             sys.stderr.write("evbench-inject: failing %s before it starts\n" % args[1])
             return 1
         if what == "hang":
-            args += ["--set", "duration=1h"]
+            return subprocess.call([real] + args + ["--set", "duration=1h"])
     os.execv(real, [real] + args)
 
 
