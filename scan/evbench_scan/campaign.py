@@ -2,6 +2,7 @@
 
     DIR/scan.yaml            copy of the scan file (base.yaml: copy of its base)
     DIR/campaign.json        scan name, axes, points (id, axis values, repeat)
+    DIR/evbench-config.json  `evbench config --json` of the binary that checked the points
     DIR/points/ID.yaml       the full evbench config of each point
     DIR/results/ID.json      the `evbench run --json` document of each point
     DIR/status/ID.json       exit status of each finished attempt
@@ -16,6 +17,8 @@ import json
 import os
 import shutil
 import time
+
+from . import schema as schema_mod
 
 SUBDIRS = ("points", "results", "status", "logs")
 
@@ -62,6 +65,7 @@ class Campaign:
         write_atomic(self.path("scan.yaml"), scan.text)
         if scan.base_path:
             shutil.copyfile(scan.base_path, self.path("base.yaml"))
+        schema_mod.save(scan.schema, self.root)
         meta = {
             "scan": scan.name, "description": scan.description,
             "scan_file": os.path.abspath(scan.path), "mode": mode,
@@ -82,6 +86,10 @@ class Campaign:
                     if os.path.exists(stale):
                         os.remove(stale)
                 write_atomic(self.point_yaml(p.id), text)
+
+    def schema(self):
+        """The key table saved with the campaign (None for campaigns without one)."""
+        return schema_mod.read(self.root)
 
     def meta(self):
         meta = read_json(self.path("campaign.json"))

@@ -3,7 +3,7 @@ import argparse
 import os
 import sys
 
-from . import collect, expand, runner, submit
+from . import collect, expand, runner, schema, submit
 from .grammar import ScanError, load_scan
 
 
@@ -16,10 +16,14 @@ def _default_outdir(scan_path):
 
 
 def _load(args):
-    scan = load_scan(args.scan)
+    """The scan, its valid points and the evbench binary that checked them.
+    Keys, defaults and units come from that binary, so it must be there."""
     evbench = runner.find_evbench(args.evbench)
     if evbench is None:
-        _log("evbench binary not found (use --evbench or EVBENCH); checking points without it")
+        raise schema.EvbenchMissing(
+            "evbench binary not found (looked at --evbench, $EVBENCH, %s and PATH): build it "
+            "(cmake --build build) or point at one with --evbench PATH or EVBENCH=PATH" % runner.built_evbench())
+    scan = load_scan(args.scan, schema.load(evbench))
     points = expand.validated_points(scan, evbench, log=_log)
     return scan, points, evbench
 
@@ -35,9 +39,6 @@ def cmd_check(args):
 
 def cmd_run(args):
     scan, points, evbench = _load(args)
-    if evbench is None:
-        _log("cannot run: evbench binary not found (build it, or pass --evbench PATH)")
-        return 2
     outdir = args.output or _default_outdir(args.scan)
     _log("%d point(s) -> %s" % (len(points), outdir))
     try:
@@ -51,7 +52,7 @@ def cmd_run(args):
 def cmd_submit(args):
     scan, points, evbench = _load(args)
     outdir = args.output or _default_outdir(args.scan)
-    evbench = scan.cluster.get("evbench") or evbench or "evbench"
+    evbench = scan.cluster.get("evbench") or evbench
     opts = {"account": args.account, "partition": args.partition, "queue": args.queue,
             "nodelist": args.nodelist, "rankfile": args.rankfile, "launcher": args.launcher}
     if args.scheduler == "pbs" and opts["launcher"] and opts["launcher"].startswith("srun"):
@@ -137,6 +138,9 @@ def main(argv=None):
         return args.func(args)
     except ScanError as err:
         sys.stderr.write("%s\n" % err)
+        return 2
+    except schema.EvbenchMissing as err:
+        _log(str(err))
         return 2
     except (OSError, ValueError, RuntimeError) as err:
         _log(str(err))

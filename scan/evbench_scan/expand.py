@@ -2,8 +2,11 @@
 
 A point is one evbench configuration: the base config with one value per
 axis set. Points are numbered in expansion order (the last axis of a matrix
-varies fastest); repeats of one combination are consecutive points.
+varies fastest); repeats of one combination are consecutive points. Every
+point is checked by `evbench validate` itself: the scan tool has no rules of
+its own about keys or values.
 """
+import concurrent.futures
 import copy
 import itertools
 import os
@@ -16,25 +19,16 @@ import yaml
 
 from .grammar import Group, ScanError
 
-KNOWN_KEYS = (
-    "nodes", "layout", "evm", "fu_per_bu", "fu.processing_time", "fu.accept_ratio",
-    "protocol", "scheduling", "seed", "credits", "parallel", "shift", "data_path",
-    "fragment.size", "fragment.distribution", "fragment.spread", "fragment.max_size",
-    "fragment.data_segments", "fragment.meta_size", "fragment.meta_segments",
-    "ru_rate_factors", "ru_buffer", "command_size", "duration", "events", "warmup",
-    "report_interval", "peer_timeout", "verify.sample", "verify.corrupt_every",
-    "driver", "bootstrap", "poll_mode")
-
-
 class Point:
     """One configuration of a campaign."""
 
-    def __init__(self, index, values, repeat, config):
+    def __init__(self, index, values, repeat, config, schema):
         self.index = index
         self.id = "p%04d" % index
         self.values = values          # axis key -> value, in axis order
         self.repeat = repeat          # 0-based
         self.config = config          # nested dict, full point config
+        self.schema = schema          # the evbench key table (defaults, units)
 
     def label(self):
         text = ", ".join("%s=%s" % (k, v) for k, v in self.values.items())
@@ -42,6 +36,14 @@ class Point:
 
     def get(self, dotted, default=None):
         return get_dotted(self.config, dotted, default)
+
+    def setting(self, dotted):
+        """The point's value of a key, else evbench's default for it."""
+        return self.schema.setting(self.config, dotted)
+
+    def seconds(self, dotted):
+        """A duration key of the point in seconds (evbench's default when unset)."""
+        return self.schema.parse_duration(self.setting(dotted))
 
     def yaml_text(self):
         return "# evbench point %s: %s\n%s" % (
@@ -101,68 +103,45 @@ def expand(scan):
             config = copy.deepcopy(scan.config)
             for key, value in ordered.items():
                 set_dotted(config, key, value)
-            points.append(Point(len(points) + 1, ordered, repeat, config))
+            points.append(Point(len(points) + 1, ordered, repeat, config, scan.schema))
     return points
 
 
+VALIDATE_JOBS = 4
 _MESSAGE = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?P<key>[A-Za-z0-9_.\-]+): (?P<msg>.*)$")
 
 
-def _builtin_check(point):
-    """Contradictions found without evbench (used only when the binary is missing)."""
-    problems = []
-    flat = {}
-
-    def walk(prefix, value):
-        for k, v in value.items():
-            dotted = "%s.%s" % (prefix, k) if prefix else k
-            if dotted == "driver_options":
-                continue
-            if isinstance(v, dict):
-                walk(dotted, v)
-            else:
-                flat[dotted] = v
-    walk("", point.config)
-    for key in flat:
-        if key not in KNOWN_KEYS:
-            problems.append((key, "unknown key '%s'" % key))
-    nodes, parallel, credits = flat.get("nodes", 4), flat.get("parallel", 4), flat.get("credits", 2)
-    if isinstance(credits, int) and not 1 <= credits <= 1024:
-        problems.append(("credits", "must be between 1 and 1024, got %s" % credits))
-    if isinstance(parallel, int) and isinstance(nodes, int) and parallel > nodes:
-        problems.append(("parallel", "must be <= nodes (%s), got %s" % (nodes, parallel)))
-    return problems
-
-
-def check_point(scan, point, evbench, workdir):
-    """Problems of one point as (key, message) pairs ([] when valid)."""
-    if not evbench:
-        return _builtin_check(point)
+def check_point(point, evbench, workdir):
+    """Problems `evbench validate` finds in one point, as (key, message) pairs ([] when valid)."""
     path = os.path.join(workdir, "%s.yaml" % point.id)
     with open(path, "w") as f:
         f.write(point.yaml_text())
     try:
-        proc = subprocess.run([evbench, "validate", path], stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, universal_newlines=True, timeout=60)
+        proc = subprocess.run([evbench, "validate", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              stdin=subprocess.DEVNULL, universal_newlines=True, timeout=60)
     except subprocess.TimeoutExpired:
         return [("", "evbench validate timed out")]
     if proc.returncode == 0:
         return []
     problems = []
-    for line in proc.stdout.splitlines():
-        m = _MESSAGE.match(line.strip())
-        if m:
-            problems.append((m.group("key"), m.group("msg")))
-        elif line.strip():
-            problems.append(("", line.strip()))
+    for line in proc.stderr.splitlines():
+        line = line.strip()
+        if line.startswith("evbench: "):
+            line = line[len("evbench: "):]
+        if not line or line.startswith("warning: "):
+            continue
+        m = _MESSAGE.match(line)
+        problems.append((m.group("key"), m.group("msg")) if m else ("", line))
     if not problems:
-        problems.append(("", "evbench validate exited %d: %s" % (proc.returncode, proc.stdout.strip()[-300:])))
+        problems.append(("", "evbench validate exited %d: %s" % (
+            proc.returncode, (proc.stderr + proc.stdout).strip()[-300:])))
     return problems
 
 
 def validated_points(scan, evbench, log=None):
-    """Expand and check every point. Invalid points are dropped when the scan
-    says skip_invalid: true, otherwise a ScanError names the first few."""
+    """Expand and check every point with `evbench validate`. Invalid points are
+    dropped when the scan says skip_invalid: true, otherwise a ScanError names
+    the first few."""
     points = expand(scan)
     workdir = tempfile.mkdtemp(prefix="evbench-scan-validate-")
     kept = []
@@ -170,8 +149,10 @@ def validated_points(scan, evbench, log=None):
     # same way), naming the points it hits.
     problems_seen = {}
     try:
-        for point in points:
-            problems = check_point(scan, point, evbench, workdir)
+        # evbench validate is quick but not instant; a few at a time, results in point order.
+        with concurrent.futures.ThreadPoolExecutor(max_workers=VALIDATE_JOBS) as pool:
+            checked = list(pool.map(lambda p: check_point(p, evbench, workdir), points))
+        for point, problems in zip(points, checked):
             if not problems:
                 kept.append(point)
                 continue

@@ -3,13 +3,13 @@
 The file is parsed with yaml's composer so every key keeps its line and
 column; every problem found here is a ScanError that reads
     FILE:LINE:COLUMN: KEY: reason
-and is raised before anything runs.
+and is raised before anything runs. Sizes and durations in ranges are read
+with the unit words of the evbench binary (a schema.Schema), chosen by the
+key's type in its key table.
 """
 import os
 
 import yaml
-
-from . import units
 
 TOP_KEYS = ("name", "description", "base", "config", "axes", "repeats", "skip_invalid", "cluster")
 CLUSTER_KEYS = ("launcher", "startup", "margin", "account", "partition", "queue", "port",
@@ -61,8 +61,9 @@ class Group:
 class Scan:
     """A parsed scan: base config (nested dict) + axes + run options."""
 
-    def __init__(self, path):
+    def __init__(self, path, schema):
         self.path = path
+        self.schema = schema      # the evbench key table and units (schema.Schema)
         self.text = ""
         self.name = os.path.splitext(os.path.basename(path))[0]
         self.description = ""
@@ -165,7 +166,7 @@ def load_config_file(path, key_for_errors="base"):
     return config, marks
 
 
-def _range(path, knode, key, spec):
+def _range(path, knode, key, spec, schema):
     unknown = [k for k in spec if k not in RANGE_KEYS]
     if unknown:
         raise ScanError(path, knode.start_mark, key,
@@ -174,12 +175,17 @@ def _range(path, knode, key, spec):
         raise ScanError(path, knode.start_mark, key,
                         "a range needs from, to and exactly one of factor or step")
     lo, hi = spec["from"], spec["to"]
-    kind = "number"
+    # The key's type decides (fragment.size is a size even written as 65536);
+    # a key evbench does not know is judged by how its values are written.
+    kind = schema.type_of(key)
+    if kind not in ("size", "duration"):
+        kind = "duration" if schema.is_duration_text(lo) or schema.is_duration_text(hi) else \
+            "size" if schema.is_size_text(lo) or schema.is_size_text(hi) else "number"
     try:
-        if units.is_duration_text(lo) or units.is_duration_text(hi):
-            kind, lo, hi = "duration", units.parse_duration(lo), units.parse_duration(hi)
-        elif units.is_size_text(lo) or units.is_size_text(hi):
-            kind, lo, hi = "size", units.parse_size(lo), units.parse_size(hi)
+        if kind == "duration":
+            lo, hi = schema.parse_duration(lo), schema.parse_duration(hi)
+        elif kind == "size":
+            lo, hi = schema.parse_size(lo), schema.parse_size(hi)
         elif not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (lo, hi)):
             raise ValueError("from and to must be numbers, sizes or durations")
         if "factor" in spec:
@@ -188,8 +194,8 @@ def _range(path, knode, key, spec):
                 raise ValueError("factor must be greater than 1, got %s" % spec["factor"])
         else:
             step = spec["step"]
-            step = units.parse_size(step) if kind == "size" else \
-                units.parse_duration(step) if kind == "duration" else step
+            step = schema.parse_size(step) if kind == "size" else \
+                schema.parse_duration(step) if kind == "duration" else step
             if not isinstance(step, (int, float)) or step <= 0:
                 raise ValueError("step must be positive, got %s" % spec["step"])
         if lo > hi:
@@ -205,13 +211,13 @@ def _range(path, knode, key, spec):
     integral = isinstance(spec["from"], int) and (
         isinstance(spec["step"], int) if "step" in spec else float(spec["factor"]).is_integer())
     if kind == "size":
-        return [units.format_size(int(round(v))) for v in values]
+        return [schema.format_size(int(round(v))) for v in values]
     if kind == "duration":
-        return [units.format_duration(v) for v in values]
+        return [schema.format_duration(v) for v in values]
     return [int(round(v)) if integral else v for v in values]
 
 
-def _axis(path, loader, knode, vnode, prefix):
+def _axis(path, loader, knode, vnode, prefix, schema):
     key = knode.value
     where = _join(prefix, key)
     if key in ("config", "base", "repeats") or key.startswith("."):
@@ -223,7 +229,7 @@ def _axis(path, loader, knode, vnode, prefix):
                 raise ScanError(path, item.start_mark, key, "axis values must be scalars")
     elif isinstance(vnode, yaml.MappingNode):
         spec = _value(loader, vnode)
-        values = _range(path, knode, key, spec)
+        values = _range(path, knode, key, spec, schema)
     else:
         values = [_value(loader, vnode)]
     if not values:
@@ -231,16 +237,16 @@ def _axis(path, loader, knode, vnode, prefix):
     return Axis(key, values, knode.start_mark)
 
 
-def _group(path, loader, node, kind, prefix, mark):
+def _group(path, loader, node, kind, prefix, mark, schema):
     entries = []
     for knode, vnode in _mapping_items(path, node, prefix):
         if knode.value in GROUP_KINDS:
             subs = vnode.value if isinstance(vnode, yaml.SequenceNode) else [vnode]
             for i, sub in enumerate(subs):
                 where = _join(prefix, knode.value) + ("[%d]" % i if len(subs) > 1 else "")
-                entries.append(_group(path, loader, sub, knode.value, where, knode.start_mark))
+                entries.append(_group(path, loader, sub, knode.value, where, knode.start_mark, schema))
         else:
-            entries.append(_axis(path, loader, knode, vnode, prefix))
+            entries.append(_axis(path, loader, knode, vnode, prefix, schema))
     if not entries:
         raise ScanError(path, mark or node.start_mark, prefix, "a %s group needs entries" % kind)
     if kind == "zip":
@@ -261,18 +267,18 @@ def _entry_name(entry):
     return entry.kind if isinstance(entry, Group) else entry.key
 
 
-def load_scan(path):
-    """Parse and check a scan file; raises ScanError."""
+def load_scan(path, schema):
+    """Parse and check a scan file against `schema` (what evbench accepts); raises ScanError."""
     try:
         with open(path) as f:
             text = f.read()
     except OSError as err:
         raise ScanError(path, None, "", "cannot read scan file: %s" % err.strerror)
-    return parse_scan(text, path)
+    return parse_scan(text, path, schema)
 
 
-def parse_scan(text, path="<scan>"):
-    scan = Scan(path)
+def parse_scan(text, path, schema):
+    scan = Scan(path, schema)
     scan.text = text
     loader, root = _compose(path, text)
     if root is None:
@@ -314,11 +320,11 @@ def parse_scan(text, path="<scan>"):
             raise ScanError(path, vnode.start_mark, "skip_invalid", "must be true or false")
         scan.skip_invalid = value
     if "cluster" in items:
-        scan.cluster = _cluster(path, loader, items["cluster"][1])
+        scan.cluster = _cluster(path, loader, items["cluster"][1], schema)
     if "axes" in items:
         knode, vnode = items["axes"]
         if not (isinstance(vnode, yaml.ScalarNode) and vnode.value in ("", "~", "null")):
-            scan.axes = _group(path, loader, vnode, "matrix", "axes", knode.start_mark)
+            scan.axes = _group(path, loader, vnode, "matrix", "axes", knode.start_mark, schema)
     keys = [a.key for a in scan.axis_list()]
     for axis in scan.axis_list():
         if keys.count(axis.key) > 1:
@@ -326,7 +332,7 @@ def parse_scan(text, path="<scan>"):
     return scan
 
 
-def _cluster(path, loader, node):
+def _cluster(path, loader, node, schema):
     out = {}
     for knode, vnode in _mapping_items(path, node, "cluster"):
         key = knode.value
@@ -337,8 +343,10 @@ def _cluster(path, loader, node):
         try:
             if key == "launcher" and value not in LAUNCHERS:
                 raise ValueError("must be one of %s, got %r" % (", ".join(LAUNCHERS), value))
-            if key in ("startup", "margin"):
-                value = units.parse_duration(value)
+            if key == "startup":
+                value = schema.parse_duration(value)
+            if key == "margin" and (isinstance(value, bool) or not isinstance(value, (int, float)) or value < 1):
+                raise ValueError("must be a factor of at least 1, got %r" % (value,))
             if key == "max_hosts" and not (isinstance(value, int) and value >= 1):
                 raise ValueError("must be a positive number of hosts")
             if key == "port" and not (isinstance(value, int) and 1024 <= value < 65536):

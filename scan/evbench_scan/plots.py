@@ -11,14 +11,12 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 from matplotlib.ticker import FuncFormatter  # noqa: E402
 
-from . import units  # noqa: E402
-
 BW_LABEL = "bandwidth per node (Gb/s, BU receive)"
 
 
-def _size_ticks(ax):
+def _size_ticks(ax, size_label):
     ax.set_xscale("log", base=2)
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: units.format_size(int(v)) if v >= 1 else ""))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: size_label(int(v)) if v >= 1 else ""))
 
 
 def _save(fig, path):
@@ -28,8 +26,8 @@ def _save(fig, path):
     return path
 
 
-def bandwidth_vs_size(series, baseline, path, note=""):
-    """series: {label: [(size_bytes, min, avg, max)]} sorted by size."""
+def bandwidth_vs_size(series, baseline, path, note="", size_label=str):
+    """series: {label: [(size_bytes, min, avg, max)]} sorted by size; size_label(bytes) -> tick text."""
     fig, ax = plt.subplots(figsize=(7.5, 4.5))
     for i, (label, pts) in enumerate(sorted(series.items())):
         color = "C%d" % i
@@ -40,7 +38,7 @@ def bandwidth_vs_size(series, baseline, path, note=""):
             bpts = baseline[label]
             ax.plot([p[0] for p in bpts], [p[2] for p in bpts], "x--", color=color, alpha=0.7,
                     label="%s baseline" % label)
-    _size_ticks(ax)
+    _size_ticks(ax, size_label)
     ax.set_xlabel("fragment size (bytes, log scale)")
     ax.set_ylabel(BW_LABEL)
     ax.set_title("Bandwidth vs fragment size per driver" + (" (%s)" % note if note else ""))

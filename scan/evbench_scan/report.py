@@ -3,32 +3,30 @@
 "Bandwidth" is evbench's per-node figure (bytes received by a node's BU per
 second, one direction), averaged over nodes unless min/max is said. Repeats of
 one configuration are averaged. Points are matched with a baseline campaign by
-their configuration, not by point id.
+their configuration, not by point id. Configurations come from the result
+documents (sizes in bytes); sizes are labelled with the unit words of the key
+table saved with the campaign, so no evbench binary is needed here.
 """
 import base64
 import html
 import json
 import os
 
-from . import collect, units
+from . import collect
 from .campaign import Campaign
 
 IDENTITY = ("driver", "protocol", "scheduling", "layout", "evm", "nodes", "credits", "parallel",
             "fragment.size", "ru_buffer", "shift")
-SIZE_KEYS = ("fragment.size", "ru_buffer", "fragment.meta_size", "command_size")
 
 
-def _norm(key, value):
-    if key in SIZE_KEYS and value is not None:
-        try:
-            return units.parse_size(value)
-        except ValueError:
-            return value
-    return value
-
-
-def _fmt(key, value):
-    return units.format_size(value) if key in SIZE_KEYS and isinstance(value, int) else str(value)
+def formatter(schema):
+    """fmt(key, value) -> label text: sizes (by the key table's types) in unit
+    words, everything else as is. Without a key table, plain numbers."""
+    def fmt(key, value):
+        if schema is not None and schema.type_of(key) == "size" and isinstance(value, int):
+            return schema.format_size(value)
+        return str(value)
+    return fmt
 
 
 def aggregate(recs, axis_keys):
@@ -38,7 +36,7 @@ def aggregate(recs, axis_keys):
     for r in recs:
         if not r.ok:
             continue
-        params = dict((k, _norm(k, r.cfg(k))) for k in keys)
+        params = dict((k, r.cfg(k)) for k in keys)
         groups.setdefault(tuple(str(params[k]) for k in keys), (params, []))[1].append(r)
     rows = []
     for params, members in groups.values():
@@ -75,12 +73,12 @@ def _pct(now, before):
     return None if not before or now is None else 100.0 * (now - before) / before
 
 
-def _series(rows, xkey, label_keys, lookup=None):
+def _series(rows, xkey, label_keys, fmt):
     """{label: [(x, min, avg, max)]}: for each label and x the best row over the other keys."""
     best = {}
     for r in rows:
         # With no varying key to tell series apart, name the driver they share.
-        label = ", ".join(_fmt(k, r["params"][k]) for k in label_keys) or str(r["params"].get("driver", "all"))
+        label = ", ".join(fmt(k, r["params"][k]) for k in label_keys) or str(r["params"].get("driver", "all"))
         x = r["params"][xkey]
         if (label, x) not in best or (r["avg"] or 0) > (best[(label, x)]["avg"] or 0):
             best[(label, x)] = r
@@ -90,7 +88,7 @@ def _series(rows, xkey, label_keys, lookup=None):
     return out
 
 
-def surface_panels(rows, base_index):
+def surface_panels(rows, base_index, fmt):
     panels = []
     drivers = sorted({str(r["params"]["driver"]) for r in rows})
     for driver in drivers:
@@ -113,7 +111,7 @@ def surface_panels(rows, base_index):
             best_cell = max(cells, key=lambda cp: cells[cp]["avg"])
             best_val = cells[best_cell]["avg"]
             share = 100.0 * sum(1 for r in cells.values() if r["avg"] >= 0.9 * best_val) / len(cells)
-            panels.append({"title": "%s, fragment %s" % (driver, units.format_size(size)),
+            panels.append({"title": "%s, fragment %s" % (driver, fmt("fragment.size", size)),
                            "credits": credits, "parallel": parallel, "grid": grid,
                            "best": (credits.index(best_cell[0]), parallel.index(best_cell[1])),
                            "best_row": cells[best_cell], "share": share,
@@ -121,7 +119,7 @@ def surface_panels(rows, base_index):
     return panels
 
 
-def driver_table(rows, vary, base_rows):
+def driver_table(rows, vary, base_rows, fmt):
     best_by_driver = {}
     for r in rows:
         d = str(r["params"]["driver"])
@@ -135,7 +133,7 @@ def driver_table(rows, vary, base_rows):
             base_best[d] = r
     table = []
     for d, r in sorted(best_by_driver.items(), key=lambda item: -item[1]["avg"]):
-        conf = ", ".join("%s=%s" % (k, _fmt(k, r["params"][k])) for k in vary if k != "driver")
+        conf = ", ".join("%s=%s" % (k, fmt(k, r["params"][k])) for k in vary if k != "driver")
         entry = {"driver": d, "points": r["ids"], "configuration": conf or "(only configuration)",
                  "per_node_avg_gbps": r["avg"], "aggregate_gbps": r["aggregate"],
                  "ratio_to_best": r["avg"] / top if top else None}
@@ -161,6 +159,7 @@ def write_report(root, outdir, baseline=None):
     from . import plots   # matplotlib import is slow; only here
     os.makedirs(outdir, exist_ok=True)
     meta, recs, rows, base_rows = analyse(root, baseline)
+    fmt = formatter(Campaign(root).schema())
     base_index = dict((_ident(r), r) for r in base_rows)
     vary = varying(rows)
     figures, summary = [], {"campaign": meta["scan"], "points": len(recs),
@@ -174,12 +173,13 @@ def write_report(root, outdir, baseline=None):
         labels = ["driver"] if "driver" in vary else []
         others = [k for k in vary if k not in ("fragment.size", "driver")]
         note = "best over %s" % ", ".join(others) if others else ""
-        path = plots.bandwidth_vs_size(_series(rows, "fragment.size", labels),
-                                       _series(base_rows, "fragment.size", labels) if base_rows else {},
-                                       os.path.join(outdir, "bandwidth_vs_size.png"), note)
+        path = plots.bandwidth_vs_size(_series(rows, "fragment.size", labels, fmt),
+                                       _series(base_rows, "fragment.size", labels, fmt) if base_rows else {},
+                                       os.path.join(outdir, "bandwidth_vs_size.png"), note,
+                                       size_label=lambda n: fmt("fragment.size", n))
         add("Bandwidth vs fragment size", "Per driver; shaded: min..max over nodes. " + note, path)
     if rows and "credits" in vary and "parallel" in vary:
-        panels = surface_panels(rows, base_index)
+        panels = surface_panels(rows, base_index, fmt)
         path = plots.tuning_surface(panels, os.path.join(outdir, "tuning_surface.png"))
         summary["surfaces"] = [{"title": p["title"], "best_gbps": p["best_row"]["avg"],
                                 "best_points": p["best_row"]["ids"], "share_within_90pct": p["share"]}
@@ -190,32 +190,32 @@ def write_report(root, outdir, baseline=None):
         add("Tuning surface (credits x parallel)", text, path)
     if rows and "nodes" in vary:
         labels = [k for k in ("driver", "scheduling") if k in vary] or ["driver"]
-        path = plots.bandwidth_vs_nodes(_series(rows, "nodes", labels),
-                                        _series(base_rows, "nodes", labels) if base_rows else {},
+        path = plots.bandwidth_vs_nodes(_series(rows, "nodes", labels, fmt),
+                                        _series(base_rows, "nodes", labels, fmt) if base_rows else {},
                                         os.path.join(outdir, "bandwidth_vs_nodes.png"))
         add("Bandwidth vs node count", "Per %s; best over other parameters." % " and ".join(labels), path)
     shift_rows = [r for r in rows if r["shifts"]]
     if shift_rows:
         entries = []
         for r in shift_rows[:6]:
-            label = ", ".join("%s=%s" % (k, _fmt(k, r["params"][k])) for k in vary) or r["ids"][0]
+            label = ", ".join("%s=%s" % (k, fmt(k, r["params"][k])) for k in vary) or r["ids"][0]
             b = base_index.get(_ident(r))
             conv = lambda s: [(x["shift"], x["per_node"]["min"], x["per_node"]["avg"], x["per_node"]["max"]) for x in s]
             entries.append((label, conv(r["shifts"]), conv(b["shifts"]) if b and b["shifts"] else None))
         add("One-to-one by shift", "Per-node bandwidth for each shift.",
             plots.shift_bars(entries, os.path.join(outdir, "shifts.png")))
-    drivers = driver_table(rows, vary, base_rows) if rows else []
+    drivers = driver_table(rows, vary, base_rows, fmt) if rows else []
     summary["drivers"] = drivers
     top = sorted(rows, key=lambda r: -(r["avg"] or 0))[:10]
     with open(os.path.join(outdir, "summary.json"), "w") as f:
         json.dump(summary, f, indent=1)
-    md = _markdown(meta, summary, figures, drivers, top, vary, base_index, baseline)
+    md = _markdown(meta, summary, figures, drivers, top, vary, base_index, baseline, fmt)
     md_path = os.path.join(outdir, "report.md")
     with open(md_path, "w") as f:
         f.write(md)
     html_path = os.path.join(outdir, "report.html")
     with open(html_path, "w") as f:
-        f.write(_html(meta, summary, figures, drivers, top, vary, base_index, baseline))
+        f.write(_html(meta, summary, figures, drivers, top, vary, base_index, baseline, fmt))
     return html_path, md_path
 
 
@@ -223,7 +223,7 @@ def _g(v):
     return "-" if v is None else "%.2f" % v
 
 
-def _table_rows(drivers, top, vary, base_index, baseline):
+def _table_rows(drivers, top, vary, base_index, baseline, fmt):
     dh = ["driver", "best configuration", "points", "Gb/s per node", "aggregate Gb/s", "ratio to best"]
     if baseline:
         dh += ["baseline Gb/s", "change"]
@@ -240,7 +240,7 @@ def _table_rows(drivers, top, vary, base_index, baseline):
         th.append("change vs baseline")
     tr = []
     for r in top:
-        row = [" ".join(r["ids"])] + [_fmt(k, r["params"][k]) for k in vary] + [
+        row = [" ".join(r["ids"])] + [fmt(k, r["params"][k]) for k in vary] + [
             "%s / %s / %s" % (_g(r["min"]), _g(r["avg"]), _g(r["max"])), _g(r["aggregate"]),
             "%.0f" % r["eps"] if r["eps"] is not None else "-", _g(r["p99"])]
         if baseline:
@@ -251,13 +251,13 @@ def _table_rows(drivers, top, vary, base_index, baseline):
     return (dh, dr), (th, tr)
 
 
-def _markdown(meta, summary, figures, drivers, top, vary, base_index, baseline):
+def _markdown(meta, summary, figures, drivers, top, vary, base_index, baseline, fmt):
     out = ["# evbench campaign: %s" % meta["scan"], "",
            "%s. Points: %s. Bandwidth = per node, BU receive direction, averaged over repeats." % (
                meta.get("description") or "Scan %s" % meta["scan"], summary["status"])]
     if baseline:
         out.append("Baseline: `%s` (changes are relative to it)." % baseline)
-    (dh, dr), (th, tr) = _table_rows(drivers, top, vary, base_index, baseline)
+    (dh, dr), (th, tr) = _table_rows(drivers, top, vary, base_index, baseline, fmt)
     for title, head, body in (("Driver comparison", dh, dr), ("Best points", th, tr)):
         out += ["", "## " + title, "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         out += ["| " + " | ".join(str(c) for c in row) + " |" for row in body]
@@ -266,9 +266,9 @@ def _markdown(meta, summary, figures, drivers, top, vary, base_index, baseline):
     return "\n".join(out) + "\n"
 
 
-def _html(meta, summary, figures, drivers, top, vary, base_index, baseline):
+def _html(meta, summary, figures, drivers, top, vary, base_index, baseline, fmt):
     e = html.escape
-    (dh, dr), (th, tr) = _table_rows(drivers, top, vary, base_index, baseline)
+    (dh, dr), (th, tr) = _table_rows(drivers, top, vary, base_index, baseline, fmt)
 
     def table(head, body):
         return "<table><tr>%s</tr>%s</table>" % ("".join("<th>%s</th>" % e(h) for h in head), "".join(

@@ -12,7 +12,7 @@ import signal
 import subprocess
 import time
 
-from . import collect, units
+from . import collect
 from .campaign import Campaign
 from .progress import Progress
 
@@ -25,12 +25,11 @@ class Interrupted(Exception):
 
 def point_timeout(point):
     """Generous wall-clock limit for one point (its run time x3 + 60 s)."""
-    cfg = point.config
     try:
-        run = units.parse_duration(cfg.get("duration", 3)) + units.parse_duration(cfg.get("warmup", 0.5))
+        run = point.seconds("duration") + point.seconds("warmup")
     except ValueError:
         run = 10.0
-    if cfg.get("events"):
+    if point.setting("events"):
         run = max(run, 60.0)
     return 3 * run + 60
 
@@ -62,7 +61,7 @@ def kill_group(proc, grace=3.0):
 def launch_prefix(point):
     """Points configured with `bootstrap: mpi` are started by mpirun, one rank
     per evbench process (the same count the job scripts use)."""
-    if point.config.get("bootstrap") != "mpi":
+    if point.setting("bootstrap") != "mpi":
         return []
     from .submit import ranks_of
     prefix = ["mpirun", "-np", str(ranks_of(point)[2]), "--oversubscribe"]
@@ -163,8 +162,13 @@ def find_evbench(explicit=None, repo=None):
     for candidate in (explicit, os.environ.get("EVBENCH")):
         if candidate:
             return os.path.abspath(candidate) if os.sep in candidate else (shutil.which(candidate) or candidate)
-    repo = repo or os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    built = os.path.join(repo, "build", "bin", "evbench")
+    built = built_evbench(repo)
     if os.access(built, os.X_OK):
         return built
     return shutil.which("evbench")
+
+
+def built_evbench(repo=None):
+    """Where this repository's build puts evbench."""
+    repo = repo or os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    return os.path.join(repo, "build", "bin", "evbench")

@@ -14,7 +14,6 @@ import shlex
 import subprocess
 import time
 
-from . import units
 from .campaign import Campaign, write_atomic
 
 DEFAULT_LAUNCHER = {"slurm": "srun-env", "pbs": "mpirun"}
@@ -24,23 +23,26 @@ DEFAULT_PORT = 20000
 
 def ranks_of(point):
     """(ranks per node, 1 if a dedicated EVM rank, total ranks) of a point."""
-    cfg = point.config
-    ppn = 2 if cfg.get("layout", "rubu") == "split" else 1
-    protocol = cfg.get("protocol", "pull")
-    evm = 1 if protocol in ("pull", "push") and cfg.get("evm", "dedicated") == "dedicated" else 0
-    nodes = int(cfg.get("nodes", 4))
+    ppn = 2 if point.setting("layout") == "split" else 1
+    evm = 1 if point.setting("protocol") in ("pull", "push") and point.setting("evm") == "dedicated" else 0
+    nodes = int(point.setting("nodes"))
     return ppn, evm, nodes * ppn + evm
 
 
 def point_seconds(point, startup):
-    cfg = point.config
     try:
-        seconds = units.parse_duration(cfg.get("duration", 3)) + units.parse_duration(cfg.get("warmup", 0.5))
+        seconds = point.seconds("duration") + point.seconds("warmup")
     except ValueError:
         seconds = 3.5
-    if cfg.get("events"):
+    if point.setting("events"):
         seconds = max(seconds, 60.0)
     return seconds + startup
+
+
+def format_hms(seconds):
+    """Walltime as HH:MM:SS (schedulers' format)."""
+    seconds = int(max(0, round(seconds)))
+    return "%02d:%02d:%02d" % (seconds // 3600, seconds % 3600 // 60, seconds % 60)
 
 
 def walltime(points, startup, margin=1.5):
@@ -52,7 +54,7 @@ def walltime(points, startup, margin=1.5):
 def by_scale(points):
     groups = {}
     for p in points:
-        groups.setdefault(int(p.config.get("nodes", 4)), []).append(p)
+        groups.setdefault(int(p.setting("nodes")), []).append(p)
     return [(n, groups[n]) for n in sorted(groups)]
 
 
@@ -62,7 +64,7 @@ def _directives(scheduler, name, nodes, per_node, seconds, opts, out):
         d += ["#SBATCH --job-name=%s" % name,
               "#SBATCH --nodes=%d" % nodes,
               "#SBATCH --ntasks-per-node=%d" % per_node,
-              "#SBATCH --time=%s" % units.format_hms(seconds),
+              "#SBATCH --time=%s" % format_hms(seconds),
               "#SBATCH --output=%s" % out,
               "#SBATCH --exclusive"]
         if opts.get("overcommit"):
@@ -76,7 +78,7 @@ def _directives(scheduler, name, nodes, per_node, seconds, opts, out):
     else:
         d += ["#PBS -N %s" % name[:15],
               "#PBS -l nodes=%d:ppn=%d" % (nodes, per_node),
-              "#PBS -l walltime=%s" % units.format_hms(seconds),
+              "#PBS -l walltime=%s" % format_hms(seconds),
               "#PBS -j oe",
               "#PBS -o %s" % out]
         if opts.get("account"):

@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/config.hpp"
@@ -103,6 +104,11 @@ std::optional<int64_t> try_parse_integer(const std::string& text);
 std::optional<double> try_parse_real(const std::string& text);
 std::optional<bool> try_parse_boolean(const std::string& text);
 
+// The unit words sizes and durations accept, in table order, with their
+// factors (bytes; seconds). A bare number is bytes or seconds.
+std::vector<std::pair<std::string, uint64_t>> size_units();
+std::vector<std::pair<std::string, double>> duration_units();
+
 std::string format_real(double v);            // shortest text that reads back exactly
 std::string format_size(uint64_t bytes);      // "512 KiB", "1000 B"
 std::string format_duration(double seconds);  // "250 ms", "3 s"
@@ -124,6 +130,8 @@ std::optional<Value> parse_value(const KeySpec& spec, const YAML::Node& node, st
 Value parse_default(const KeySpec& spec);  // throws std::logic_error on a bad table
 // The value as a YAML scalar in canonical form (sizes in bytes, durations in s).
 std::string canonical_scalar(const KeySpec& spec, const Value& value);
+// The value as JSON in the same canonical form (lists as arrays, maps as objects).
+std::string json_value(const KeySpec& spec, const Value& value);
 
 // The spec with the run-time choices filled in: driver and bootstrap accept the
 // names of the built plug-ins (any name when PluginKeys lists none).

@@ -117,48 +117,45 @@ void emit_json(std::string& out, const std::vector<Node>& nodes, const Config& c
       emit_json(out, n.children, c);
       continue;
     }
-    const KeySpec& spec = n.key->spec;
-    const Value v = n.key->get(c);
-    switch (spec.type) {
-      case KeyType::integer:
-        out += v.text.empty() ? std::to_string(v.integer) : escaped(v.text);
-        break;
-      case KeyType::real:
-      case KeyType::duration:
-        out += format_real(v.real);
-        break;
-      case KeyType::boolean:
-        out += v.boolean ? "true" : "false";
-        break;
-      case KeyType::size:
-        out += std::to_string(v.bytes);
-        break;
-      case KeyType::string:
-      case KeyType::choice:
-        out += escaped(v.text);
-        break;
-      case KeyType::real_list: {
-        out += "[";
-        for (size_t i = 0; i < v.reals.size(); ++i) out += (i ? "," : "") + format_real(v.reals[i]);
-        out += "]";
-        break;
-      }
-      case KeyType::string_map: {
-        out += "{";
-        bool first_entry = true;
-        for (const auto& [k, val] : v.map) {
-          out += (first_entry ? "" : ",") + escaped(k) + ":" + escaped(val);
-          first_entry = false;
-        }
-        out += "}";
-        break;
-      }
-    }
+    out += json_value(n.key->spec, n.key->get(c));
   }
   out += "}";
 }
 
 }  // namespace
+
+std::string json_value(const KeySpec& spec, const Value& v) {
+  switch (spec.type) {
+    case KeyType::integer:
+      return v.text.empty() ? std::to_string(v.integer) : escaped(v.text);
+    case KeyType::real:
+    case KeyType::duration:
+      return format_real(v.real);
+    case KeyType::boolean:
+      return v.boolean ? "true" : "false";
+    case KeyType::size:
+      return std::to_string(v.bytes);
+    case KeyType::string:
+    case KeyType::choice:
+      return escaped(v.text);
+    case KeyType::real_list: {
+      std::string out = "[";
+      for (size_t i = 0; i < v.reals.size(); ++i) out += (i ? "," : "") + format_real(v.reals[i]);
+      return out + "]";
+    }
+    case KeyType::string_map: {
+      std::string out = "{";
+      bool first = true;
+      for (const auto& [k, val] : v.map) {
+        out += (first ? "" : ",") + escaped(k) + ":" + escaped(val);
+        first = false;
+      }
+      return out + "}";
+    }
+  }
+  return "null";
+}
+
 }  // namespace config_detail
 
 std::string to_yaml(const Config& config) {

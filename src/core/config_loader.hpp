@@ -27,9 +27,13 @@ std::string to_yaml(const Config& config);
 // The same as a JSON object (for results documents).
 std::string to_json(const Config& config);
 
-// Text for `evbench config --explain` and Markdown for docs/CONFIG.md.
+// Text for `evbench config --explain`, Markdown for docs/CONFIG.md, and JSON
+// for tools (`evbench config --json`: every key with its type, default in
+// canonical units, unit, range, choices and doc; the drivers' option tables;
+// the size and duration unit words with their factors).
 std::string explain_text(const PluginKeys& plugins);
 std::string reference_markdown(const PluginKeys& plugins);
+std::string reference_json(const PluginKeys& plugins);
 
 // Parsers shared with the CLI (throw ConfigError with `what` in the message).
 uint64_t parse_size(const std::string& text, const std::string& what);

@@ -58,6 +58,18 @@ constexpr const char* kTimeUnitList = "ns, us, ms, s, min, h";
 
 }  // namespace
 
+std::vector<std::pair<std::string, uint64_t>> size_units() {
+  std::vector<std::pair<std::string, uint64_t>> out;
+  for (const Unit& u : kSizeUnits) out.emplace_back(u.name, u.bytes);
+  return out;
+}
+
+std::vector<std::pair<std::string, double>> duration_units() {
+  std::vector<std::pair<std::string, double>> out;
+  for (const TimeUnit& u : kTimeUnits) out.emplace_back(u.name, u.seconds);
+  return out;
+}
+
 std::optional<uint64_t> try_parse_size(const std::string& input, std::string& reason) {
   const std::string text = trim(input);
   const std::string expected =

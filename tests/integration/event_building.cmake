@@ -56,9 +56,14 @@ add_test(NAME eb_rank_killed
 add_test(NAME docs_config_reference_current
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_config_doc.py
                  $<TARGET_FILE:evbench> ${PROJECT_SOURCE_DIR}/docs/CONFIG.md)
+# `evbench config --json` (read by scan/) lists what --explain lists, with the
+# defaults and unit factors the loader applies.
+add_test(NAME cli_config_json
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_config_json.py
+                 $<TARGET_FILE:evbench>)
 set_tests_properties(eb_evm_with_rank0 eb_lhcb_segments_lognormal eb_event_count
                      eb_corruption_detected cli_validate_typo
-                     eb_rank_killed docs_config_reference_current
+                     eb_rank_killed docs_config_reference_current cli_config_json
                      PROPERTIES TIMEOUT 60 LABELS integration)
 # The env bootstrap: ranks started by hand (as a script or srun would).
 add_test(NAME eb_env_bootstrap

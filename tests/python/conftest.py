@@ -1,4 +1,9 @@
-"""Shared helpers for the evbench-scan tests (run with /usr/bin/python3 -m pytest)."""
+"""Shared helpers for the evbench-scan tests (run with /usr/bin/python3 -m pytest).
+
+Every test that checks or runs a campaign uses the real evbench (build/bin/evbench,
+or EVBENCH_TEST_BINARY); where a test needs a point that fails or hangs on
+demand, INJECT wraps the real binary and adds only that (evbench_inject.py).
+"""
 import os
 import signal
 import subprocess
@@ -9,10 +14,21 @@ import pytest
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SCAN_DIR = os.path.join(REPO, "scan")
 CLI = os.path.join(SCAN_DIR, "evbench-scan")
-FAKE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_evbench.py")
+INJECT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "evbench_inject.py")
 # The real binary: build/bin/evbench, or EVBENCH_TEST_BINARY for a build elsewhere.
 REAL = os.environ.get("EVBENCH_TEST_BINARY") or os.path.join(REPO, "build", "bin", "evbench")
 sys.path.insert(0, SCAN_DIR)
+
+# Short real runs: 2 nodes on the local bootstrap over tcp, 64 KiB fragments,
+# 300 ms of which 100 ms warm-up (evbench wants warmup < duration).
+QUICK = {"nodes": 2, "parallel": 2, "driver": "tcp", "bootstrap": "local", "fragment.size": "64KiB",
+         "duration": "300ms", "warmup": "100ms"}
+
+
+def quick_config(indent="  ", **overrides):
+    """QUICK (with overrides) as the lines of a scan's `config:` block."""
+    merged = dict(QUICK, **overrides)
+    return "".join("%s%s: %s\n" % (indent, k, v) for k, v in merged.items())
 
 DEFAULT_TIMEOUT_S = 60
 
@@ -43,6 +59,25 @@ def real_evbench():
             pytest.fail("%s not built" % REAL)
         pytest.skip("%s not built (build the C++ tree into build/ first)" % os.path.relpath(REAL, REPO))
     return REAL
+
+
+@pytest.fixture
+def evbench():
+    return real_evbench()
+
+
+@pytest.fixture(scope="session")
+def schema():
+    """What the built evbench accepts (`evbench config --json`)."""
+    from evbench_scan import schema as schema_mod
+    return schema_mod.load(real_evbench())
+
+
+def inject_env(**settings):
+    """Environment for a campaign run through INJECT (see evbench_inject.py)."""
+    env = {"EVBENCH": INJECT, "EVBENCH_INJECT_REAL": real_evbench()}
+    env.update(("EVBENCH_INJECT_" + k.upper(), v) for k, v in settings.items())
+    return env
 
 
 def run_cli(args, env=None, timeout=120, cwd=None):

@@ -1,37 +1,74 @@
-"""Scan grammar: expansion (matrix, zip, ranges, repeats) and rejection with line numbers."""
-import pytest
+"""Scan grammar: expansion (matrix, zip, ranges, repeats) and rejection with line
+numbers; keys, units and point validation as the real evbench has them."""
+import os
+import subprocess
 
-from conftest import FAKE, write
-from evbench_scan import expand, grammar, units
+import pytest
+import yaml
+
+from conftest import REPO, run_cli, write
+from evbench_scan import expand, grammar
 from evbench_scan.grammar import ScanError, parse_scan
 
 
-def points_of(text, path="scan.yaml"):
-    return expand.expand(parse_scan(text, path))
+@pytest.fixture
+def points_of(schema):
+    return lambda text, path="scan.yaml": expand.expand(parse_scan(text, path, schema))
 
 
-def test_units_round_trip():
-    assert units.parse_size("512KiB") == 524288
-    assert units.parse_size("1.5MiB") == 1572864
-    assert units.parse_size("2GB") == 2 * 10 ** 9
-    assert units.parse_size(4096) == 4096
-    assert units.format_size(524288) == "512KiB"
-    assert units.format_size(1000) == "1000"
-    assert units.parse_duration("250ms") == 0.25
-    assert units.parse_duration("2min") == 120
-    assert units.format_hms(3725) == "01:02:05"
+def resolved(evbench, tmp_path, *sets):
+    """The configuration evbench resolves from an empty file and `sets` (canonical units)."""
+    cmd = [evbench, "config", "--resolved", write(tmp_path / "empty.yaml", "")]
+    for s in sets:
+        cmd += ["--set", s]
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    return yaml.safe_load(proc.stdout)
+
+
+def test_units_are_the_binarys(evbench, schema, tmp_path):
+    # The scan tool reads sizes and durations as evbench does ...
+    for text in ("512KiB", "1.5MiB", "2GB", "12kB", "4096", "8192B"):
+        got = resolved(evbench, tmp_path, "fragment.size=1KiB", "ru_buffer=" + text)["ru_buffer"]
+        assert schema.parse_size(text) == got, text
+    for text in ("250ms", "2min", "1.5s", "400000us", "3"):
+        got = resolved(evbench, tmp_path, "peer_timeout=" + text)["peer_timeout"]
+        assert schema.parse_duration(text) == pytest.approx(got), text
+    # ... rejects what it rejects (64K: K alone is ambiguous to evbench) ...
+    for text in ("64K", "12 parsecs", "1.5B"):
+        with pytest.raises(ValueError):
+            schema.parse_size(text)
     with pytest.raises(ValueError):
-        units.parse_size("12 parsecs")
+        schema.parse_duration("5m")
+    # ... and writes sizes and durations evbench reads back to the same value.
+    for nbytes in (524288, 8000, 12288, 3 << 30):
+        text = schema.format_size(nbytes)
+        assert resolved(evbench, tmp_path, "fragment.size=1KiB", "ru_buffer=" + text)["ru_buffer"] == nbytes, text
+    for seconds in (0.25, 1.5, 120, 7200):
+        text = schema.format_duration(seconds)
+        assert resolved(evbench, tmp_path, "peer_timeout=" + text)["peer_timeout"] == pytest.approx(seconds), text
+    assert [schema.format_size(n) for n in (524288, 1536, 2 * 10 ** 6)] == ["512KiB", "1536", "2MB"]
+    assert [schema.format_duration(s) for s in (0.25, 1.5, 120, 0)] == ["250ms", "1.5s", "2min", "0s"]
 
 
-def test_matrix_is_cartesian_product_last_axis_fastest():
+def test_keys_and_defaults_are_the_binarys(evbench, schema, tmp_path):
+    assert {"fu.processing_time", "ru_rate_factors", "peer_timeout", "fault.corrupt_every"} <= set(schema.keys)
+    assert "verify.corrupt_every" not in schema.keys
+    assert schema.type_of("driver_options.sndbuf") == "size"          # a tcp driver option
+    defaults = resolved(evbench, tmp_path)
+    assert schema.setting({}, "warmup") == defaults["warmup"]
+    assert schema.setting({}, "fragment.size") == defaults["fragment"]["size"]
+    assert schema.setting({"nodes": 8}, "nodes") == 8
+
+
+def test_matrix_is_cartesian_product_last_axis_fastest(points_of):
     pts = points_of("axes:\n  credits: [1, 2]\n  parallel: [1, 2, 4]\n")
     assert [(p.values["credits"], p.values["parallel"]) for p in pts] == [
         (1, 1), (1, 2), (1, 4), (2, 1), (2, 2), (2, 4)]
     assert [p.id for p in pts][:2] == ["p0001", "p0002"]
 
 
-def test_zip_is_lock_step_inside_matrix():
+def test_zip_is_lock_step_inside_matrix(points_of):
     pts = points_of("axes:\n  scheduling: [barrel, random]\n"
                     "  zip:\n    nodes: [2, 4, 8]\n    parallel: [2, 4, 8]\n")
     assert len(pts) == 6
@@ -39,7 +76,7 @@ def test_zip_is_lock_step_inside_matrix():
     assert pts[3].values == {"scheduling": "random", "nodes": 2, "parallel": 2}
 
 
-def test_nested_groups_and_list_of_zips():
+def test_nested_groups_and_list_of_zips(points_of):
     pts = points_of("axes:\n  zip:\n    - {credits: [1, 2], parallel: [1, 2]}\n"
                     "    - {nodes: [4, 8], fragment.size: [64KiB, 1MiB]}\n")
     assert len(pts) == 4
@@ -47,7 +84,7 @@ def test_nested_groups_and_list_of_zips():
     assert pts[-1].values == {"credits": 2, "parallel": 2, "nodes": 8, "fragment.size": "1MiB"}
 
 
-def test_ranges_factor_step_and_durations():
+def test_ranges_factor_step_and_durations(points_of):
     pts = points_of("axes:\n  fragment.size: {from: 64KiB, to: 4MiB, factor: 2}\n")
     assert [p.values["fragment.size"] for p in pts] == [
         "64KiB", "128KiB", "256KiB", "512KiB", "1MiB", "2MiB", "4MiB"]
@@ -55,13 +92,20 @@ def test_ranges_factor_step_and_durations():
     assert [p.values["credits"] for p in pts] == list(range(1, 9))
     pts = points_of("axes:\n  duration: {from: 500ms, to: 2s, step: 500ms}\n")
     assert [p.values["duration"] for p in pts] == ["500ms", "1s", "1.5s", "2s"]
+    # The key's type in evbench's table decides: bare numbers of a size or
+    # duration key are bytes or seconds, decimal units stay decimal.
+    pts = points_of("axes:\n  fragment.size: {from: 1KB, to: 3KB, step: 1KB}\n")
+    assert [p.values["fragment.size"] for p in pts] == ["1KB", "2KB", "3KB"]
+    pts = points_of("axes:\n  peer_timeout: {from: 1, to: 3, step: 1}\n")
+    assert [p.values["peer_timeout"] for p in pts] == ["1s", "2s", "3s"]
 
 
-def test_repeats_base_and_inline_config(tmp_path):
+def test_repeats_base_and_inline_config(tmp_path, schema):
     write(tmp_path / "base.yaml", "nodes: 4\nfragment:\n  size: 1MiB\ndriver: tcp\n")
     scan = grammar.load_scan(write(tmp_path / "s.yaml",
                                    "base: base.yaml\nconfig:\n  fragment.size: 256KiB\n  credits: 2\n"
-                                   "repeats: 3\naxes:\n  driver: [tcp, mpi]\n  driver_options.eager: [1, 2]\n"))
+                                   "repeats: 3\naxes:\n  driver: [tcp, mpi]\n  driver_options.eager: [1, 2]\n"),
+                             schema)
     pts = expand.expand(scan)
     assert len(pts) == 12
     assert [p.repeat for p in pts[:4]] == [0, 1, 2, 0]
@@ -71,7 +115,7 @@ def test_repeats_base_and_inline_config(tmp_path):
     assert "(repeat 3)" in pts[2].label()
 
 
-def test_no_axes_is_one_point():
+def test_no_axes_is_one_point(points_of):
     pts = points_of("config: {credits: 2}\n")
     assert len(pts) == 1 and pts[0].values == {}
 
@@ -80,6 +124,7 @@ def test_no_axes_is_one_point():
     ("config: {credits: 2}\naxis:\n  credits: [1]\n", 2, "unknown scan key 'axis'"),
     ("axes:\n  credits: [1, 2]\n  parallel: {from: 1, to: 8}\n", 3, "exactly one of factor or step"),
     ("axes:\n  fragment.size: {from: 1MiB, to: 64KiB, factor: 2}\n", 2, "larger than to"),
+    ("axes:\n  fragment.size: {from: 64K, to: 1M, factor: 2}\n", 2, "unknown size unit 'K'"),
     ("axes:\n  credits: {from: 1, to: 8, factor: 1}\n", 2, "factor must be greater than 1"),
     ("axes:\n  matrix:\n    credits: [1]\n  zip:\n    nodes: [2, 4]\n    parallel: [2]\n", 4,
      "same number of values (nodes has 2, parallel has 1)"),
@@ -89,52 +134,87 @@ def test_no_axes_is_one_point():
     ("axes:\n  credits: [1, 2\n", 3, "not valid YAML"),
     ("base: nowhere.yaml\n", 1, "no such file"),
     ("cluster:\n  launcher: ssh\n", 2, "must be one of"),
+    ("cluster:\n  startup: 5m\n", 2, "unknown duration unit 'm'"),
     ("axes:\n  credits: [[1, 2]]\n", 2, "scalars"),
 ])
-def test_bad_scans_name_key_and_line(text, line, fragment):
+def test_bad_scans_name_key_and_line(schema, text, line, fragment):
     with pytest.raises(ScanError) as err:
-        parse_scan(text, "bad.yaml")
+        parse_scan(text, "bad.yaml", schema)
     assert err.value.line == line, str(err.value)
     assert fragment in str(err.value)
     assert str(err.value).startswith("bad.yaml:%d:" % line)
 
 
-def test_invalid_point_is_mapped_back_to_the_scan_line(tmp_path):
+def validate_message(evbench, tmp_path, config):
+    """evbench's own complaint about `config`, without the FILE:LINE:COLUMN prefix."""
+    proc = subprocess.run([evbench, "validate", write(tmp_path / "direct.yaml", config)],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=30)
+    assert proc.returncode == 2 and proc.stdout == "", (proc.stdout, proc.stderr)
+    return proc.stderr.strip().split(": ", 2)[2]    # evbench: FILE:L:C: KEY: reason -> KEY: reason
+
+
+def test_invalid_point_is_mapped_back_to_the_scan_line(tmp_path, evbench, schema):
     scan = grammar.load_scan(write(tmp_path / "s.yaml",
-                                   "config:\n  nodes: 4\naxes:\n  parallel: [2]\n  credits: [0, 1]\n"))
+                                   "config:\n  nodes: 4\naxes:\n  parallel: [2]\n  credits: [0, 1]\n"), schema)
     with pytest.raises(ScanError) as err:
-        expand.validated_points(scan, FAKE)
+        expand.validated_points(scan, evbench)
     text = str(err.value)
-    assert "s.yaml:5: credits: must be between 1 and 1024" in text
-    assert "[1 point: p0001 (parallel=2, credits=0)]" in text
+    reason = validate_message(evbench, tmp_path, "nodes: 4\nparallel: 2\ncredits: 0\n")
+    assert reason.startswith("credits: ")
+    assert "s.yaml:5: %s [1 point: p0001 (parallel=2, credits=0)]" % reason in text
     assert "p0002" not in text
 
 
-def test_contradictory_points_skipped_or_rejected(tmp_path):
+def test_contradictory_points_skipped_or_rejected(tmp_path, evbench, schema):
     body = "config:\n  nodes: 4\naxes:\n  nodes: [2, 4]\n  parallel: [2, 4]\n"
-    scan = grammar.load_scan(write(tmp_path / "s.yaml", body))
+    scan = grammar.load_scan(write(tmp_path / "s.yaml", body), schema)
     with pytest.raises(ScanError) as err:
-        expand.validated_points(scan, FAKE)
-    assert "s.yaml:5: parallel: must be <= nodes" in str(err.value)
-    assert "[1 point: p0002 (nodes=2, parallel=4)]" in str(err.value)
-    scan = grammar.load_scan(write(tmp_path / "t.yaml", "skip_invalid: true\n" + body))
-    kept = expand.validated_points(scan, FAKE)
+        expand.validated_points(scan, evbench)
+    reason = validate_message(evbench, tmp_path, "nodes: 2\nparallel: 4\n")
+    assert reason.startswith("parallel: ")
+    assert "s.yaml:5: %s [1 point: p0002 (nodes=2, parallel=4)]" % reason in str(err.value)
+    scan = grammar.load_scan(write(tmp_path / "t.yaml", "skip_invalid: true\n" + body), schema)
+    kept = expand.validated_points(scan, evbench)
     assert [p.id for p in kept] == ["p0001", "p0003", "p0004"]
 
 
-def test_builtin_checks_without_evbench(tmp_path):
-    scan = grammar.load_scan(write(tmp_path / "s.yaml", "config:\n  credts: 2\n"))
+def test_default_warmup_is_checked_by_evbench(tmp_path, evbench, schema):
+    # 100 ms is shorter than evbench's default warm-up: the point is invalid.
+    scan = grammar.load_scan(write(tmp_path / "s.yaml", "config:\n  duration: 100ms\n"), schema)
     with pytest.raises(ScanError) as err:
-        expand.validated_points(scan, None)
-    assert "s.yaml:2: credts: unknown key" in str(err.value)
-    assert "p0001 (base config)" in str(err.value)
+        expand.validated_points(scan, evbench)
+    # (reported at the key the scan set; the default warm-up is evbench's)
+    assert "s.yaml:2: duration: warmup (" in str(err.value)
+    assert "must be shorter than duration (100 ms) [1 point: p0001 (base config)]" in str(err.value)
 
 
-def test_examples_expand(tmp_path):
-    import os
-    from conftest import REPO
+def test_key_renamed_in_the_binary_is_an_error_at_its_line(tmp_path, evbench, schema):
+    scan = grammar.load_scan(write(tmp_path / "s.yaml", "axes:\n  fault.corrupt_every: [0, 50]\n"), schema)
+    assert len(expand.validated_points(scan, evbench)) == 2
+    scan = grammar.load_scan(write(tmp_path / "t.yaml", "axes:\n  verify.corrupt_every: [0, 50]\n"), schema)
+    with pytest.raises(ScanError) as err:
+        expand.validated_points(scan, evbench)
+    assert "t.yaml:2: verify.corrupt_every: unknown key" in str(err.value)
+
+
+def test_missing_evbench_is_named_with_how_to_point_at_one(tmp_path):
+    scan = write(tmp_path / "s.yaml", "config: {credits: 2}\n")
+    for command in (["check", scan], ["run", scan, "-o", str(tmp_path / "out")]):
+        proc = run_cli(command, env={"EVBENCH": "/nonexistent/evbench"})
+        assert proc.returncode == 2
+        assert "/nonexistent/evbench" in proc.stderr and "--evbench PATH" in proc.stderr
+        assert "EVBENCH=PATH" in proc.stderr and "Traceback" not in proc.stderr
+    # A binary that cannot describe its keys (not evbench, or too old) is named too.
+    proc = run_cli(["check", scan, "--evbench", "/bin/false"])
+    assert proc.returncode == 2 and "/bin/false config --json failed" in proc.stderr
+    assert not os.path.exists(str(tmp_path / "out"))
+
+
+def test_examples_expand(evbench, schema):
     counts = {}
     for name in ("paper", "drivers", "scaling-slurm"):
-        scan = grammar.load_scan(os.path.join(REPO, "scan", "examples", name + ".yaml"))
-        counts[name] = len(expand.validated_points(scan, FAKE))
-    assert counts == {"paper": 27, "drivers": 12, "scaling-slurm": 12}
+        scan = grammar.load_scan(os.path.join(REPO, "scan", "examples", name + ".yaml"), schema)
+        counts[name] = len(expand.validated_points(scan, evbench))
+    # drivers.yaml: tcp and mpi x 3 sizes x 2 repeats (mpi dropped where not built)
+    expected_drivers = 12 if "mpi" in schema.keys["driver"]["choices"] else 6
+    assert counts == {"paper": 27, "drivers": expected_drivers, "scaling-slurm": 12}

@@ -1,4 +1,4 @@
-"""Local campaigns with a stand-in evbench: layout, index, resume, --force, failures, Ctrl-C."""
+"""Local campaigns with the real evbench: layout, index, resume, --force, failures, Ctrl-C."""
 import csv
 import json
 import os
@@ -8,21 +8,14 @@ import time
 
 import pytest
 
-from conftest import CLI, FAKE, run_cli, write
+from conftest import CLI, inject_env, quick_config, run_cli, write
 
 SCAN = """name: small
 config:
-  nodes: 4
-  duration: 100ms
-  warmup: 0s
-axes:
+%saxes:
   credits: [1, 2]
-  fragment.size: [128KiB, 1MiB]
-"""
-
-
-def count_runs(path):
-    return len(open(path).read().splitlines()) if os.path.exists(path) else 0
+  fragment.size: [64KiB, 256KiB]
+""" % quick_config()
 
 
 def index_rows(outdir):
@@ -30,111 +23,152 @@ def index_rows(outdir):
         return list(csv.DictReader(f))
 
 
+def results(outdir):
+    """{point: identity of its result file}: a point that ran again has a new one
+    (results are renamed into place, so a rerun means a new inode)."""
+    folder = os.path.join(outdir, "results")
+    out = {}
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".json"):
+            st = os.stat(os.path.join(folder, name))
+            out[name[:-5]] = (st.st_ino, st.st_mtime_ns)
+    return out
+
+
+def rerun(before, after):
+    """Points whose result is new or replaced between two results() snapshots."""
+    return sorted(p for p in after if before.get(p) != after[p])
+
+
 @pytest.fixture
 def scan(tmp_path):
     return write(tmp_path / "small.yaml", SCAN)
 
 
-def test_layout_index_and_resume(tmp_path, scan):
-    out, count = str(tmp_path / "out"), str(tmp_path / "count")
-    env = {"EVBENCH": FAKE, "FAKE_EVBENCH_COUNT": count}
+def test_layout_index_and_resume(tmp_path, scan, evbench):
+    out = str(tmp_path / "out")
+    env = {"EVBENCH": evbench}
     proc = run_cli(["run", scan, "-o", out], env=env)
     assert proc.returncode == 0, proc.stderr
     assert "4/4" in proc.stderr and "Gb/s" in proc.stderr
-    for name in ("scan.yaml", "campaign.json", "index.csv"):
+    for name in ("scan.yaml", "campaign.json", "index.csv", "evbench-config.json"):
         assert os.path.isfile(os.path.join(out, name))
     assert open(os.path.join(out, "scan.yaml")).read() == SCAN
+    assert "fault.corrupt_every" in open(os.path.join(out, "evbench-config.json")).read()
     for pid in ("p0001", "p0002", "p0003", "p0004"):
         doc = json.load(open(os.path.join(out, "results", pid + ".json")))
-        assert doc["schema_version"] == 1
+        assert doc["schema_version"] == 1 and doc["results"]["status"] == "ok"
         assert os.path.getsize(os.path.join(out, "logs", pid + ".log")) > 0
         assert os.path.isfile(os.path.join(out, "points", pid + ".yaml"))
     rows = index_rows(out)
     assert [r["point"] for r in rows] == ["p0001", "p0002", "p0003", "p0004"]
-    assert rows[1]["credits"] == "1" and rows[1]["fragment.size"] == "1MiB"
+    assert rows[1]["credits"] == "1" and rows[1]["fragment.size"] == "256KiB"
     doc = json.load(open(os.path.join(out, "results", "p0002.json")))
+    assert doc["config"]["credits"] == 1 and doc["config"]["fragment"]["size"] == 256 * 1024
     assert float(rows[1]["aggregate_gbps"]) == pytest.approx(doc["results"]["bandwidth_gbps"]["aggregate"], rel=1e-5)
     assert float(rows[1]["per_node_min_gbps"]) == pytest.approx(doc["results"]["bandwidth_gbps"]["per_node"]["min"], rel=1e-5)
     assert int(rows[1]["events_built"]) == doc["results"]["events_built"]
     assert {r["status"] for r in rows} == {"ok"}
-    assert count_runs(count) == 4
+    first = results(out)
+    assert sorted(first) == ["p0001", "p0002", "p0003", "p0004"]
 
     proc = run_cli(["run", scan, "-o", out], env=env)       # resume: nothing left to do
-    assert proc.returncode == 0 and count_runs(count) == 4
+    assert proc.returncode == 0 and rerun(first, results(out)) == []
     os.remove(os.path.join(out, "results", "p0003.json"))   # one result lost
     proc = run_cli(["run", scan, "-o", out], env=env)
-    assert proc.returncode == 0 and count_runs(count) == 5
+    second = results(out)
+    assert proc.returncode == 0 and rerun(first, second) == ["p0003"]
     proc = run_cli(["run", scan, "-o", out, "--force"], env=env)
-    assert proc.returncode == 0 and count_runs(count) == 9
+    assert proc.returncode == 0 and rerun(second, results(out)) == ["p0001", "p0002", "p0003", "p0004"]
+    # Reading a campaign needs no evbench.
+    assert run_cli(["collect", out], env={"EVBENCH": "/nonexistent/evbench"}).returncode == 0
 
 
-def test_changed_point_is_rerun(tmp_path, scan):
-    out, count = str(tmp_path / "out"), str(tmp_path / "count")
-    env = {"EVBENCH": FAKE, "FAKE_EVBENCH_COUNT": count}
-    assert run_cli(["run", scan, "-o", out], env=env).returncode == 0
-    write(scan, SCAN.replace("duration: 100ms", "duration: 200ms"))
-    assert run_cli(["run", scan, "-o", out], env=env).returncode == 0
-    assert count_runs(count) == 8
-
-
-def test_failed_point_recorded_and_campaign_goes_on(tmp_path, scan):
+def test_changed_point_is_rerun(tmp_path, evbench):
+    text = SCAN.replace("  credits: [1, 2]\n", "")
+    scan = write(tmp_path / "two.yaml", text)
     out = str(tmp_path / "out")
-    proc = run_cli(["run", scan, "-o", out], env={"EVBENCH": FAKE, "FAKE_EVBENCH_FAIL": "credits=2"})
+    assert run_cli(["run", scan, "-o", out], env={"EVBENCH": evbench}).returncode == 0
+    before = results(out)
+    write(scan, text.replace("fragment.size: [64KiB, 256KiB]", "fragment.size: [64KiB, 128KiB]"))
+    assert run_cli(["run", scan, "-o", out], env={"EVBENCH": evbench}).returncode == 0
+    assert rerun(before, results(out)) == ["p0002"]
+    assert json.load(open(os.path.join(out, "results", "p0002.json")))["config"]["fragment"]["size"] == 128 * 1024
+
+
+def test_failed_point_recorded_and_campaign_goes_on(tmp_path, scan, evbench):
+    out = str(tmp_path / "out")
+    proc = run_cli(["run", scan, "-o", out], env=inject_env(do="fail", where="credits=2"))
     assert proc.returncode == 1
     assert "p0003" in proc.stderr and "failed (exit 1)" in proc.stderr
     rows = index_rows(out)
     assert [r["status"] for r in rows] == ["ok", "ok", "failed", "failed"]
     assert [r["exit_code"] for r in rows] == ["0", "0", "1", "1"]
     assert rows[2]["json"] == "" and rows[2]["aggregate_gbps"] == ""
-    assert "fake failure" in open(os.path.join(out, "logs", "p0003.log")).read()
+    assert "evbench-inject: failing" in open(os.path.join(out, "logs", "p0003.log")).read()
+    assert sorted(results(out)) == ["p0001", "p0002"]
     # The failure is fixed: a rerun retries exactly the failed points.
-    count = str(tmp_path / "count")
-    proc = run_cli(["run", scan, "-o", out], env={"EVBENCH": FAKE, "FAKE_EVBENCH_COUNT": count})
-    assert proc.returncode == 0 and count_runs(count) == 2
+    before = results(out)
+    proc = run_cli(["run", scan, "-o", out], env={"EVBENCH": evbench})
+    assert proc.returncode == 0 and rerun(before, results(out)) == ["p0003", "p0004"]
     assert {r["status"] for r in index_rows(out)} == {"ok"}
     assert run_cli(["collect", out]).returncode == 0
 
 
-def _alive(pid):
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:   # a zombie is not alive
-        with open("/proc/%d/stat" % pid) as f:
-            return f.read().split(")")[-1].split()[0] != "Z"
-    except OSError:
-        return False
+def _processes_of(marker):
+    """Live (non-zombie) pids whose command line contains `marker`."""
+    pids = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open("/proc/%s/cmdline" % entry, "rb") as f:
+                cmdline = f.read().decode(errors="replace")
+            with open("/proc/%s/stat" % entry) as f:
+                state = f.read().split(")")[-1].split()[0]
+        except OSError:
+            continue
+        if marker in cmdline and state != "Z":
+            pids.append(int(entry))
+    return pids
 
 
-@pytest.mark.timeout(60)
-def test_ctrl_c_kills_the_point_and_keeps_the_directory_consistent(tmp_path, scan):
-    out, pids = str(tmp_path / "out"), str(tmp_path / "pids")
-    env = dict(os.environ, EVBENCH=FAKE, FAKE_EVBENCH_PIDS=pids, FAKE_EVBENCH_SLEEP="30")
+@pytest.mark.timeout(90)
+def test_ctrl_c_kills_the_point_and_keeps_the_directory_consistent(tmp_path, scan, evbench):
+    out = str(tmp_path / "out")
+    marker = os.path.join(out, "points", "p0001.yaml")   # on the command line of evbench and its ranks
+    env = dict(os.environ, **inject_env(do="hang"))
     proc = subprocess.Popen([CLI, "run", scan, "-o", out], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
     try:
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and count_runs(pids) < 1:
-            time.sleep(0.05)
-        assert count_runs(pids) == 1, "evbench did not start"
+        # The wrapper (as a launcher would be), evbench and its 3 ranks (2 nodes +
+        # EVM) are up and the ranks exchange data.
+        deadline = time.monotonic() + 30
+        log = os.path.join(out, "logs", "p0001.log")
+        while time.monotonic() < deadline and not (
+                len(_processes_of(marker)) >= 4 and os.path.exists(log) and "Gb/s" in open(log).read()):
+            time.sleep(0.1)
+        running = _processes_of(marker)
+        assert len(running) >= 4, "evbench did not start: %s" % (open(log).read() if os.path.exists(log) else "")
         proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=20)
+        _, err = proc.communicate(timeout=30)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
     assert proc.returncode == 130, err
     assert "interrupted" in err
-    leader, child = map(int, open(pids).read().split())
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and (_alive(leader) or _alive(child)):
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and _processes_of(marker):
         time.sleep(0.05)
-    assert not _alive(leader) and not _alive(child)
+    survivors = _processes_of(marker)
+    for pid in survivors:   # do not leave a 1-hour run behind when this fails
+        os.kill(pid, signal.SIGKILL)
+    assert survivors == []
     rows = index_rows(out)
     assert [r["status"] for r in rows] == ["pending"] * 4
     assert not [f for f in os.listdir(os.path.join(out, "results")) if "partial" in f or "tmp" in f]
     # Resuming completes the campaign.
-    proc = run_cli(["run", scan, "-o", out], env={"EVBENCH": FAKE})
-    assert proc.returncode == 0
+    proc = run_cli(["run", scan, "-o", out], env={"EVBENCH": evbench})
+    assert proc.returncode == 0, proc.stderr
     assert {r["status"] for r in index_rows(out)} == {"ok"}

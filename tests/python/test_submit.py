@@ -3,7 +3,9 @@ import os
 import re
 import subprocess
 
-from conftest import FAKE, run_cli, write
+import pytest
+
+from conftest import real_evbench, run_cli, write
 from evbench_scan import expand, grammar, submit
 
 SCAN = """name: scale
@@ -26,7 +28,7 @@ def scripts(tmp_path, scheduler, *extra):
     scan = write(tmp_path / "scale.yaml", SCAN)
     out = str(tmp_path / ("out-" + scheduler))
     proc = run_cli(["submit", scan, "--scheduler", scheduler, "--dry-run", "-o", out] + list(extra),
-                   env={"EVBENCH": FAKE})
+                   env={"EVBENCH": real_evbench()})
     assert proc.returncode == 0, proc.stderr
     jobs = os.path.join(out, "jobs")
     return out, {name: open(os.path.join(jobs, name)).read() for name in sorted(os.listdir(jobs))}, proc.stdout
@@ -55,7 +57,7 @@ def test_slurm_one_script_per_scale(tmp_path):
     assert 'scontrol show hostnames "$SLURM_JOB_NODELIST"' in text
     assert "srun --ntasks=\"$ntasks\" --distribution=arbitrary" in text and "SLURM_HOSTFILE" in text
     assert "--set bootstrap=env" in text and "EVBENCH_RENDEZVOUS" in text
-    assert FAKE in text
+    assert "EVBENCH=%s\n" % real_evbench() in text
 
 
 def test_pbs_directives_and_mpirun(tmp_path):
@@ -84,18 +86,18 @@ def test_launcher_choice_and_placement_files(tmp_path):
     assert "--rankfile %s" % rankfile in text
     assert "EVBENCH_RANK=$OMPI_COMM_WORLD_RANK" in text and "--set bootstrap=env" in text
     proc = run_cli(["submit", str(tmp_path / "scale.yaml"), "--scheduler", "pbs", "--launcher", "srun-env",
-                    "--dry-run", "-o", str(tmp_path / "x")], env={"EVBENCH": FAKE})
+                    "--dry-run", "-o", str(tmp_path / "x")], env={"EVBENCH": real_evbench()})
     assert proc.returncode == 2 and "needs Slurm" in proc.stderr
 
 
-def test_scripts_are_valid_bash_and_place_ranks(tmp_path):
+def test_scripts_are_valid_bash_and_place_ranks(tmp_path, evbench, schema):
     """Run the generated rank-placement code with a fake allocation of 4 hosts."""
     _, jobs, _ = scripts(tmp_path, "slurm")
     for text in jobs.values():
         path = write(tmp_path / "check.sh", text)
         assert subprocess.run(["bash", "-n", path]).returncode == 0
-    scan = grammar.load_scan(str(tmp_path / "scale.yaml"))
-    points = expand.validated_points(scan, FAKE)
+    scan = grammar.load_scan(str(tmp_path / "scale.yaml"), schema)
+    points = expand.validated_points(scan, evbench)
     split4 = [p for p in points if p.values == {"layout": "split", "nodes": 4, "parallel": 4}][0]
     assert submit.ranks_of(split4) == (2, 1, 9)
     awk = re.search(r"(awk -v n=.*?\"\$HOSTS\" > \"\$ranks\")", jobs["n4.sbatch"], re.S).group(1)
@@ -105,17 +107,25 @@ def test_scripts_are_valid_bash_and_place_ranks(tmp_path):
     assert proc.stdout.split() == ["h1", "h1", "h2", "h2", "h3", "h3", "h4", "h4", "h1"]
 
 
-def test_walltime_estimate():
-    scan = grammar.parse_scan("config: {duration: 1min, warmup: 0s}\nrepeats: 2\n", "w.yaml")
+def test_walltime_estimate(schema):
+    scan = grammar.parse_scan("config: {duration: 1min, warmup: 0s}\nrepeats: 2\n", "w.yaml", schema)
     points = expand.expand(scan)
     # 2 x (60 + 10) x 1.5 + 60 = 270 s -> 5 minutes
     assert submit.walltime(points, 10.0) == 300
+    # Unset keys take evbench's defaults: its duration and warm-up, 1 rank per
+    # node plus the dedicated EVM (rubu, pull) on its default node count.
+    point = expand.expand(grammar.parse_scan("config: {}\n", "d.yaml", schema))[0]
+    run = schema.parse_duration(schema.keys["duration"]["default"]) + \
+        schema.parse_duration(schema.keys["warmup"]["default"])
+    assert submit.point_seconds(point, 10.0) == pytest.approx(run + 10.0)
+    assert submit.ranks_of(point) == (1, 1, schema.keys["nodes"]["default"] + 1)
+    assert submit.format_hms(3725) == "01:02:05"
 
 
 def test_max_hosts_folds_nodes_onto_fewer_hosts(tmp_path):
     scan = write(tmp_path / "fold.yaml", SCAN.replace("  startup: 20s\n", "  startup: 20s\n  max_hosts: 1\n"))
     out = str(tmp_path / "fold")
     assert run_cli(["submit", scan, "--scheduler", "slurm", "--dry-run", "-o", out],
-                   env={"EVBENCH": FAKE}).returncode == 0
+                   env={"EVBENCH": real_evbench()}).returncode == 0
     d = directives(open(os.path.join(out, "jobs", "n4.sbatch")).read(), "#SBATCH")
     assert "--nodes=1" in d and "--ntasks-per-node=9" in d

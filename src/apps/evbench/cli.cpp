@@ -31,9 +31,10 @@ Commands:
         Check a configuration without running it.
   drivers
         List the drivers built into this evbench and whether each can run here.
-  config --explain | --markdown | --resolved [CONFIG] [--set KEY=VALUE]...
-        Describe every configuration key (text or Markdown), or print the
-        fully resolved configuration.
+  config --explain | --markdown | --json | --resolved [CONFIG] [--set KEY=VALUE]...
+        Describe every configuration key (text, Markdown, or JSON for tools
+        such as evbench-scan: type, default, unit, range, choices, and the
+        size and duration units), or print the fully resolved configuration.
   --version, --help
 
 Exit codes: 0 success; 1 runtime failure (peer lost, driver error, timeout,
@@ -46,7 +47,7 @@ struct Args {
   std::vector<std::string> sets;
   std::string json;
   bool quiet = false;
-  bool explain = false, markdown = false, resolved = false, help = false;
+  bool explain = false, markdown = false, json_reference = false, resolved = false, help = false;
 };
 
 Args parse(int argc, char** argv, int first, const std::string& command) {
@@ -61,6 +62,8 @@ Args parse(int argc, char** argv, int first, const std::string& command) {
       a.sets.push_back(need("KEY=VALUE"));
     } else if (s.rfind("--set=", 0) == 0) {
       a.sets.push_back(s.substr(6));
+    } else if (s == "--json" && command == "config") {
+      a.json_reference = true;
     } else if (s == "--json") {
       a.json = need("a file name");
     } else if (s == "--quiet" || s == "-q") {
@@ -155,12 +158,14 @@ int cmd_drivers(const PluginRegistry& r) {
 int cmd_config(const Args& a, const PluginRegistry& r) {
   if (a.markdown) {
     std::cout << reference_markdown(plugin_keys(r));
+  } else if (a.json_reference) {
+    std::cout << reference_json(plugin_keys(r));
   } else if (a.resolved) {
     std::cout << to_yaml(load(a, r));
   } else if (a.explain) {
     std::cout << explain_text(plugin_keys(r));
   } else {
-    throw UsageError("config: choose --explain, --markdown or --resolved");
+    throw UsageError("config: choose --explain, --markdown, --json or --resolved");
   }
   return kExitOk;
 }

@@ -123,6 +123,46 @@ TEST(ConfigMarkdown, ReferenceDocument) {
   EXPECT_HAS(md, "## Driver options: mpi\n\nThis driver has no options.");
 }
 
+TEST(ConfigReferenceJson, EveryKeyWithDefaultRangeAndUnits) {
+  const std::string json = reference_json(plugins());
+  EXPECT_EQ(json.front(), '{');
+  EXPECT_EQ(json.substr(json.size() - 2), "}\n");
+  EXPECT_HAS(json, "\"schema_version\": 1");
+  // Every core key once, and the driver's option once, under its full path.
+  size_t rows = 0;
+  for (size_t at = json.find("\"key\": \""); at != std::string::npos;
+       at = json.find("\"key\": \"", at + 1))
+    ++rows;
+  EXPECT_EQ(rows, core_keys().size() + 1);
+  for (const auto& k : core_keys()) EXPECT_HAS(json, "\"key\": \"" + k.path + "\",");
+  // Defaults in canonical units (bytes, seconds); infinite bounds as null.
+  EXPECT_HAS(json,
+             "\"key\": \"credits\",\n      \"type\": \"integer\",\n      \"default\": 2,\n"
+             "      \"unit\": \"events\",\n      \"min\": 1,\n      \"max\": 1024,");
+  EXPECT_HAS(json,
+             "\"key\": \"fragment.size\",\n      \"type\": \"size\",\n      \"default\": 524288,");
+  EXPECT_HAS(json, "\"key\": \"warmup\",\n      \"type\": \"duration\",\n      \"default\": 0.5,");
+  EXPECT_HAS(json,
+             "\"key\": \"seed\",\n      \"type\": \"integer\",\n      \"default\": 1,\n"
+             "      \"unit\": \"\",\n      \"min\": 0,\n      \"max\": null,");
+  // Choices: the enum spellings, and the drivers the plug-ins name.
+  EXPECT_HAS(json, "\"choices\": [\n        \"pull\",\n        \"push\",");
+  EXPECT_HAS(json,
+             "\"key\": \"driver\",\n      \"type\": \"choice\",\n      \"default\": \"tcp\",");
+  EXPECT_HAS(json, "\"choices\": [\n        \"tcp\",\n        \"mpi\"\n      ],");
+  EXPECT_HAS(json, "\"choices\": [\n        \"scan\"\n      ],");  // shift's extra word
+  // Driver options per driver, with their full path.
+  EXPECT_HAS(json,
+             "\"tcp\": [\n      {\n        \"key\": \"driver_options.sndbuf\",\n"
+             "        \"type\": \"size\",\n        \"default\": 4194304,");
+  EXPECT_HAS(json, "\"mpi\": [\n    ]");
+  // The unit words the parser accepts, with their factors.
+  EXPECT_HAS(json, "\"size\": {\n      \"B\": 1,\n      \"KiB\": 1024,");
+  EXPECT_HAS(json, "\"GB\": 1000000000,");
+  EXPECT_HAS(json, "\"ms\": 0.001,");
+  EXPECT_HAS(json, "\"min\": 60,");
+}
+
 TEST(ConfigJson, NestedObjectWithEveryKey) {
   Config c = load_config_text("driver_options: {sndbuf: 8KiB}\n", "t", {}, plugins());
   c.bootstrap = "lo\"cal\\\n";
