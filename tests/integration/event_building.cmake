@@ -27,11 +27,19 @@ add_test(NAME eb_lhcb_segments_lognormal
                  --set fragment.meta_size=10KiB --set fu_per_bu=2 --set fu.processing_time=1ms
                  --set ru_rate_factors=[1,1,2,0.5])
 # events: N builds exactly N events (check_result.py: built == assigned, no
-# integrity error).
+# integrity error), for every protocol; 501 does not divide among 4 BUs.
 add_test(NAME eb_event_count
          COMMAND ${_evb_check} --expect-json results.events_built=500
                  -- $<TARGET_FILE:evbench> run --quiet
                  --set events=500 --set warmup=0s --set verify.sample=1)
+foreach(protocol push pull-noevm)
+  string(REPLACE "-" "_" id ${protocol})
+  add_test(NAME eb_event_count_${id}
+           COMMAND ${_evb_check} --expect-json results.events_built=501
+                   -- $<TARGET_FILE:evbench> run --quiet --set protocol=${protocol}
+                   --set events=501 --set warmup=0s --set verify.sample=1 --set peer_timeout=20s)
+  set_tests_properties(eb_event_count_${id} PROPERTIES TIMEOUT 60 LABELS integration)
+endforeach()
 # Fault injection: corrupted checksums are found, counted and make the exit status 3.
 add_test(NAME eb_corruption_detected
          COMMAND ${_evb_check} --expect-exit 3 --expect-stdout "FAILED: integrity errors"
