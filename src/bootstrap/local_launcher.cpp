@@ -84,21 +84,23 @@ class Supervisor {
   int run() {
     while (live() > 0) {
       timespec ts{0, 200 * 1000 * 1000};
-      if (terminating_) {
-        auto left = deadline_ - Clock::now();
-        if (left <= Clock::duration::zero()) {
+      if (terminating_ || suspect_) {
+        auto left = (terminating_ ? deadline_ : suspect_deadline_) - Clock::now();
+        if (terminating_ && left <= Clock::duration::zero()) {
           kill_live(SIGKILL);
           for (auto& c : children_) reap(c, 0);
           break;
         }
         auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(left).count();
-        ns = std::min<long long>(ns, 200ll * 1000 * 1000);
+        ns = std::clamp<long long>(ns, 0, 200ll * 1000 * 1000);
         ts = {static_cast<time_t>(ns / 1000000000), static_cast<long>(ns % 1000000000)};
       }
       int sig = ::sigtimedwait(&sigs_, nullptr, &ts);
       if (sig == SIGINT || sig == SIGTERM) on_interrupt(sig);
       reap_pass();
+      if (suspect_ && Clock::now() >= suspect_deadline_) blame_suspect();
     }
+    if (suspect_) blame_suspect();
     if (interrupted_) return kExitInterrupted;
     return combine_exit_codes(codes_);
   }
@@ -163,17 +165,40 @@ class Supervisor {
     if (r > 0) judge(c, status);
   }
 
+  // A rank killed by a signal is blamed at once. A rank that exits non-zero
+  // without a goodbye has often only noticed that a peer died, and the
+  // kernel may reap the killed peer a little later: it is blamed only if no
+  // rank dies by a signal within `blame_grace`; later failures are collateral.
   void judge(Child& c, int status) {
     if (terminating_) return;  // collateral of our own SIGTERM/SIGKILL
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return;
     bool clean =
         WIFEXITED(status) && server_.rank_state(c.rank) == RendezvousServer::RankState::goodbye;
-    codes_.push_back(WIFEXITED(status) ? WEXITSTATUS(status) : int{kExitRuntime});
     if (clean) {  // the worker finished and returned a verdict (e.g. integrity)
+      codes_.push_back(WEXITSTATUS(status));
       log_line("rank " + std::to_string(c.rank) + " (pid " + std::to_string(c.pid) +
                ") finished with status " + std::to_string(WEXITSTATUS(status)));
       return;
     }
+    if (WIFSIGNALED(status)) {
+      suspect_ = nullptr;  // whoever exited before it had noticed its death
+      blame(c, status);
+      return;
+    }
+    if (suspect_) return;  // noticed the same failure as the suspect
+    suspect_ = &c;
+    suspect_status_ = status;
+    suspect_deadline_ = Clock::now() + opt_.blame_grace;
+  }
+
+  void blame_suspect() {
+    Child& c = *suspect_;
+    suspect_ = nullptr;
+    if (!terminating_) blame(c, suspect_status_);
+  }
+
+  void blame(Child& c, int status) {
+    codes_.push_back(WIFEXITED(status) ? WEXITSTATUS(status) : int{kExitRuntime});
     log_line("rank " + std::to_string(c.rank) + " (pid " + std::to_string(c.pid) +
              ") died: " + describe_status(status));
     terminate_rest(SIGTERM);
@@ -186,6 +211,9 @@ class Supervisor {
   bool terminating_ = false;
   bool interrupted_ = false;
   Clock::time_point deadline_;
+  Child* suspect_ = nullptr;  // exited non-zero without a goodbye, not blamed yet
+  int suspect_status_ = 0;
+  Clock::time_point suspect_deadline_;
   std::vector<int> codes_;
 };
 

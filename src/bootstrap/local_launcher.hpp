@@ -5,7 +5,9 @@
 // `nprocs` children (each joins as one rank, runs the worker and _exit()s with
 // its code), serves the rendezvous from a thread and reaps the children.
 // A child that dies (signal, or non-zero exit without a clean goodbye) is
-// logged, the others are sent SIGTERM, then SIGKILL after a grace period.
+// logged, the others are sent SIGTERM, then SIGKILL after a grace period. A
+// rank killed by a signal is blamed before ranks that exited because they
+// noticed it (see LocalOptions::blame_grace).
 // SIGINT/SIGTERM to the parent are forwarded; the parent then returns 130.
 // Children get PR_SET_PDEATHSIG=SIGKILL, so they never outlive the thread
 // that called launch_local(). Call it before starting other threads.
@@ -19,6 +21,10 @@ namespace evb::boot {
 struct LocalOptions {
   // After the first death (or an interrupt): SIGTERM, wait this long, SIGKILL.
   std::chrono::milliseconds term_grace{2000};
+  // A rank that exits non-zero without a goodbye is blamed only if no rank
+  // dies by a signal within this time (the kernel may reap a killed rank
+  // after its peers have noticed the broken connection and exited).
+  std::chrono::milliseconds blame_grace{500};
 };
 
 int launch_local(const Config& config, int nprocs, const WorkerFn& worker,

@@ -220,7 +220,8 @@ const std::vector<CoreKey>& core_key_table() {
        [](Config& c, const Value& v) { c.bootstrap = v.text; },
        [](const Config& c) { return text(c.bootstrap); }},
       {choice("poll_mode", PollMode::automatic,
-              "idle waiting: busy poll, yield, block in the driver; auto = by processes per core"),
+              "idle waiting: busy poll, yield, block in the driver (yield if it cannot); "
+              "auto = busy while this host's evbench processes fit its logical CPUs"),
        [](Config& c, const Value& v) { c.poll_mode = enum_from<PollMode>(v.text); },
        [](const Config& c) { return text(to_string(c.poll_mode)); }},
   };

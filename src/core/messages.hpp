@@ -11,6 +11,7 @@ namespace evb {
 
 constexpr uint32_t kCommandMagic = 0x45564231;   // "EVB1"
 constexpr uint32_t kFragmentMagic = 0x46524731;  // "FRG1"
+constexpr uint16_t kFragmentVersion = 1;         // FragmentHeader layout
 
 enum class CommandType : uint16_t {
   credit = 1,        // BU -> EVM: slot free (carries the finished event, if any)
@@ -39,12 +40,12 @@ static_assert(sizeof(Command) == 64, "commands are 64 bytes on the wire");
 
 struct FragmentHeader {
   uint32_t magic = kFragmentMagic;
-  uint16_t version = 1;
+  uint16_t version = kFragmentVersion;
   uint16_t meta_segments = 0;
   uint64_t event_id = 0;
   uint32_t ru = 0;            // RU index that built it
   uint32_t bu = 0;            // destination BU index
-  uint64_t sequence = 0;      // RU's running fragment counter
+  uint64_t sequence = 0;      // RU's running fragment counter (for diagnosis; not checked)
   uint64_t payload_size = 0;  // bytes in data segments
   uint32_t meta_size = 0;     // bytes per metadata segment
   uint32_t crc32c = 0;        // of the payload

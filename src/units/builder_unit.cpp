@@ -62,12 +62,21 @@ bool BuilderUnit::accept(uint32_t s, int ru, size_t bytes) {
   }
   if (bytes < sizeof(FragmentHeader)) return fail("message shorter than a header");
   if (h->magic != kFragmentMagic) return fail("bad magic");
+  if (h->version != kFragmentVersion)
+    return fail("header version " + std::to_string(h->version) + ", expected " +
+                std::to_string(kFragmentVersion));
   if (h->event_id != e.event)
     return fail("event id " + std::to_string(h->event_id) + " in a slot building " +
                 std::to_string(e.event));
   if (h->ru != static_cast<uint32_t>(ru)) return fail("header names RU " + std::to_string(h->ru));
   if (h->bu != static_cast<uint32_t>(index_))
     return fail("header names BU " + std::to_string(h->bu));
+  if (h->meta_segments != config_.fragment.meta_segments ||
+      h->meta_size != config_.fragment.meta_size)
+    return fail("metadata " + std::to_string(h->meta_segments) + " x " +
+                std::to_string(h->meta_size) + " B, configured " +
+                std::to_string(config_.fragment.meta_segments) + " x " +
+                std::to_string(config_.fragment.meta_size) + " B");
   const uint64_t meta = static_cast<uint64_t>(h->meta_size) * h->meta_segments;
   if (sizeof(FragmentHeader) + meta + h->payload_size != bytes)
     return fail("size " + std::to_string(bytes) + " does not match the header");

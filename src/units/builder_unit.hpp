@@ -3,9 +3,14 @@
 // checks made on every arriving fragment. The protocol decides which RU to
 // ask next; the BU records what arrived and whether it is sound.
 //
-// Slot buffer layout: WindowLayout (per slot, one window per RU). Integrity counters: corrupt (bad
-// header, size or checksum), duplicate (second fragment from one RU for one event), incomplete
-// (events left unfinished when the run ended).
+// Slot buffer layout: WindowLayout (per slot, one window per RU). Every
+// fragment's header is checked: magic, version, event id, RU and BU index,
+// the metadata layout against the configuration, and that the sizes it
+// names add up to the bytes received; the sequence
+// number is carried for diagnosis, not checked (one RU's fragments to one BU
+// need not arrive in order). Integrity counters: corrupt (bad header, size or
+// checksum), duplicate (second fragment from one RU for one event),
+// incomplete (events left unfinished when the run ended).
 #include <cstdint>
 #include <span>
 #include <string>

@@ -4,13 +4,18 @@
 Used by the CTest integration tests (tests/integration/*.cmake):
 
   check_result.py [--expect-exit N] [--min-events N] [--shifts N]
-                  [--expect-stderr TEXT]... [--no-json] -- EVBENCH ARGS...
+                  [--expect-json PATH=VALUE]... [--expect-json-gt PATH=NUMBER]...
+                  [--expect-stderr TEXT]... [--expect-stdout TEXT]... [--no-json]
+                  -- EVBENCH ARGS...
 
 Unless --no-json, a temporary --json FILE is added to the command and the
 document is checked: every assigned event built exactly once (events_built ==
 events_assigned > 0 when the exit is 0), all integrity counters zero, and the
-fields of docs/METRICS.md present. The command runs in its own process group,
-which is killed on timeout so no rank outlives the test.
+fields of docs/METRICS.md present. --expect-json compares the value at a
+dotted path with VALUE as text (`results.events_built=500`); --expect-json-gt
+requires a number strictly greater than NUMBER (`results.integrity.corrupt=0`).
+The command runs in its own process group, which is killed on timeout (or
+when the command ends) so no rank outlives the test.
 """
 import argparse
 import json
@@ -43,6 +48,15 @@ def run(cmd, timeout):
         except ProcessLookupError:
             pass
     return proc.returncode, out, err
+
+
+def lookup(doc, path):
+    node = doc
+    for part in path.split("."):
+        if not isinstance(node, dict) or part not in node:
+            fail(f"JSON lacks '{path}'")
+        node = node[part]
+    return node
 
 
 def check_document(doc, args):
@@ -84,13 +98,16 @@ def check_document(doc, args):
             fail("no fragment request was ever in flight")
     for spec in args.expect_json:
         path, _, want = spec.partition("=")
-        node = doc
-        for part in path.split("."):
-            if not isinstance(node, dict) or part not in node:
-                fail(f"JSON lacks '{path}'")
-            node = node[part]
+        node = lookup(doc, path)
         if str(node) != want:
             fail(f"JSON {path} = {node!r}, expected {want!r}")
+    for spec in args.expect_json_gt:
+        path, _, bound = spec.partition("=")
+        node = lookup(doc, path)
+        if isinstance(node, bool) or not isinstance(node, (int, float)):
+            fail(f"JSON {path} = {node!r} is not a number")
+        if not node > float(bound):
+            fail(f"JSON {path} = {node!r}, expected more than {bound}")
     if args.shifts is not None:
         shifts = r.get("shifts", [])
         if len(shifts) != args.shifts:
@@ -109,7 +126,11 @@ def main():
     p.add_argument("--no-json", action="store_true")
     p.add_argument("--expect-json", action="append", default=[],
                    help="DOTTED.PATH=VALUE that the results document must hold")
-    p.add_argument("--timeout", type=int, default=90)
+    p.add_argument("--expect-json-gt", action="append", default=[],
+                   help="DOTTED.PATH=NUMBER: the value there must be greater than NUMBER")
+    # Below every ctest TIMEOUT (60 s and up), so the process group is killed
+    # here rather than left behind when ctest kills this script.
+    p.add_argument("--timeout", type=int, default=50)
     p.add_argument("command", nargs=argparse.REMAINDER)
     args = p.parse_args()
     cmd = [c for c in args.command if c != "--"]

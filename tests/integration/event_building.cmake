@@ -26,12 +26,26 @@ add_test(NAME eb_lhcb_segments_lognormal
                  --set fragment.data_segments=2 --set fragment.meta_segments=2
                  --set fragment.meta_size=10KiB --set fu_per_bu=2 --set fu.processing_time=1ms
                  --set ru_rate_factors=[1,1,2,0.5])
+# events: N builds exactly N events (check_result.py: built == assigned, no
+# integrity error), for every protocol; 501 does not divide among 4 BUs.
 add_test(NAME eb_event_count
-         COMMAND ${_evb_check} --min-events 500 -- $<TARGET_FILE:evbench> run --quiet
+         COMMAND ${_evb_check} --expect-json results.events_built=500
+                 -- $<TARGET_FILE:evbench> run --quiet
                  --set events=500 --set warmup=0s --set verify.sample=1)
-# Fault injection: corrupted checksums are found and make the exit status 3.
+foreach(protocol push pull-noevm)
+  string(REPLACE "-" "_" id ${protocol})
+  add_test(NAME eb_event_count_${id}
+           COMMAND ${_evb_check} --expect-json results.events_built=501
+                   -- $<TARGET_FILE:evbench> run --quiet --set protocol=${protocol}
+                   --set events=501 --set warmup=0s --set verify.sample=1 --set peer_timeout=20s)
+  set_tests_properties(eb_event_count_${id} PROPERTIES TIMEOUT 60 LABELS integration)
+endforeach()
+# Fault injection: corrupted checksums are found, counted and make the exit status 3.
 add_test(NAME eb_corruption_detected
          COMMAND ${_evb_check} --expect-exit 3 --expect-stdout "FAILED: integrity errors"
+                 --expect-json results.status=integrity_error
+                 --expect-json-gt results.integrity.corrupt=0
+                 --expect-json-gt results.integrity.corrupt_events=0
                  -- $<TARGET_FILE:evbench> run ${_evb_short} --set fault.corrupt_every=50)
 # Bad configuration: file:line:column and a suggestion, exit 2, nothing started.
 add_test(NAME cli_validate_typo
@@ -49,9 +63,17 @@ add_test(NAME eb_config_lhcb
          COMMAND ${_evb_check} -- $<TARGET_FILE:evbench> run ${PROJECT_SOURCE_DIR}/configs/lhcb.yaml
                  ${_evb_short} --set ru_buffer=256MiB)
 set_tests_properties(eb_config_lhcb PROPERTIES TIMEOUT 60 LABELS integration)
-# A rank killed mid-run: the run fails fast naming it, and no process survives.
+# A rank killed mid-run: the run fails with exit 1, the launcher names that
+# rank (and no other), the first survivor to fail names its units, and no
+# process survives. An RU+BU rank, the dedicated EVM, a BU-only rank (split).
+set(_evb_kill /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/kill_rank.py $<TARGET_FILE:evbench>)
 add_test(NAME eb_rank_killed
-         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/kill_rank.py $<TARGET_FILE:evbench>)
+         COMMAND ${_evb_kill} --rank 2 --nprocs 5 --units "RU 2, BU 2")
+add_test(NAME eb_rank_killed_evm_push
+         COMMAND ${_evb_kill} --rank 4 --nprocs 5 --units "EVM" --set protocol=push)
+add_test(NAME eb_rank_killed_bu_split_noevm
+         COMMAND ${_evb_kill} --rank 3 --nprocs 4 --units "BU 1" --set protocol=pull-noevm
+                 --set layout=split --set nodes=2)
 # docs/CONFIG.md is generated from the key table and must be current.
 add_test(NAME docs_config_reference_current
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_config_doc.py
@@ -63,7 +85,8 @@ add_test(NAME cli_config_json
                  $<TARGET_FILE:evbench>)
 set_tests_properties(eb_evm_with_rank0 eb_lhcb_segments_lognormal eb_event_count
                      eb_corruption_detected cli_validate_typo
-                     eb_rank_killed docs_config_reference_current cli_config_json
+                     eb_rank_killed eb_rank_killed_evm_push eb_rank_killed_bu_split_noevm
+                     docs_config_reference_current cli_config_json
                      PROPERTIES TIMEOUT 60 LABELS integration)
 # The env bootstrap: ranks started by hand (as a script or srun would).
 add_test(NAME eb_env_bootstrap

@@ -17,18 +17,11 @@ if(TARGET evbench_mpi_tests)
     foreach(btl vader tcp)
       add_test(NAME mpi_driver_np${np}_${btl}
                COMMAND ${_evb_mpiexec} --oversubscribe ${_evb_mpi_lo} --mca btl self,${btl}
-                       -np ${np} $<TARGET_FILE:evbench_mpi_tests>
-                       --gtest_filter=-MpiPollMethods.*)
+                       -np ${np} $<TARGET_FILE:evbench_mpi_tests>)
       set_tests_properties(mpi_driver_np${np}_${btl} PROPERTIES
                            ENVIRONMENT "${_evb_mpi_env}" TIMEOUT 120 LABELS "mpi;integration")
     endforeach()
   endforeach()
-  # Poll method message rates (prints a table; not a pass/fail on speed).
-  add_test(NAME mpi_poll_rate_np2_vader
-           COMMAND ${_evb_mpiexec} --oversubscribe ${_evb_mpi_lo} --mca btl self,vader -np 2
-                   $<TARGET_FILE:evbench_mpi_tests> --gtest_filter=MpiPollMethods.*)
-  set_tests_properties(mpi_poll_rate_np2_vader PROPERTIES
-                       ENVIRONMENT "${_evb_mpi_env}" TIMEOUT 120 LABELS "mpi;bench")
   # Outside mpirun and without MPI_Init: creating the driver explains mpirun.
   add_test(NAME mpi_driver_no_launcher
            COMMAND $<TARGET_FILE:evbench_mpi_tests> --no-mpi-init

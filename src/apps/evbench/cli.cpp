@@ -87,6 +87,8 @@ Args parse(int argc, char** argv, int first, const std::string& command) {
   return a;
 }
 
+}  // namespace
+
 PluginKeys plugin_keys(const PluginRegistry& r) {
   PluginKeys k;
   for (const auto& [name, f] : r.drivers()) {
@@ -100,6 +102,8 @@ PluginKeys plugin_keys(const PluginRegistry& r) {
     for (const auto& name : p.protocols) k.protocol_keys[name] = p.keys;
   return k;
 }
+
+namespace {
 
 Config load(const Args& a, const PluginRegistry& r) {
   Config c = a.config.empty() ? load_config_text(default_config_yaml(), "configs/default.yaml",

@@ -123,10 +123,11 @@ void print_table(const Config& c, const Topology& t, const Summary& s) {
               evbench_version().c_str(), to_string(c.protocol), c.driver.c_str(), c.nodes,
               to_string(c.layout), to_string(c.scheduling), t.nprocs);
   std::printf(
-      "# credits %d, parallel %d, data path %s, fragment %s %s, ru_buffer %s, window %.2f s "
-      "(warm-up %.2f s excluded)\n",
-      c.credits, c.parallel, to_string(c.data_path), human_size(c.fragment.size).c_str(),
-      to_string(c.fragment.distribution), human_size(c.ru_buffer).c_str(), s.window_s, c.warmup_s);
+      "# credits %d, parallel %d, data path %s, poll mode %s, fragment %s %s, ru_buffer %s, "
+      "window %.2f s (warm-up %.2f s excluded)\n",
+      c.credits, c.parallel, to_string(c.data_path), s.poll_mode.c_str(),
+      human_size(c.fragment.size).c_str(), to_string(c.fragment.distribution),
+      human_size(c.ru_buffer).c_str(), s.window_s, c.warmup_s);
   if (!s.steps.empty() && c.shift_scan) {
     std::printf("#\n# %5s %12s %12s %12s %14s\n", "shift", "min Gb/s", "avg Gb/s", "max Gb/s",
                 "aggregate Gb/s");
@@ -196,6 +197,7 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
   w.value("status", s.integrity_ok() ? "ok" : "integrity_error");
   w.value("driver", probe.variant.empty() ? c.driver : probe.variant);
   w.value("data_path", to_string(c.data_path));
+  w.value("poll_mode", s.poll_mode);
   w.value("window_s", s.window_s);
   w.value("events_built", s.events_built);
   w.value("events_assigned", s.events_assigned);
@@ -256,6 +258,16 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
   return w.str() + "\n";
 }
 
+std::string poll_modes(const std::vector<RankStats>& ranks) {
+  std::string all;
+  bool same = true;
+  for (const RankStats& r : ranks) {
+    same = same && r.poll_mode == ranks.front().poll_mode;
+    all += (all.empty() ? "" : ",") + r.poll_mode;
+  }
+  return ranks.empty() ? "" : same ? ranks.front().poll_mode : all;
+}
+
 }  // namespace
 
 Summary summarize(const Config& c, const Topology&, const std::vector<RankStats>& ranks) {
@@ -264,6 +276,7 @@ Summary summarize(const Config& c, const Topology&, const std::vector<RankStats>
     summarize_event_building(c, ranks, s);
   else
     summarize_microbench(c, ranks, s);
+  s.poll_mode = poll_modes(ranks);
   return s;
 }
 

@@ -33,6 +33,9 @@ struct Summary {
     double min, avg, max, aggregate;
   };
   std::vector<Step> steps;
+  // The poll mode every rank ran, or the ranks' modes in rank order joined
+  // by "," when they differ (hosts with different core counts).
+  std::string poll_mode;
   bool integrity_ok() const {
     return integrity.corrupt == 0 && integrity.duplicate == 0 && incomplete == 0 &&
            integrity.bad_events == 0;

@@ -2,10 +2,12 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <thread>
 
 #include "apps/evbench/report.hpp"
 #include "core/config_loader.hpp"
@@ -70,8 +72,14 @@ int run_worker(const Config& config, const PluginRegistry& plugins, Bootstrap& b
   RankStats stats;
   stats.rank = rank;
   stats.host = hostname();
-  const PollMode mode = effective_poll_mode(config.poll_mode, boot.all_local() ? topo.nprocs : 1,
+  // poll_mode auto weighs the evbench processes on this host (by host name)
+  // against its logical CPUs.
+  const std::vector<std::string> hosts = boot.allgather(stats.host);
+  const int local_processes = static_cast<int>(std::count(hosts.begin(), hosts.end(), stats.host));
+  const PollMode mode = effective_poll_mode(config.poll_mode, local_processes,
+                                            static_cast<int>(std::thread::hardware_concurrency()),
                                             driver->capabilities().can_block);
+  stats.poll_mode = to_string(mode);
   std::optional<Engine> engine;
   EventBuilderRank units;
   if (is_event_builder(config.protocol)) {

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <thread>
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
@@ -31,13 +30,12 @@ const char* status_text(OpStatus s) {
 }
 }  // namespace
 
-PollMode effective_poll_mode(PollMode configured, int local_processes, bool can_block) {
+PollMode effective_poll_mode(PollMode configured, int local_processes, int cores, bool can_block) {
   if (configured != PollMode::automatic) {
     if (configured == PollMode::block && !can_block) return PollMode::yield;
     return configured;
   }
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  if (local_processes <= cores) return PollMode::busy;
+  if (local_processes <= std::max(1, cores)) return PollMode::busy;
   return can_block ? PollMode::block : PollMode::yield;
 }
 

@@ -135,7 +135,11 @@ class Engine {
   int64_t last_progress_ns_ = 0;
 };
 
-// Chooses busy/yield/block for `automatic` from processes per core.
-PollMode effective_poll_mode(PollMode configured, int local_processes, bool driver_can_block);
+// The poll mode a rank runs. `automatic`: busy when the evbench processes on
+// this host (`local_processes`) do not outnumber its logical CPUs (`cores`),
+// else block where the driver can block, else yield. A forced `block` on a
+// driver that cannot block becomes yield; busy and yield are kept.
+PollMode effective_poll_mode(PollMode configured, int local_processes, int cores,
+                             bool driver_can_block);
 
 }  // namespace evb

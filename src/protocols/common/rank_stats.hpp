@@ -16,6 +16,7 @@ namespace evb {
 struct RankStats {
   int rank = 0;
   std::string host;
+  std::string poll_mode;  // the mode this rank ran (poll_mode auto resolved)
   // BU
   int bu = -1;
   uint64_t events_built = 0;

@@ -185,17 +185,22 @@ TEST(EnvBootstrap, ProcessesThroughTheRegisteredFactory) {
     pid_t pid = ::fork();
     ASSERT_GE(pid, 0);
     if (pid == 0) {
+      ::alarm(60);  // hang guard: no rank outlives a stuck test
       ::setenv("SLURM_PROCID", std::to_string(r).c_str(), 1);
       ::setenv("SLURM_NTASKS", "3", 1);
       ::setenv("SLURM_JOB_ID", "77", 1);
       ::setenv("EVBENCH_RENDEZVOUS", ("localhost:" + std::to_string(port)).c_str(), 1);
       int code = 30;
       try {
-        code = env->launch(test::test_config(), 3, [](Bootstrap& b) {
+        code = env->launch(test::test_config(), 3, [r](Bootstrap& b) {
+          if (b.rank() != r) return 11;  // the rank comes from SLURM_PROCID
+          if (b.size() != 3 || !b.all_local()) return 12;
           auto all = b.allgather(std::string(100000, char('0' + b.rank())));
           for (int q = 0; q < 3; ++q)
             if (all[q] != std::string(100000, char('0' + q))) return 10;
-          return b.rank() == 2 ? 0 : 0;
+          auto g = b.gather(std::to_string(b.rank()));
+          if (b.rank() == 0 && g != std::vector<std::string>{"0", "1", "2"}) return 13;
+          return 0;
         });
       } catch (...) {
         code = 31;

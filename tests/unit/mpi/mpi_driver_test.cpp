@@ -346,16 +346,40 @@ TEST(MpiDriverFactory, RegistersOptionsAndProbe) {
   EXPECT_NE(p.details.find("thread level"), std::string::npos);
 }
 
+// The factory hands driver_options to the driver it creates: sync_send makes
+// a send wait for its receive, max_requests bounds what is in flight.
 TEST(MpiDriverFactory, CreatesDriverWithOptions) {
   PluginRegistry reg;
   evb_register_driver_mpi(reg);
   Config cfg;
   cfg.driver = "mpi";
-  cfg.driver_options = {{"sync_send", "true"}, {"max_requests", "128"}};
+  cfg.driver_options = {{"sync_send", "true"}, {"max_requests", "2"}};
   DriverContext ctx{world_rank(), world_size(), true, &cfg};
   auto d = reg.driver("mpi")->create(ctx);
   ASSERT_NE(d, nullptr);
-  d->shutdown();
+  const int me = world_rank();
+  uint32_t out = 42, in = 0;
+  Segment s{&out, sizeof out};
+  d->post_send(me, 7, std::span<const Segment>(&s, 1), 1);
+  // MPI_Issend cannot complete before a receive matches it, however often
+  // it is tested (an MPI_Isend of 4 bytes would complete eagerly).
+  Completion c[4];
+  for (int i = 0; i < 1000; ++i) ASSERT_EQ(d->poll(c), 0u) << "the send completed unmatched";
+  d->post_recv(me, 7, &in, sizeof in, nullptr, 2);
+  auto got = poll_n(*d, 2);
+  ASSERT_EQ(got.size(), 2u);
+  for (const Completion& x : got) EXPECT_EQ(x.status, OpStatus::ok) << d->last_error();
+  EXPECT_EQ(in, 42u);
+  // Two receives fill max_requests = 2; a third completes with error at once.
+  char buf[8];
+  d->post_recv(kAnyPeer, 99, buf, sizeof buf, nullptr, 3);
+  d->post_recv(kAnyPeer, 99, buf, sizeof buf, nullptr, 4);
+  d->post_recv(kAnyPeer, 99, buf, sizeof buf, nullptr, 5);
+  ASSERT_EQ(d->poll(c), 1u);
+  EXPECT_EQ(c[0].cookie, 5u);
+  EXPECT_EQ(c[0].status, OpStatus::error);
+  EXPECT_NE(d->last_error().find("max_requests"), std::string::npos) << d->last_error();
+  d->shutdown();  // cancels the two posted receives
 }
 
 TEST(MpiDriverFactory, WrongSizeIsAConfigError) {

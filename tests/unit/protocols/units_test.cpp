@@ -105,6 +105,41 @@ TEST(BuilderUnit, AcceptsSoundFragmentsAndCountsCorruption) {
   EXPECT_EQ(bu.integrity().corrupt, 3u);
 }
 
+// Each header field the BU checks, corrupted alone, is caught and named; the
+// sequence number is not checked.
+TEST(BuilderUnit, ChecksEveryHeaderField) {
+  const Config c = small();
+  ReadoutUnit ru(0, c);
+  struct Case {
+    const char* why;
+    void (*corrupt)(FragmentHeader&);
+  };
+  const Case cases[] = {
+      {"bad magic", [](FragmentHeader& h) { h.magic ^= 1; }},
+      {"header version 2, expected 1", [](FragmentHeader& h) { h.version = 2; }},
+      {"event id 8 in a slot building 7", [](FragmentHeader& h) { h.event_id = 8; }},
+      {"header names RU 1", [](FragmentHeader& h) { h.ru = 1; }},
+      {"header names BU 0", [](FragmentHeader& h) { h.bu = 0; }},
+      {"does not match the header", [](FragmentHeader& h) { h.payload_size -= 1; }},
+      {"metadata 1 x 0 B, configured 0 x 0 B", [](FragmentHeader& h) { h.meta_segments = 1; }},
+      {"payload checksum mismatch", [](FragmentHeader& h) { h.crc32c ^= 1; }},
+  };
+  for (const Case& k : cases) {
+    BuilderUnit bu(1, c);
+    bu.start(0, 7, {0, 1}, 0);
+    const size_t n = deliver(ru, bu, 0, 7);
+    k.corrupt(*reinterpret_cast<FragmentHeader*>(bu.window(0, 0)));
+    EXPECT_FALSE(bu.accept(0, 0, n)) << k.why;
+    EXPECT_EQ(bu.integrity().corrupt, 1u) << k.why;
+    EXPECT_NE(bu.first_problem().find(k.why), std::string::npos) << bu.first_problem();
+  }
+  BuilderUnit bu(1, c);
+  bu.start(0, 7, {0, 1}, 0);
+  const size_t n = deliver(ru, bu, 0, 7);
+  reinterpret_cast<FragmentHeader*>(bu.window(0, 0))->sequence += 1000;
+  EXPECT_TRUE(bu.accept(0, 0, n)) << bu.first_problem();
+}
+
 TEST(FilterUnits, SlotsWaitForAFreeFu) {
   Config c = small();
   c.fu_per_bu = 1;

@@ -4,24 +4,23 @@
 
 #include <set>
 
+#include "core/config_detail.hpp"
 #include "core/config_loader.hpp"
+#include "real_plugins.hpp"
 
 namespace evb {
 namespace {
 
-PluginKeys plugins() {
-  PluginKeys p;
-  p.drivers = {"tcp", "mpi"};
-  p.bootstraps = {"local"};
-  KeySpec sndbuf;
-  sndbuf.path = "sndbuf";
-  sndbuf.type = KeyType::size;
-  sndbuf.default_value = "4MiB";
-  sndbuf.unit = "B";
-  sndbuf.min = 4096;
-  sndbuf.max = 1 << 30;
-  sndbuf.doc = "socket send buffer (SO_SNDBUF)";
-  p.driver_options["tcp"] = {sndbuf};
+const PluginKeys& plugins() {
+  return test::real_plugins();
+}
+
+// The real table plus a driver that declares no options (none of the built
+// ones does), for the "no options" lines.
+PluginKeys with_bare_driver() {
+  PluginKeys p = plugins();
+  p.drivers.push_back("bare");
+  p.driver_options["bare"] = {};
   return p;
 }
 
@@ -85,7 +84,7 @@ TEST(ConfigTable, EnumSpellings) {
 }
 
 TEST(ConfigExplain, AlignedTableWithDriverOptions) {
-  const std::string text = explain_text(plugins());
+  const std::string text = explain_text(with_bare_driver());
   EXPECT_HAS(text, "KEY");
   EXPECT_HAS(text, "RANGE / CHOICES");
   EXPECT_HAS(text, "credits");
@@ -93,11 +92,14 @@ TEST(ConfigExplain, AlignedTableWithDriverOptions) {
   EXPECT_HAS(text, "fragment.size");
   EXPECT_HAS(text, "512KiB");
   EXPECT_HAS(text, "pull | push");
-  EXPECT_HAS(text, "tcp | mpi");  // driver choices come from the plug-ins
-  EXPECT_HAS(text, "# driver_options for driver tcp");
-  EXPECT_HAS(text, "driver_options.sndbuf");
-  EXPECT_HAS(text, "4 KiB .. 1 GiB");
-  EXPECT_HAS(text, "# driver_options for driver mpi\n(no options)");
+  // Driver choices come from the plug-ins, every driver's option table follows.
+  EXPECT_HAS(text, test::joined(with_bare_driver().drivers, " | "));
+  for (const auto& [driver, specs] : plugins().driver_options) {
+    EXPECT_HAS(text, "# driver_options for driver " + driver + "\n");
+    for (const KeySpec& k : specs) EXPECT_HAS(text, "\ndriver_options." + k.path + " ");
+  }
+  EXPECT_HAS(text, "# driver_options for driver bare\n(no options)");
+  EXPECT_HAS(text, "64 B .. 1 MiB");  // a size range (command_size)
   // Aligned: the type column starts at the same offset on every key line.
   size_t type_col = std::string::npos;
   for (const std::string key : {"nodes", "credits", "fragment.size", "poll_mode"}) {
@@ -118,9 +120,16 @@ TEST(ConfigMarkdown, ReferenceDocument) {
   EXPECT_HAS(md, "pull \\| push");
   EXPECT_HAS(md, "## Consistency checks");
   EXPECT_HAS(md, "`parallel` must not exceed `nodes`");
-  EXPECT_HAS(md, "## Driver options: tcp");
-  EXPECT_HAS(md, "| `driver_options.sndbuf` | size | `4MiB` | B |");
-  EXPECT_HAS(md, "## Driver options: mpi\n\nThis driver has no options.");
+  for (const auto& [driver, specs] : plugins().driver_options) {
+    EXPECT_HAS(md, "## Driver options: " + driver + "\n");
+    for (const KeySpec& k : specs) EXPECT_HAS(md, "| `driver_options." + k.path + "` | ");
+  }
+  if (const KeySpec* k = test::driver_option("tcp", "sndbuf")) {
+    EXPECT_HAS(md,
+               "| `driver_options.sndbuf` | size | `" + k->default_value + "` | " + k->unit + " |");
+  }
+  EXPECT_HAS(reference_markdown(with_bare_driver()),
+             "## Driver options: bare\n\nThis driver has no options.");
 }
 
 TEST(ConfigReferenceJson, EveryKeyWithDefaultRangeAndUnits) {
@@ -128,12 +137,14 @@ TEST(ConfigReferenceJson, EveryKeyWithDefaultRangeAndUnits) {
   EXPECT_EQ(json.front(), '{');
   EXPECT_EQ(json.substr(json.size() - 2), "}\n");
   EXPECT_HAS(json, "\"schema_version\": 1");
-  // Every core key once, and the driver's option once, under its full path.
+  // Every core key once, and every driver option once, under its full path.
   size_t rows = 0;
   for (size_t at = json.find("\"key\": \""); at != std::string::npos;
        at = json.find("\"key\": \"", at + 1))
     ++rows;
-  EXPECT_EQ(rows, core_keys().size() + 1);
+  size_t options = 0;
+  for (const auto& [driver, specs] : plugins().driver_options) options += specs.size();
+  EXPECT_EQ(rows, core_keys().size() + options);
   for (const auto& k : core_keys()) EXPECT_HAS(json, "\"key\": \"" + k.path + "\",");
   // Defaults in canonical units (bytes, seconds); infinite bounds as null.
   EXPECT_HAS(json,
@@ -149,13 +160,18 @@ TEST(ConfigReferenceJson, EveryKeyWithDefaultRangeAndUnits) {
   EXPECT_HAS(json, "\"choices\": [\n        \"pull\",\n        \"push\",");
   EXPECT_HAS(json,
              "\"key\": \"driver\",\n      \"type\": \"choice\",\n      \"default\": \"tcp\",");
-  EXPECT_HAS(json, "\"choices\": [\n        \"tcp\",\n        \"mpi\"\n      ],");
+  std::string drivers = "\"choices\": [";
+  for (size_t i = 0; i < plugins().drivers.size(); ++i)
+    drivers += std::string(i ? "," : "") + "\n        \"" + plugins().drivers[i] + "\"";
+  EXPECT_HAS(json, drivers + "\n      ],");
   EXPECT_HAS(json, "\"choices\": [\n        \"scan\"\n      ],");  // shift's extra word
   // Driver options per driver, with their full path.
-  EXPECT_HAS(json,
-             "\"tcp\": [\n      {\n        \"key\": \"driver_options.sndbuf\",\n"
-             "        \"type\": \"size\",\n        \"default\": 4194304,");
-  EXPECT_HAS(json, "\"mpi\": [\n    ]");
+  for (const auto& [driver, specs] : plugins().driver_options) {
+    EXPECT_HAS(json, "\"" + driver + "\": [");
+    for (const KeySpec& k : specs)
+      EXPECT_HAS(json, "\"key\": \"driver_options." + k.path + "\",\n        \"type\": \"" +
+                           config_detail::type_name(k.type) + "\",");
+  }
   // The unit words the parser accepts, with their factors.
   EXPECT_HAS(json, "\"size\": {\n      \"B\": 1,\n      \"KiB\": 1024,");
   EXPECT_HAS(json, "\"GB\": 1000000000,");
@@ -164,6 +180,7 @@ TEST(ConfigReferenceJson, EveryKeyWithDefaultRangeAndUnits) {
 }
 
 TEST(ConfigJson, NestedObjectWithEveryKey) {
+  EVB_REQUIRE_DRIVER("tcp");
   Config c = load_config_text("driver_options: {sndbuf: 8KiB}\n", "t", {}, plugins());
   c.bootstrap = "lo\"cal\\\n";
   const std::string json = to_json(c);
@@ -175,7 +192,8 @@ TEST(ConfigJson, NestedObjectWithEveryKey) {
   EXPECT_HAS(json, "\"ru_rate_factors\":[]");
   EXPECT_HAS(json, "\"duration\":3,");
   EXPECT_HAS(json, "\"verify\":{\"sample\":0.015625}");
-  EXPECT_HAS(json, "\"driver_options\":{\"sndbuf\":\"8192\"}");
+  EXPECT_HAS(json, "\"driver_options\":{\"");
+  EXPECT_HAS(json, "\"sndbuf\":\"8192\"");  // with tcp's other options at their defaults
   EXPECT_HAS(json, "\"bootstrap\":\"lo\\\"cal\\\\\\n\"");
   EXPECT_HAS(json, "\"poll_mode\":\"auto\"}");
   c.shift_scan = true;
