@@ -2,7 +2,9 @@
 #
 # Each plug-in folder calls evbench_add_driver() / evbench_add_bootstrap() once.
 # The application links every registered plug-in and calls the generated
-# register_builtin_plugins(), so core code never names a driver.
+# register_builtin_plugins(), so core code never names a driver (what core
+# needs to know of one comes from its DriverFactory: options, limits,
+# capabilities such as rdma_write or a library all-to-all).
 # (Static self-registration objects would be dropped by the linker from static
 # libraries, hence a generated list instead.)
 

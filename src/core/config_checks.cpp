@@ -188,11 +188,17 @@ const std::vector<Rule>& rules() {
                         "shift (" + std::to_string(c.shift) + ") must be less than nodes (" +
                             std::to_string(c.nodes) + ")"};
        }},
-      {"protocol `alltoall` (the MPI_Alltoall baseline) needs driver `mpi`",
-       [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
-         if (c.protocol != Protocol::alltoall || c.driver == "mpi") return std::nullopt;
+      {"protocol `alltoall` (the library all-to-all baseline) needs a driver that has one "
+       "(`mpi`)",
+       [](const Config& c, const PluginKeys& p) -> std::optional<Failure> {
+         if (c.protocol != Protocol::alltoall || contains(p.drivers_with_alltoall, c.driver))
+           return std::nullopt;
+         std::string have;
+         for (const auto& d : p.drivers_with_alltoall) have += (have.empty() ? "" : ", ") + d;
          return Failure{{"protocol", "driver"},
-                        "protocol alltoall needs driver mpi (driver is " + c.driver + ")"};
+                        "protocol alltoall needs a driver with a library all-to-all (" +
+                            (have.empty() ? std::string("none built") : have) + "), driver is " +
+                            c.driver};
        }},
   };
   return table;

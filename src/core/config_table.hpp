@@ -48,6 +48,9 @@ struct PluginKeys {
   std::map<std::string, std::vector<std::string>> protocol_keys;
   // Drivers that can never rdma_write, whatever their options.
   std::vector<std::string> drivers_without_rdma_write;
+  // Drivers with a library all-to-all (Driver::alltoall, the baseline of
+  // protocol alltoall).
+  std::vector<std::string> drivers_with_alltoall;
 };
 
 // The core keys (everything except driver_options.*), in documentation order.

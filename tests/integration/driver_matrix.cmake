@@ -1,5 +1,6 @@
 # Event building over every data path a driver has: protocol x scheduling x
-# data path (send, write) over libfabric's tcp and shm providers, each run
+# data path (send, write) over libfabric's tcp and shm providers and UCX's tcp
+# and shared-memory transports, each run
 # asserting every assigned event was built exactly once with zero integrity
 # errors and that the results name the data path that ran. tcp has no
 # rdma_write: data_path write is refused at validation with exit 2.
@@ -29,6 +30,32 @@ if(TARGET evbench_driver_libfabric)
                    -- $<TARGET_FILE:evbench> run ${_evb_short} --set driver=libfabric
                    --set driver_options.provider=shm --set layout=split)
   set_tests_properties(eb_libfabric_shm_auto_split PROPERTIES TIMEOUT 60 LABELS integration)
+endif()
+
+if(TARGET evbench_driver_ucx)
+  foreach(tls tcp sm)
+    foreach(protocol pull push pull-noevm)
+      foreach(scheduling barrel random)
+        foreach(path send write)
+          set(name eb_ucx_${tls}_${protocol}_${scheduling}_${path})
+          add_test(NAME ${name}
+                   COMMAND ${_evb_check} --expect-json results.data_path=${path}
+                           --expect-json results.driver=ucx/${tls}
+                           -- $<TARGET_FILE:evbench> run ${_evb_short}
+                           --set driver=ucx --set driver_options.tls=${tls}
+                           --set protocol=${protocol} --set scheduling=${scheduling}
+                           --set data_path=${path})
+          set_tests_properties(${name} PROPERTIES TIMEOUT 60 LABELS integration)
+        endforeach()
+      endforeach()
+    endforeach()
+    # A worker killed mid-run: exit 1, the lost rank named, nothing left.
+    add_test(NAME eb_ucx_${tls}_rank_killed
+             COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/kill_rank.py
+                     $<TARGET_FILE:evbench> --rank 1 --nprocs 5 --units "RU 1, BU 1"
+                     --set driver=ucx --set driver_options.tls=${tls})
+    set_tests_properties(eb_ucx_${tls}_rank_killed PROPERTIES TIMEOUT 60 LABELS integration)
+  endforeach()
 endif()
 
 add_test(NAME eb_tcp_write_refused

@@ -31,7 +31,7 @@ add_test(NAME micro_gather_cmd_meta_split_tcp
 # alltoall is a library collective: the tcp driver has none.
 add_test(NAME micro_alltoall_tcp_rejected
          COMMAND ${_evb_check} --no-json --expect-exit 2
-                 --expect-stderr "protocol alltoall needs driver mpi"
+                 --expect-stderr "protocol alltoall needs a driver with a library all-to-all"
                  -- $<TARGET_FILE:evbench> run ${_evb_micro} --set protocol=alltoall)
 list(APPEND _evb_micro_tests micro_one_to_one_shift_scan_tcp micro_gather_cmd_meta_split_tcp
      micro_alltoall_tcp_rejected)

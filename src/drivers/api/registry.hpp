@@ -42,6 +42,8 @@ struct DriverFactory {
   // False when no option gives the driver rdma_write (data_path: write is
   // then refused by `evbench validate`); true when some may.
   bool may_rdma_write = false;
+  // True when Driver::alltoall is implemented (capabilities().alltoall).
+  bool has_alltoall = false;
   std::function<DriverProbe()> probe;
   std::function<std::unique_ptr<Driver>(const DriverContext&)> create;
 };

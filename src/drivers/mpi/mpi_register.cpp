@@ -77,6 +77,7 @@ void evb_register_driver_mpi(PluginRegistry& registry) {
       .summary = "MPI non-blocking point-to-point (Isend/Issend/Irecv, Testsome)",
       .options = mpi::mpi_option_keys(),
       .max_segments = mpi::MpiDriver::kMaxSegments,
+      .has_alltoall = true,
       .probe = probe_mpi,
       .create = create_mpi_driver,
   });
