@@ -10,6 +10,9 @@
 #                   provider tcp;ofi_rxm on lo)
 #   libfabric/shm   fi_pingpong -p shm -e rdm -S 512k (libfabric-bin): one pair,
 #                   one direction (Open MPI's OFI MTL does not select shm here)
+#   ucx/tcp, ucx/sm ucx_perftest (ucx-utils) at 512 KiB over the same UCX_TLS on lo:
+#                   tag_bw next to the send path, ucp_put_bw next to the write
+#                   path; one pair, one direction
 # Not a test: numbers depend on the machine and its load (2 cores here: 4
 # processes share them, so compare ratios, not absolute figures).
 #
@@ -64,6 +67,17 @@ pingpong_gbps() {  # $1 = provider: fi_pingpong bandwidth of one pair at 512 KiB
   wait
 }
 
+perftest_gbps() {  # $1 = UCX_TLS, $2 = test: ucx_perftest bandwidth of one pair at 512 KiB
+  local port=$((48000 + RANDOM % 1000))
+  UCX_TLS=$1 UCX_NET_DEVICES=lo timeout 60 ucx_perftest -p $port >/dev/null 2>&1 &
+  sleep 0.5
+  # The last line's 6th field: overall bandwidth in MB/s (2^20 bytes).
+  UCX_TLS=$1 UCX_NET_DEVICES=lo timeout 60 ucx_perftest 127.0.0.1 -p $port -t "$2" -s $block \
+    -n 4000 -w 100 -f 2>/dev/null | awk 'NF == 8 {v = $6} END {if (v) printf "%.2f\n", v * 1048576 * 8 / 1e9}' |
+    grep . || echo "n/a"
+  wait
+}
+
 ratio() {
   /usr/bin/python3 -c "import sys
 try: print('%.2f' % (float(sys.argv[1]) / float(sys.argv[2])))
@@ -75,7 +89,7 @@ row() {  # driver path policy evbench reference-name reference
 }
 
 echo "# drivers.sh: evbench PULL, 4 nodes, 512 KiB, ${secs} s each, $(nproc) cores"
-echo "# evbench $("$evbench" --version | cut -d' ' -f2-); $(mpirun --version | head -1); $(fi_info --version | head -1)"
+echo "# evbench $("$evbench" --version | cut -d' ' -f2-); $(mpirun --version | head -1); $(fi_info --version | head -1); ucx $(ucx_info -v | sed -n 's/^# Version //p')"
 printf "# %-15s %-6s %-7s %10s   %-28s %10s %7s\n" driver path policy "Gb/s" reference "ref Gb/s" ratio
 lf_tcp=(--mca pml cm --mca mtl ofi --mca mtl_ofi_provider_include tcp -x FI_PROVIDER=tcp -x FI_TCP_IFACE=lo)
 for policy in cache memory; do
@@ -96,6 +110,15 @@ for policy in cache memory; do
       "$(evbench_gbps $ring --set driver=libfabric --set driver_options.provider=shm --set data_path=$path)" \
       "fi_pingpong shm (1 pair)" "$ref"
   done
+  for tls in tcp sm; do
+    row ucx/$tls send $policy \
+      "$(evbench_gbps $ring --set driver=ucx --set driver_options.tls=$tls --set data_path=send)" \
+      "ucx_perftest tag_bw (1 pair)" "$(perftest_gbps $tls tag_bw)"
+    row ucx/$tls write $policy \
+      "$(evbench_gbps $ring --set driver=ucx --set driver_options.tls=$tls --set data_path=write)" \
+      "ucx_perftest ucp_put_bw" "$(perftest_gbps $tls ucp_put_bw)"
+  done
 done
 echo "# Gb/s = aggregate over BUs of bytes received per second, own fragment included (docs/METRICS.md);"
-echo "# alltoall references: the same aggregate; fi_pingpong: its MB/sec (bytes both ways / time, 10^6 B) x 8."
+echo "# alltoall references: the same aggregate; fi_pingpong: its MB/sec (bytes both ways / time, 10^6 B) x 8;"
+echo "# ucx_perftest: its overall MB/s (2^20 B) x 8, one sender."

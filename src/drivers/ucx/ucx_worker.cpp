@@ -87,7 +87,9 @@ UcxWorker::UcxWorker(const UcxOptions& options, bool all_local, const std::strin
   params.mt_workers_shared = 0;
   st = ucp_init(&params, config.get(), &context_);
   if (st != UCS_OK)
-    throw Error(prefix + ": ucp_init failed (" + settings_ + "): " + status_text(st));
+    throw Error(prefix + ": ucp_init failed (" + settings_ + "): " + status_text(st) +
+                "; check driver_options.tls and driver_options.devices against what "
+                "`evbench drivers` lists for ucx");
 
   ucp_worker_params_t wp{};
   wp.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
