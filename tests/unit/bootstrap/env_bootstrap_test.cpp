@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <map>
+#include <random>
 #include <thread>
 
 #include "bootstrap/socket_util.hpp"
@@ -38,7 +39,24 @@ std::string config_error(const Env& env) {
   return "no error";
 }
 
+// A port for a rendezvous the test starts later. Not the kernel's pick
+// (bind to port 0): ctest runs tests in parallel, and two tests asking the
+// kernel at nearly the same time were seen to get the same port, so one
+// test's ranks met the other's rendezvous. A random port below the
+// ephemeral range (32768+), checked free, makes that a 1-in-10000 event.
 int free_port() {
+  static std::mt19937 rng(static_cast<uint32_t>(::getpid()) * 2654435761u ^
+                          static_cast<uint32_t>(std::random_device{}()));
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    const int port = 20000 + static_cast<int>(rng() % 12000);
+    try {
+      int bound = 0;
+      Fd fd = listen_tcp("127.0.0.1", port, &bound);
+      return bound;
+    } catch (const Error&) {
+      // taken: try another
+    }
+  }
   int port = 0;
   Fd fd = listen_tcp("127.0.0.1", 0, &port);
   return port;
