@@ -23,12 +23,23 @@ BuilderUnit::BuilderUnit(int index, const Config& config, uint8_t* memory)
   first_seen_.assign(nru_, 0);
 }
 
-void BuilderUnit::start(uint32_t s, uint64_t event, std::vector<int> order, int64_t now_ns) {
+void BuilderUnit::reset(EventSlot& e) {
+  // Every field back to its default (whatever fields EventSlot gains), the
+  // vectors emptied but keeping their memory.
+  EventSlot fresh;
+  fresh.order.swap(e.order);
+  fresh.have.swap(e.have);
+  fresh.order.clear();
+  fresh.have.clear();
+  e = std::move(fresh);
+}
+
+void BuilderUnit::start(uint32_t s, uint64_t event, std::span<const int> order, int64_t now_ns) {
   EventSlot& e = slots_.at(s);
-  e = EventSlot{};
+  reset(e);
   e.state = SlotState::building;
   e.event = event;
-  e.order = std::move(order);
+  e.order.assign(order.begin(), order.end());
   e.have.assign(nru_, 0);
   e.started_ns = now_ns;
 }

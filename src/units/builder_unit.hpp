@@ -65,14 +65,16 @@ class BuilderUnit {
   const WindowLayout& layout() const { return layout_; }
   std::span<uint8_t> memory() { return {base_, layout_.total()}; }
 
-  void start(uint32_t slot, uint64_t event, std::vector<int> order, int64_t now_ns);
+  // Opens `slot` for `event`, visiting RUs in `order` (copied: the slot's
+  // vectors keep their capacity from event to event).
+  void start(uint32_t slot, uint64_t event, std::span<const int> order, int64_t now_ns);
   // Checks the fragment that arrived from RU `ru` into `slot` (`bytes` long)
   // and records it. A corrupt fragment is counted, marks the event bad and
   // still counts as arrived (the event completes and is not counted built);
   // a duplicate is counted and ignored. Returns false for both.
   bool accept(uint32_t slot, int ru, size_t bytes);
   bool complete(uint32_t slot) const { return slots_.at(slot).received == nru_; }
-  void release(uint32_t slot) { slots_.at(slot) = EventSlot{}; }
+  void release(uint32_t slot) { reset(slots_.at(slot)); }
 
   IntegrityCounters& integrity() { return integrity_; }
   // The first problem seen (reported with the counters), empty when none.
@@ -80,6 +82,7 @@ class BuilderUnit {
 
  private:
   bool should_verify(uint64_t event, int ru) const;
+  static void reset(EventSlot& e);  // back to free, keeping the vectors' capacity
 
   const Config& config_;
   int index_;

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/ring_queue.hpp"
 #include "drivers/api/driver.hpp"
 
 namespace evb {
@@ -39,7 +40,7 @@ struct PostedRecv {
 
 class TagMatcher {
  public:
-  explicit TagMatcher(std::deque<Completion>& out) : out_(out) {}
+  explicit TagMatcher(RingQueue<Completion>& out) : out_(out) {}
 
   // Matches an already buffered message (completing at once, or when it has
   // fully arrived). Returns false if none matched; the caller then posts it.
@@ -71,12 +72,12 @@ class TagMatcher {
     PostedRecv claim;
     std::list<Unexpected>::iterator self;  // its own position, for O(1) removal
   };
-  using Queue = std::deque<PostedRecv>;
+  using Queue = RingQueue<PostedRecv>;
 
   void complete(const PostedRecv& recv, PeerId peer, uint64_t length, OpStatus status);
   void deliver(Unexpected& u);
 
-  std::deque<Completion>& out_;
+  RingQueue<Completion>& out_;
   std::map<std::pair<PeerId, Tag>, Queue> by_peer_;
   std::map<Tag, Queue> any_peer_;
   std::list<Unexpected> unexpected_;

@@ -22,6 +22,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "core/ring_queue.hpp"
 #include "drivers/api/driver.hpp"
 #include "drivers/api/registry.hpp"
 #include "drivers/libfabric/lf_control.hpp"
@@ -156,7 +157,7 @@ class LfDriver final : public Driver {
   std::deque<Op*> rx_queue_;
   std::unordered_set<Op*> user_recvs_;  // posted or queued user receives
   std::vector<Op*> internal_recvs_;     // control / remote-CQ-data receives
-  std::deque<Completion> ready_;
+  RingQueue<Completion> ready_;
   std::vector<std::byte> inject_buf_;
   std::vector<std::byte> probe_buf_;           // target and source of the length probe
   std::unique_ptr<LfRegistration> probe_reg_;  // (kept until the endpoint is closed)

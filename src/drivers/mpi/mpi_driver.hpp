@@ -15,6 +15,7 @@
 
 #include "core/config.hpp"
 #include "core/config_table.hpp"
+#include "core/ring_queue.hpp"
 #include "drivers/api/driver.hpp"
 #include "drivers/mpi/mpi_requests.hpp"
 
@@ -73,7 +74,7 @@ class MpiDriver final : public Driver {
   bool shut_down_ = false;
   RequestPool pool_;
   std::vector<FinishedOp> finished_;
-  std::deque<Completion> backlog_;  // finished but not yet handed out by poll()
+  RingQueue<Completion> backlog_;  // finished but not yet handed out by poll()
   std::string last_error_;
 };
 

@@ -14,28 +14,38 @@ Connection::Connection(PeerId peer, Fd fd, FrameSink& sink, ConnectionLimits lim
   limits_.staging = std::max<size_t>(limits_.staging, sizeof(FrameHeader));
   limits_.max_iov = std::clamp<size_t>(limits_.max_iov, 2, 1024);
   staging_.resize(limits_.staging);
+  iov_.resize(limits_.max_iov);
+}
+
+Connection::SendOp& Connection::next_send() {
+  // A reused slot: every field set here, the segment vector keeps its capacity.
+  SendOp& op = sends_.push_slot();
+  op.header = FrameHeader{};
+  op.segments.clear();
+  op.cookie = 0;
+  op.total = sizeof(FrameHeader);
+  op.sent = 0;
+  op.internal = false;
+  return op;
 }
 
 void Connection::queue_send(Tag tag, std::span<const Segment> segments, uint64_t cookie) {
-  SendOp op;
+  SendOp& op = next_send();
   op.header.tag = tag;
   op.segments.assign(segments.begin(), segments.end());
   op.cookie = cookie;
   for (const auto& s : segments) op.header.length += s.size;
-  op.total = sizeof(FrameHeader) + op.header.length;
-  sends_.push_back(std::move(op));
+  op.total += op.header.length;
 }
 
 void Connection::queue_bye() {
-  SendOp op;
+  SendOp& op = next_send();
   op.header.kind = static_cast<uint16_t>(FrameKind::bye);
-  op.total = sizeof(FrameHeader);
   op.internal = true;
-  sends_.push_back(std::move(op));
 }
 
 IoResult Connection::flush() {
-  std::vector<iovec> iov(limits_.max_iov);
+  std::vector<iovec>& iov = iov_;
   const size_t limit = limits_.max_io ? limits_.max_io : SIZE_MAX;
   while (!sends_.empty()) {
     if (!fd_.valid()) return IoResult::failed;
@@ -82,11 +92,12 @@ IoResult Connection::flush() {
         break;
       }
       left -= need;
-      SendOp done = std::move(op);
+      const bool report = !op.internal;
+      const Tag tag = op.header.tag;
+      const uint64_t cookie = op.cookie;
+      const uint64_t length = op.header.length;
       sends_.pop_front();
-      if (!done.internal) {
-        sink_.send_done(peer_, done.header.tag, done.cookie, done.header.length, OpStatus::ok);
-      }
+      if (report) sink_.send_done(peer_, tag, cookie, length, OpStatus::ok);
     }
     if (static_cast<size_t>(w) < bytes && !limits_.max_io) return IoResult::ok;  // buffer full
   }
@@ -189,10 +200,16 @@ void Connection::finish_message(OpStatus status) {
 }
 
 void Connection::fail(OpStatus status) {
-  std::deque<SendOp> ops;
-  ops.swap(sends_);
-  for (const auto& op : ops) {
-    if (!op.internal) sink_.send_done(peer_, op.header.tag, op.cookie, op.header.length, status);
+  // Reported after the queue is emptied: a sink may queue again meanwhile.
+  const size_t n = sends_.size();
+  for (size_t i = 0; i < n; ++i) {
+    const SendOp& op = sends_.front();
+    const bool report = !op.internal;
+    const Tag tag = op.header.tag;
+    const uint64_t cookie = op.cookie;
+    const uint64_t length = op.header.length;
+    sends_.pop_front();
+    if (report) sink_.send_done(peer_, tag, cookie, length, status);
   }
   if (state_ == RecvState::payload) finish_message(status);
   header_have_ = 0;

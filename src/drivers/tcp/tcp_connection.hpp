@@ -9,6 +9,8 @@
 // any byte boundary. Small reads go through a staging buffer so that several
 // small frames cost one recv(); large payloads are read straight into the
 // target. The Connection owns the socket; the sink outlives it.
+#include <sys/uio.h>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -16,6 +18,7 @@
 #include <span>
 #include <vector>
 
+#include "core/ring_queue.hpp"
 #include "drivers/api/driver.hpp"
 #include "drivers/tcp/tcp_sink.hpp"
 #include "drivers/tcp/tcp_socket.hpp"
@@ -72,6 +75,7 @@ class Connection {
   };
   enum class RecvState { header, payload };
 
+  SendOp& next_send();  // a cleared slot at the back of sends_
   // Both return false when reading must stop (`stop` says why).
   bool consume(const std::byte* data, size_t n, IoResult& stop);
   bool header_complete(IoResult& stop);
@@ -82,7 +86,8 @@ class Connection {
   Fd fd_;
   FrameSink& sink_;
   ConnectionLimits limits_;
-  std::deque<SendOp> sends_;
+  RingQueue<SendOp> sends_;
+  std::vector<iovec> iov_;  // flush()'s gather list, sized once (max_iov)
 
   RecvState state_ = RecvState::header;
   FrameHeader header_{};

@@ -5,6 +5,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <ctime>
 #include <iostream>
@@ -117,22 +118,24 @@ static OpStatus status_of_gone(bool lost) {
 
 void TcpDriver::post_send(PeerId peer, Tag tag, std::span<const Segment> segments,
                           uint64_t cookie) {
-  const std::string me = "tcp: rank " + std::to_string(context_.rank) + ": ";
+  // Error text is built only on the error paths (this is the data path).
+  auto me = [this] { return "tcp: rank " + std::to_string(context_.rank) + ": "; };
   if (!is_peer(peer)) {
     return fail_now(OpType::send, peer, tag, cookie, OpStatus::error,
-                    me + "post_send to rank " + std::to_string(peer) + ": not a connected peer");
+                    me() + "post_send to rank " + std::to_string(peer) + ": not a connected peer");
   }
   if (segments.size() > capabilities().max_segments) {
     return fail_now(OpType::send, peer, tag, cookie, OpStatus::error,
-                    me + "post_send to " + name_of(peer) + ": " + std::to_string(segments.size()) +
-                        " segments, at most " + std::to_string(capabilities().max_segments));
+                    me() + "post_send to " + name_of(peer) + ": " +
+                        std::to_string(segments.size()) + " segments, at most " +
+                        std::to_string(capabilities().max_segments));
   }
   uint64_t total = 0;
   for (const auto& s : segments) total += s.size;
   if (total > options_.limits.max_message) {
     return fail_now(OpType::send, peer, tag, cookie, OpStatus::error,
-                    me + "post_send to " + name_of(peer) + ": message of " + std::to_string(total) +
-                        " B exceeds max_message");
+                    me() + "post_send to " + name_of(peer) + ": message of " +
+                        std::to_string(total) + " B exceeds max_message");
   }
   Peer& p = peers_[peer];
   if (p.state != PeerState::open) {
@@ -211,12 +214,13 @@ void TcpDriver::flush_peer(PeerId peer) {
 
 void TcpDriver::flush_dirty() {
   if (dirty_.empty()) return;
-  std::vector<PeerId> todo;
-  todo.swap(dirty_);
-  for (PeerId peer : todo) {
+  // Swapped with a kept vector: flushing may mark peers dirty again.
+  flushing_.swap(dirty_);
+  for (PeerId peer : flushing_) {
     peers_[peer].dirty = false;
     flush_peer(peer);
   }
+  flushing_.clear();
 }
 
 void TcpDriver::on_event(PeerId peer, uint32_t events) {
@@ -272,7 +276,22 @@ void TcpDriver::progress(std::chrono::nanoseconds timeout) {
   timespec ts{};
   ts.tv_sec = static_cast<time_t>(timeout.count() / 1000000000);
   ts.tv_nsec = static_cast<long>(timeout.count() % 1000000000);
-  int n = ::epoll_pwait2(epoll_.get(), events, 64, &ts, nullptr);
+  int n = -1;
+  if (pwait2_) {
+    n = ::epoll_pwait2(epoll_.get(), events, 64, &ts, nullptr);
+    if (n < 0 && errno == ENOSYS) pwait2_ = false;
+  }
+  if (!pwait2_) {
+    // Kernels before 5.11 (and valgrind) have no epoll_pwait2: wait in whole
+    // milliseconds, rounded up so that a short wait still sleeps.
+    const int64_t ms = (timeout.count() + 999999) / 1000000;
+    n = ::epoll_wait(epoll_.get(), events, 64, static_cast<int>(std::min<int64_t>(ms, 1 << 30)));
+  }
+  if (n < 0) {
+    if (errno == EINTR) return;
+    throw Error("tcp: rank " + std::to_string(context_.rank) +
+                ": epoll wait: " + errno_text(errno));
+  }
   for (int i = 0; i < n; ++i) on_event(static_cast<PeerId>(events[i].data.u64), events[i].events);
 }
 

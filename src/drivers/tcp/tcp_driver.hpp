@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/ring_queue.hpp"
 #include "drivers/api/driver.hpp"
 #include "drivers/api/registry.hpp"
 #include "drivers/common/tag_matcher.hpp"
@@ -79,13 +80,16 @@ class TcpDriver final : public Driver, private FrameSink {
   Fd epoll_;
   std::vector<Peer> peers_;
   std::vector<PeerId> dirty_;
-  std::deque<Completion> completions_;
+  RingQueue<Completion> completions_;
   TagMatcher matcher_{completions_};
   std::string last_error_;
   size_t live_peers_ = 0;
   bool any_lost_ = false;
   bool connected_ = false;
   bool shut_down_ = false;
+  bool pwait2_ = true;
+  std::vector<PeerId> flushing_;  // flush_dirty()'s list (capacity kept)  // epoll_pwait2 exists
+                                  // (false: epoll_wait, ms resolution)
 };
 
 std::unique_ptr<Driver> make_tcp_driver(const DriverContext& context, const TcpOptions& options);

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "core/ring_queue.hpp"
 #include "drivers/api/driver.hpp"
 #include "drivers/api/registry.hpp"
 #include "drivers/ucx/ucx_ops.hpp"
@@ -132,7 +133,7 @@ class UcxDriver final : public Driver {
   std::vector<Peer> peers_;  // indexed by rank; never reallocated after the constructor
   OpList posted_;            // caller receives UCX holds
   std::vector<Op*> control_recvs_;
-  std::deque<Completion> ready_;
+  RingQueue<Completion> ready_;
   std::string last_error_;
   uint64_t run_id_ = 0;
   size_t open_peers_ = 0;

@@ -33,7 +33,8 @@ BuAgent::BuAgent(Engine& engine, BuilderUnit& bu, FilterUnits& fus, const Regist
 
 void BuAgent::begin_event(uint32_t slot, uint64_t event, int64_t now) {
   const Config& c = engine_.config();
-  bu_.start(slot, event, visit_order(c.scheduling, bu_.index(), bu_.nru(), c.seed, event), now);
+  fill_visit_order(c.scheduling, bu_.index(), bu_.nru(), c.seed, event, order_);
+  bu_.start(slot, event, order_, now);
   ++busy_slots_;
   stats_.max_events_in_flight = std::max(stats_.max_events_in_flight, busy_slots_);
 }

@@ -77,6 +77,7 @@ class BuAgent : public Agent {
   int64_t interval_ns_ = 0;
   std::vector<uint64_t> slot_bytes_;  // finished event's bytes, by slot, until released
   std::vector<uint64_t> slot_event_;
+  std::vector<int> order_;  // begin_event()'s visit order (capacity reused)
   bool live_ = false;
   int64_t next_report_ns_ = 0;
   uint64_t reported_bytes_ = 0;

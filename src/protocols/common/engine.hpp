@@ -24,6 +24,7 @@
 
 #include "core/config.hpp"
 #include "core/messages.hpp"
+#include "core/ring_queue.hpp"
 #include "drivers/api/driver.hpp"
 #include "protocols/common/registered_pool.hpp"
 
@@ -129,7 +130,7 @@ class Engine {
   size_t command_sends_in_flight_ = 0;
   std::deque<LocalRecv> local_recvs_;
   std::deque<LocalSend> local_sends_;
-  std::deque<Completion> local_completions_;
+  RingQueue<Completion> local_completions_;
   std::deque<std::pair<Channel, Command>> local_commands_;
   int64_t t0_ns_ = 0;
   int64_t last_progress_ns_ = 0;

@@ -6,13 +6,19 @@
 
 namespace evb {
 
-std::vector<int> visit_order(Scheduling policy, int bu, int nru, uint64_t seed, uint64_t event) {
-  std::vector<int> order(nru);
+void fill_visit_order(Scheduling policy, int bu, int nru, uint64_t seed, uint64_t event,
+                      std::vector<int>& order) {
+  order.resize(nru);
   for (int k = 0; k < nru; ++k) order[k] = (bu + k) % nru;
   if (policy == Scheduling::random) {
     Rng rng(mix(seed, event, static_cast<uint64_t>(bu) + 0x5C4ED));
     for (int i = nru - 1; i > 0; --i) std::swap(order[i], order[rng.below(i + 1)]);
   }
+}
+
+std::vector<int> visit_order(Scheduling policy, int bu, int nru, uint64_t seed, uint64_t event) {
+  std::vector<int> order;
+  fill_visit_order(policy, bu, nru, seed, event, order);
   return order;
 }
 

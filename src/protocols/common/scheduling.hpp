@@ -11,5 +11,8 @@
 namespace evb {
 
 std::vector<int> visit_order(Scheduling policy, int bu, int nru, uint64_t seed, uint64_t event);
+// The same into `order` (resized; its capacity reused event after event).
+void fill_visit_order(Scheduling policy, int bu, int nru, uint64_t seed, uint64_t event,
+                      std::vector<int>& order);
 
 }  // namespace evb

@@ -30,6 +30,7 @@ class PushEvmAgent final : public EvmAgent {
 
  private:
   void assign_event(PeerId from, int bu, uint32_t slot, uint64_t event) override;
+  std::vector<int> order_;  // the event's RU order (capacity reused)
 };
 
 }  // namespace evb::push

@@ -26,7 +26,7 @@ void arrive(TagMatcher& m, PeerId peer, Tag tag, const std::string& text) {
 }
 
 TEST(TcpMatching, OldestPostedReceiveWinsAcrossAnyAndSpecific) {
-  std::deque<Completion> out;
+  RingQueue<Completion> out;
   TagMatcher m(out);
   std::vector<std::byte> a(16), b(16), c(16);
   m.add_posted(recv_of(kAnyPeer, 1, a, 10));
@@ -46,7 +46,7 @@ TEST(TcpMatching, OldestPostedReceiveWinsAcrossAnyAndSpecific) {
 }
 
 TEST(TcpMatching, TagsMatchExactly) {
-  std::deque<Completion> out;
+  RingQueue<Completion> out;
   TagMatcher m(out);
   std::vector<std::byte> a(16);
   m.add_posted(recv_of(1, 7, a, 1));
@@ -60,7 +60,7 @@ TEST(TcpMatching, TagsMatchExactly) {
 }
 
 TEST(TcpMatching, UnexpectedMessagesMatchInArrivalOrder) {
-  std::deque<Completion> out;
+  RingQueue<Completion> out;
   TagMatcher m(out);
   arrive(m, 3, 5, "from three");
   arrive(m, 1, 5, "from one");
@@ -76,7 +76,7 @@ TEST(TcpMatching, UnexpectedMessagesMatchInArrivalOrder) {
 }
 
 TEST(TcpMatching, ReceivePostedWhileUnexpectedMessageStillArrives) {
-  std::deque<Completion> out;
+  RingQueue<Completion> out;
   TagMatcher m(out);
   RecvTarget t = m.begin_message(0, 9, 6);
   std::memcpy(t.data, "abc", 3);
@@ -91,7 +91,7 @@ TEST(TcpMatching, ReceivePostedWhileUnexpectedMessageStillArrives) {
 }
 
 TEST(TcpMatching, TruncationReportsFullLength) {
-  std::deque<Completion> out;
+  RingQueue<Completion> out;
   TagMatcher m(out);
   std::vector<std::byte> small(4);
   m.add_posted(recv_of(0, 1, small, 1));
@@ -108,7 +108,7 @@ TEST(TcpMatching, TruncationReportsFullLength) {
 }
 
 TEST(TcpMatching, FailPeerAndAny) {
-  std::deque<Completion> out;
+  RingQueue<Completion> out;
   TagMatcher m(out);
   std::vector<std::byte> a(4);
   m.add_posted(recv_of(1, 1, a, 1));

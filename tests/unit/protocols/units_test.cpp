@@ -83,23 +83,23 @@ TEST(BuilderUnit, AcceptsSoundFragmentsAndCountsCorruption) {
   const Config c = small();
   ReadoutUnit ru(0, c);
   BuilderUnit bu(1, c);
-  bu.start(0, 7, {0, 1}, 0);
+  bu.start(0, 7, std::vector<int>{0, 1}, 0);
   size_t n = deliver(ru, bu, 0, 7);
   EXPECT_TRUE(bu.accept(0, 0, n));
   EXPECT_FALSE(bu.accept(0, 0, n));  // second copy: duplicate
   EXPECT_EQ(bu.integrity().duplicate, 1u);
 
-  bu.start(1, 8, {0, 1}, 0);
+  bu.start(1, 8, std::vector<int>{0, 1}, 0);
   n = deliver(ru, bu, 1, 8);
   bu.window(1, 0)[sizeof(FragmentHeader) + 10] ^= 0xFF;  // flip a payload byte
   EXPECT_FALSE(bu.accept(1, 0, n));
   EXPECT_EQ(bu.integrity().corrupt, 1u);
   EXPECT_TRUE(bu.slot(1).bad);
 
-  bu.start(0, 9, {0, 1}, 0);
+  bu.start(0, 9, std::vector<int>{0, 1}, 0);
   n = deliver(ru, bu, 0, 9);
   EXPECT_FALSE(bu.accept(0, 0, n - 1));  // size does not match the header
-  bu.start(0, 10, {0, 1}, 0);
+  bu.start(0, 10, std::vector<int>{0, 1}, 0);
   deliver(ru, bu, 0, 11);  // wrong event in this slot
   EXPECT_FALSE(bu.accept(0, 0, n));
   EXPECT_EQ(bu.integrity().corrupt, 3u);
@@ -126,7 +126,7 @@ TEST(BuilderUnit, ChecksEveryHeaderField) {
   };
   for (const Case& k : cases) {
     BuilderUnit bu(1, c);
-    bu.start(0, 7, {0, 1}, 0);
+    bu.start(0, 7, std::vector<int>{0, 1}, 0);
     const size_t n = deliver(ru, bu, 0, 7);
     k.corrupt(*reinterpret_cast<FragmentHeader*>(bu.window(0, 0)));
     EXPECT_FALSE(bu.accept(0, 0, n)) << k.why;
@@ -134,7 +134,7 @@ TEST(BuilderUnit, ChecksEveryHeaderField) {
     EXPECT_NE(bu.first_problem().find(k.why), std::string::npos) << bu.first_problem();
   }
   BuilderUnit bu(1, c);
-  bu.start(0, 7, {0, 1}, 0);
+  bu.start(0, 7, std::vector<int>{0, 1}, 0);
   const size_t n = deliver(ru, bu, 0, 7);
   reinterpret_cast<FragmentHeader*>(bu.window(0, 0))->sequence += 1000;
   EXPECT_TRUE(bu.accept(0, 0, n)) << bu.first_problem();
