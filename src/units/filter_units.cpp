@@ -22,7 +22,7 @@ void FilterUnits::offer(uint32_t slot, uint64_t event, int64_t now_ns) {
   if (static_cast<int>(busy_.size()) < config_.fu_per_bu)
     start(slot, event, now_ns);
   else
-    waiting_.emplace_back(slot, event);
+    waiting_.push_back({slot, event});
 }
 
 std::vector<uint32_t> FilterUnits::finished(int64_t now_ns) {
@@ -33,7 +33,7 @@ std::vector<uint32_t> FilterUnits::finished(int64_t now_ns) {
       busy_[i] = busy_.back();
       busy_.pop_back();
       if (!waiting_.empty()) {
-        auto [slot, event] = waiting_.front();
+        const auto [slot, event] = waiting_.front();
         waiting_.pop_front();
         start(slot, event, now_ns);
       }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/config.hpp"
+#include "core/ring_queue.hpp"
 
 namespace evb {
 
@@ -35,7 +36,7 @@ class FilterUnits {
   int bu_;
   int64_t processing_ns_;
   std::vector<Busy> busy_;
-  std::deque<std::pair<uint32_t, uint64_t>> waiting_;
+  RingQueue<std::pair<uint32_t, uint64_t>> waiting_;
   uint64_t processed_ = 0;
   uint64_t accepted_ = 0;
 };

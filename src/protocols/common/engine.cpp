@@ -77,7 +77,7 @@ void Engine::listen(Channel channel, uint8_t agent, int depth) {
 
 void Engine::send_command(PeerId peer, Channel channel, const Command& cmd) {
   if (peer == rank_) {
-    local_commands_.emplace_back(channel, cmd);
+    local_commands_.push_back({channel, cmd});
     return;
   }
   const size_t idx = send_slots_.acquire();
@@ -94,16 +94,16 @@ void Engine::send(PeerId peer, Tag tag, std::span<const Segment> segments, uint6
     driver_.post_send(peer, tag, segments, cookie);
     return;
   }
-  LocalSend s{tag, {segments.begin(), segments.end()}, cookie};
   auto it = std::find_if(local_recvs_.begin(), local_recvs_.end(),
                          [&](const LocalRecv& r) { return r.tag == tag; });
   if (it == local_recvs_.end()) {
-    local_sends_.push_back(std::move(s));
+    // No receive yet: the segment list is kept until one is posted.
+    local_sends_.push_back(LocalSend{tag, {segments.begin(), segments.end()}, cookie});
     return;
   }
   const LocalRecv r = *it;
   local_recvs_.erase(it);
-  deliver_local(s, r);
+  deliver_local(tag, segments, cookie, r);
 }
 
 void Engine::recv(PeerId peer, Tag tag, void* buffer, size_t size, const Registration* reg,
@@ -121,7 +121,7 @@ void Engine::recv(PeerId peer, Tag tag, void* buffer, size_t size, const Registr
   }
   const LocalSend s = std::move(*it);
   local_sends_.erase(it);
-  deliver_local(s, r);
+  deliver_local(s.tag, s.segments, s.cookie, r);
 }
 
 void Engine::write(const WriteTarget& target, std::span<const Segment> segments, uint64_t offset,
@@ -145,16 +145,17 @@ void Engine::write(const WriteTarget& target, std::span<const Segment> segments,
   local_completions_.push_back({0, OpType::remote_write, OpStatus::ok, rank_, 0, total, immediate});
 }
 
-void Engine::deliver_local(const LocalSend& s, const LocalRecv& r) {
+void Engine::deliver_local(Tag tag, std::span<const Segment> segments, uint64_t cookie,
+                           const LocalRecv& r) {
   size_t total = 0;
-  for (const auto& seg : s.segments) total += seg.size;
-  Completion sc{s.cookie, OpType::send, OpStatus::ok, rank_, s.tag, total};
+  for (const auto& seg : segments) total += seg.size;
+  Completion sc{cookie, OpType::send, OpStatus::ok, rank_, tag, total};
   Completion rc{r.cookie, OpType::recv, OpStatus::ok, rank_, r.tag, total};
   if (total > r.size) {
     rc.status = OpStatus::truncated;
   } else {
     auto* out = static_cast<uint8_t*>(r.buffer);
-    for (const auto& seg : s.segments) {
+    for (const auto& seg : segments) {
       std::memcpy(out, seg.data, seg.size);
       out += seg.size;
     }
@@ -277,7 +278,7 @@ void Engine::run() {
       progress = true;
     }
     while (!local_commands_.empty()) {
-      auto [channel, cmd] = local_commands_.front();
+      const auto [channel, cmd] = local_commands_.front();
       local_commands_.pop_front();
       agents_.at(listeners_[static_cast<int>(channel)])->on_command(rank_, cmd);
       progress = true;

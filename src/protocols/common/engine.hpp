@@ -110,7 +110,8 @@ class Engine {
 
   void dispatch(const Completion& c);
   void on_engine_completion(const Completion& c);
-  void deliver_local(const LocalSend& s, const LocalRecv& r);
+  void deliver_local(Tag tag, std::span<const Segment> segments, uint64_t cookie,
+                     const LocalRecv& r);
   [[noreturn]] void fail(const Completion& c);
   bool all_done() const;
   void idle(int64_t now);
@@ -128,10 +129,11 @@ class Engine {
   std::vector<Channel> recv_channel_;  // by recv slot
   RegisteredPool send_slots_;          // command sends in flight
   size_t command_sends_in_flight_ = 0;
-  std::deque<LocalRecv> local_recvs_;
-  std::deque<LocalSend> local_sends_;
+  // Loopback messages waiting for their match (few; vectors keep capacity).
+  std::vector<LocalRecv> local_recvs_;
+  std::vector<LocalSend> local_sends_;
   RingQueue<Completion> local_completions_;
-  std::deque<std::pair<Channel, Command>> local_commands_;
+  RingQueue<std::pair<Channel, Command>> local_commands_;
   int64_t t0_ns_ = 0;
   int64_t last_progress_ns_ = 0;
 };
