@@ -25,8 +25,9 @@ void FilterUnits::offer(uint32_t slot, uint64_t event, int64_t now_ns) {
     waiting_.push_back({slot, event});
 }
 
-std::vector<uint32_t> FilterUnits::finished(int64_t now_ns) {
-  std::vector<uint32_t> done;
+const std::vector<uint32_t>& FilterUnits::finished(int64_t now_ns) {
+  std::vector<uint32_t>& done = done_;
+  done.clear();
   for (size_t i = 0; i < busy_.size();) {
     if (busy_[i].until_ns <= now_ns) {
       done.push_back(busy_[i].slot);

@@ -18,8 +18,9 @@ class FilterUnits {
 
   // Hands over the event in `slot`; it is queued when every FU is busy.
   void offer(uint32_t slot, uint64_t event, int64_t now_ns);
-  // Slots whose events the FUs have finished with, by `now_ns`.
-  std::vector<uint32_t> finished(int64_t now_ns);
+  // Slots whose events the FUs have finished with, by `now_ns` (a view of
+  // a vector the FUs keep, valid until the next call).
+  const std::vector<uint32_t>& finished(int64_t now_ns);
   // Earliest time an FU finishes (for the event loop's sleep), or -1.
   int64_t next_deadline() const;
 
@@ -36,6 +37,7 @@ class FilterUnits {
   int bu_;
   int64_t processing_ns_;
   std::vector<Busy> busy_;
+  std::vector<uint32_t> done_;  // what finished() returns (capacity reused)
   RingQueue<std::pair<uint32_t, uint64_t>> waiting_;
   uint64_t processed_ = 0;
   uint64_t accepted_ = 0;
