@@ -74,3 +74,16 @@ add_test(NAME eb_segments_data64
                  --set fragment.data_segments=64)
 set_tests_properties(eb_tcp_write_refused eb_tcp_auto_is_send eb_segments_meta64
                      eb_segments_data64 PROPERTIES TIMEOUT 60 LABELS "integration;sanitize")
+
+# verbs: no RDMA device here, so the run must refuse before any rank starts,
+# with the reason `evbench drivers` gives. Where a device exists this test
+# reports itself not run (exit 77).
+if(TARGET evbench_driver_verbs)
+  add_test(NAME eb_verbs_absent_refused
+           COMMAND /bin/sh -c "if ls /sys/class/infiniband/* >/dev/null 2>&1; then echo 'not run: an RDMA device exists'; exit 77; fi; exec \"$@\"" sh
+                   ${_evb_check} --no-json --expect-exit 2
+                   --expect-stderr "driver 'verbs' cannot run here: built; no RDMA device found"
+                   -- $<TARGET_FILE:evbench> run ${_evb_short} --set driver=verbs)
+  set_tests_properties(eb_verbs_absent_refused PROPERTIES TIMEOUT 60 LABELS integration
+                       SKIP_RETURN_CODE 77)
+endif()
