@@ -99,6 +99,13 @@ if(TARGET evbench_driver_psm2)
                      --set protocol=${protocol} --set fragment.size=4MiB)
     set_tests_properties(${name} PROPERTIES TIMEOUT 60 LABELS integration)
   endforeach()
+  # A worker killed mid-run: exit 1, the lost rank named, nothing left (the
+  # shm device does not notice; the launcher and peer_timeout do).
+  add_test(NAME eb_psm2_shm_rank_killed
+           COMMAND ${_evb_psm2} /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/kill_rank.py
+                   $<TARGET_FILE:evbench> --rank 1 --nprocs 5 --units "RU 1, BU 1"
+                   --set driver=psm2)
+  set_tests_properties(eb_psm2_shm_rank_killed PROPERTIES TIMEOUT 60 LABELS integration)
   # Without the harness there is no hfi1 device: the run refuses early (not
   # run, exit 77, on a host that has one).
   add_test(NAME eb_psm2_absent_refused
