@@ -13,6 +13,9 @@
 #   ucx/tcp, ucx/sm ucx_perftest (ucx-utils) at 512 KiB over the same UCX_TLS on lo:
 #                   tag_bw next to the send path, ucp_put_bw next to the write
 #                   path; one pair, one direction
+#   psm2/shm        no reference: libpsm2's shared-memory device under
+#                   scripts/with-psm2-shm.sh; Debian ships no PSM2 benchmark and
+#                   Open MPI's psm2 MTL does not start under the harness
 # Not a test: numbers depend on the machine and its load (2 cores here: 4
 # processes share them, so compare ratios, not absolute figures).
 #
@@ -27,6 +30,7 @@ trap 'rm -rf "$tmp"; kill $(jobs -p) 2>/dev/null || true' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mpicc -O2 -o "$tmp/alltoall_loop" bench/alltoall_loop.c
 block=524288
+wrap=(env)  # what evbench runs under (scripts/with-psm2-shm.sh for psm2)
 cache=$((4 * block))
 memory=$((256 * 1024 * 1024))
 json_gbps='import json,sys; print("%.2f" % json.load(open(sys.argv[1]))["results"]["bandwidth_gbps"]["aggregate"])'
@@ -34,7 +38,7 @@ json_gbps='import json,sys; print("%.2f" % json.load(open(sys.argv[1]))["results
 evbench_gbps() {  # $1 = ru_buffer, rest = --set options; prints aggregate Gb/s
   local ring=$1
   shift
-  "$evbench" run --quiet --set nodes=4 --set evm=with-rank0 --set protocol=pull \
+  "${wrap[@]}" "$evbench" run --quiet --set nodes=4 --set evm=with-rank0 --set protocol=pull \
     --set fragment.size=$block --set ru_buffer="$ring" --set duration=${secs}s \
     --set warmup=1s "$@" --json "$tmp/e.json" >/dev/null 2>"$tmp/e.err" ||
     { echo "failed: $(tail -1 "$tmp/e.err")" >&2; echo "n/a"; return; }
@@ -118,6 +122,9 @@ for policy in cache memory; do
       "$(evbench_gbps $ring --set driver=ucx --set driver_options.tls=$tls --set data_path=write)" \
       "ucx_perftest ucp_put_bw" "$(perftest_gbps $tls ucp_put_bw)"
   done
+  wrap=(scripts/with-psm2-shm.sh)
+  row psm2/shm send $policy "$(evbench_gbps $ring --set driver=psm2)" "none (see above)" "n/a"
+  wrap=(env)
 done
 echo "# Gb/s = aggregate over BUs of bytes received per second, own fragment included (docs/METRICS.md);"
 echo "# alltoall references: the same aggregate; fi_pingpong: its MB/sec (bytes both ways / time, 10^6 B) x 8;"

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Installs the Debian 12 packages evbench needs (run as root).
-#   install-deps.sh          build + run: compiler, CMake, Ninja, yaml-cpp, Open MPI, libfabric, UCX
+#   install-deps.sh          build + run: compiler, CMake, Ninja, yaml-cpp, Open MPI, libfabric, UCX,
+#                            rdma-core (libibverbs, librdmacm), libpsm2
 #   install-deps.sh --test   also: GoogleTest, pytest, matplotlib, iperf3, Slurm + munge
 # Packages already present are left alone; apt-get update runs only when
 # something is missing.
@@ -8,6 +9,7 @@ set -euo pipefail
 
 packages=(build-essential cmake ninja-build pkg-config git libyaml-cpp-dev
           libopenmpi-dev openmpi-bin libfabric-dev libfabric-bin libucx-dev ucx-utils
+          libibverbs-dev librdmacm-dev libpsm2-dev util-linux
           python3 python3-yaml)
 if [[ "${1:-}" == "--test" ]]; then
   packages+=(libgtest-dev clang-format python3-pytest python3-matplotlib iperf3 procps iproute2

@@ -12,7 +12,7 @@ git ls-files '*.cpp' '*.hpp' '*.c' | xargs clang-format --dry-run --Werror
 # Every driver whose library install-deps.sh installs is required: a driver
 # that silently failed to configure would take its tests with it.
 required_drivers=(-DEVBENCH_WITH_TCP=ON -DEVBENCH_WITH_MPI=ON -DEVBENCH_WITH_LIBFABRIC=ON
-                  -DEVBENCH_WITH_UCX=ON)
+                  -DEVBENCH_WITH_UCX=ON -DEVBENCH_WITH_VERBS=ON -DEVBENCH_WITH_PSM2=ON)
 scripts/build.sh -DEVBENCH_REQUIRE_GTEST=ON "${required_drivers[@]}"
 (cd build && ctest --output-on-failure -j 2 --timeout 300)
 
@@ -21,7 +21,8 @@ scripts/build.sh -DEVBENCH_REQUIRE_GTEST=ON "${required_drivers[@]}"
 # not ours to judge.
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DEVBENCH_SANITIZE=ON \
       -DEVBENCH_WITH_MPI=OFF -DEVBENCH_WITH_TCP=ON -DEVBENCH_WITH_LIBFABRIC=ON \
-      -DEVBENCH_WITH_UCX=ON -DEVBENCH_REQUIRE_GTEST=ON >/dev/null
+      -DEVBENCH_WITH_UCX=ON -DEVBENCH_WITH_VERBS=ON -DEVBENCH_WITH_PSM2=ON \
+      -DEVBENCH_REQUIRE_GTEST=ON >/dev/null
 cmake --build build-asan -j "$(nproc)"
 (cd build-asan && ctest --output-on-failure -j 2 -L 'unit|sanitize' --timeout 300)
 

@@ -24,3 +24,20 @@ if(TARGET evbench_conformance_tests AND "${_evb_conf_drivers}" MATCHES "(^|;)mpi
     endforeach()
   endif()
 endif()
+
+# The psm2 instantiation for real, over libpsm2's shared-memory device: 3
+# ranks under mpirun (MPI only as the bootstrap, over ob1/tcp so Open MPI
+# itself never opens PSM2) inside scripts/with-psm2-shm.sh. Outside it the
+# psm2 instantiation reports not-run (no hfi1 device, no launcher).
+if(TARGET evbench_conformance_tests AND "${_evb_conf_drivers}" MATCHES "(^|;)psm2:"
+   AND "${_evb_conf_drivers}" MATCHES "(^|;)mpi:" AND _evb_conf_mpiexec)
+  add_test(NAME conformance_psm2_shm
+           COMMAND ${PROJECT_SOURCE_DIR}/scripts/with-psm2-shm.sh ${_evb_conf_mpiexec}
+                   --oversubscribe --mca oob_tcp_if_include lo --mca btl_tcp_if_include lo
+                   --mca pml ob1 --mca btl self,tcp --mca mtl ^psm2 -np 3
+                   $<TARGET_FILE:evbench_conformance_tests> --gtest_filter=*/psm2_shm)
+  set_tests_properties(conformance_psm2_shm PROPERTIES
+                       ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1"
+                       TIMEOUT 180 LABELS "mpi;integration"
+                       FAIL_REGULAR_EXPRESSION "cannot run here;needs mpirun;the launcher started")
+endif()

@@ -74,3 +74,58 @@ add_test(NAME eb_segments_data64
                  --set fragment.data_segments=64)
 set_tests_properties(eb_tcp_write_refused eb_tcp_auto_is_send eb_segments_meta64
                      eb_segments_data64 PROPERTIES TIMEOUT 60 LABELS "integration;sanitize")
+
+# psm2 over libpsm2's shared-memory device, through scripts/with-psm2-shm.sh
+# (an hfi1 device presented in a private mount namespace, a private
+# /dev/shm): protocol x scheduling at 512 KiB fragments, and 4 MiB fragments
+# (rendezvous-size, the sizes that hung before the driver progressed the
+# endpoint in every poll) for each protocol. psm2 has no rdma_write: send only.
+if(TARGET evbench_driver_psm2)
+  set(_evb_psm2 ${PROJECT_SOURCE_DIR}/scripts/with-psm2-shm.sh)
+  foreach(protocol pull push pull-noevm)
+    foreach(scheduling barrel random)
+      set(name eb_psm2_shm_${protocol}_${scheduling})
+      add_test(NAME ${name}
+               COMMAND ${_evb_psm2} ${_evb_check} --expect-json results.data_path=send
+                       --expect-json results.driver=psm2
+                       -- $<TARGET_FILE:evbench> run ${_evb_short} --set driver=psm2
+                       --set protocol=${protocol} --set scheduling=${scheduling})
+      set_tests_properties(${name} PROPERTIES TIMEOUT 60 LABELS integration)
+    endforeach()
+    set(name eb_psm2_shm_${protocol}_4MiB)
+    add_test(NAME ${name}
+             COMMAND ${_evb_psm2} ${_evb_check} --expect-json results.data_path=send
+                     -- $<TARGET_FILE:evbench> run ${_evb_short} --set driver=psm2
+                     --set protocol=${protocol} --set fragment.size=4MiB)
+    set_tests_properties(${name} PROPERTIES TIMEOUT 60 LABELS integration)
+  endforeach()
+  # A worker killed mid-run: exit 1, the lost rank named, nothing left (the
+  # shm device does not notice; the launcher and peer_timeout do).
+  add_test(NAME eb_psm2_shm_rank_killed
+           COMMAND ${_evb_psm2} /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/kill_rank.py
+                   $<TARGET_FILE:evbench> --rank 1 --nprocs 5 --units "RU 1, BU 1"
+                   --set driver=psm2)
+  set_tests_properties(eb_psm2_shm_rank_killed PROPERTIES TIMEOUT 60 LABELS integration)
+  # Without the harness there is no hfi1 device: the run refuses early (not
+  # run, exit 77, on a host that has one).
+  add_test(NAME eb_psm2_absent_refused
+           COMMAND /bin/sh -c "if [ -e /dev/hfi1_0 ]; then echo 'not run: an hfi1 device exists'; exit 77; fi; exec \"$@\"" sh
+                   ${_evb_check} --no-json --expect-exit 2
+                   --expect-stderr "driver 'psm2' cannot run here"
+                   -- $<TARGET_FILE:evbench> run ${_evb_short} --set driver=psm2)
+  set_tests_properties(eb_psm2_absent_refused PROPERTIES TIMEOUT 60 LABELS integration
+                       SKIP_RETURN_CODE 77)
+endif()
+
+# verbs: no RDMA device here, so the run must refuse before any rank starts,
+# with the reason `evbench drivers` gives. Where a device exists this test
+# reports itself not run (exit 77).
+if(TARGET evbench_driver_verbs)
+  add_test(NAME eb_verbs_absent_refused
+           COMMAND /bin/sh -c "if ls /sys/class/infiniband/* >/dev/null 2>&1; then echo 'not run: an RDMA device exists'; exit 77; fi; exec \"$@\"" sh
+                   ${_evb_check} --no-json --expect-exit 2
+                   --expect-stderr "driver 'verbs' cannot run here: built; no RDMA device found"
+                   -- $<TARGET_FILE:evbench> run ${_evb_short} --set driver=verbs)
+  set_tests_properties(eb_verbs_absent_refused PROPERTIES TIMEOUT 60 LABELS integration
+                       SKIP_RETURN_CODE 77)
+endif()

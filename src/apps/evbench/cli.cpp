@@ -122,6 +122,13 @@ int cmd_run(const Args& a, const PluginRegistry& r, int argc, char** argv) {
   const Topology topo = make_topology(config);
   const BootstrapFactory* boot = r.bootstrap(config.bootstrap);
   if (!boot) throw ConfigError("bootstrap '" + config.bootstrap + "' is not built in");
+  // A driver that cannot run here (no device, no provider) fails before any
+  // rank starts, with the reason `evbench drivers` gives.
+  if (const DriverFactory* f = r.driver(config.driver); f && f->probe) {
+    const DriverProbe p = f->probe();
+    if (!p.can_run)
+      throw ConfigError("driver '" + config.driver + "' cannot run here: " + p.reason);
+  }
   RunOptions opts;
   opts.json_path = a.json;
   opts.quiet = a.quiet;

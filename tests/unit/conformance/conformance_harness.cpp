@@ -61,6 +61,17 @@ const std::map<std::string, std::vector<Variant>>& variant_table() {
     // UCX over its two transports that run without hardware here.
     t["ucx"] = {Variant{.driver = "ucx", .label = "ucx_tcp", .options = {{"tls", "tcp"}}},
                 Variant{.driver = "ucx", .label = "ucx_sm", .options = {{"tls", "sm"}}}};
+    // PSM2's shared-memory device, one rank per process: two endpoints of
+    // one process (PSM2_MULTI_EP) never saw each other's messages over shm
+    // here. Runs under mpirun inside scripts/with-psm2-shm.sh (ctest -R
+    // conformance_psm2); elsewhere the probe or the launcher check says why not.
+    t["psm2"] = {Variant{
+        .driver = "psm2",
+        .label = "psm2_shm",
+        .process_bootstrap = "mpi",
+        .needs_launcher = "psm2: needs mpirun inside scripts/with-psm2-shm.sh; run by ctest -R "
+                          "conformance_psm2",
+    }};
     t["mpi"] = {Variant{
         .driver = "mpi",
         .label = "mpi",
