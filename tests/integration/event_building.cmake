@@ -40,6 +40,22 @@ foreach(protocol push pull-noevm)
                    --set events=501 --set warmup=0s --set verify.sample=1 --set peer_timeout=20s)
   set_tests_properties(eb_event_count_${id} PROPERTIES TIMEOUT 60 LABELS integration)
 endforeach()
+# Every event finishes inside a long warm-up: the whole run is measured
+# (positive bandwidth, said in the JSON), not an empty window read as 0 Gb/s.
+add_test(NAME eb_event_count_within_warmup
+         COMMAND ${_evb_check} --expect-json results.events_built=40
+                 --expect-json results.warmup_ignored=True
+                 --expect-json-gt results.bandwidth_gbps.aggregate=0
+                 --expect-json-gt results.events_per_second=0
+                 -- $<TARGET_FILE:evbench> run --quiet --set events=40 --set warmup=600s
+                 --set verify.sample=1)
+# FUs busier than peer_timeout: a healthy run, not "no progress".
+add_test(NAME eb_fu_processing_above_peer_timeout
+         COMMAND ${_evb_check} --expect-json results.events_built=8
+                 -- $<TARGET_FILE:evbench> run --quiet --set events=8 --set warmup=0s
+                 --set peer_timeout=0.2s --set fu.processing_time=600ms --set credits=1)
+set_tests_properties(eb_event_count_within_warmup eb_fu_processing_above_peer_timeout
+                     PROPERTIES TIMEOUT 60 LABELS integration)
 # Fault injection: corrupted checksums are found, counted and make the exit status 3.
 add_test(NAME eb_corruption_detected
          COMMAND ${_evb_check} --expect-exit 3 --expect-stdout "FAILED: integrity errors"

@@ -15,6 +15,10 @@ namespace evb {
 
 struct Summary {
   double window_s = 0;
+  // Warm-up excluded from the window: the configured one, or 0 when an
+  // `events:` run finished every event within it (then the whole run counts).
+  double warmup_s = 0;
+  bool warmup_ignored = false;
   uint64_t events_built = 0;
   uint64_t events_assigned = 0;
   double events_per_second = 0;
