@@ -100,6 +100,9 @@ const char* to_string(EvmPlacement);
 const char* to_string(Protocol);
 const char* to_string(Scheduling);
 const char* to_string(SizeDistribution);
+// fragment.spread when the user did not set it: 0.25 (uniform), 0.3
+// (lognormal sigma); `current` for fixed, which ignores it.
+double default_spread(SizeDistribution d, double current);
 const char* to_string(PollMode);
 const char* to_string(DataPath);
 

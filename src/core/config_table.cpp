@@ -132,7 +132,8 @@ const std::vector<CoreKey>& core_key_table() {
        },
        [](const Config& c) { return text(to_string(c.fragment.distribution)); }},
       {spec("fragment.spread", K::real, "0", "", 0, 4,
-            "uniform: +- fraction of size (<= 1); lognormal: sigma; fixed: ignored"),
+            "uniform: +- fraction of size (<= 1); lognormal: sigma; fixed: ignored (when not set: "
+            "0.25 for uniform, 0.3 for lognormal)"),
        [](Config& c, const Value& v) { c.fragment.spread = v.real; },
        [](const Config& c) { return real(c.fragment.spread); }},
       {spec("fragment.max_size", K::size, "0", "B", 0, 4 * kGiB,
@@ -189,7 +190,7 @@ const std::vector<CoreKey>& core_key_table() {
        [](Config& c, const Value& v) { c.report_interval_s = v.real; },
        [](const Config& c) { return real(c.report_interval_s); }},
       {spec("peer_timeout", K::duration, "30s", "s", 0.1, 86400,
-            "no progress from a peer for this long is a runtime error"),
+            "no progress from a peer for this long (plus fu.processing_time) is a runtime error"),
        [](Config& c, const Value& v) { c.peer_timeout_s = v.real; },
        [](const Config& c) { return real(c.peer_timeout_s); }},
 
