@@ -61,10 +61,13 @@ bool BuilderUnit::accept(uint32_t s, int ru, size_t bytes) {
     return false;
   }
   if (bytes < sizeof(FragmentHeader)) return fail("message shorter than a header");
+  if (bytes > window_size(ru)) return fail("message larger than its window");
   if (h->magic != kFragmentMagic) return fail("bad magic");
+  if (header_checksum(*h) != h->header_crc) return fail("header checksum mismatch");
   if (h->version != kFragmentVersion)
     return fail("header version " + std::to_string(h->version) + ", expected " +
                 std::to_string(kFragmentVersion));
+  if (e.event == kEventFromHeader) e.event = h->event_id;
   if (h->event_id != e.event)
     return fail("event id " + std::to_string(h->event_id) + " in a slot building " +
                 std::to_string(e.event));
@@ -77,14 +80,16 @@ bool BuilderUnit::accept(uint32_t s, int ru, size_t bytes) {
                 std::to_string(h->meta_size) + " B, configured " +
                 std::to_string(config_.fragment.meta_segments) + " x " +
                 std::to_string(config_.fragment.meta_size) + " B");
+  // meta is at most 65535 x 4 GiB; bytes >= the header: nothing below wraps.
   const uint64_t meta = static_cast<uint64_t>(h->meta_size) * h->meta_segments;
-  if (sizeof(FragmentHeader) + meta + h->payload_size != bytes)
+  const uint64_t body = bytes - sizeof(FragmentHeader);
+  if (meta > body || h->payload_size != body - meta)
     return fail("size " + std::to_string(bytes) + " does not match the header");
   if (should_verify(h->event_id, ru)) {
     first_seen_[ru] = 1;
     ++integrity_.verified;
-    const uint8_t* payload = window(s, ru) + sizeof(FragmentHeader) + meta;
-    if (crc32c(payload, h->payload_size) != h->crc32c) return fail("payload checksum mismatch");
+    if (crc32c(window(s, ru) + sizeof(FragmentHeader), body) != h->crc32c)
+      return fail("metadata/payload checksum mismatch");
   }
   e.have[ru] = 1;
   ++e.received;

@@ -4,13 +4,16 @@
 // ask next; the BU records what arrived and whether it is sound.
 //
 // Slot buffer layout: WindowLayout (per slot, one window per RU). Every
-// fragment's header is checked: magic, version, event id, RU and BU index,
-// the metadata layout against the configuration, and that the sizes it
-// names add up to the bytes received; the sequence
-// number is carried for diagnosis, not checked (one RU's fragments to one BU
-// need not arrive in order). Integrity counters: corrupt (bad header, size or
-// checksum), duplicate (second fragment from one RU for one event),
-// incomplete (events left unfinished when the run ended).
+// fragment's header is checked: its own checksum (so no field, the sequence
+// number and version included, can change unnoticed), magic, version, event
+// id, RU and BU index, the metadata layout against the configuration, and
+// that the sizes it names add up to the bytes received (checked without
+// overflow before any checksum reads the payload). The order of sequence
+// numbers is not checked (one RU's fragments to one BU need not arrive in
+// order). The checksum of metadata + payload is checked on a sample.
+// Integrity counters: corrupt (bad header, size or checksum), duplicate
+// (second fragment from one RU for one event), incomplete (events left
+// unfinished when the run ended).
 #include <cstdint>
 #include <span>
 #include <string>
@@ -56,6 +59,7 @@ class BuilderUnit {
   static size_t memory_bytes(const Config& config) { return WindowLayout(config).total(); }
 
   int index() const { return index_; }
+  const Config& config() const { return config_; }
   int nru() const { return nru_; }
   std::vector<EventSlot>& slots() { return slots_; }
   const std::vector<EventSlot>& slots() const { return slots_; }
@@ -65,6 +69,9 @@ class BuilderUnit {
   const WindowLayout& layout() const { return layout_; }
   std::span<uint8_t> memory() { return {base_, layout_.total()}; }
 
+  // An event id the slot takes from the first fragment whose header is sound
+  // (PUSH: the EVM tells the RUs, not the BU).
+  static constexpr uint64_t kEventFromHeader = UINT64_MAX;
   void start(uint32_t slot, uint64_t event, std::vector<int> order, int64_t now_ns);
   // Checks the fragment that arrived from RU `ru` into `slot` (`bytes` long)
   // and records it. A corrupt fragment is counted, marks the event bad and

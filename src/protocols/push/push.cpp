@@ -21,10 +21,10 @@ void PushBuAgent::slot_released(uint32_t slot, uint64_t event, uint64_t bytes) {
 }
 
 bool PushBuAgent::before_fragment(uint32_t slot, int ru) {
-  if (bu_.slot(slot).state == SlotState::free) {
-    const auto* h = reinterpret_cast<const FragmentHeader*>(bu_.window(slot, ru));
-    begin_event(slot, h->event_id, now_ns());
-  }
+  // The event id comes from the first fragment whose header passes its
+  // checks (BuilderUnit::accept), never from an unchecked header.
+  if (bu_.slot(slot).state == SlotState::free)
+    begin_event(slot, BuilderUnit::kEventFromHeader, now_ns());
   return true;
 }
 
