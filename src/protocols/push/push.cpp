@@ -29,7 +29,7 @@ bool PushBuAgent::before_fragment(uint32_t slot, int ru) {
 }
 
 void PushBuAgent::on_command(PeerId from, const Command& cmd) {
-  if (cmd.type == CommandType::stop) {
+  if (cmd.type == CommandType::stop && from == topo_.evm_rank) {
     stopped_ = true;
     return;
   }
