@@ -38,6 +38,7 @@ std::string human_size(uint64_t b) {
 void summarize_event_building(const Config& c, const std::vector<RankStats>& ranks, Summary& s) {
   int64_t last = 0;
   uint64_t in_window = 0;
+  uint64_t started = 0;
   Histogram latency;
   s.per_node_gbps.assign(c.nodes, 0.0);
   for (const RankStats& r : ranks) {
@@ -57,6 +58,8 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
     s.integrity.duplicate += r.integrity.duplicate;
     s.integrity.verified += r.integrity.verified;
     s.integrity.bad_events += r.integrity.bad_events;
+    s.incomplete += r.integrity.incomplete;
+    started += r.events_started;
     if (s.integrity_problem.empty()) s.integrity_problem = r.integrity_problem;
     latency.merge(r.latency);
     if (s.sample_bytes.size() < r.sample_bytes.size()) {
@@ -68,10 +71,12 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
       s.sample_events[k] += r.sample_events[k];
     }
   }
-  if (c.protocol == Protocol::pull_noevm)
-    s.events_assigned = s.events_built + s.integrity.bad_events;
-  const uint64_t accounted = s.events_built + s.integrity.bad_events;
-  s.incomplete = s.events_assigned > accounted ? s.events_assigned - accounted : 0;
+  // Without an EVM the assignment is static: an `events:` run assigns every
+  // id below `events`, a timed one what the BUs began.
+  if (c.protocol == Protocol::pull_noevm) s.events_assigned = c.events ? c.events : started;
+  const uint64_t accounted = s.events_built + s.integrity.bad_events + s.incomplete;
+  s.lost = s.events_assigned > accounted ? s.events_assigned - accounted : 0;
+  s.duplicate_events = accounted > s.events_assigned ? accounted - s.events_assigned : 0;
   s.warmup_s = c.warmup_s;
   // An `events:` run may finish before its warm-up ends: an empty window
   // would read 0 Gb/s, so the whole run is measured instead (and said so).
@@ -154,11 +159,12 @@ void print_table(const Config& c, const Topology& t, const Summary& s) {
   std::printf("  %12.3f %12.3f %12.3f %14.3f %12.1f %10.3f %10.3f %10.3f\n", s.min_gbps, s.avg_gbps,
               s.max_gbps, s.aggregate_gbps, s.events_per_second, s.p50_ms, s.p99_ms, s.max_ms);
   std::printf(
-      "#\n# events built %llu of %llu assigned; incomplete %llu, duplicate %llu, corrupt %llu"
-      " (%llu fragments checksummed)\n",
+      "#\n# events built %llu of %llu assigned; incomplete %llu, lost %llu, built twice %llu,"
+      " duplicate %llu, corrupt %llu (%llu fragments checksummed)\n",
       static_cast<unsigned long long>(s.events_built),
       static_cast<unsigned long long>(s.events_assigned),
-      static_cast<unsigned long long>(s.incomplete),
+      static_cast<unsigned long long>(s.incomplete), static_cast<unsigned long long>(s.lost),
+      static_cast<unsigned long long>(s.duplicate_events),
       static_cast<unsigned long long>(s.integrity.duplicate),
       static_cast<unsigned long long>(s.integrity.corrupt),
       static_cast<unsigned long long>(s.integrity.verified));
@@ -228,6 +234,8 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
   w.end_object();
   w.begin_object("integrity");
   w.value("incomplete", s.incomplete);
+  w.value("lost", s.lost);
+  w.value("duplicate_events", s.duplicate_events);
   w.value("duplicate", s.integrity.duplicate);
   w.value("corrupt", s.integrity.corrupt);
   w.value("corrupt_events", s.integrity.bad_events);
@@ -308,10 +316,13 @@ int report_run(const Config& c, const Topology& t, const std::vector<RankStats>&
   }
   if (!s.integrity_ok()) {
     std::fprintf(stderr,
-                 "evbench: integrity errors: %llu corrupt, %llu duplicate, %llu incomplete\n",
+                 "evbench: integrity errors: %llu corrupt, %llu duplicate, %llu incomplete, "
+                 "%llu lost, %llu built twice\n",
                  static_cast<unsigned long long>(s.integrity.corrupt),
                  static_cast<unsigned long long>(s.integrity.duplicate),
-                 static_cast<unsigned long long>(s.incomplete));
+                 static_cast<unsigned long long>(s.incomplete),
+                 static_cast<unsigned long long>(s.lost),
+                 static_cast<unsigned long long>(s.duplicate_events));
     if (!s.integrity_problem.empty())
       std::fprintf(stderr, "evbench: first problem: %s\n", s.integrity_problem.c_str());
     return kExitIntegrity;

@@ -27,7 +27,12 @@ struct Summary {
   double p50_ms = 0, p99_ms = 0, max_ms = 0;
   IntegrityCounters integrity;
   std::string integrity_problem;  // the first BU's first problem (rank order)
+  // Every assigned event is built, corrupt (integrity.bad_events), reported
+  // incomplete by its BU, or lost (none of these: must stay 0); accounted
+  // beyond the assigned ones are duplicate_events (an event built twice).
   uint64_t incomplete = 0;
+  uint64_t lost = 0;
+  uint64_t duplicate_events = 0;
   uint64_t fu_processed = 0, fu_accepted = 0;
   int max_requests_in_flight = 0, max_events_in_flight = 0, max_outstanding_per_bu = 0;
   std::vector<uint64_t> sample_bytes, sample_events;
@@ -42,7 +47,7 @@ struct Summary {
   std::string poll_mode;
   bool integrity_ok() const {
     return integrity.corrupt == 0 && integrity.duplicate == 0 && incomplete == 0 &&
-           integrity.bad_events == 0;
+           integrity.bad_events == 0 && lost == 0 && duplicate_events == 0;
   }
 };
 

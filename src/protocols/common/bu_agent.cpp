@@ -35,6 +35,7 @@ void BuAgent::begin_event(uint32_t slot, uint64_t event, int64_t now) {
   const Config& c = engine_.config();
   bu_.start(slot, event, visit_order(c.scheduling, bu_.index(), bu_.nru(), c.seed, event), now);
   ++busy_slots_;
+  ++stats_.events_started;
   stats_.max_events_in_flight = std::max(stats_.max_events_in_flight, busy_slots_);
 }
 

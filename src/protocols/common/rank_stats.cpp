@@ -34,6 +34,7 @@ std::string RankStats::serialize() const {
   out << YAML::Key << "events_in_window" << YAML::Value << events_in_window;
   out << YAML::Key << "bytes_in_window" << YAML::Value << bytes_in_window;
   out << YAML::Key << "bytes_total" << YAML::Value << bytes_total;
+  out << YAML::Key << "events_started" << YAML::Value << events_started;
   out << YAML::Key << "last_completion_ns" << YAML::Value << last_completion_ns;
   out << YAML::Key << "sample_bytes" << YAML::Value << sample_bytes;
   out << YAML::Key << "sample_events" << YAML::Value << sample_events;
@@ -72,6 +73,7 @@ RankStats RankStats::deserialize(const std::string& text) {
   s.events_in_window = n["events_in_window"].as<uint64_t>();
   s.bytes_in_window = n["bytes_in_window"].as<uint64_t>();
   s.bytes_total = n["bytes_total"].as<uint64_t>();
+  s.events_started = n["events_started"].as<uint64_t>();
   s.last_completion_ns = n["last_completion_ns"].as<int64_t>();
   s.sample_bytes = n["sample_bytes"].as<std::vector<uint64_t>>();
   s.sample_events = n["sample_events"].as<std::vector<uint64_t>>();

@@ -20,6 +20,7 @@ struct RankStats {
   // BU
   int bu = -1;
   uint64_t events_built = 0;
+  uint64_t events_started = 0;  // events this BU began building (pull-noevm: its assignment)
   uint64_t events_in_window = 0;
   uint64_t bytes_in_window = 0;  // bytes received by this BU in the window
   uint64_t bytes_total = 0;
