@@ -80,6 +80,7 @@ struct Config {
   // Integrity
   double verify_sample = 1.0 / 64.0;  // fraction of fragments whose CRC is checked
   uint64_t corrupt_every = 0;         // fault injection: RU corrupts every Nth fragment
+  double corrupt_probability = 0;     // fault injection: BU flips a bit of a fragment on arrival
 
   // Transport and start-up
   std::string driver = "tcp";

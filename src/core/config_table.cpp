@@ -203,6 +203,12 @@ const std::vector<CoreKey>& core_key_table() {
             "fault injection: each RU corrupts every Nth fragment (0 = off)"),
        [](Config& c, const Value& v) { c.corrupt_every = static_cast<uint64_t>(v.integer); },
        [](const Config& c) { return integer(static_cast<int64_t>(c.corrupt_every)); }},
+      {spec("fault.corrupt", K::real, "0", "", 0, 1,
+            "fault injection: probability per fragment that one bit of it (header, metadata or "
+            "payload, seeded) flips on arrival at the BU; every one must be detected "
+            "(results.faults); BUs then check every fragment whatever verify.sample says"),
+       [](Config& c, const Value& v) { c.corrupt_probability = v.real; },
+       [](const Config& c) { return real(c.corrupt_probability); }},
 
       // ---- transport and start-up (driver and bootstrap choices come from the plug-ins)
       {spec("driver", K::choice, "tcp", "", -kInf, kInf, "network driver"),

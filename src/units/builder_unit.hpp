@@ -33,6 +33,10 @@ struct IntegrityCounters {
   uint64_t incomplete = 0;
   uint64_t verified = 0;    // fragments whose payload checksum was checked
   uint64_t bad_events = 0;  // events that completed with a corrupt fragment
+  // fault.corrupt: fragments this BU corrupted on arrival, and of those the
+  // ones its checks refused (must be all).
+  uint64_t injected = 0;
+  uint64_t injected_detected = 0;
 };
 
 enum class SlotState { free, building, complete };
@@ -77,6 +81,9 @@ class BuilderUnit {
   // and records it. A corrupt fragment is counted, marks the event bad and
   // still counts as arrived (the event completes and is not counted built);
   // a duplicate is counted and ignored. Returns false for both.
+  // With fault.corrupt, first flips one seeded bit of the fragment (header,
+  // metadata or payload) with that probability, and counts whether the
+  // checks caught it.
   bool accept(uint32_t slot, int ru, size_t bytes);
   bool complete(uint32_t slot) const { return slots_.at(slot).received == nru_; }
   void release(uint32_t slot) { slots_.at(slot) = EventSlot{}; }
@@ -87,6 +94,8 @@ class BuilderUnit {
 
  private:
   bool should_verify(uint64_t event, int ru) const;
+  bool check(uint32_t slot, int ru, size_t bytes);
+  bool inject_corruption(uint32_t slot, int ru, size_t bytes);
 
   const Config& config_;
   int index_;
@@ -99,6 +108,7 @@ class BuilderUnit {
   std::vector<uint8_t> first_seen_;  // per RU: first fragment verified already
   IntegrityCounters integrity_;
   std::string first_problem_;
+  uint64_t arrivals_ = 0;  // fragments seen, for the seeded fault draws
 };
 
 }  // namespace evb

@@ -63,6 +63,23 @@ add_test(NAME eb_corruption_detected
                  --expect-json-gt results.integrity.corrupt=0
                  --expect-json-gt results.integrity.corrupt_events=0
                  -- $<TARGET_FILE:evbench> run ${_evb_short} --set fault.corrupt_every=50)
+# Injected corruption (fault.corrupt): one seeded bit flipped in a header,
+# the metadata or the payload of 5 % of the fragments on arrival; every one is
+# detected (injected == detected == corrupt), every other event built, exit 0.
+foreach(protocol pull push pull-noevm)
+  string(REPLACE "-" "_" id ${protocol})
+  add_test(NAME eb_fault_corrupt_${id}
+           COMMAND ${_evb_check} --expect-json results.status=ok
+                   --expect-json results.faults.0.kind=corrupt
+                   --expect-json results.faults.0.undetected=0
+                   --expect-json-gt results.faults.0.injected=0
+                   --expect-json results.integrity.lost=0
+                   -- $<TARGET_FILE:evbench> run --quiet --set protocol=${protocol}
+                   --set events=600 --set warmup=0s --set scheduling=random
+                   --set fragment.meta_segments=2 --set fragment.meta_size=1KiB
+                   --set fault.corrupt=0.05 --set peer_timeout=20s)
+  set_tests_properties(eb_fault_corrupt_${id} PROPERTIES TIMEOUT 60 LABELS integration)
+endforeach()
 # Bad configuration: file:line:column and a suggestion, exit 2, nothing started.
 add_test(NAME cli_validate_typo
          COMMAND ${_evb_check} --no-json --expect-exit 2

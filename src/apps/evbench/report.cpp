@@ -58,6 +58,8 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
     s.integrity.duplicate += r.integrity.duplicate;
     s.integrity.verified += r.integrity.verified;
     s.integrity.bad_events += r.integrity.bad_events;
+    s.integrity.injected += r.integrity.injected;
+    s.integrity.injected_detected += r.integrity.injected_detected;
     s.incomplete += r.integrity.incomplete;
     started += r.events_started;
     if (s.integrity_problem.empty()) s.integrity_problem = r.integrity_problem;
@@ -172,6 +174,10 @@ void print_table(const Config& c, const Topology& t, const Summary& s) {
     std::printf("# filter units: %llu events processed, %llu accepted\n",
                 static_cast<unsigned long long>(s.fu_processed),
                 static_cast<unsigned long long>(s.fu_accepted));
+  if (c.corrupt_probability > 0)
+    std::printf("# fault corrupt (p %g): injected %llu, detected %llu\n", c.corrupt_probability,
+                static_cast<unsigned long long>(s.integrity.injected),
+                static_cast<unsigned long long>(s.integrity.injected_detected));
   std::printf("# %s\n", s.integrity_ok() ? "OK" : "FAILED: integrity errors");
   std::fflush(stdout);
 }
@@ -242,6 +248,18 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
   w.value("verified_fragments", s.integrity.verified);
   w.value("first_problem", s.integrity_problem);
   w.end_object();
+  // One entry per configured fault (fault.corrupt so far).
+  w.begin_array("faults");
+  if (c.corrupt_probability > 0) {
+    w.begin_object();
+    w.value("kind", "corrupt");
+    w.value("probability", c.corrupt_probability);
+    w.value("injected", s.integrity.injected);
+    w.value("detected", s.integrity.injected_detected);
+    w.value("undetected", s.integrity.injected - s.integrity.injected_detected);
+    w.end_object();
+  }
+  w.end_array();
   w.begin_object("filter_units");
   w.value("events_processed", s.fu_processed);
   w.value("events_accepted", s.fu_accepted);

@@ -44,6 +44,8 @@ std::string RankStats::serialize() const {
   out << YAML::Key << "incomplete" << YAML::Value << integrity.incomplete;
   out << YAML::Key << "verified" << YAML::Value << integrity.verified;
   out << YAML::Key << "bad_events" << YAML::Value << integrity.bad_events;
+  out << YAML::Key << "injected" << YAML::Value << integrity.injected;
+  out << YAML::Key << "injected_detected" << YAML::Value << integrity.injected_detected;
   out << YAML::Key << "fu_processed" << YAML::Value << fu_processed;
   out << YAML::Key << "fu_accepted" << YAML::Value << fu_accepted;
   out << YAML::Key << "max_requests_in_flight" << YAML::Value << max_requests_in_flight;
@@ -83,6 +85,8 @@ RankStats RankStats::deserialize(const std::string& text) {
   s.integrity.incomplete = n["incomplete"].as<uint64_t>();
   s.integrity.verified = n["verified"].as<uint64_t>();
   s.integrity.bad_events = n["bad_events"].as<uint64_t>();
+  s.integrity.injected = n["injected"].as<uint64_t>();
+  s.integrity.injected_detected = n["injected_detected"].as<uint64_t>();
   s.fu_processed = n["fu_processed"].as<uint64_t>();
   s.fu_accepted = n["fu_accepted"].as<uint64_t>();
   s.max_requests_in_flight = n["max_requests_in_flight"].as<int>();
