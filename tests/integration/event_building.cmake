@@ -63,6 +63,14 @@ add_test(NAME eb_corruption_detected
                  --expect-json-gt results.integrity.corrupt=0
                  --expect-json-gt results.integrity.corrupt_events=0
                  -- $<TARGET_FILE:evbench> run ${_evb_short} --set fault.corrupt_every=50)
+# As a new user would try it: three nodes and a lognormal size spread with
+# nothing else set (parallel adapts to nodes, the spread takes its default).
+add_test(NAME eb_new_user_nodes3_lognormal
+         COMMAND ${_evb_check} --expect-json results.events_built=90
+                 --expect-json config.parallel=3 --expect-json config.fragment.spread=0.3
+                 -- $<TARGET_FILE:evbench> run --quiet --set nodes=3
+                 --set fragment.distribution=lognormal --set events=90 --set warmup=0s)
+set_tests_properties(eb_new_user_nodes3_lognormal PROPERTIES TIMEOUT 60 LABELS integration)
 # Injected corruption (fault.corrupt): one seeded bit flipped in a header,
 # the metadata or the payload of 5 % of the fragments on arrival; every one is
 # detected (injected == detected == corrupt), every other event built, exit 0.
