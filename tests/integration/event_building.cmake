@@ -30,6 +30,7 @@ add_test(NAME eb_lhcb_segments_lognormal
 # integrity error), for every protocol; 501 does not divide among 4 BUs.
 add_test(NAME eb_event_count
          COMMAND ${_evb_check} --expect-json results.events_built=500
+                 --expect-json-gt results.peak_rss_bytes.0=0 --expect-json-gt results.peak_rss_bytes.4=0
                  -- $<TARGET_FILE:evbench> run --quiet
                  --set events=500 --set warmup=0s --set verify.sample=1)
 foreach(protocol push pull-noevm)

@@ -248,6 +248,9 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
   w.value("verified_fragments", s.integrity.verified);
   w.value("first_problem", s.integrity_problem);
   w.end_object();
+  w.begin_array("peak_rss_bytes");  // by rank
+  for (uint64_t b : s.peak_rss_bytes) w.value("", b);
+  w.end_array();
   // One entry per configured fault (fault.corrupt so far).
   w.begin_array("faults");
   if (c.corrupt_probability > 0) {
@@ -315,6 +318,7 @@ Summary summarize(const Config& c, const Topology&, const std::vector<RankStats>
   else
     summarize_microbench(c, ranks, s);
   s.poll_mode = poll_modes(ranks);
+  for (const RankStats& r : ranks) s.peak_rss_bytes.push_back(r.peak_rss_bytes);
   return s;
 }
 

@@ -46,6 +46,8 @@ struct RankStats {
   // scan) or one entry; and each step's window length.
   std::vector<uint64_t> step_bytes;
   std::vector<double> step_window_s;
+  // The process's peak resident set size (getrusage ru_maxrss), bytes.
+  uint64_t peak_rss_bytes = 0;
   // Failure, if any (empty when the rank succeeded).
   std::string error;
 
