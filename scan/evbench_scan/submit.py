@@ -116,6 +116,8 @@ run_point() {{
   {ranks_command}
   {pre_launch}
   export EVBENCH_RENDEZVOUS="$(head -n 1 "$HOSTS"):$(( PORT_BASE + index % 100 ))"
+  # A secret per point: only this point's ranks can join its rendezvous.
+  export EVBENCH_RUN_ID="$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
   local start=$(date +%s)
   echo "$id: $ntasks ranks for $nodes node(s) on $hosts host(s), rendezvous $EVBENCH_RENDEZVOUS"
   {{
@@ -161,10 +163,10 @@ _LAUNCH = {
                  '--overcommit --kill-on-bad-exit=1 --mpi=none', "env"),
     "srun-pmix": ('env SLURM_HOSTFILE="$ranks" srun --ntasks="$ntasks" --distribution=arbitrary '
                   '--overcommit --kill-on-bad-exit=1 --mpi=pmix', "mpi"),
-    "mpirun": ('mpirun -np "$ntasks" --oversubscribe {placement} -x EVBENCH_RENDEZVOUS', "mpi"),
+    "mpirun": ('mpirun -np "$ntasks" --oversubscribe {placement} -x EVBENCH_RENDEZVOUS -x EVBENCH_RUN_ID', "mpi"),
     # Open MPI's rank variables handed to the env bootstrap as EVBENCH_RANK/SIZE,
     # which win over SLURM_PROCID inherited from a Slurm-launched orted.
-    "mpirun-env": ('mpirun -np "$ntasks" --oversubscribe {placement} -x EVBENCH_RENDEZVOUS '
+    "mpirun-env": ('mpirun -np "$ntasks" --oversubscribe {placement} -x EVBENCH_RENDEZVOUS -x EVBENCH_RUN_ID '
                    'sh -c \'EVBENCH_RANK=$OMPI_COMM_WORLD_RANK EVBENCH_SIZE=$OMPI_COMM_WORLD_SIZE exec "$0" "$@"\'',
                    "env"),
 }

@@ -62,14 +62,15 @@ EnvSettings parse_env_settings(const EnvLookup& lookup) {
                       "(e.g. EVBENCH_RENDEZVOUS=$(hostname):7777)");
   }
 
+  // The token gates the run: it must be a secret shared by the ranks, so there
+  // is no default derived from anything another user can see (a job id).
   if (const char* id = lookup("EVBENCH_RUN_ID"); id && *id) {
     s.token = id;
-  } else if (const char* job = lookup("SLURM_JOB_ID"); job && *job) {
-    s.token = std::string("slurm-") + job;
-    if (const char* step = lookup("SLURM_STEP_ID"); step && *step)
-      s.token += std::string(".") + step;
-  } else {
-    s.token = "evbench-default";
+  } else if (s.size > 1) {
+    throw ConfigError(
+        "EVBENCH_RUN_ID is not set: with " + s.size_var + "=" + std::to_string(s.size) +
+        " every rank needs the same secret run token, e.g. export "
+        "EVBENCH_RUN_ID=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \\n') before launching");
   }
   return s;
 }

@@ -5,7 +5,8 @@
 //
 // Precedence: EVBENCH_RANK/EVBENCH_SIZE, SLURM_PROCID/SLURM_NTASKS,
 // OMPI_COMM_WORLD_RANK/OMPI_COMM_WORLD_SIZE, PMI_RANK/PMI_SIZE; none set means
-// a single rank. Run token: EVBENCH_RUN_ID, else SLURM_JOB_ID[.SLURM_STEP_ID].
+// a single rank. Run token: EVBENCH_RUN_ID, required when
+// size > 1 (a secret the launcher shares; no guessable default).
 #include <chrono>
 #include <functional>
 #include <string>

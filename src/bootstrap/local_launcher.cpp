@@ -16,6 +16,7 @@
 #include "bootstrap/rendezvous_client.hpp"
 #include "bootstrap/rendezvous_server.hpp"
 #include "core/error.hpp"
+#include "core/secret.hpp"
 
 namespace evb::boot {
 
@@ -37,8 +38,7 @@ std::string describe_status(int status) {
 }
 
 std::string make_token() {
-  std::random_device rd;
-  return "local-" + std::to_string(::getpid()) + "-" + std::to_string(rd());
+  return random_hex(16);
 }
 
 // Runs in the forked child; never returns.

@@ -12,6 +12,7 @@
 
 #include "bootstrap/rendezvous_protocol.hpp"
 #include "core/error.hpp"
+#include "core/secret.hpp"
 
 namespace evb::boot {
 
@@ -22,6 +23,7 @@ struct RendezvousServer::Conn {
   std::deque<std::shared_ptr<const std::string>> out;
   size_t out_off = 0;
   int rank = -1;
+  Clock::time_point hello_deadline;
   bool close_after_flush = false;
   bool dead = false;
 };
@@ -120,7 +122,9 @@ void RendezvousServer::run() {
   while (!stop_) {
     fds.clear();
     fds.push_back({wake_rd_.get(), POLLIN, 0});
-    fds.push_back({listen_.get(), POLLIN, 0});
+    // While paused (no descriptors), a pending connection would wake poll at once.
+    bool paused = Clock::now() < accept_paused_until_;
+    fds.push_back({paused ? -1 : listen_.get(), POLLIN, 0});
     for (auto& c : conns_) {
       short ev = c->close_after_flush ? 0 : POLLIN;
       if (!c->out.empty()) ev |= POLLOUT;
@@ -153,18 +157,46 @@ void RendezvousServer::run() {
         }
       }
     }
-    std::erase_if(conns_, [](const std::unique_ptr<Conn>& c) { return c->dead; });
+    reap();
     check_timers();
   }
+}
+
+void RendezvousServer::reap() {
+  std::erase_if(conns_, [this](const std::unique_ptr<Conn>& c) {
+    if (c->dead && c->rank < 0) --unidentified_;
+    return c->dead;
+  });
 }
 
 void RendezvousServer::accept_new() {
   for (;;) {
     int fd = ::accept4(listen_.get(), nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
-    if (fd < 0) return;
+    if (fd < 0) {
+      if (errno == EINTR || errno == ECONNABORTED) continue;
+      if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+        accept_paused_until_ = Clock::now() + std::chrono::milliseconds(100);
+        if (!limit_logged_) log("rendezvous: accept: " + std::string(std::strerror(errno)));
+        limit_logged_ = true;
+      }
+      return;
+    }
+    Fd owned(fd);
+    const std::string addr = peer_address(fd);
+    if (unidentified_ >= opt_.max_unidentified) {
+      // Closed unread: a flood of silent clients cannot crowd out the ranks.
+      if (!limit_logged_)
+        log("rendezvous: closing connection from " + addr + ": " +
+            std::to_string(opt_.max_unidentified) +
+            " connections are already waiting to identify themselves (logged once)");
+      limit_logged_ = true;
+      continue;
+    }
     auto c = std::make_unique<Conn>();
-    c->fd = Fd(fd);
-    c->addr = peer_address(fd);
+    c->fd = std::move(owned);
+    c->addr = addr;
+    c->hello_deadline = Clock::now() + opt_.hello_timeout;
+    ++unidentified_;
     conns_.push_back(std::move(c));
   }
 }
@@ -281,9 +313,8 @@ void RendezvousServer::on_hello(Conn& c, const std::string& body) {
   if (h.version != kVersion)
     return reject(c, "protocol version " + std::to_string(h.version) + ", this server speaks " +
                          std::to_string(kVersion));
-  if (h.token != opt_.token)
-    return reject(
-        c, who + ": wrong run token \"" + h.token + "\" (this run is \"" + opt_.token + "\")");
+  // Nothing about the run is told before the token matched, and never the token.
+  if (!secret_equal(h.token, opt_.token)) return reject(c, "wrong run token");
   if (h.size != opt_.size)
     return reject(c, who + ": size " + std::to_string(h.size) + " does not match this run's " +
                          std::to_string(opt_.size) + " ranks");
@@ -293,6 +324,7 @@ void RendezvousServer::on_hello(Conn& c, const std::string& body) {
   if (rank_state(h.rank) != RankState::absent) return reject(c, who + " has already joined");
 
   c.rank = h.rank;
+  --unidentified_;
   by_rank_[static_cast<size_t>(h.rank)] = &c;
   hostnames_[static_cast<size_t>(h.rank)] = h.hostname;
   enable_keepalive(c.fd.get());
@@ -402,6 +434,13 @@ void RendezvousServer::on_closed(Conn& c, const std::string& why) {
 
 void RendezvousServer::check_timers() {
   auto now = Clock::now();
+  for (auto& c : conns_) {
+    if (c->rank >= 0 || c->dead || c->close_after_flush || now < c->hello_deadline) continue;
+    log("rendezvous: closing connection from " + c->addr + ": no hello within " +
+        std::to_string(seconds(opt_.hello_timeout)) + " s");
+    c->dead = true;
+  }
+  reap();
   if (!welcomed_ && !failure_ && now > join_deadline_) {
     std::vector<int> missing;
     for (int q = 0; q < opt_.size; ++q)

@@ -5,7 +5,9 @@
 // before a launcher forks) and, once start()ed, one background thread running
 // a poll loop over all client connections. Clients join with a Hello (run
 // token, rank, size); wrong tokens, duplicate or out-of-range ranks are
-// rejected and logged while the run goes on. When every rank has joined, each
+// rejected and logged while the run goes on; a reject never repeats the
+// token. Unidentified connections are limited in number and time, and the
+// accept loop backs off when the process runs out of descriptors. When every rank has joined, each
 // gets a Welcome with all hostnames. Rounds (allgather, gather, barrier)
 // complete when every rank contributed; there is no timeout while ranks stay
 // connected. The first failure (a rank disconnecting without Goodbye, an
@@ -34,6 +36,10 @@ struct ServerOptions {
   std::chrono::milliseconds join_timeout{60000};
   // A round still incomplete after this long is logged (not failed).
   std::chrono::milliseconds slow_round_warning{60000};
+  // Connections that have not said a valid Hello yet: at most this many at
+  // once (more are closed on accept) and each for at most hello_timeout.
+  int max_unidentified = 64;
+  std::chrono::milliseconds hello_timeout{5000};
   // Receives one line per event worth logging; default: stderr.
   std::function<void(const std::string&)> log;
 };
@@ -64,6 +70,7 @@ class RendezvousServer {
   struct Conn;
   void run();
   void accept_new();
+  void reap();
   void on_readable(Conn& c);
   void on_writable(Conn& c);
   void on_frame(Conn& c, const std::string& body);
@@ -91,6 +98,9 @@ class RendezvousServer {
   int joined_ = 0;
   bool welcomed_ = false;
   Clock::time_point join_deadline_;
+  Clock::time_point accept_paused_until_;  // out of descriptors: stop polling the listener
+  int unidentified_ = 0;                   // open connections with rank < 0
+  bool limit_logged_ = false;
 
   // Current round.
   uint64_t round_seq_ = 0;

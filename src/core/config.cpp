@@ -95,4 +95,16 @@ const char* to_string(PollMode v) {
   return "?";
 }
 
+double default_spread(SizeDistribution d, double current) {
+  switch (d) {
+    case SizeDistribution::uniform:
+      return 0.25;
+    case SizeDistribution::lognormal:
+      return 0.3;
+    case SizeDistribution::fixed:
+      break;
+  }
+  return current;
+}
+
 }  // namespace evb

@@ -80,6 +80,7 @@ struct Config {
   // Integrity
   double verify_sample = 1.0 / 64.0;  // fraction of fragments whose CRC is checked
   uint64_t corrupt_every = 0;         // fault injection: RU corrupts every Nth fragment
+  double corrupt_probability = 0;     // fault injection: BU flips a bit of a fragment on arrival
 
   // Transport and start-up
   std::string driver = "tcp";
@@ -100,6 +101,9 @@ const char* to_string(EvmPlacement);
 const char* to_string(Protocol);
 const char* to_string(Scheduling);
 const char* to_string(SizeDistribution);
+// fragment.spread when the user did not set it: 0.25 (uniform), 0.3
+// (lognormal sigma); `current` for fixed, which ignores it.
+double default_spread(SizeDistribution d, double current);
 const char* to_string(PollMode);
 const char* to_string(DataPath);
 

@@ -122,6 +122,9 @@ class Loader {
     resolve_driver_options();
     // Keys the user did not set adapt to the ones they did (`--set nodes=3`).
     if (!origin_.count("parallel")) config_.parallel = std::min(config_.parallel, config_.nodes);
+    if (!origin_.count("fragment.spread"))
+      config_.fragment.spread =
+          default_spread(config_.fragment.distribution, config_.fragment.spread);
     warn_unread_keys();
     check_consistency(config_, plugins_, [this](const std::vector<std::string>& keys) {
       for (const auto& k : keys) {

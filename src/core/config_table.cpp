@@ -132,7 +132,8 @@ const std::vector<CoreKey>& core_key_table() {
        },
        [](const Config& c) { return text(to_string(c.fragment.distribution)); }},
       {spec("fragment.spread", K::real, "0", "", 0, 4,
-            "uniform: +- fraction of size (<= 1); lognormal: sigma; fixed: ignored"),
+            "uniform: +- fraction of size (<= 1); lognormal: sigma; fixed: ignored (when not set: "
+            "0.25 for uniform, 0.3 for lognormal)"),
        [](Config& c, const Value& v) { c.fragment.spread = v.real; },
        [](const Config& c) { return real(c.fragment.spread); }},
       {spec("fragment.max_size", K::size, "0", "B", 0, 4 * kGiB,
@@ -189,7 +190,7 @@ const std::vector<CoreKey>& core_key_table() {
        [](Config& c, const Value& v) { c.report_interval_s = v.real; },
        [](const Config& c) { return real(c.report_interval_s); }},
       {spec("peer_timeout", K::duration, "30s", "s", 0.1, 86400,
-            "no progress from a peer for this long is a runtime error"),
+            "no progress from a peer for this long (plus fu.processing_time) is a runtime error"),
        [](Config& c, const Value& v) { c.peer_timeout_s = v.real; },
        [](const Config& c) { return real(c.peer_timeout_s); }},
 
@@ -202,6 +203,12 @@ const std::vector<CoreKey>& core_key_table() {
             "fault injection: each RU corrupts every Nth fragment (0 = off)"),
        [](Config& c, const Value& v) { c.corrupt_every = static_cast<uint64_t>(v.integer); },
        [](const Config& c) { return integer(static_cast<int64_t>(c.corrupt_every)); }},
+      {spec("fault.corrupt", K::real, "0", "", 0, 1,
+            "fault injection: probability per fragment that one bit of it (header, metadata or "
+            "payload, seeded) flips on arrival at the BU; every one must be detected "
+            "(results.faults); BUs then check every fragment whatever verify.sample says"),
+       [](Config& c, const Value& v) { c.corrupt_probability = v.real; },
+       [](const Config& c) { return real(c.corrupt_probability); }},
 
       // ---- transport and start-up (driver and bootstrap choices come from the plug-ins)
       {spec("driver", K::choice, "tcp", "", -kInf, kInf, "network driver"),

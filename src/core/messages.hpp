@@ -3,15 +3,20 @@
 //
 // Commands are small fixed structs sent padded to `command_size` bytes.
 // Fragments travel as one gathered message: FragmentHeader, then metadata
-// segments, then data (payload) segments. The header's CRC32C covers the
-// payload only. Tags keep channels apart when RU and BU share a rank.
+// segments, then data (payload) segments. Two CRC32Cs: `crc32c` covers the
+// metadata and the payload (contiguous behind the header), `header_crc` the
+// 64 header bytes themselves (with header_crc = 0), so a flipped bit anywhere
+// in a fragment is caught. Tags keep channels apart when RU and BU share a rank.
 #include <cstdint>
+
+#include "core/crc32c.hpp"
 
 namespace evb {
 
 constexpr uint32_t kCommandMagic = 0x45564231;   // "EVB1"
 constexpr uint32_t kFragmentMagic = 0x46524731;  // "FRG1"
-constexpr uint16_t kFragmentVersion = 1;         // FragmentHeader layout
+constexpr uint16_t kFragmentVersion =
+    2;  // FragmentHeader layout (2: header_crc, metadata in crc32c)
 
 enum class CommandType : uint16_t {
   credit = 1,        // BU -> EVM: slot free (carries the finished event, if any)
@@ -43,15 +48,24 @@ struct FragmentHeader {
   uint16_t version = kFragmentVersion;
   uint16_t meta_segments = 0;
   uint64_t event_id = 0;
-  uint32_t ru = 0;            // RU index that built it
-  uint32_t bu = 0;            // destination BU index
-  uint64_t sequence = 0;      // RU's running fragment counter (for diagnosis; not checked)
+  uint32_t ru = 0;  // RU index that built it
+  uint32_t bu = 0;  // destination BU index
+  uint64_t sequence =
+      0;  // RU's running fragment counter (covered by header_crc; order not checked)
   uint64_t payload_size = 0;  // bytes in data segments
   uint32_t meta_size = 0;     // bytes per metadata segment
-  uint32_t crc32c = 0;        // of the payload
-  uint64_t reserved[2] = {0, 0};
+  uint32_t crc32c = 0;        // of metadata + payload
+  uint32_t header_crc = 0;    // of this header with header_crc = 0
+  uint32_t reserved0 = 0;
+  uint64_t reserved1 = 0;
 };
 static_assert(sizeof(FragmentHeader) == 64, "fragment headers are 64 bytes");
+
+// CRC32C of `h` with its header_crc field taken as 0.
+inline uint32_t header_checksum(FragmentHeader h) {
+  h.header_crc = 0;
+  return crc32c(&h, sizeof h);
+}
 
 // Tags: low 3 bits name the channel, the rest the BU slot (data only).
 enum class Channel : uint32_t { to_evm = 1, to_ru = 2, to_bu = 3, data = 4, bench = 5 };

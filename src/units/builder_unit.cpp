@@ -12,7 +12,9 @@ namespace evb {
 
 BuilderUnit::BuilderUnit(int index, const Config& config, uint8_t* memory)
     : config_(config), index_(index), nru_(config.nodes), layout_(config) {
-  const double sample = std::clamp(config.verify_sample, 0.0, 1.0);
+  // Injected corruption must all be looked for: fault.corrupt checks everything.
+  const double sample =
+      config.corrupt_probability > 0 ? 1.0 : std::clamp(config.verify_sample, 0.0, 1.0);
   verify_threshold_ = sample >= 1.0 ? UINT64_MAX : static_cast<uint64_t>(sample * 0x1.0p64);
   slots_.resize(config.credits);
   if (!memory) {
@@ -50,7 +52,38 @@ bool BuilderUnit::should_verify(uint64_t event, int ru) const {
   return mix(config_.seed ^ 0xC4C, event, static_cast<uint64_t>(ru)) < verify_threshold_;
 }
 
+bool BuilderUnit::inject_corruption(uint32_t s, int ru, size_t bytes) {
+  const double p = config_.corrupt_probability;
+  const uint64_t n = arrivals_++;
+  if (p <= 0 || bytes < sizeof(FragmentHeader) || slots_.at(s).have.at(ru)) return false;
+  const uint64_t draw = mix(config_.seed ^ 0xFA17, static_cast<uint64_t>(index_), n);
+  if (to_unit(draw) >= p) return false;
+  // Header, metadata or payload, as far as the fragment has them.
+  const uint64_t meta = meta_bytes(config_);
+  const uint64_t body = bytes - sizeof(FragmentHeader);
+  const uint64_t bits = splitmix64(draw);
+  uint64_t offset = bits % sizeof(FragmentHeader);
+  const uint64_t region = (bits >> 8) % 3;
+  if (region == 1 && meta > 0 && body >= meta) {
+    offset = sizeof(FragmentHeader) + (bits >> 16) % meta;
+  } else if (region == 2 && body > meta) {
+    offset = sizeof(FragmentHeader) + meta + (bits >> 16) % (body - meta);
+  }
+  window(s, ru)[offset] ^= static_cast<uint8_t>(1u << ((bits >> 5) & 7));
+  return true;
+}
+
 bool BuilderUnit::accept(uint32_t s, int ru, size_t bytes) {
+  const bool injected = inject_corruption(s, ru, bytes);
+  const bool ok = check(s, ru, bytes);
+  if (injected) {
+    ++integrity_.injected;
+    if (!ok) ++integrity_.injected_detected;
+  }
+  return ok;
+}
+
+bool BuilderUnit::check(uint32_t s, int ru, size_t bytes) {
   EventSlot& e = slots_.at(s);
   const auto* h = reinterpret_cast<const FragmentHeader*>(window(s, ru));
   auto fail = [&](const std::string& why) {
@@ -72,10 +105,13 @@ bool BuilderUnit::accept(uint32_t s, int ru, size_t bytes) {
     return false;
   }
   if (bytes < sizeof(FragmentHeader)) return fail("message shorter than a header");
+  if (bytes > window_size(ru)) return fail("message larger than its window");
   if (h->magic != kFragmentMagic) return fail("bad magic");
+  if (header_checksum(*h) != h->header_crc) return fail("header checksum mismatch");
   if (h->version != kFragmentVersion)
     return fail("header version " + std::to_string(h->version) + ", expected " +
                 std::to_string(kFragmentVersion));
+  if (e.event == kEventFromHeader) e.event = h->event_id;
   if (h->event_id != e.event)
     return fail("event id " + std::to_string(h->event_id) + " in a slot building " +
                 std::to_string(e.event));
@@ -88,14 +124,16 @@ bool BuilderUnit::accept(uint32_t s, int ru, size_t bytes) {
                 std::to_string(h->meta_size) + " B, configured " +
                 std::to_string(config_.fragment.meta_segments) + " x " +
                 std::to_string(config_.fragment.meta_size) + " B");
+  // meta is at most 65535 x 4 GiB; bytes >= the header: nothing below wraps.
   const uint64_t meta = static_cast<uint64_t>(h->meta_size) * h->meta_segments;
-  if (sizeof(FragmentHeader) + meta + h->payload_size != bytes)
+  const uint64_t body = bytes - sizeof(FragmentHeader);
+  if (meta > body || h->payload_size != body - meta)
     return fail("size " + std::to_string(bytes) + " does not match the header");
   if (should_verify(h->event_id, ru)) {
     first_seen_[ru] = 1;
     ++integrity_.verified;
-    const uint8_t* payload = window(s, ru) + sizeof(FragmentHeader) + meta;
-    if (crc32c(payload, h->payload_size) != h->crc32c) return fail("payload checksum mismatch");
+    if (crc32c(window(s, ru) + sizeof(FragmentHeader), body) != h->crc32c)
+      return fail("metadata/payload checksum mismatch");
   }
   e.have[ru] = 1;
   ++e.received;

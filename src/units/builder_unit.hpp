@@ -4,13 +4,16 @@
 // ask next; the BU records what arrived and whether it is sound.
 //
 // Slot buffer layout: WindowLayout (per slot, one window per RU). Every
-// fragment's header is checked: magic, version, event id, RU and BU index,
-// the metadata layout against the configuration, and that the sizes it
-// names add up to the bytes received; the sequence
-// number is carried for diagnosis, not checked (one RU's fragments to one BU
-// need not arrive in order). Integrity counters: corrupt (bad header, size or
-// checksum), duplicate (second fragment from one RU for one event),
-// incomplete (events left unfinished when the run ended).
+// fragment's header is checked: its own checksum (so no field, the sequence
+// number and version included, can change unnoticed), magic, version, event
+// id, RU and BU index, the metadata layout against the configuration, and
+// that the sizes it names add up to the bytes received (checked without
+// overflow before any checksum reads the payload). The order of sequence
+// numbers is not checked (one RU's fragments to one BU need not arrive in
+// order). The checksum of metadata + payload is checked on a sample.
+// Integrity counters: corrupt (bad header, size or checksum), duplicate
+// (second fragment from one RU for one event), incomplete (events left
+// unfinished when the run ended).
 #include <cstdint>
 #include <span>
 #include <string>
@@ -30,6 +33,10 @@ struct IntegrityCounters {
   uint64_t incomplete = 0;
   uint64_t verified = 0;    // fragments whose payload checksum was checked
   uint64_t bad_events = 0;  // events that completed with a corrupt fragment
+  // fault.corrupt: fragments this BU corrupted on arrival, and of those the
+  // ones its checks refused (must be all).
+  uint64_t injected = 0;
+  uint64_t injected_detected = 0;
 };
 
 enum class SlotState { free, building, complete };
@@ -56,6 +63,7 @@ class BuilderUnit {
   static size_t memory_bytes(const Config& config) { return WindowLayout(config).total(); }
 
   int index() const { return index_; }
+  const Config& config() const { return config_; }
   int nru() const { return nru_; }
   std::vector<EventSlot>& slots() { return slots_; }
   const std::vector<EventSlot>& slots() const { return slots_; }
@@ -65,6 +73,9 @@ class BuilderUnit {
   const WindowLayout& layout() const { return layout_; }
   std::span<uint8_t> memory() { return {base_, layout_.total()}; }
 
+  // An event id the slot takes from the first fragment whose header is sound
+  // (PUSH: the EVM tells the RUs, not the BU).
+  static constexpr uint64_t kEventFromHeader = UINT64_MAX;
   // Opens `slot` for `event`, visiting RUs in `order` (copied: the slot's
   // vectors keep their capacity from event to event).
   void start(uint32_t slot, uint64_t event, std::span<const int> order, int64_t now_ns);
@@ -72,6 +83,9 @@ class BuilderUnit {
   // and records it. A corrupt fragment is counted, marks the event bad and
   // still counts as arrived (the event completes and is not counted built);
   // a duplicate is counted and ignored. Returns false for both.
+  // With fault.corrupt, first flips one seeded bit of the fragment (header,
+  // metadata or payload) with that probability, and counts whether the
+  // checks caught it.
   bool accept(uint32_t slot, int ru, size_t bytes);
   bool complete(uint32_t slot) const { return slots_.at(slot).received == nru_; }
   void release(uint32_t slot) { reset(slots_.at(slot)); }
@@ -83,6 +97,8 @@ class BuilderUnit {
  private:
   bool should_verify(uint64_t event, int ru) const;
   static void reset(EventSlot& e);  // back to free, keeping the vectors' capacity
+  bool check(uint32_t slot, int ru, size_t bytes);
+  bool inject_corruption(uint32_t slot, int ru, size_t bytes);
 
   const Config& config_;
   int index_;
@@ -95,6 +111,7 @@ class BuilderUnit {
   std::vector<uint8_t> first_seen_;  // per RU: first fragment verified already
   IntegrityCounters integrity_;
   std::string first_problem_;
+  uint64_t arrivals_ = 0;  // fragments seen, for the seeded fault draws
 };
 
 }  // namespace evb

@@ -28,8 +28,9 @@ ReadoutUnit::ReadoutUnit(int index, const Config& config)
     std::memcpy(p + i, &v, 8);
   }
   for (size_t s = 0; s < slots_; ++s) {
-    const uint8_t* payload = p + s * stride_ + sizeof(FragmentHeader) + meta_bytes_;
-    uint32_t crc = 0;
+    const uint8_t* meta = p + s * stride_ + sizeof(FragmentHeader);
+    const uint8_t* payload = meta + meta_bytes_;
+    uint32_t crc = crc32c(meta, meta_bytes_);  // the checksum covers metadata, then payload
     for (size_t b = 0; b < blocks_per_slot_; ++b) {
       prefix_crc_[s * blocks_per_slot_ + b] = crc;  // crc of the first b blocks
       const uint64_t start = b * kCrcBlock;
@@ -64,6 +65,7 @@ void ReadoutUnit::fill_header(FragmentHeader& h, const FragmentView& f, uint64_t
   h.crc32c = f.crc;
   if (config_.corrupt_every && h.sequence % config_.corrupt_every == config_.corrupt_every - 1)
     h.crc32c ^= 0x1;  // fault injection: the BU must see this as corrupt
+  h.header_crc = header_checksum(h);
 }
 
 }  // namespace evb

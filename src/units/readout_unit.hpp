@@ -1,7 +1,8 @@
 #pragma once
 // ReadoutUnit (RU): owns the fragment ring and describes the fragment of any
 // event. The ring (`ru_buffer` bytes) is filled once with pseudo-random data;
-// payload checksums are precomputed per ring slot as 4 KiB prefix CRCs, so a
+// checksums of metadata + payload are precomputed per ring slot as 4 KiB
+// prefix CRCs over the payload (starting from the metadata's CRC), so a
 // fragment of any size costs at most 4 KiB of CRC work when it is sent.
 // Each slot starts with room for the fragment header, so header, metadata and
 // payload can leave as one contiguous segment (a single copy for MPI's
@@ -23,7 +24,7 @@ struct FragmentView {
   const uint8_t* meta = nullptr;  // meta_segments x meta_size contiguous bytes
   const uint8_t* payload = nullptr;
   uint64_t payload_size = 0;
-  uint32_t crc = 0;
+  uint32_t crc = 0;  // of metadata + payload
 };
 
 class ReadoutUnit {

@@ -53,6 +53,9 @@ def run(cmd, timeout):
 def lookup(doc, path):
     node = doc
     for part in path.split("."):
+        if isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+            continue
         if not isinstance(node, dict) or part not in node:
             fail(f"JSON lacks '{path}'")
         node = node[part]
@@ -75,13 +78,23 @@ def check_document(doc, args):
         fail("bandwidth_gbps lacks 'aggregate'")
     integ = r["integrity"]
     if args.expect_exit == 0:
-        for key in ("incomplete", "duplicate", "corrupt"):
-            if integ[key] != 0:
+        # Injected corruption (results.faults) is expected: every corrupt
+        # fragment must be an injected one, and every injected one detected.
+        faults = r.get("faults", [])
+        injected = sum(f.get("injected", 0) for f in faults)
+        detected = sum(f.get("detected", 0) for f in faults)
+        if injected != detected:
+            fail(f"{injected} corruptions injected, {detected} detected")
+        if integ["corrupt"] != detected:
+            fail(f"integrity.corrupt = {integ['corrupt']}, injected and detected {detected}")
+        for key in ("incomplete", "duplicate", "lost", "duplicate_events"):
+            if integ.get(key, 0) != 0:
                 fail(f"integrity.{key} = {integ[key]}")
         if r["events_built"] < args.min_events:
             fail(f"events_built {r['events_built']} < {args.min_events}")
-        if r["events_built"] != r["events_assigned"]:
-            fail(f"built {r['events_built']} != assigned {r['events_assigned']}")
+        bad = integ.get("corrupt_events", 0)
+        if r["events_built"] + bad != r["events_assigned"]:
+            fail(f"built {r['events_built']} + corrupt {bad} != assigned {r['events_assigned']}")
         if r["bandwidth_gbps"]["aggregate"] <= 0:
             fail("aggregate bandwidth is not positive")
     bounds = r.get("bounds")

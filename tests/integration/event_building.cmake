@@ -30,6 +30,7 @@ add_test(NAME eb_lhcb_segments_lognormal
 # integrity error), for every protocol; 501 does not divide among 4 BUs.
 add_test(NAME eb_event_count
          COMMAND ${_evb_check} --expect-json results.events_built=500
+                 --expect-json-gt results.peak_rss_bytes.0=0 --expect-json-gt results.peak_rss_bytes.4=0
                  -- $<TARGET_FILE:evbench> run --quiet
                  --set events=500 --set warmup=0s --set verify.sample=1)
 foreach(protocol push pull-noevm)
@@ -40,6 +41,22 @@ foreach(protocol push pull-noevm)
                    --set events=501 --set warmup=0s --set verify.sample=1 --set peer_timeout=20s)
   set_tests_properties(eb_event_count_${id} PROPERTIES TIMEOUT 60 LABELS integration)
 endforeach()
+# Every event finishes inside a long warm-up: the whole run is measured
+# (positive bandwidth, said in the JSON), not an empty window read as 0 Gb/s.
+add_test(NAME eb_event_count_within_warmup
+         COMMAND ${_evb_check} --expect-json results.events_built=40
+                 --expect-json results.warmup_ignored=True
+                 --expect-json-gt results.bandwidth_gbps.aggregate=0
+                 --expect-json-gt results.events_per_second=0
+                 -- $<TARGET_FILE:evbench> run --quiet --set events=40 --set warmup=600s
+                 --set verify.sample=1)
+# FUs busier than peer_timeout: a healthy run, not "no progress".
+add_test(NAME eb_fu_processing_above_peer_timeout
+         COMMAND ${_evb_check} --expect-json results.events_built=8
+                 -- $<TARGET_FILE:evbench> run --quiet --set events=8 --set warmup=0s
+                 --set peer_timeout=0.2s --set fu.processing_time=600ms --set credits=1)
+set_tests_properties(eb_event_count_within_warmup eb_fu_processing_above_peer_timeout
+                     PROPERTIES TIMEOUT 60 LABELS integration)
 # Fault injection: corrupted checksums are found, counted and make the exit status 3.
 add_test(NAME eb_corruption_detected
          COMMAND ${_evb_check} --expect-exit 3 --expect-stdout "FAILED: integrity errors"
@@ -47,6 +64,31 @@ add_test(NAME eb_corruption_detected
                  --expect-json-gt results.integrity.corrupt=0
                  --expect-json-gt results.integrity.corrupt_events=0
                  -- $<TARGET_FILE:evbench> run ${_evb_short} --set fault.corrupt_every=50)
+# As a new user would try it: three nodes and a lognormal size spread with
+# nothing else set (parallel adapts to nodes, the spread takes its default).
+add_test(NAME eb_new_user_nodes3_lognormal
+         COMMAND ${_evb_check} --expect-json results.events_built=90
+                 --expect-json config.parallel=3 --expect-json config.fragment.spread=0.3
+                 -- $<TARGET_FILE:evbench> run --quiet --set nodes=3
+                 --set fragment.distribution=lognormal --set events=90 --set warmup=0s)
+set_tests_properties(eb_new_user_nodes3_lognormal PROPERTIES TIMEOUT 60 LABELS integration)
+# Injected corruption (fault.corrupt): one seeded bit flipped in a header,
+# the metadata or the payload of 5 % of the fragments on arrival; every one is
+# detected (injected == detected == corrupt), every other event built, exit 0.
+foreach(protocol pull push pull-noevm)
+  string(REPLACE "-" "_" id ${protocol})
+  add_test(NAME eb_fault_corrupt_${id}
+           COMMAND ${_evb_check} --expect-json results.status=ok
+                   --expect-json results.faults.0.kind=corrupt
+                   --expect-json results.faults.0.undetected=0
+                   --expect-json-gt results.faults.0.injected=0
+                   --expect-json results.integrity.lost=0
+                   -- $<TARGET_FILE:evbench> run --quiet --set protocol=${protocol}
+                   --set events=600 --set warmup=0s --set scheduling=random
+                   --set fragment.meta_segments=2 --set fragment.meta_size=1KiB
+                   --set fault.corrupt=0.05 --set peer_timeout=20s)
+  set_tests_properties(eb_fault_corrupt_${id} PROPERTIES TIMEOUT 60 LABELS integration)
+endforeach()
 # Bad configuration: file:line:column and a suggestion, exit 2, nothing started.
 add_test(NAME cli_validate_typo
          COMMAND ${_evb_check} --no-json --expect-exit 2

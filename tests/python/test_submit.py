@@ -57,6 +57,7 @@ def test_slurm_one_script_per_scale(tmp_path):
     assert 'scontrol show hostnames "$SLURM_JOB_NODELIST"' in text
     assert "srun --ntasks=\"$ntasks\" --distribution=arbitrary" in text and "SLURM_HOSTFILE" in text
     assert "--set bootstrap=env" in text and "EVBENCH_RENDEZVOUS" in text
+    assert 'export EVBENCH_RUN_ID="$(od -An -N16 -tx1 /dev/urandom' in text  # a secret per point
     assert "EVBENCH=%s\n" % real_evbench() in text
 
 

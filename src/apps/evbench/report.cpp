@@ -38,6 +38,7 @@ std::string human_size(uint64_t b) {
 void summarize_event_building(const Config& c, const std::vector<RankStats>& ranks, Summary& s) {
   int64_t last = 0;
   uint64_t in_window = 0;
+  uint64_t started = 0;
   Histogram latency;
   s.per_node_gbps.assign(c.nodes, 0.0);
   for (const RankStats& r : ranks) {
@@ -57,6 +58,10 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
     s.integrity.duplicate += r.integrity.duplicate;
     s.integrity.verified += r.integrity.verified;
     s.integrity.bad_events += r.integrity.bad_events;
+    s.integrity.injected += r.integrity.injected;
+    s.integrity.injected_detected += r.integrity.injected_detected;
+    s.incomplete += r.integrity.incomplete;
+    started += r.events_started;
     if (s.integrity_problem.empty()) s.integrity_problem = r.integrity_problem;
     latency.merge(r.latency);
     if (s.sample_bytes.size() < r.sample_bytes.size()) {
@@ -68,15 +73,25 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
       s.sample_events[k] += r.sample_events[k];
     }
   }
-  if (c.protocol == Protocol::pull_noevm)
-    s.events_assigned = s.events_built + s.integrity.bad_events;
-  const uint64_t accounted = s.events_built + s.integrity.bad_events;
-  s.incomplete = s.events_assigned > accounted ? s.events_assigned - accounted : 0;
-  s.window_s = c.events ? last * 1e-9 - c.warmup_s : c.duration_s - c.warmup_s;
+  // Without an EVM the assignment is static: an `events:` run assigns every
+  // id below `events`, a timed one what the BUs began.
+  if (c.protocol == Protocol::pull_noevm) s.events_assigned = c.events ? c.events : started;
+  const uint64_t accounted = s.events_built + s.integrity.bad_events + s.incomplete;
+  s.lost = s.events_assigned > accounted ? s.events_assigned - accounted : 0;
+  s.duplicate_events = accounted > s.events_assigned ? accounted - s.events_assigned : 0;
+  s.warmup_s = c.warmup_s;
+  // An `events:` run may finish before its warm-up ends: an empty window
+  // would read 0 Gb/s, so the whole run is measured instead (and said so).
+  s.warmup_ignored = c.events && in_window == 0 && s.events_built > 0;
+  if (s.warmup_ignored) s.warmup_s = 0;
+  s.window_s = c.events ? last * 1e-9 - s.warmup_s : c.duration_s - s.warmup_s;
   if (s.window_s > 0) {
-    for (const RankStats& r : ranks)
-      if (r.bu >= 0) s.per_node_gbps[r.bu] = r.bytes_in_window * 8.0 / s.window_s / 1e9;
-    s.events_per_second = in_window / s.window_s;
+    for (const RankStats& r : ranks) {
+      if (r.bu < 0) continue;
+      const uint64_t bytes = s.warmup_ignored ? r.bytes_total : r.bytes_in_window;
+      s.per_node_gbps[r.bu] = bytes * 8.0 / s.window_s / 1e9;
+    }
+    s.events_per_second = (s.warmup_ignored ? s.events_built : in_window) / s.window_s;
   }
   min_avg_max(s.per_node_gbps, s.min_gbps, s.avg_gbps, s.max_gbps);
   for (double g : s.per_node_gbps) s.aggregate_gbps += g;
@@ -127,7 +142,10 @@ void print_table(const Config& c, const Topology& t, const Summary& s) {
       "window %.2f s (warm-up %.2f s excluded)\n",
       c.credits, c.parallel, to_string(c.data_path), s.poll_mode.c_str(),
       human_size(c.fragment.size).c_str(), to_string(c.fragment.distribution),
-      human_size(c.ru_buffer).c_str(), s.window_s, c.warmup_s);
+      human_size(c.ru_buffer).c_str(), s.window_s, s.warmup_s);
+  if (s.warmup_ignored)
+    std::printf("# every event finished within the warm-up (%.2f s): the whole run is measured\n",
+                c.warmup_s);
   if (!s.steps.empty() && c.shift_scan) {
     std::printf("#\n# %5s %12s %12s %12s %14s\n", "shift", "min Gb/s", "avg Gb/s", "max Gb/s",
                 "aggregate Gb/s");
@@ -143,11 +161,12 @@ void print_table(const Config& c, const Topology& t, const Summary& s) {
   std::printf("  %12.3f %12.3f %12.3f %14.3f %12.1f %10.3f %10.3f %10.3f\n", s.min_gbps, s.avg_gbps,
               s.max_gbps, s.aggregate_gbps, s.events_per_second, s.p50_ms, s.p99_ms, s.max_ms);
   std::printf(
-      "#\n# events built %llu of %llu assigned; incomplete %llu, duplicate %llu, corrupt %llu"
-      " (%llu fragments checksummed)\n",
+      "#\n# events built %llu of %llu assigned; incomplete %llu, lost %llu, built twice %llu,"
+      " duplicate %llu, corrupt %llu (%llu fragments checksummed)\n",
       static_cast<unsigned long long>(s.events_built),
       static_cast<unsigned long long>(s.events_assigned),
-      static_cast<unsigned long long>(s.incomplete),
+      static_cast<unsigned long long>(s.incomplete), static_cast<unsigned long long>(s.lost),
+      static_cast<unsigned long long>(s.duplicate_events),
       static_cast<unsigned long long>(s.integrity.duplicate),
       static_cast<unsigned long long>(s.integrity.corrupt),
       static_cast<unsigned long long>(s.integrity.verified));
@@ -155,6 +174,10 @@ void print_table(const Config& c, const Topology& t, const Summary& s) {
     std::printf("# filter units: %llu events processed, %llu accepted\n",
                 static_cast<unsigned long long>(s.fu_processed),
                 static_cast<unsigned long long>(s.fu_accepted));
+  if (c.corrupt_probability > 0)
+    std::printf("# fault corrupt (p %g): injected %llu, detected %llu\n", c.corrupt_probability,
+                static_cast<unsigned long long>(s.integrity.injected),
+                static_cast<unsigned long long>(s.integrity.injected_detected));
   std::printf("# %s\n", s.integrity_ok() ? "OK" : "FAILED: integrity errors");
   std::fflush(stdout);
 }
@@ -199,6 +222,7 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
   w.value("data_path", to_string(c.data_path));
   w.value("poll_mode", s.poll_mode);
   w.value("window_s", s.window_s);
+  w.value("warmup_ignored", s.warmup_ignored);
   w.value("events_built", s.events_built);
   w.value("events_assigned", s.events_assigned);
   w.value("events_per_second", s.events_per_second);
@@ -216,12 +240,29 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
   w.end_object();
   w.begin_object("integrity");
   w.value("incomplete", s.incomplete);
+  w.value("lost", s.lost);
+  w.value("duplicate_events", s.duplicate_events);
   w.value("duplicate", s.integrity.duplicate);
   w.value("corrupt", s.integrity.corrupt);
   w.value("corrupt_events", s.integrity.bad_events);
   w.value("verified_fragments", s.integrity.verified);
   w.value("first_problem", s.integrity_problem);
   w.end_object();
+  w.begin_array("peak_rss_bytes");  // by rank
+  for (uint64_t b : s.peak_rss_bytes) w.value("", b);
+  w.end_array();
+  // One entry per configured fault (fault.corrupt so far).
+  w.begin_array("faults");
+  if (c.corrupt_probability > 0) {
+    w.begin_object();
+    w.value("kind", "corrupt");
+    w.value("probability", c.corrupt_probability);
+    w.value("injected", s.integrity.injected);
+    w.value("detected", s.integrity.injected_detected);
+    w.value("undetected", s.integrity.injected - s.integrity.injected_detected);
+    w.end_object();
+  }
+  w.end_array();
   w.begin_object("filter_units");
   w.value("events_processed", s.fu_processed);
   w.value("events_accepted", s.fu_accepted);
@@ -277,6 +318,7 @@ Summary summarize(const Config& c, const Topology&, const std::vector<RankStats>
   else
     summarize_microbench(c, ranks, s);
   s.poll_mode = poll_modes(ranks);
+  for (const RankStats& r : ranks) s.peak_rss_bytes.push_back(r.peak_rss_bytes);
   return s;
 }
 
@@ -296,10 +338,13 @@ int report_run(const Config& c, const Topology& t, const std::vector<RankStats>&
   }
   if (!s.integrity_ok()) {
     std::fprintf(stderr,
-                 "evbench: integrity errors: %llu corrupt, %llu duplicate, %llu incomplete\n",
+                 "evbench: integrity errors: %llu corrupt, %llu duplicate, %llu incomplete, "
+                 "%llu lost, %llu built twice\n",
                  static_cast<unsigned long long>(s.integrity.corrupt),
                  static_cast<unsigned long long>(s.integrity.duplicate),
-                 static_cast<unsigned long long>(s.incomplete));
+                 static_cast<unsigned long long>(s.incomplete),
+                 static_cast<unsigned long long>(s.lost),
+                 static_cast<unsigned long long>(s.duplicate_events));
     if (!s.integrity_problem.empty())
       std::fprintf(stderr, "evbench: first problem: %s\n", s.integrity_problem.c_str());
     return kExitIntegrity;

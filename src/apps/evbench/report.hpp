@@ -15,6 +15,10 @@ namespace evb {
 
 struct Summary {
   double window_s = 0;
+  // Warm-up excluded from the window: the configured one, or 0 when an
+  // `events:` run finished every event within it (then the whole run counts).
+  double warmup_s = 0;
+  bool warmup_ignored = false;
   uint64_t events_built = 0;
   uint64_t events_assigned = 0;
   double events_per_second = 0;
@@ -23,10 +27,16 @@ struct Summary {
   double p50_ms = 0, p99_ms = 0, max_ms = 0;
   IntegrityCounters integrity;
   std::string integrity_problem;  // the first BU's first problem (rank order)
+  // Every assigned event is built, corrupt (integrity.bad_events), reported
+  // incomplete by its BU, or lost (none of these: must stay 0); accounted
+  // beyond the assigned ones are duplicate_events (an event built twice).
   uint64_t incomplete = 0;
+  uint64_t lost = 0;
+  uint64_t duplicate_events = 0;
   uint64_t fu_processed = 0, fu_accepted = 0;
   int max_requests_in_flight = 0, max_events_in_flight = 0, max_outstanding_per_bu = 0;
   std::vector<uint64_t> sample_bytes, sample_events;
+  std::vector<uint64_t> peak_rss_bytes;  // by rank
   // micro-benchmarks: per step (shift) min/avg/max per-node Gb/s
   struct Step {
     int shift;
@@ -37,8 +47,14 @@ struct Summary {
   // by "," when they differ (hosts with different core counts).
   std::string poll_mode;
   bool integrity_ok() const {
-    return integrity.corrupt == 0 && integrity.duplicate == 0 && incomplete == 0 &&
-           integrity.bad_events == 0;
+    // Corruption is expected when every corrupt fragment was an injected one
+    // and every injected one was caught.
+    const bool injected_all_caught = integrity.injected == integrity.injected_detected;
+    const bool expected_corruption =
+        integrity.injected > 0 && injected_all_caught && integrity.corrupt == integrity.injected;
+    return (integrity.corrupt == 0 || expected_corruption) && injected_all_caught &&
+           (integrity.bad_events == 0 || expected_corruption) && integrity.duplicate == 0 &&
+           incomplete == 0 && lost == 0 && duplicate_events == 0;
   }
 };
 

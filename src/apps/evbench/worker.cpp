@@ -1,5 +1,6 @@
 #include "apps/evbench/worker.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -112,6 +113,9 @@ int run_worker(const Config& config, const PluginRegistry& plugins, Bootstrap& b
   }
   boot.barrier();
   driver->shutdown();
+  rusage usage{};
+  if (::getrusage(RUSAGE_SELF, &usage) == 0)
+    stats.peak_rss_bytes = static_cast<uint64_t>(usage.ru_maxrss) * 1024;  // Linux: KiB
   const std::vector<std::string> all = boot.gather(stats.serialize());
   if (rank != 0) return kExitOk;
   std::vector<RankStats> ranks;

@@ -19,9 +19,14 @@ void TagMatcher::complete(const PostedRecv& recv, PeerId peer, uint64_t length, 
 }
 
 void TagMatcher::deliver(Unexpected& u) {
-  size_t n = std::min<size_t>(u.claim.size, u.data.size());
-  if (n > 0) std::memcpy(u.claim.buffer, u.data.data(), n);
+  size_t n = std::min<size_t>(u.claim.size, static_cast<size_t>(u.length));
+  if (n > 0) std::memcpy(u.claim.buffer, u.data.get(), n);
   complete(u.claim, u.peer, u.length, OpStatus::ok);
+}
+
+void TagMatcher::erase(std::list<Unexpected>::iterator it) {
+  unexpected_bytes_ -= it->length;
+  unexpected_.erase(it);
 }
 
 bool TagMatcher::match_unexpected(const PostedRecv& recv) {
@@ -31,7 +36,7 @@ bool TagMatcher::match_unexpected(const PostedRecv& recv) {
     if (it->complete) {
       it->claim = recv;
       deliver(*it);
-      unexpected_.erase(it);
+      erase(it);
     } else {
       it->claimed = true;
       it->claim = recv;
@@ -71,12 +76,19 @@ RecvTarget TagMatcher::begin_message(PeerId peer, Tag tag, uint64_t length) {
     // Posted receives travel in the target itself; the tag is the receive's.
     return t;
   }
+  if (unexpected_.size() >= limits_.messages || length > limits_.bytes ||
+      unexpected_bytes_ > limits_.bytes - length) {
+    RecvTarget t;
+    t.refused = true;
+    return t;
+  }
   auto& u = unexpected_.emplace_back(Unexpected{peer, tag, length, {}, false, false, {}, {}});
   u.self = std::prev(unexpected_.end());
-  u.data.resize(static_cast<size_t>(length));
+  u.data = std::make_unique_for_overwrite<std::byte[]>(static_cast<size_t>(length));
+  unexpected_bytes_ += length;
   RecvTarget t;
-  t.data = u.data.data();
-  t.capacity = u.data.size();
+  t.data = u.data.get();
+  t.capacity = static_cast<size_t>(length);
   t.context = &u;
   return t;
 }
@@ -96,13 +108,13 @@ void TagMatcher::end_message(PeerId peer, Tag tag, const RecvTarget& target, uin
   auto it = static_cast<Unexpected*>(target.context)->self;
   if (status != OpStatus::ok) {
     if (it->claimed) complete(it->claim, peer, 0, status);
-    unexpected_.erase(it);
+    erase(it);
     return;
   }
   it->complete = true;
   if (it->claimed) {
     deliver(*it);
-    unexpected_.erase(it);
+    erase(it);
   }
 }
 

@@ -12,6 +12,7 @@
 #include <deque>
 #include <list>
 #include <map>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -27,6 +28,13 @@ struct RecvTarget {
   size_t capacity = 0;
   uint64_t cookie = 0;
   void* context = nullptr;
+  bool refused = false;  // unexpected, and buffering it would pass the limits
+};
+
+// How much a matcher buffers for receives not posted yet (all peers together).
+struct UnexpectedLimits {
+  uint64_t bytes = 256ull << 20;
+  size_t messages = 65536;
 };
 
 struct PostedRecv {
@@ -40,7 +48,8 @@ struct PostedRecv {
 
 class TagMatcher {
  public:
-  explicit TagMatcher(RingQueue<Completion>& out) : out_(out) {}
+  explicit TagMatcher(RingQueue<Completion>& out, UnexpectedLimits limits = {})
+      : out_(out), limits_(limits) {}
 
   // Matches an already buffered message (completing at once, or when it has
   // fully arrived). Returns false if none matched; the caller then posts it.
@@ -48,7 +57,8 @@ class TagMatcher {
   void add_posted(PostedRecv recv);
 
   // A message header arrived: where its payload goes (a posted receive, or a
-  // new unexpected buffer of `length` bytes).
+  // new unexpected buffer of `length` bytes; `refused` when that buffer would
+  // pass the limits: the caller then treats the peer as broken).
   RecvTarget begin_message(PeerId peer, Tag tag, uint64_t length);
   void end_message(PeerId peer, Tag tag, const RecvTarget& target, uint64_t length,
                    OpStatus status);
@@ -60,13 +70,15 @@ class TagMatcher {
 
   size_t posted_count() const { return posted_; }
   size_t unexpected_count() const { return unexpected_.size(); }
+  uint64_t unexpected_bytes() const { return unexpected_bytes_; }
+  const UnexpectedLimits& limits() const { return limits_; }
 
  private:
   struct Unexpected {
     PeerId peer;
     Tag tag;
     uint64_t length;
-    std::vector<std::byte> data;
+    std::unique_ptr<std::byte[]> data;  // `length` bytes, not zero-filled
     bool complete = false;
     bool claimed = false;
     PostedRecv claim;
@@ -76,11 +88,14 @@ class TagMatcher {
 
   void complete(const PostedRecv& recv, PeerId peer, uint64_t length, OpStatus status);
   void deliver(Unexpected& u);
+  void erase(std::list<Unexpected>::iterator it);
 
   RingQueue<Completion>& out_;
   std::map<std::pair<PeerId, Tag>, Queue> by_peer_;
   std::map<Tag, Queue> any_peer_;
+  UnexpectedLimits limits_;
   std::list<Unexpected> unexpected_;
+  uint64_t unexpected_bytes_ = 0;
   uint64_t next_seq_ = 0;
   size_t posted_ = 0;
 };

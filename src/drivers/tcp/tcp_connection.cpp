@@ -186,6 +186,14 @@ bool Connection::header_complete(IoResult& stop) {
     return false;
   }
   target_ = sink_.begin_message(peer_, header_.tag, header_.length);
+  if (target_.refused) {
+    target_ = {};
+    protocol_error_ = "a " + std::to_string(header_.length) +
+                      " B message nobody posted a receive for would pass the unexpected-message "
+                      "limits (driver_options.unexpected_bytes, unexpected_messages)";
+    stop = IoResult::protocol;
+    return false;
+  }
   received_ = 0;
   state_ = RecvState::payload;
   if (header_.length == 0) finish_message(OpStatus::ok);

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <deque>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "core/ring_queue.hpp"
@@ -61,7 +62,7 @@ class Connection {
   void close() { fd_.reset(); }
 
   int error() const { return error_; }  // errno of the last `failed`
-  const char* protocol_error() const { return protocol_error_; }
+  const char* protocol_error() const { return protocol_error_.c_str(); }
   bool bye_received() const { return bye_received_; }
 
  private:
@@ -98,7 +99,7 @@ class Connection {
 
   bool bye_received_ = false;
   int error_ = 0;
-  const char* protocol_error_ = "";
+  std::string protocol_error_;
 };
 
 }  // namespace evb::tcp

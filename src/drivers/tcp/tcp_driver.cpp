@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "core/error.hpp"
+#include "core/secret.hpp"
 #include "drivers/tcp/tcp_handshake.hpp"
 #include "drivers/tcp/tcp_wire.hpp"
 
@@ -45,7 +46,7 @@ std::string TcpDriver::local_address() {
     advertised = primary_host_address();
   }
   listener_ = make_listener(resolve_host(bind_host, options_.port), options_.socket);
-  address_ = advertised + ":" + std::to_string(local_port(listener_.get()));
+  address_ = advertised + ":" + std::to_string(local_port(listener_.get())) + "#" + random_hex(8);
   return address_;
 }
 
@@ -60,7 +61,7 @@ void TcpDriver::connect(const std::vector<std::string>& addresses,
   SetupParams params;
   params.rank = context_.rank;
   params.run_id = run_id_of(addresses);
-  params.addresses = addresses;
+  for (const auto& a : addresses) params.addresses.push_back(endpoint_of(a));
   params.peers = peers;
   params.socket = options_.socket;
   params.timeout = options_.connect_timeout;
@@ -74,7 +75,7 @@ void TcpDriver::connect(const std::vector<std::string>& addresses,
   for (PeerId p = 0; p < static_cast<PeerId>(fds.size()); ++p) {
     if (!fds[p].valid()) continue;
     Peer& peer = peers_[p];
-    peer.address = addresses[p];
+    peer.address = params.addresses[p];
     int fd = fds[p].get();
     peer.conn = std::make_unique<Connection>(p, std::move(fds[p]), sink, options_.limits);
     epoll_event ev{};

@@ -81,7 +81,7 @@ class TcpDriver final : public Driver, private FrameSink {
   std::vector<Peer> peers_;
   std::vector<PeerId> dirty_;
   RingQueue<Completion> completions_;
-  TagMatcher matcher_{completions_};
+  TagMatcher matcher_{completions_, options_.unexpected};
   std::string last_error_;
   size_t live_peers_ = 0;
   bool any_lost_ = false;

@@ -197,9 +197,9 @@ void Setup::refuse(uint64_t id, RefuseReason reason, const std::string& text) {
   if (reason != RefuseReason::none) {
     Handshake reply;
     reply.kind = static_cast<uint16_t>(HandshakeKind::reject);
-    reply.run_id = p_.run_id;
-    reply.from_rank = p_.rank;
-    reply.to_rank = in.hello.from_rank;
+    reply.run_id = 0;  // a reject tells a stranger nothing it should have sent
+    reply.from_rank = -1;
+    reply.to_rank = -1;
     reply.reason = static_cast<uint32_t>(reason);
     (void)::send(in.fd.get(), &reply, sizeof reply, MSG_NOSIGNAL | MSG_DONTWAIT);
   }

@@ -60,6 +60,23 @@ const std::vector<KeySpec>& tcp_option_specs() {
        INFINITY,
        {},
        "how long shutdown() waits to flush queued sends and the BYE"},
+      {"unexpected_bytes",
+       KeyType::size,
+       "256MiB",
+       "B",
+       0,
+       1073741824.0,
+       {},
+       "most bytes buffered for messages whose receive is not posted yet (all peers); a peer "
+       "that sends past it is dropped as broken"},
+      {"unexpected_messages",
+       KeyType::integer,
+       "65536",
+       "",
+       0,
+       1e9,
+       {},
+       "most messages buffered before their receive is posted (all peers)"},
   };
   return specs;
 }
@@ -128,6 +145,12 @@ TcpOptions parse_tcp_options(const Config* config) {
       o.connect_timeout = parse_ms(key, value);
     } else if (key == "shutdown_timeout") {
       o.shutdown_timeout = parse_ms(key, value);
+    } else if (key == "unexpected_bytes") {
+      o.unexpected.bytes = parse_size(value, "driver_options." + key);
+    } else if (key == "unexpected_messages") {
+      auto [x, unit] = number_and_unit(key, value, "count");
+      if (!unit.empty() || x != std::floor(x)) bad(key, value, "count");
+      o.unexpected.messages = static_cast<size_t>(x);
     }
     // Other drivers' keys may share the map; the config validator rejects typos.
   }

@@ -18,7 +18,8 @@ struct TcpOptions {
   SocketOptions socket;       // sndbuf, rcvbuf, nodelay
   std::chrono::milliseconds connect_timeout{30000};
   std::chrono::milliseconds shutdown_timeout{10000};
-  ConnectionLimits limits;  // not user options (tests shrink max_io)
+  UnexpectedLimits unexpected;  // messages buffered before their receive is posted
+  ConnectionLimits limits;      // not user options (tests shrink max_io)
 };
 
 const std::vector<KeySpec>& tcp_option_specs();

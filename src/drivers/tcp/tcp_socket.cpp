@@ -68,7 +68,8 @@ sockaddr_in resolve_host(const std::string& host, int port) {
   return addr;
 }
 
-sockaddr_in resolve_endpoint(const std::string& endpoint) {
+sockaddr_in resolve_endpoint(const std::string& address) {
+  const std::string endpoint = address.substr(0, address.find('#'));  // without the run secret
   auto colon = endpoint.rfind(':');
   if (colon == std::string::npos || colon == 0 || colon + 1 == endpoint.size()) {
     throw Error("tcp: bad peer address '" + endpoint + "' (expected host:port)");

@@ -37,4 +37,8 @@ uint64_t run_id_of(const std::vector<std::string>& addresses) {
   return h;
 }
 
+std::string endpoint_of(const std::string& address) {
+  return address.substr(0, address.find('#'));
+}
+
 }  // namespace evb::tcp

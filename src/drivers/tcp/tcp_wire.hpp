@@ -59,4 +59,10 @@ static_assert(sizeof(FrameHeader) == 24);
 // run share it; a stale process of another run (other ports) does not.
 uint64_t run_id_of(const std::vector<std::string>& addresses);
 
+// A rank's address is "host:port#secret": the secret (random per process,
+// exchanged only through the bootstrap) enters the run id, so a client that
+// knows every host:port still cannot compute it. endpoint_of() drops it for
+// connecting and for messages.
+std::string endpoint_of(const std::string& address);
+
 }  // namespace evb::tcp

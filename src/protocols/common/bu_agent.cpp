@@ -36,6 +36,7 @@ void BuAgent::begin_event(uint32_t slot, uint64_t event, int64_t now) {
   fill_visit_order(c.scheduling, bu_.index(), bu_.nru(), c.seed, event, order_);
   bu_.start(slot, event, order_, now);
   ++busy_slots_;
+  ++stats_.events_started;
   stats_.max_events_in_flight = std::max(stats_.max_events_in_flight, busy_slots_);
 }
 

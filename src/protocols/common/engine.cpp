@@ -3,6 +3,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 #include "core/clock.hpp"
@@ -27,6 +28,11 @@ const char* status_text(OpStatus s) {
       return "error";
   }
   return "?";
+}
+std::string seconds_text(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", s);
+  return buf;
 }
 }  // namespace
 
@@ -264,7 +270,9 @@ void Engine::run() {
   t0_ns_ = now_ns();
   last_progress_ns_ = t0_ns_;
   for (size_t i = 1; i < agents_.size(); ++i) agents_[i]->start(t0_ns_);
-  const int64_t timeout_ns = s_to_ns(config_.peer_timeout_s);
+  // Silence while FUs process an event is not a fault: it may last that long.
+  const double timeout_s = config_.peer_timeout_s + config_.fu.processing_time_s;
+  const int64_t timeout_ns = s_to_ns(config_.peer_timeout_s) > 0 ? s_to_ns(timeout_s) : 0;
   Completion batch[64];
   while (!all_done()) {
     bool progress = false;
@@ -290,8 +298,8 @@ void Engine::run() {
     } else {
       if (now - last_progress_ns_ > timeout_ns && timeout_ns > 0)
         throw Error("rank " + std::to_string(rank_) + ": no progress for " +
-                    std::to_string(config_.peer_timeout_s) + " s (peer_timeout); waiting for " +
-                    waiting_report());
+                    seconds_text(timeout_s) +
+                    " s (peer_timeout + fu.processing_time); waiting for " + waiting_report());
       idle(now);
     }
   }

@@ -13,8 +13,9 @@
 //  - loopback: messages and writes to this same rank (RU and BU sharing a
 //    process) are matched and copied here, so drivers never talk to themselves;
 //  - the failure policy: a lost peer, a failed operation or no progress for
-//    `peer_timeout` ends the loop with an evb::Error naming the peer and
-//    what was awaited.
+//    `peer_timeout` plus `fu.processing_time` (a healthy peer may be busy
+//    with its FUs that long) ends the loop with an evb::Error naming the peer
+//    and what was awaited.
 #include <cstdint>
 #include <deque>
 #include <memory>

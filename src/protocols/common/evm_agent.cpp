@@ -18,6 +18,8 @@ EvmAgent::EvmAgent(Engine& engine, const Topology& topo, RankStats& stats, bool 
   // One credit per BU slot can be outstanding (capped; the driver buffers beyond).
   engine_.listen(Channel::to_evm, id_, std::clamp(topo.nodes * engine.config().credits, 2, 256));
   stats_.evm = true;
+  held_.assign(static_cast<size_t>(topo.nodes) * engine.config().credits, 0);
+  slot_event_.assign(held_.size(), 0);
 }
 
 void EvmAgent::start(int64_t now) {
@@ -31,18 +33,30 @@ void EvmAgent::on_command(PeerId from, const Command& cmd) {
   if (cmd.type != CommandType::credit)
     throw PeerError(from, "EVM: unexpected command " + std::to_string(static_cast<int>(cmd.type)) +
                               " from " + engine_.peer_name(from));
+  auto refuse = [&](const std::string& what) {
+    throw PeerError(from, "EVM: credit from " + engine_.peer_name(from) + " refused: " + what);
+  };
   const int bu = static_cast<int>(cmd.bu);
-  if (bu < 0 || bu >= topo_.nodes || topo_.bu_rank[bu] != from)
-    throw PeerError(from, "EVM: credit names BU " + std::to_string(bu) + " but came from " +
-                              engine_.peer_name(from));
+  if (bu < 0 || bu >= topo_.nodes || topo_.bu_rank[bu] != from) refuse("it names another BU");
+  if (cmd.slot >= static_cast<uint32_t>(engine_.config().credits)) refuse("no valid slot");
+  // A slot is either free (its credit offers it) or holds one assigned event
+  // (its credit reports that event finished): nothing else is accepted.
+  const size_t k = static_cast<size_t>(bu) * engine_.config().credits + cmd.slot;
+  if (!cmd.value && held_[k]) refuse("the slot holds an unfinished event");
   if (cmd.value) {
+    if (!held_[k]) refuse("the slot holds no event");
+    if (cmd.event_id != slot_event_[k] && cmd.event_id != kEventUnknown)
+      refuse("it reports another event finished in that slot");
+    held_[k] = 0;
     evm_.completed(bu);
     interval_bytes_ += cmd.bytes;
     ++interval_events_;
   }
-  if (cmd.slot >= static_cast<uint32_t>(engine_.config().credits))
-    throw PeerError(from, "EVM: credit from " + engine_.peer_name(from) + " names no valid slot");
-  if (auto e = evm_.assign(bu)) assign_event(from, bu, cmd.slot, *e);
+  if (auto e = evm_.assign(bu)) {
+    held_[k] = 1;
+    slot_event_[k] = *e;
+    assign_event(from, bu, cmd.slot, *e);
+  }
   maybe_stop();
 }
 

@@ -18,6 +18,8 @@ namespace evb {
 
 class EvmAgent : public Agent {
  public:
+  // A finished event a BU could not identify (PUSH: no sound header arrived).
+  static constexpr uint64_t kEventUnknown = UINT64_MAX;
   EvmAgent(Engine& engine, const Topology& topo, RankStats& stats, bool live);
   void start(int64_t now_ns) override;
   void on_command(PeerId from, const Command& cmd) override;
@@ -47,6 +49,8 @@ class EvmAgent : public Agent {
   uint64_t interval_bytes_ = 0;
   uint64_t interval_events_ = 0;
   bool stop_sent_ = false;
+  std::vector<uint8_t> held_;         // per BU slot (bu * credits + slot): holds an event
+  std::vector<uint64_t> slot_event_;  // the event it holds
 };
 
 }  // namespace evb

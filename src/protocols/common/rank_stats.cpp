@@ -34,6 +34,7 @@ std::string RankStats::serialize() const {
   out << YAML::Key << "events_in_window" << YAML::Value << events_in_window;
   out << YAML::Key << "bytes_in_window" << YAML::Value << bytes_in_window;
   out << YAML::Key << "bytes_total" << YAML::Value << bytes_total;
+  out << YAML::Key << "events_started" << YAML::Value << events_started;
   out << YAML::Key << "last_completion_ns" << YAML::Value << last_completion_ns;
   out << YAML::Key << "sample_bytes" << YAML::Value << sample_bytes;
   out << YAML::Key << "sample_events" << YAML::Value << sample_events;
@@ -43,6 +44,8 @@ std::string RankStats::serialize() const {
   out << YAML::Key << "incomplete" << YAML::Value << integrity.incomplete;
   out << YAML::Key << "verified" << YAML::Value << integrity.verified;
   out << YAML::Key << "bad_events" << YAML::Value << integrity.bad_events;
+  out << YAML::Key << "injected" << YAML::Value << integrity.injected;
+  out << YAML::Key << "injected_detected" << YAML::Value << integrity.injected_detected;
   out << YAML::Key << "fu_processed" << YAML::Value << fu_processed;
   out << YAML::Key << "fu_accepted" << YAML::Value << fu_accepted;
   out << YAML::Key << "max_requests_in_flight" << YAML::Value << max_requests_in_flight;
@@ -55,6 +58,7 @@ std::string RankStats::serialize() const {
   out << YAML::Key << "events_assigned" << YAML::Value << events_assigned;
   out << YAML::Key << "step_bytes" << YAML::Value << step_bytes;
   out << YAML::Key << "step_window_s" << YAML::Value << step_window_s;
+  out << YAML::Key << "peak_rss_bytes" << YAML::Value << peak_rss_bytes;
   out << YAML::Key << "error" << YAML::Value << error;
   out << YAML::Key << "integrity_problem" << YAML::Value << integrity_problem;
   out << YAML::EndMap;
@@ -72,6 +76,7 @@ RankStats RankStats::deserialize(const std::string& text) {
   s.events_in_window = n["events_in_window"].as<uint64_t>();
   s.bytes_in_window = n["bytes_in_window"].as<uint64_t>();
   s.bytes_total = n["bytes_total"].as<uint64_t>();
+  s.events_started = n["events_started"].as<uint64_t>();
   s.last_completion_ns = n["last_completion_ns"].as<int64_t>();
   s.sample_bytes = n["sample_bytes"].as<std::vector<uint64_t>>();
   s.sample_events = n["sample_events"].as<std::vector<uint64_t>>();
@@ -81,6 +86,8 @@ RankStats RankStats::deserialize(const std::string& text) {
   s.integrity.incomplete = n["incomplete"].as<uint64_t>();
   s.integrity.verified = n["verified"].as<uint64_t>();
   s.integrity.bad_events = n["bad_events"].as<uint64_t>();
+  s.integrity.injected = n["injected"].as<uint64_t>();
+  s.integrity.injected_detected = n["injected_detected"].as<uint64_t>();
   s.fu_processed = n["fu_processed"].as<uint64_t>();
   s.fu_accepted = n["fu_accepted"].as<uint64_t>();
   s.max_requests_in_flight = n["max_requests_in_flight"].as<int>();
@@ -93,6 +100,7 @@ RankStats RankStats::deserialize(const std::string& text) {
   s.events_assigned = n["events_assigned"].as<uint64_t>();
   s.step_bytes = n["step_bytes"].as<std::vector<uint64_t>>();
   s.step_window_s = n["step_window_s"].as<std::vector<double>>();
+  s.peak_rss_bytes = n["peak_rss_bytes"].as<uint64_t>(0);
   s.error = n["error"].as<std::string>("");
   s.integrity_problem = n["integrity_problem"].as<std::string>("");
   return s;

@@ -20,6 +20,7 @@ struct RankStats {
   // BU
   int bu = -1;
   uint64_t events_built = 0;
+  uint64_t events_started = 0;  // events this BU began building (pull-noevm: its assignment)
   uint64_t events_in_window = 0;
   uint64_t bytes_in_window = 0;  // bytes received by this BU in the window
   uint64_t bytes_total = 0;
@@ -45,6 +46,8 @@ struct RankStats {
   // scan) or one entry; and each step's window length.
   std::vector<uint64_t> step_bytes;
   std::vector<double> step_window_s;
+  // The process's peak resident set size (getrusage ru_maxrss), bytes.
+  uint64_t peak_rss_bytes = 0;
   // Failure, if any (empty when the rank succeeded).
   std::string error;
 

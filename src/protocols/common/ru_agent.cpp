@@ -37,6 +37,7 @@ RuAgent::RuAgent(Engine& engine, ReadoutUnit& ru, const Registration& ring, cons
   const int depth = std::clamp(topo.nodes * c.credits, 2, 256);
   engine_.listen(Channel::to_ru, id_, depth);
   stats_.ru = ru.index();
+  bu_done_.assign(static_cast<size_t>(topo.nodes), 0);
 }
 
 void RuAgent::start(int64_t) {}
@@ -104,19 +105,33 @@ void RuAgent::send_fragment(uint64_t event, int bu, uint32_t slot) {
 }
 
 void RuAgent::on_command(PeerId from, const Command& cmd) {
+  // Only the peer entitled to a command may send it: a BU requests for itself,
+  // the EVM assigns and stops. Refusals say what was wrong, not what is right.
+  auto refuse = [&](const std::string& what) {
+    throw PeerError(from, "RU " + std::to_string(ru_.index()) + ": " + what + " from " +
+                              engine_.peer_name(from) + " refused");
+  };
+  const bool valid_bu = cmd.bu < static_cast<uint32_t>(topo_.nodes);
   switch (cmd.type) {
     case CommandType::pull_request:
-    case CommandType::push_assign:
-      if (cmd.bu >= static_cast<uint32_t>(topo_.nodes) ||
-          cmd.slot >= static_cast<uint32_t>(engine_.config().credits))
-        throw PeerError(from, "RU " + std::to_string(ru_.index()) + ": request from " +
-                                  engine_.peer_name(from) + " names no valid BU slot");
+    case CommandType::push_assign: {
+      const bool pull = cmd.type == CommandType::pull_request;
+      if (!valid_bu || cmd.slot >= static_cast<uint32_t>(engine_.config().credits) ||
+          cmd.ru != static_cast<uint32_t>(ru_.index()))
+        refuse(std::string(pull ? "a pull request" : "an assignment") +
+               " naming no valid BU slot of this RU");
+      if (pull ? from != topo_.bu_rank[cmd.bu] : from != topo_.evm_rank)
+        refuse(std::string(pull ? "a pull request" : "an assignment") + " for another BU");
       send_fragment(cmd.event_id, static_cast<int>(cmd.bu), cmd.slot);
       break;
+    }
     case CommandType::stop:
+      if (from != topo_.evm_rank) refuse("a stop");
       stopped_ = true;
       break;
     case CommandType::bu_done:
+      if (!valid_bu || from != topo_.bu_rank[cmd.bu] || bu_done_[cmd.bu]) refuse("a bu_done");
+      bu_done_[cmd.bu] = 1;
       if (++bus_done_ == topo_.nodes) stopped_ = true;
       break;
     default:

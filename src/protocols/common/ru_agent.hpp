@@ -50,6 +50,7 @@ class RuAgent : public Agent {
   size_t in_flight_ = 0;
   bool stopped_ = false;
   int bus_done_ = 0;
+  std::vector<uint8_t> bu_done_;  // per BU: its bu_done arrived (pull-noevm)
 };
 
 // The immediate of a fragment write: which slot of the BU and which RU.

@@ -25,6 +25,9 @@ void PullBuAgent::on_command(PeerId from, const Command& cmd) {
       request_fragments(cmd.slot);
       break;
     case CommandType::stop:
+      if (from != topo_.evm_rank)
+        throw PeerError(from, "BU " + std::to_string(bu_.index()) + ": a stop from " +
+                                  engine_.peer_name(from) + " refused");
       stopped_ = true;
       break;
     default:

@@ -7,7 +7,7 @@ std::vector<ProtocolKeys> keys() {
   return {{{"pull"},
            {"credits", "parallel", "scheduling", "seed", "data_path", "evm", "events", "fu_per_bu",
             "fu.processing_time", "fu.accept_ratio", "ru_rate_factors", "verify.sample",
-            "fault.corrupt_every"}}};
+            "fault.corrupt_every", "fault.corrupt"}}};
 }
 
 }  // namespace evb::pull

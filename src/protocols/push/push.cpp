@@ -20,16 +20,16 @@ void PushBuAgent::slot_released(uint32_t slot, uint64_t event, uint64_t bytes) {
   offer(slot, event, bytes, true);
 }
 
-bool PushBuAgent::before_fragment(uint32_t slot, int ru) {
-  if (bu_.slot(slot).state == SlotState::free) {
-    const auto* h = reinterpret_cast<const FragmentHeader*>(bu_.window(slot, ru));
-    begin_event(slot, h->event_id, now_ns());
-  }
+bool PushBuAgent::before_fragment(uint32_t slot, int /*ru*/) {
+  // The event id comes from the first fragment whose header passes its
+  // checks (BuilderUnit::accept), never from an unchecked header.
+  if (bu_.slot(slot).state == SlotState::free)
+    begin_event(slot, BuilderUnit::kEventFromHeader, now_ns());
   return true;
 }
 
 void PushBuAgent::on_command(PeerId from, const Command& cmd) {
-  if (cmd.type == CommandType::stop) {
+  if (cmd.type == CommandType::stop && from == topo_.evm_rank) {
     stopped_ = true;
     return;
   }

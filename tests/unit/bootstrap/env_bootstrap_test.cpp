@@ -71,7 +71,8 @@ TEST(EnvSettings, Precedence) {
              {"SLURM_NTASKS", "6"},
              {"EVBENCH_RANK", "1"},
              {"EVBENCH_SIZE", "5"},
-             {"EVBENCH_RENDEZVOUS", "node1:7777"}};
+             {"EVBENCH_RENDEZVOUS", "node1:7777"},
+             {"EVBENCH_RUN_ID", "t"}};
   auto s = parse_env_settings(lookup_in(env));
   EXPECT_EQ(s.rank, 1);
   EXPECT_EQ(s.size, 5);
@@ -99,12 +100,20 @@ TEST(EnvSettings, NothingSetIsOneRank) {
   auto s = parse_env_settings(lookup_in({}));
   EXPECT_EQ(s.rank, 0);
   EXPECT_EQ(s.size, 1);
-  EXPECT_EQ(s.token, "evbench-default");
+  EXPECT_EQ(s.token, "");
 }
 
+// No guessable default token (a Slurm job id is visible to every user): a run
+// of several ranks needs EVBENCH_RUN_ID, and the error does not invent one.
 TEST(EnvSettings, RunToken) {
-  Env env = {{"SLURM_JOB_ID", "123"}, {"SLURM_STEP_ID", "4"}};
-  EXPECT_EQ(parse_env_settings(lookup_in(env)).token, "slurm-123.4");
+  Env env = {{"SLURM_JOB_ID", "123"},
+             {"SLURM_STEP_ID", "4"},
+             {"SLURM_PROCID", "1"},
+             {"SLURM_NTASKS", "2"},
+             {"EVBENCH_RENDEZVOUS", "h:7777"}};
+  std::string err = config_error(env);
+  EXPECT_NE(err.find("EVBENCH_RUN_ID is not set"), std::string::npos) << err;
+  EXPECT_EQ(err.find("123"), std::string::npos) << err;
   env["EVBENCH_RUN_ID"] = "mine";
   EXPECT_EQ(parse_env_settings(lookup_in(env)).token, "mine");
 }
@@ -207,6 +216,7 @@ TEST(EnvBootstrap, ProcessesThroughTheRegisteredFactory) {
       ::setenv("SLURM_PROCID", std::to_string(r).c_str(), 1);
       ::setenv("SLURM_NTASKS", "3", 1);
       ::setenv("SLURM_JOB_ID", "77", 1);
+      ::setenv("EVBENCH_RUN_ID", "f00d", 1);
       ::setenv("EVBENCH_RENDEZVOUS", ("localhost:" + std::to_string(port)).c_str(), 1);
       int code = 30;
       try {

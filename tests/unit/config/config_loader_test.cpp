@@ -306,9 +306,15 @@ TEST_F(ConfigContradictions, RuBufferSmallerThanAFragment) {
 }
 
 TEST_F(ConfigContradictions, Spread) {
-  EXPECT_HAS(error_of("fragment:\n  distribution: lognormal\n"),
-             "test.yaml:2:3: fragment.distribution: distribution lognormal needs fragment.spread "
-             "> 0");
+  // A spread left unset takes the distribution's documented default; an
+  // explicit 0 contradicts the distribution.
+  EXPECT_DOUBLE_EQ(load("fragment:\n  distribution: lognormal\n").fragment.spread, 0.3);
+  EXPECT_DOUBLE_EQ(load("fragment:\n  distribution: uniform\n").fragment.spread, 0.25);
+  EXPECT_DOUBLE_EQ(
+      load_config_text("", "x", {"fragment.distribution=lognormal"}, PluginKeys{}).fragment.spread,
+      0.3);
+  EXPECT_HAS(error_of("fragment:\n  distribution: lognormal\n  spread: 0\n"),
+             "test.yaml:3:3: fragment.spread: distribution lognormal needs fragment.spread > 0");
   EXPECT_HAS(error_of("fragment: {distribution: uniform, spread: 1.5}\n"),
              "fragment.spread (1.5) must be at most 1 for the uniform distribution");
   // fixed ignores the spread.

@@ -45,6 +45,28 @@ TEST(TcpMatching, OldestPostedReceiveWinsAcrossAnyAndSpecific) {
   EXPECT_EQ(m.posted_count(), 0u);
 }
 
+// Unexpected messages are bounded in count and bytes; a posted receive is
+// never refused, and delivering one frees its room.
+TEST(TcpMatching, UnexpectedMessagesAreBounded) {
+  RingQueue<Completion> out;
+  TagMatcher m(out, UnexpectedLimits{10, 2});
+  arrive(m, 1, 1, "abcd");
+  arrive(m, 1, 1, "efgh");
+  EXPECT_TRUE(m.begin_message(1, 1, 1).refused);  // a third message
+  EXPECT_EQ(m.unexpected_bytes(), 8u);
+  std::vector<std::byte> a(4);
+  ASSERT_TRUE(m.match_unexpected(recv_of(1, 1, a, 1)));
+  EXPECT_EQ(m.unexpected_bytes(), 4u);
+  EXPECT_TRUE(m.begin_message(1, 1, 7).refused);      // 4 + 7 > 10 bytes
+  EXPECT_TRUE(m.begin_message(1, 1, ~0ull).refused);  // no wrap-around
+  arrive(m, 1, 1, "ijklmn");                          // 4 + 6 fits exactly
+  EXPECT_EQ(m.unexpected_bytes(), 10u);
+  std::vector<std::byte> big(100);
+  m.add_posted(recv_of(1, 2, big, 2));
+  EXPECT_FALSE(m.begin_message(1, 2, 100).refused);  // posted: no limit applies
+  EXPECT_EQ(m.unexpected_count(), 2u);
+}
+
 TEST(TcpMatching, TagsMatchExactly) {
   RingQueue<Completion> out;
   TagMatcher m(out);

@@ -43,11 +43,13 @@ TEST(ReadoutUnit, PrecomputedChecksumMatchesPayload) {
   Config c = small();
   c.fragment.distribution = SizeDistribution::uniform;
   c.fragment.spread = 0.5;
+  c.fragment.meta_segments = 2;
+  c.fragment.meta_size = 100;
   ReadoutUnit ru(1, c);
   for (uint64_t e = 0; e < 200; ++e) {
     const FragmentView f = ru.fragment(e);
     ASSERT_LE(f.payload_size, max_payload(c, 1));
-    ASSERT_EQ(f.crc, crc32c(f.payload, f.payload_size)) << "event " << e;
+    ASSERT_EQ(f.crc, crc32c(f.meta, meta_bytes(c) + f.payload_size)) << "event " << e;
   }
 }
 
@@ -75,8 +77,13 @@ size_t deliver(ReadoutUnit& ru, BuilderUnit& bu, uint32_t slot, uint64_t event) 
   ru.fill_header(h, f, event, bu.index());
   uint8_t* w = bu.window(slot, ru.index());
   std::memcpy(w, &h, sizeof h);
-  std::memcpy(w + sizeof h, f.payload, f.payload_size);
-  return sizeof h + f.payload_size;
+  const size_t body = meta_bytes(bu.config()) + f.payload_size;  // metadata, then payload
+  std::memcpy(w + sizeof h, f.meta, body);
+  return sizeof h + body;
+}
+
+FragmentHeader& header_in(BuilderUnit& bu, uint32_t slot) {
+  return *reinterpret_cast<FragmentHeader*>(bu.window(slot, 0));
 }
 
 TEST(BuilderUnit, AcceptsSoundFragmentsAndCountsCorruption) {
@@ -105,8 +112,8 @@ TEST(BuilderUnit, AcceptsSoundFragmentsAndCountsCorruption) {
   EXPECT_EQ(bu.integrity().corrupt, 3u);
 }
 
-// Each header field the BU checks, corrupted alone, is caught and named; the
-// sequence number is not checked.
+// Each header field the BU checks, wrong alone in a header resealed with a
+// valid header checksum, is caught and named.
 TEST(BuilderUnit, ChecksEveryHeaderField) {
   const Config c = small();
   ReadoutUnit ru(0, c);
@@ -116,28 +123,83 @@ TEST(BuilderUnit, ChecksEveryHeaderField) {
   };
   const Case cases[] = {
       {"bad magic", [](FragmentHeader& h) { h.magic ^= 1; }},
-      {"header version 2, expected 1", [](FragmentHeader& h) { h.version = 2; }},
+      {"header version 1, expected 2", [](FragmentHeader& h) { h.version = 1; }},
       {"event id 8 in a slot building 7", [](FragmentHeader& h) { h.event_id = 8; }},
       {"header names RU 1", [](FragmentHeader& h) { h.ru = 1; }},
       {"header names BU 0", [](FragmentHeader& h) { h.bu = 0; }},
       {"does not match the header", [](FragmentHeader& h) { h.payload_size -= 1; }},
       {"metadata 1 x 0 B, configured 0 x 0 B", [](FragmentHeader& h) { h.meta_segments = 1; }},
-      {"payload checksum mismatch", [](FragmentHeader& h) { h.crc32c ^= 1; }},
+      {"metadata/payload checksum mismatch", [](FragmentHeader& h) { h.crc32c ^= 1; }},
   };
   for (const Case& k : cases) {
     BuilderUnit bu(1, c);
     bu.start(0, 7, std::vector<int>{0, 1}, 0);
     const size_t n = deliver(ru, bu, 0, 7);
-    k.corrupt(*reinterpret_cast<FragmentHeader*>(bu.window(0, 0)));
+    k.corrupt(header_in(bu, 0));
+    header_in(bu, 0).header_crc = header_checksum(header_in(bu, 0));
     EXPECT_FALSE(bu.accept(0, 0, n)) << k.why;
     EXPECT_EQ(bu.integrity().corrupt, 1u) << k.why;
     EXPECT_NE(bu.first_problem().find(k.why), std::string::npos) << bu.first_problem();
   }
+}
+
+// A message shorter than the metadata its header names, with a payload size
+// chosen so that header + metadata + payload wraps around 2^64 to the bytes
+// received: refused by the size check, before any checksum reads past it.
+TEST(BuilderUnit, SizeArithmeticCannotWrap) {
+  Config c = small();
+  c.fragment.meta_segments = 2;
+  c.fragment.meta_size = 64;
+  ReadoutUnit ru(0, c);
   BuilderUnit bu(1, c);
   bu.start(0, 7, std::vector<int>{0, 1}, 0);
-  const size_t n = deliver(ru, bu, 0, 7);
-  reinterpret_cast<FragmentHeader*>(bu.window(0, 0))->sequence += 1000;
-  EXPECT_TRUE(bu.accept(0, 0, n)) << bu.first_problem();
+  deliver(ru, bu, 0, 7);
+  const size_t bytes = sizeof(FragmentHeader) + 10;
+  header_in(bu, 0).payload_size = uint64_t{10} - 128;  // 2^64 - 118
+  header_in(bu, 0).header_crc = header_checksum(header_in(bu, 0));
+  EXPECT_FALSE(bu.accept(0, 0, bytes));
+  EXPECT_NE(bu.first_problem().find("does not match the header"), std::string::npos)
+      << bu.first_problem();
+}
+
+// A flipped bit anywhere in a fragment is caught: in any header byte (the
+// sequence number, version and reserved bytes included) by the header
+// checksum, in metadata or payload by the body checksum.
+TEST(BuilderUnit, EveryBitFlipIsDetected) {
+  Config c = small();
+  c.fragment.meta_segments = 2;
+  c.fragment.meta_size = 64;
+  ReadoutUnit ru(0, c);
+  BuilderUnit probe(1, c);
+  probe.start(0, 7, std::vector<int>{0, 1}, 0);
+  const size_t n = deliver(ru, probe, 0, 7);
+  ASSERT_TRUE(probe.accept(0, 0, n)) << probe.first_problem();
+  for (size_t byte = 0; byte < n; byte += (byte < 300 ? 1 : 997)) {
+    BuilderUnit bu(1, c);
+    bu.start(0, 7, std::vector<int>{0, 1}, 0);
+    ASSERT_EQ(deliver(ru, bu, 0, 7), n);
+    bu.window(0, 0)[byte] ^= static_cast<uint8_t>(1u << (byte % 8));
+    EXPECT_FALSE(bu.accept(0, 0, n)) << "byte " << byte;
+    EXPECT_EQ(bu.integrity().corrupt, 1u) << "byte " << byte;
+  }
+}
+
+// PUSH: a slot takes its event id from the first sound header; a corrupt
+// first fragment neither sets it nor goes unnoticed.
+TEST(BuilderUnit, EventIdComesFromASoundHeader) {
+  Config c = small();
+  c.nodes = 1;
+  ReadoutUnit ru(0, c);
+  BuilderUnit bu(0, c);
+  bu.start(0, BuilderUnit::kEventFromHeader, std::vector<int>{0}, 0);
+  size_t n = deliver(ru, bu, 0, 5);
+  header_in(bu, 0).event_id = 9;  // not resealed
+  EXPECT_FALSE(bu.accept(0, 0, n));
+  EXPECT_EQ(bu.slot(0).event, BuilderUnit::kEventFromHeader);
+  bu.start(1, BuilderUnit::kEventFromHeader, std::vector<int>{0}, 0);
+  n = deliver(ru, bu, 1, 6);
+  EXPECT_TRUE(bu.accept(1, 0, n)) << bu.first_problem();
+  EXPECT_EQ(bu.slot(1).event, 6u);
 }
 
 TEST(FilterUnits, SlotsWaitForAFreeFu) {

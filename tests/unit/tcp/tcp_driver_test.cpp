@@ -5,6 +5,7 @@
 #include <cstring>
 #include <set>
 
+#include "drivers/tcp/tcp_wire.hpp"
 #include "tcp_test_util.hpp"
 
 namespace evb::tcp {
@@ -120,6 +121,32 @@ TEST(TcpDriver, UnexpectedMessagesWaitForTheirReceive) {
   EXPECT_EQ(big, large);
   EXPECT_EQ(tiny, small);
   EXPECT_EQ(tcp1->unexpected_count(), 0u);
+}
+
+// A peer that sends more than the receiver buffers for unposted receives is
+// dropped as broken, and the error names it and the limit's keys.
+TEST(TcpDriver, UnexpectedMessagesBeyondTheLimitDropThePeer) {
+  TcpOptions opts;
+  opts.unexpected.bytes = 1000;
+  Cluster c(2, opts);
+  c.connect();
+  auto msg = pattern(600, 1);
+  Segment s{msg.data(), msg.size()};
+  c[0].post_send(1, 5, {&s, 1}, 1);
+  c[0].post_send(1, 5, {&s, 1}, 2);
+  testing::internal::CaptureStderr();
+  auto r = c.take(1, 1);
+  std::string log = testing::internal::GetCapturedStderr();
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].type, OpType::peer_event);
+  EXPECT_EQ(r[0].peer, 0);
+  const std::string err = c[1].last_error();
+  EXPECT_NE(err.find("peer rank 0 (" + endpoint_of(c.addresses()[0]) + ")"), std::string::npos)
+      << err;
+  EXPECT_NE(err.find("driver_options.unexpected_bytes"), std::string::npos) << err;
+  auto* tcp1 = dynamic_cast<TcpDriver*>(&c[1]);
+  ASSERT_NE(tcp1, nullptr);
+  EXPECT_EQ(tcp1->unexpected_count(), 1u);  // the first one, still waiting for its receive
 }
 
 TEST(TcpDriver, TruncationIsReportedAndTheStreamContinues) {

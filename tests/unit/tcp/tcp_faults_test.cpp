@@ -62,6 +62,15 @@ TEST(TcpFaults, StrayClientsAreRefusedAndTheRunContinues) {
   EXPECT_NE(log.find("run id mismatch"), std::string::npos) << log;
   EXPECT_NE(log.find("not an evbench tcp hello"), std::string::npos) << log;
   EXPECT_TRUE(closed_by_remote(garbage.get()));
+  Handshake reply;
+  ASSERT_EQ(::recv(other_run.get(), &reply, sizeof reply, MSG_WAITALL),
+            static_cast<ssize_t>(sizeof reply));
+  // The reject says why, but not what the stranger should have sent.
+  EXPECT_EQ(reply.kind, static_cast<uint16_t>(HandshakeKind::reject));
+  EXPECT_EQ(reply.reason, static_cast<uint32_t>(RefuseReason::run_id_mismatch));
+  EXPECT_EQ(reply.run_id, 0u);
+  EXPECT_EQ(reply.from_rank, -1);
+  EXPECT_EQ(reply.to_rank, -1);
   EXPECT_TRUE(closed_by_remote(other_run.get()));
   EXPECT_TRUE(closed_by_remote(impostor.get()));
 
@@ -71,6 +80,39 @@ TEST(TcpFaults, StrayClientsAreRefusedAndTheRunContinues) {
   Segment s{msg.data(), msg.size()};
   c[0].post_send(1, 1, {&s, 1}, 1);
   auto r = c.take(1, 1);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].status, OpStatus::ok);
+  EXPECT_EQ(buf, msg);
+}
+
+// A local client that knows every rank's host:port (they are no secret) but
+// not the secrets exchanged through the bootstrap claims rank 0 on rank 1's
+// listener before rank 0 dials: it is refused and the real rank 0 connects.
+TEST(TcpFaults, ImpostorKnowingEveryEndpointCannotTakeARank) {
+  Cluster c(2);
+  std::vector<std::string> endpoints;
+  for (const auto& a : c.addresses()) endpoints.push_back(endpoint_of(a));
+  EXPECT_NE(endpoints, c.addresses());
+  Fd impostor = dial(c.addresses()[1]);
+  Handshake hello;
+  hello.run_id = run_id_of(endpoints);
+  hello.from_rank = 0;
+  hello.to_rank = 1;
+  ASSERT_EQ(::send(impostor.get(), &hello, sizeof hello, 0), static_cast<ssize_t>(sizeof hello));
+
+  testing::internal::CaptureStderr();
+  c.connect();
+  std::string log = testing::internal::GetCapturedStderr();
+  EXPECT_NE(log.find("run id mismatch"), std::string::npos) << log;
+  EXPECT_EQ(log.find('#'), std::string::npos) << "a secret reached the log: " << log;
+  EXPECT_TRUE(closed_by_remote(impostor.get()));
+
+  auto msg = pattern(100, 2);
+  std::vector<std::byte> buf(100);
+  c[0].post_recv(1, 1, buf.data(), buf.size(), nullptr, 1);
+  Segment s{msg.data(), msg.size()};
+  c[1].post_send(0, 1, {&s, 1}, 1);
+  auto r = c.take(0, 1);
   ASSERT_EQ(r.size(), 1u);
   EXPECT_EQ(r[0].status, OpStatus::ok);
   EXPECT_EQ(buf, msg);
@@ -126,7 +168,7 @@ TEST(TcpFaults, PeerClosingWithoutByeIsLost) {
   EXPECT_EQ(r[1].status, OpStatus::peer_lost);
   EXPECT_EQ(r[1].peer, 1);
   std::string err = c[0].last_error();
-  EXPECT_NE(err.find("rank 1 (" + c.addresses()[1] + ")"), std::string::npos) << err;
+  EXPECT_NE(err.find("rank 1 (" + endpoint_of(c.addresses()[1]) + ")"), std::string::npos) << err;
   EXPECT_NE(log.find("lost"), std::string::npos) << log;
   // The any-peer receive still waits for rank 2, and gets its message.
   uint32_t v = 7;
@@ -203,7 +245,7 @@ TEST(TcpFaults, KilledChildProcessIsLost) {
     if (c.type != OpType::peer_event) cookies.insert(c.cookie);
   }
   EXPECT_EQ(cookies, (std::set<uint64_t>{1, 2}));
-  EXPECT_NE(d->last_error().find("rank 1 (" + std::string(child) + ")"), std::string::npos)
+  EXPECT_NE(d->last_error().find("rank 1 (" + endpoint_of(child) + ")"), std::string::npos)
       << d->last_error();
   ::close(up[0]);
   ::close(down[1]);
