@@ -389,7 +389,7 @@ peer_timeout: 7.5
 verify.sample: 0.3
 fault.corrupt_every: 17
 driver_options: {sndbuf: 3KB, nodelay: off, connect_timeout: 250ms, bind: "eth 0: \"x\""}
-bootstrap: mpi
+bootstrap: env
 poll_mode: block
 )");
   const std::string yaml = to_yaml(c);
