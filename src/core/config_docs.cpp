@@ -172,7 +172,8 @@ std::string reference_markdown(const PluginKeys& plugins) {
     out +=
         "\n## Keys each protocol reads\n\nBeyond the keys every run reads. A key set "
         "explicitly that the selected protocol does not read draws a warning (not an error, so "
-        "one file can serve several protocols). Each protocol folder declares its list "
+        "one file can serve several protocols; under a launcher only the first rank prints it). "
+        "Each protocol folder declares its list "
         "(src/protocols/*/*_keys.cpp).\n\n| Protocol | Keys |\n|---|---|\n";
     for (const auto& [protocol, keys] : plugins.protocol_keys) {
       std::string list;

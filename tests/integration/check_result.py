@@ -135,6 +135,8 @@ def main():
     p.add_argument("--min-events", type=int, default=1)
     p.add_argument("--shifts", type=int)
     p.add_argument("--expect-stderr", action="append", default=[])
+    p.add_argument("--reject-stderr", action="append", default=[],
+                   help="fail when stderr contains this text")
     p.add_argument("--expect-stdout", action="append", default=[])
     p.add_argument("--no-json", action="store_true")
     p.add_argument("--expect-json", action="append", default=[],
@@ -159,6 +161,9 @@ def main():
         for text in args.expect_stderr:
             if text not in err:
                 fail(f"stderr lacks {text!r}")
+        for text in args.reject_stderr:
+            if text in err:
+                fail(f"stderr contains {text!r}")
         for text in args.expect_stdout:
             if text not in out:
                 fail(f"stdout lacks {text!r}")

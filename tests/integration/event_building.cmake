@@ -90,6 +90,20 @@ foreach(protocol pull push pull-noevm)
   set_tests_properties(eb_fault_corrupt_${id} PROPERTIES TIMEOUT 60 LABELS integration)
 endforeach()
 # Bad configuration: file:line:column and a suggestion, exit 2, nothing started.
+# A key the protocol does not read draws one warning per job: from the first
+# rank, not from every rank a launcher started.
+add_test(NAME cli_unused_key_warning_rank0
+         COMMAND ${CMAKE_COMMAND} -E env EVBENCH_RANK=0
+                 ${_evb_check} --no-json --expect-stderr "shift: not read by protocol pull"
+                 -- $<TARGET_FILE:evbench> validate ${PROJECT_SOURCE_DIR}/configs/default.yaml
+                 --set shift=2)
+add_test(NAME cli_unused_key_warning_later_rank
+         COMMAND ${CMAKE_COMMAND} -E env EVBENCH_RANK=3
+                 ${_evb_check} --no-json --reject-stderr "not read by protocol"
+                 -- $<TARGET_FILE:evbench> validate ${PROJECT_SOURCE_DIR}/configs/default.yaml
+                 --set shift=2)
+set_tests_properties(cli_unused_key_warning_rank0 cli_unused_key_warning_later_rank
+                     PROPERTIES TIMEOUT 60 LABELS integration)
 add_test(NAME cli_validate_typo
          COMMAND ${_evb_check} --no-json --expect-exit 2
                  --expect-stderr "typo.yaml:3:1: credts: unknown key (did you mean 'credits'?)"

@@ -2,6 +2,7 @@
 
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <sstream>
@@ -107,11 +108,23 @@ PluginKeys plugin_keys(const PluginRegistry& r) {
 
 namespace {
 
+// True when a launcher (srun, mpirun, a script setting EVBENCH_RANK) says
+// this process is not the first of its job: every rank loads the same
+// configuration, so only the first one prints its warnings.
+bool later_rank_of_a_launch() {
+  for (const char* var : {"EVBENCH_RANK", "SLURM_PROCID", "OMPI_COMM_WORLD_RANK", "PMI_RANK"}) {
+    const char* v = std::getenv(var);
+    if (v && *v) return std::strcmp(v, "0") != 0;
+  }
+  return false;
+}
+
 Config load(const Args& a, const PluginRegistry& r) {
   Config c = a.config.empty() ? load_config_text(default_config_yaml(), "configs/default.yaml",
                                                  a.sets, plugin_keys(r))
                               : load_config(a.config, a.sets, plugin_keys(r));
   // The embedded default sets keys for every protocol; only the user's count.
+  if (later_rank_of_a_launch()) return c;
   for (const auto& w : c.warnings)
     if (!a.config.empty() || w.rfind("configs/default.yaml", 0) != 0)
       std::fprintf(stderr, "evbench: warning: %s\n", w.c_str());
