@@ -278,19 +278,25 @@ std::string range_text(const KeySpec& spec) {
   return out;
 }
 
+// Edits (insert, delete, replace, swap of two neighbours) from a to b: a
+// swapped pair is the commonest typo ("tpc" is one edit from "tcp", two
+// from "mpi").
 size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  const size_t w = b.size() + 1;
+  std::vector<size_t> d((a.size() + 1) * w);
+  auto at = [&](size_t i, size_t j) -> size_t& { return d[i * w + j]; };
+  for (size_t i = 0; i <= a.size(); ++i) at(i, 0) = i;
+  for (size_t j = 0; j <= b.size(); ++j) at(0, j) = j;
   for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
     for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
+      size_t best = std::min(
+          {at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        best = std::min(best, at(i - 2, j - 2) + 1);
+      at(i, j) = best;
     }
   }
-  return row[b.size()];
+  return at(a.size(), b.size());
 }
 
 std::optional<std::string> nearest(const std::string& word,

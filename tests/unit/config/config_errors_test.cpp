@@ -100,6 +100,11 @@ TEST_F(ConfigErrors, BadChoiceListsChoices) {
   EXPECT_HAS(e, "did you mean 'pull'?");
   EXPECT_HAS(error_of("layout: with_rank0\n"), "'with_rank0' is not one of rubu, split");
   EXPECT_HAS(error_of("evm: with_rank0\n"), "did you mean 'with-rank0'?");
+  // Two swapped letters are one edit: "tpc" is tcp, not mpi.
+  EXPECT_HAS(error_of("scheduling: barerl\n"), "did you mean 'barrel'?");
+  if (test::built("tcp") && test::built("mpi")) {
+    EXPECT_HAS(error_of("driver: tpc\n"), "did you mean 'tcp'?");
+  }
 }
 
 TEST_F(ConfigErrors, DriverAndBootstrapFromPlugins) {
