@@ -17,6 +17,10 @@ std::string where(const std::string& key) {
 
 }  // namespace
 
+KeySpec duration_option(const char* name, const char* default_value, const char* doc) {
+  return KeySpec{name, KeyType::duration, default_value, "s", 0, INFINITY, {}, doc};
+}
+
 std::string option_key(const std::string& raw_key) {
   const size_t dot = raw_key.rfind('.');
   return dot == std::string::npos ? raw_key : raw_key.substr(dot + 1);

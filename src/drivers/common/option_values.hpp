@@ -6,7 +6,13 @@
 #include <cstddef>
 #include <string>
 
+#include "core/config_table.hpp"
+
 namespace evb {
+
+// The table row of a duration option in seconds, >= 0 (timeouts and
+// intervals, which every driver with a control protocol has).
+KeySpec duration_option(const char* name, const char* default_value, const char* doc);
 
 // "tls", "ucx.tls" and "driver_options.tls" all name the key "tls".
 std::string option_key(const std::string& raw_key);

@@ -87,31 +87,14 @@ const std::vector<KeySpec>& lf_option_specs() {
        {},
        "ask for FI_SOURCE so remote_write completions name the writer (falls back when the "
        "provider lacks it)"},
-      {"keepalive_timeout",
-       KeyType::duration,
-       "4s",
-       "s",
-       0,
-       INFINITY,
-       {},
-       "a peer this rank waits on that answers no keepalive for this long is lost (pings go "
-       "to peers quiet for a quarter of it); 0 = off"},
-      {"connect_timeout",
-       KeyType::duration,
-       "30s",
-       "s",
-       0,
-       INFINITY,
-       {},
-       "how long connect() waits for the hello of every peer before failing"},
-      {"shutdown_timeout",
-       KeyType::duration,
-       "10s",
-       "s",
-       0,
-       INFINITY,
-       {},
-       "how long shutdown() waits to deliver its goodbyes and cancel receives"},
+      duration_option(
+          "keepalive_timeout", "4s",
+          "a peer this rank waits on that answers no keepalive for this long is lost (pings go "
+          "to peers quiet for a quarter of it); 0 = off"),
+      duration_option("connect_timeout", "30s",
+                      "how long connect() waits for the hello of every peer before failing"),
+      duration_option("shutdown_timeout", "10s",
+                      "how long shutdown() waits to deliver its goodbyes and cancel receives"),
   };
   return specs;
 }

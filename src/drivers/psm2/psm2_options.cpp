@@ -8,22 +8,9 @@ namespace evb::psm2 {
 
 const std::vector<KeySpec>& psm2_option_specs() {
   static const std::vector<KeySpec> specs = {
-      {"connect_timeout",
-       KeyType::duration,
-       "30s",
-       "s",
-       0,
-       INFINITY,
-       {},
-       "how long psm2_ep_connect waits for every peer"},
-      {"shutdown_timeout",
-       KeyType::duration,
-       "10s",
-       "s",
-       0,
-       INFINITY,
-       {},
-       "how long shutdown() waits to deliver its goodbyes and close the endpoint"},
+      duration_option("connect_timeout", "30s", "how long psm2_ep_connect waits for every peer"),
+      duration_option("shutdown_timeout", "10s",
+                      "how long shutdown() waits to deliver its goodbyes and close the endpoint"),
   };
   return specs;
 }

@@ -5,6 +5,7 @@
 
 #include "core/config_loader.hpp"
 #include "core/error.hpp"
+#include "drivers/common/option_values.hpp"
 
 namespace evb::tcp {
 
@@ -44,22 +45,10 @@ const std::vector<KeySpec>& tcp_option_specs() {
        INFINITY,
        {},
        "TCP_NODELAY (disable Nagle) on every connection"},
-      {"connect_timeout",
-       KeyType::duration,
-       "30s",
-       "s",
-       0,
-       INFINITY,
-       {},
-       "how long connect() waits for all peers before failing"},
-      {"shutdown_timeout",
-       KeyType::duration,
-       "10s",
-       "s",
-       0,
-       INFINITY,
-       {},
-       "how long shutdown() waits to flush queued sends and the BYE"},
+      duration_option("connect_timeout", "30s",
+                      "how long connect() waits for all peers before failing"),
+      duration_option("shutdown_timeout", "10s",
+                      "how long shutdown() waits to flush queued sends and the BYE"),
       {"unexpected_bytes",
        KeyType::size,
        "256MiB",

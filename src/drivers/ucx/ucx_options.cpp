@@ -27,32 +27,15 @@ const std::vector<KeySpec>& ucx_option_specs() {
        {},
        "network devices, with UCX_NET_DEVICES semantics (lo, eth0, mlx5_0:1, a list); auto = "
        "lo when all ranks are on this host, else UCX_NET_DEVICES or all; any = UCX's choice"},
-      {"keepalive_interval",
-       KeyType::duration,
-       "1s",
-       "s",
-       0,
-       INFINITY,
-       {},
-       "how often UCX checks that peers are alive (UCX_KEEPALIVE_INTERVAL): a killed peer is "
-       "reported within about this long on transports without a connection to break (shared "
-       "memory); 0 = UCX's default (20 s)"},
-      {"connect_timeout",
-       KeyType::duration,
-       "30s",
-       "s",
-       0,
-       INFINITY,
-       {},
-       "how long connect() waits for the hello of every peer before failing"},
-      {"shutdown_timeout",
-       KeyType::duration,
-       "10s",
-       "s",
-       0,
-       INFINITY,
-       {},
-       "how long shutdown() waits to deliver its goodbyes and close its endpoints"},
+      duration_option(
+          "keepalive_interval", "1s",
+          "how often UCX checks that peers are alive (UCX_KEEPALIVE_INTERVAL): a killed peer is "
+          "reported within about this long on transports without a connection to break (shared "
+          "memory); 0 = UCX's default (20 s)"),
+      duration_option("connect_timeout", "30s",
+                      "how long connect() waits for the hello of every peer before failing"),
+      duration_option("shutdown_timeout", "10s",
+                      "how long shutdown() waits to deliver its goodbyes and close its endpoints"),
   };
   return specs;
 }

@@ -94,22 +94,10 @@ const std::vector<KeySpec>& verbs_option_specs() {
        {},
        "receiver-not-ready retries (7 = infinite); 0 turns an RNR, which the credits rule "
        "out, into an immediate error"},
-      {"connect_timeout",
-       KeyType::duration,
-       "30s",
-       "s",
-       0,
-       INFINITY,
-       {},
-       "how long connect() waits for every peer's queue pair to be ready"},
-      {"shutdown_timeout",
-       KeyType::duration,
-       "10s",
-       "s",
-       0,
-       INFINITY,
-       {},
-       "how long shutdown() waits for outstanding sends to drain"},
+      duration_option("connect_timeout", "30s",
+                      "how long connect() waits for every peer's queue pair to be ready"),
+      duration_option("shutdown_timeout", "10s",
+                      "how long shutdown() waits for outstanding sends to drain"),
   };
   return specs;
 }
