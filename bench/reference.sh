@@ -1,0 +1,153 @@
+#!/bin/bash
+# Every evbench-vs-reference pair of issue 10 in one run, at 4 and 8
+# processes, 512 KiB blocks; each pair measured REPEAT times interleaved
+# (evbench, reference, evbench, reference, ...) and the medians compared:
+#
+#   pull/mpi   evbench PULL, MPI driver   vs MPI_Alltoall loop (bench/alltoall_loop.c), vader
+#   pull/tcp   evbench PULL, TCP driver   vs MPI_Alltoall loop, Open MPI TCP BTL on lo
+#   p2p/mpi    evbench one-to-one (shift 1), MPI driver vs bench/p2p_loop.c (osu_bibw's
+#              window of isend/irecv, shift 1 on N ranks), vader
+#   p2p/tcp    evbench one-to-one, TCP driver vs p2p_loop over the TCP BTL
+#
+# Buffer policies, equal footprint on both sides:
+#   cache   PULL: RU ring = N x 512 KiB and BU windows = N x 512 KiB (credits 1),
+#           parallel N, vs all-to-all send + receive buffers of N x 512 KiB, reused.
+#           one-to-one: a 512 KiB send buffer reused (as OSU), `parallel` = window
+#           receive slots, vs p2p_loop reusing one send and one receive buffer.
+#   memory  256 MiB RU ring vs all-to-all / p2p send and receive pools of 256 MiB.
+# Aggregate Gb/s = sum over ranks of bytes received per second (docs/METRICS.md);
+# PULL and the all-to-all count a node's own fragment/block, the p2p pair has none.
+# Not a test: numbers depend on the machine and its load (compare ratios).
+#
+#   bench/reference.sh [-s SECONDS] [-r REPEAT] [-n "4 8"] [-w WINDOW] [-j FILE.json]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs=3 repeat=3 procs="4 8" window=16 json=""
+while getopts "s:r:n:w:j:" o; do
+  case $o in
+    s) secs=$OPTARG ;;
+    r) repeat=$OPTARG ;;
+    n) procs=$OPTARG ;;
+    w) window=$OPTARG ;;
+    j) json=$OPTARG ;;
+    *) sed -n '2,22p' "$0" >&2; exit 2 ;;
+  esac
+done
+evbench=${EVBENCH:-build/bin/evbench}
+[[ -x $evbench ]] || { echo "build evbench first (scripts/build.sh)" >&2; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+mpicc -O2 -o "$tmp/alltoall_loop" bench/alltoall_loop.c
+mpicc -O2 -o "$tmp/p2p_loop" bench/p2p_loop.c
+block=524288
+memory=$((256 * 1024 * 1024))
+vader=(--mca pml ob1 --mca btl self,vader)
+tcpbtl=(--mca pml ob1 --mca btl tcp,self --mca btl_tcp_if_include lo)
+aggregate='import json,sys; print("%.3f" % json.load(open(sys.argv[1]))["results"]["bandwidth_gbps"]["aggregate"])'
+
+evbench_tcp() {  # $1 = nodes, rest = --set options: the TCP driver, local bootstrap
+  local np=$1
+  shift
+  "$evbench" run --quiet --set driver=tcp --set nodes="$np" --set fragment.size=$block \
+    --set duration=$((secs + 1))s --set warmup=1s "$@" --json "$tmp/e.json" >/dev/null 2>"$tmp/e.err" ||
+    { echo "evbench failed: $(tail -1 "$tmp/e.err")" >&2; echo nan; return; }
+  /usr/bin/python3 -c "$aggregate" "$tmp/e.json"
+}
+
+evbench_mpi() {  # $1 = nodes, rest = --set options: the MPI driver under mpirun over vader
+  local np=$1
+  shift
+  mpirun --oversubscribe -np "$np" "${vader[@]}" --mca oob_tcp_if_include lo \
+    "$evbench" run --quiet --set bootstrap=mpi --set driver=mpi --set nodes="$np" \
+    --set fragment.size=$block --set duration=$((secs + 1))s --set warmup=1s "$@" \
+    --json "$tmp/m.json" >/dev/null 2>"$tmp/m.err" ||
+    { echo "evbench (mpi) failed: $(tail -1 "$tmp/m.err")" >&2; echo nan; return; }
+  /usr/bin/python3 -c "$aggregate" "$tmp/m.json"
+}
+
+loop() {  # $1 = nodes, $2 = transport (vader|tcp), rest = program and its arguments
+  local np=$1 transport=$2
+  shift 2
+  local mca=("${vader[@]}")
+  [[ $transport == tcp ]] && mca=("${tcpbtl[@]}")
+  mpirun --oversubscribe -np "$np" "${mca[@]}" --mca oob_tcp_if_include lo "$@" 2>"$tmp/l.err" |
+    sed -n 's/.*aggregate_gbps=\([0-9.]*\).*/\1/p' | grep . ||
+    { echo "reference failed: $(tail -1 "$tmp/l.err")" >&2; echo nan; }
+}
+
+measure() {  # $1 = row, $2 = nodes, $3 = policy; appends "row nodes policy side value"
+  local row=$1 np=$2 policy=$3 ring pool ev ref
+  if [[ $policy == cache ]]; then ring=$((np * block)) pool=0; else ring=$memory pool=$memory; fi
+  case $row in
+    pull/mpi | pull/tcp)
+      local credits=()
+      [[ $policy == cache ]] && credits=(--set credits=1)
+      local opts=(--set protocol=pull --set evm=with-rank0 --set parallel="$np"
+                  --set ru_buffer="$ring" "${credits[@]}")
+      if [[ $row == pull/mpi ]]; then ev=$(evbench_mpi "$np" "${opts[@]}")
+      else ev=$(evbench_tcp "$np" "${opts[@]}"); fi
+      local transport=vader
+      [[ $row == pull/tcp ]] && transport=tcp
+      ref=$(loop "$np" $transport "$tmp/alltoall_loop" $block "$secs" $pool) ;;
+    p2p/mpi | p2p/tcp)
+      [[ $policy == cache ]] && ring=$block
+      local opts=(--set protocol=one-to-one --set shift=1 --set parallel="$window"
+                  --set ru_buffer="$ring")
+      if [[ $row == p2p/mpi ]]; then ev=$(evbench_mpi "$np" "${opts[@]}")
+      else ev=$(evbench_tcp "$np" "${opts[@]}"); fi
+      local transport=vader
+      [[ $row == p2p/tcp ]] && transport=tcp
+      ref=$(loop "$np" $transport "$tmp/p2p_loop" $block "$secs" $pool "$window" 1) ;;
+  esac
+  echo "$row $np $policy evbench $ev" >>"$tmp/samples"
+  echo "$row $np $policy reference $ref" >>"$tmp/samples"
+  echo "  $row n=$np $policy: evbench $ev, reference $ref" >&2
+}
+
+: >"$tmp/samples"
+echo "# reference.sh: 512 KiB, ${secs} s per measurement, ${repeat} interleaved repeats, $(nproc) cores" >&2
+for np in $procs; do
+  for row in pull/mpi pull/tcp p2p/mpi p2p/tcp; do
+    for policy in cache memory; do
+      for ((k = 0; k < repeat; ++k)); do measure $row "$np" $policy; done
+    done
+  done
+done
+
+/usr/bin/python3 - "$tmp/samples" "$json" "$secs" "$repeat" "$window" \
+  "$("$evbench" --version)" "$(mpirun --version | head -1)" <<'EOF'
+import json, math, statistics, sys
+samples, out, secs, repeat, window, version, mpi = sys.argv[1:8]
+refs = {"pull/mpi": "MPI_Alltoall loop, vader", "pull/tcp": "MPI_Alltoall loop, TCP BTL",
+        "p2p/mpi": "p2p_loop (osu_bibw-like), vader", "p2p/tcp": "p2p_loop, TCP BTL"}
+table = {}
+for line in open(samples):
+    row, n, policy, side, value = line.split()
+    table.setdefault((row, int(n), policy), {}).setdefault(side, []).append(float(value))
+def median(v):
+    v = [x for x in v if not math.isnan(x)]
+    return statistics.median(v) if v else float("nan")
+rows = []
+print(f"# {version}; {mpi}; medians of {repeat}, {secs} s each; one-to-one window {window}")
+print(f"{'pair':9} {'n':>2} {'policy':7} {'evbench Gb/s':>12} {'reference Gb/s':>14} {'ratio':>6}  reference")
+for (row, n, policy), sides in table.items():
+    e, r = median(sides.get("evbench", [])), median(sides.get("reference", []))
+    ratio = e / r if r and not math.isnan(r) and not math.isnan(e) else float("nan")
+    print(f"{row:9} {n:>2} {policy:7} {e:12.2f} {r:14.2f} {ratio:6.2f}  {refs[row]}")
+    rows.append({"pair": row, "nodes": n, "policy": policy, "evbench_gbps": e,
+                 "reference_gbps": r, "ratio": ratio, "reference": refs[row],
+                 "evbench_samples": sides.get("evbench", []),
+                 "reference_samples": sides.get("reference", [])})
+if out:
+    clean = lambda x: None if isinstance(x, float) and math.isnan(x) else x
+    for r in rows:
+        for k in ("evbench_gbps", "reference_gbps", "ratio"):
+            r[k] = clean(r[k])
+        r["evbench_samples"] = [clean(x) for x in r["evbench_samples"]]
+        r["reference_samples"] = [clean(x) for x in r["reference_samples"]]
+    json.dump({"benchmark": "reference", "block_bytes": 524288, "seconds": float(secs),
+               "repeat": int(repeat), "window": int(window), "evbench": version, "mpi": mpi,
+               "rows": rows}, open(out, "w"), indent=1)
+    print(f"# JSON: {out}")
+EOF
