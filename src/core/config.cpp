@@ -81,6 +81,10 @@ const char* to_string(DataPath v) {
   return "?";
 }
 
+const char* to_string(PageSize v) {
+  return v == PageSize::huge ? "huge" : "normal";
+}
+
 const char* to_string(PollMode v) {
   switch (v) {
     case PollMode::automatic:

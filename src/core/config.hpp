@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "core/aligned_buffer.hpp"
+
 namespace evb {
 
 enum class Layout { rubu, split };
@@ -69,6 +71,7 @@ struct Config {
   std::vector<double> ru_rate_factors;  // empty = all 1.0; else one per RU
   uint64_t ru_buffer = 64ull << 20;     // bytes of each RU's fragment ring
   uint64_t command_size = 64;
+  PageSize page_size = PageSize::normal;  // RU ring, BU windows, micro-benchmark buffers
 
   // Duration
   double duration_s = 3.0;  // used when events == 0
@@ -105,6 +108,7 @@ const char* to_string(SizeDistribution);
 // (lognormal sigma); `current` for fixed, which ignores it.
 double default_spread(SizeDistribution d, double current);
 const char* to_string(PollMode);
+const char* to_string(PageSize);
 const char* to_string(DataPath);
 
 // True for pull, push, pull-noevm (the event builders).

@@ -78,6 +78,11 @@ struct EnumValues<PollMode> {
 };
 
 template <>
+struct EnumValues<PageSize> {
+  static constexpr std::array values{PageSize::normal, PageSize::huge};
+};
+
+template <>
 struct EnumValues<DataPath> {
   static constexpr std::array values{DataPath::automatic, DataPath::send, DataPath::write};
 };

@@ -167,6 +167,12 @@ const std::vector<CoreKey>& core_key_table() {
             "bytes of each RU's fragment ring (cache- or memory-resident)"),
        [](Config& c, const Value& v) { c.ru_buffer = v.bytes; },
        [](const Config& c) { return bytes(c.ru_buffer); }},
+      {choice("page_size", PageSize::normal,
+              "pages of the RU ring, the BU windows and the micro-benchmarks' buffers: normal, "
+              "or huge (2 MiB-aligned, advised for transparent huge pages; what the kernel "
+              "gave is results.anon_huge_bytes)"),
+       [](Config& c, const Value& v) { c.page_size = enum_from<PageSize>(v.text); },
+       [](const Config& c) { return text(to_string(c.page_size)); }},
       {spec("command_size", K::size, "64", "B", 64, kMiB,
             "bytes of one command message (credit, assign, request)"),
        [](Config& c, const Value& v) { c.command_size = v.bytes; },

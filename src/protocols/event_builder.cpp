@@ -97,7 +97,7 @@ void build_event_builder(EventBuilderRank& out, Engine& engine, Bootstrap& boot,
   if (me.bu >= 0) {
     // The windows peers write into come from the driver (allocate_memory),
     // which may place them where its transports reach them best.
-    out.bu_memory = driver.allocate_memory(BuilderUnit::memory_bytes(config));
+    out.bu_memory = driver.allocate_memory(BuilderUnit::memory_bytes(config), config.page_size);
     out.bu = std::make_unique<BuilderUnit>(me.bu, config,
                                            reinterpret_cast<uint8_t*>(out.bu_memory->base()));
     out.fus = std::make_unique<FilterUnits>(me.bu, config);

@@ -18,7 +18,7 @@ BuilderUnit::BuilderUnit(int index, const Config& config, uint8_t* memory)
   verify_threshold_ = sample >= 1.0 ? UINT64_MAX : static_cast<uint64_t>(sample * 0x1.0p64);
   slots_.resize(config.credits);
   if (!memory) {
-    own_ = AlignedBuffer(layout_.total());
+    own_ = AlignedBuffer(layout_.total(), config.page_size);
     memory = own_.data();
   }
   base_ = memory;

@@ -18,7 +18,7 @@ ReadoutUnit::ReadoutUnit(int index, const Config& config)
   // `ru_buffer` counts fragment bytes; the 64 B header room per slot comes on
   // top, so a ring of N maximal fragments really holds N slots.
   slots_ = std::max<size_t>(1, config.ru_buffer / (meta_bytes_ + max_payload_));
-  ring_ = AlignedBuffer(slots_ * stride_);
+  ring_ = AlignedBuffer(slots_ * stride_, config.page_size);
   blocks_per_slot_ = max_payload_ / kCrcBlock + 1;
   prefix_crc_.resize(slots_ * blocks_per_slot_);
   Rng rng(mix(config.seed, 0xF00D, static_cast<uint64_t>(index)));

@@ -26,6 +26,16 @@ add_test(NAME eb_lhcb_segments_lognormal
                  --set fragment.data_segments=2 --set fragment.meta_segments=2
                  --set fragment.meta_size=10KiB --set fu_per_bu=2 --set fu.processing_time=1ms
                  --set ru_rate_factors=[1,1,2,0.5])
+# page_size: huge gives 2 MiB-aligned rings and windows advised for huge
+# pages; the run is the same (every event once, every fragment checked) and
+# reports per rank what the kernel gave (results.anon_huge_bytes; its value
+# depends on the kernel's transparent-huge-page setting, so only its presence
+# is asserted).
+add_test(NAME eb_huge_pages
+         COMMAND ${_evb_check} --expect-json-gt results.anon_huge_bytes.0=-1
+                 --expect-json-gt results.anon_huge_bytes.3=-1
+                 -- $<TARGET_FILE:evbench> run ${_evb_short} --set page_size=huge
+                 --set ru_buffer=6MiB --set evm=with-rank0)
 # events: N builds exactly N events (check_result.py: built == assigned, no
 # integrity error), for every protocol; 501 does not divide among 4 BUs.
 add_test(NAME eb_event_count

@@ -251,6 +251,9 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
   w.begin_array("peak_rss_bytes");  // by rank
   for (uint64_t b : s.peak_rss_bytes) w.value("", b);
   w.end_array();
+  w.begin_array("anon_huge_bytes");  // by rank, while its buffers were in use
+  for (uint64_t b : s.anon_huge_bytes) w.value("", b);
+  w.end_array();
   // One entry per configured fault (fault.corrupt so far).
   w.begin_array("faults");
   if (c.corrupt_probability > 0) {
@@ -318,7 +321,10 @@ Summary summarize(const Config& c, const Topology&, const std::vector<RankStats>
   else
     summarize_microbench(c, ranks, s);
   s.poll_mode = poll_modes(ranks);
-  for (const RankStats& r : ranks) s.peak_rss_bytes.push_back(r.peak_rss_bytes);
+  for (const RankStats& r : ranks) {
+    s.peak_rss_bytes.push_back(r.peak_rss_bytes);
+    s.anon_huge_bytes.push_back(r.anon_huge_bytes);
+  }
   return s;
 }
 

@@ -36,7 +36,8 @@ struct Summary {
   uint64_t fu_processed = 0, fu_accepted = 0;
   int max_requests_in_flight = 0, max_events_in_flight = 0, max_outstanding_per_bu = 0;
   std::vector<uint64_t> sample_bytes, sample_events;
-  std::vector<uint64_t> peak_rss_bytes;  // by rank
+  std::vector<uint64_t> peak_rss_bytes;   // by rank
+  std::vector<uint64_t> anon_huge_bytes;  // by rank: transparent huge pages in use
   // micro-benchmarks: per step (shift) min/avg/max per-node Gb/s
   struct Step {
     int shift;

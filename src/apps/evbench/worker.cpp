@@ -111,6 +111,7 @@ int run_worker(const Config& config, const PluginRegistry& plugins, Bootstrap& b
     boot.abort(failure);
     return kExitRuntime;
   }
+  if (units.ru || units.bu) stats.anon_huge_bytes = anon_huge_bytes();  // buffers still held
   boot.barrier();
   driver->shutdown();
   rusage usage{};

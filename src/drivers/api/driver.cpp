@@ -40,9 +40,9 @@ void require_capability(const Driver& driver, bool has, const std::string& capab
                       needed_for);
 }
 
-RegistrationPtr Driver::allocate_memory(size_t size) {
+RegistrationPtr Driver::allocate_memory(size_t size, PageSize pages) {
   if (size == 0) throw Error("driver '" + name() + "': allocate_memory of 0 bytes");
-  AlignedBuffer memory(size);
+  AlignedBuffer memory(size, pages);
   RegistrationPtr inner = register_memory(memory.data(), memory.size());
   return std::make_unique<OwnedRegistration>(std::move(memory), std::move(inner));
 }

@@ -26,6 +26,8 @@
 #include <string>
 #include <vector>
 
+#include "core/aligned_buffer.hpp"
+
 namespace evb {
 
 using PeerId = int;              // a rank
@@ -174,8 +176,10 @@ class Driver {
   // page-aligned memory and calls register_memory(); drivers whose library
   // reaches its own allocations more directly override it (UCX's
   // shared-memory segments, which peers write with a plain copy where
-  // caller memory would need the target's help).
-  virtual RegistrationPtr allocate_memory(size_t size);
+  // caller memory would need the target's help). `pages` is the caller's
+  // page-size wish (config key `hugepages`); drivers whose library allocates
+  // may ignore it and say so in their page.
+  virtual RegistrationPtr allocate_memory(size_t size, PageSize pages);
   // Only when capabilities().rdma_write: turns the packed key `peer` sent
   // into a handle for rdma_write. Throws evb::Error on malformed bytes.
   virtual RemoteKeyPtr unpack_key(PeerId peer, std::span<const std::byte> packed);

@@ -194,7 +194,7 @@ RegistrationPtr UcxDriver::checked_key(RegistrationPtr reg) const {
   return reg;
 }
 
-RegistrationPtr UcxDriver::allocate_memory(size_t size) {
+RegistrationPtr UcxDriver::allocate_memory(size_t size, PageSize) {
   if (size == 0) throw Error(prefix() + ": allocate_memory of 0 bytes");
   return checked_key(
       std::make_unique<UcxRegistration>(worker_->context(), nullptr, size, prefix()));

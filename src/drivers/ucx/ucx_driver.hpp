@@ -47,7 +47,7 @@ class UcxDriver final : public Driver {
   void connect(const std::vector<std::string>& addresses,
                const std::vector<PeerId>& peers) override;
   RegistrationPtr register_memory(void* base, size_t size) override;
-  RegistrationPtr allocate_memory(size_t size) override;
+  RegistrationPtr allocate_memory(size_t size, PageSize pages) override;
   RemoteKeyPtr unpack_key(PeerId peer, std::span<const std::byte> packed) override;
 
   void post_send(PeerId peer, Tag tag, std::span<const Segment> segments, uint64_t cookie) override;

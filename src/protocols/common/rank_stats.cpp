@@ -59,6 +59,7 @@ std::string RankStats::serialize() const {
   out << YAML::Key << "step_bytes" << YAML::Value << step_bytes;
   out << YAML::Key << "step_window_s" << YAML::Value << step_window_s;
   out << YAML::Key << "peak_rss_bytes" << YAML::Value << peak_rss_bytes;
+  out << YAML::Key << "anon_huge_bytes" << YAML::Value << anon_huge_bytes;
   out << YAML::Key << "error" << YAML::Value << error;
   out << YAML::Key << "integrity_problem" << YAML::Value << integrity_problem;
   out << YAML::EndMap;
@@ -101,6 +102,7 @@ RankStats RankStats::deserialize(const std::string& text) {
   s.step_bytes = n["step_bytes"].as<std::vector<uint64_t>>();
   s.step_window_s = n["step_window_s"].as<std::vector<double>>();
   s.peak_rss_bytes = n["peak_rss_bytes"].as<uint64_t>(0);
+  s.anon_huge_bytes = n["anon_huge_bytes"].as<uint64_t>(0);
   s.error = n["error"].as<std::string>("");
   s.integrity_problem = n["integrity_problem"].as<std::string>("");
   return s;

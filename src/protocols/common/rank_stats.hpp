@@ -48,6 +48,9 @@ struct RankStats {
   std::vector<double> step_window_s;
   // The process's peak resident set size (getrusage ru_maxrss), bytes.
   uint64_t peak_rss_bytes = 0;
+  // Bytes of transparent huge pages backing the process while its buffers
+  // were in use (page_size: huge asks for them; the kernel decides).
+  uint64_t anon_huge_bytes = 0;
   // Failure, if any (empty when the rank succeeded).
   std::string error;
 

@@ -12,8 +12,8 @@
 namespace evb {
 namespace micro {
 
-DataPool::DataPool(uint64_t bytes, uint64_t min_bytes, uint64_t seed)
-    : buffer_(std::max<uint64_t>({bytes, min_bytes, 64})) {
+DataPool::DataPool(uint64_t bytes, uint64_t min_bytes, uint64_t seed, PageSize pages)
+    : buffer_(std::max<uint64_t>({bytes, min_bytes, 64}), pages) {
   Rng rng(seed);
   uint8_t* p = buffer_.data();
   for (size_t i = 0; i + 8 <= buffer_.size(); i += 8) {
@@ -85,8 +85,8 @@ void run_point_to_point(Driver& driver, Bootstrap& boot, const Topology& topo, c
   if (me.ru >= 0)
     pool = std::make_unique<micro::DataPool>(
         c.ru_buffer, micro::data_message_size(c) + micro::meta_message_size(c),
-        mix(c.seed, 0xBE7C, static_cast<uint64_t>(me.ru)));
-  AlignedBuffer arena(micro::MicroAgent::arena_bytes(c, max_sources));
+        mix(c.seed, 0xBE7C, static_cast<uint64_t>(me.ru)), c.page_size);
+  AlignedBuffer arena(micro::MicroAgent::arena_bytes(c, max_sources), c.page_size);
   const RegistrationPtr pool_reg =
       pool ? driver.register_memory(pool->data(), pool->size()) : nullptr;
   const RegistrationPtr arena_reg = driver.register_memory(arena.data(), arena.size());
@@ -102,6 +102,7 @@ void run_point_to_point(Driver& driver, Bootstrap& boot, const Topology& topo, c
     agent.begin_step(plans[k]);
     engine.run();
   }
+  stats.anon_huge_bytes = anon_huge_bytes();  // the buffers are still held
 }
 
 }  // namespace

@@ -51,8 +51,8 @@ void run_alltoall(Driver& driver, Bootstrap& boot, const Topology& topo, const C
   const uint64_t block = data_message_size(c);
   stats.bu = topo.ranks.at(me).node;
   stats.ru = stats.bu;
-  DataPool pool(c.ru_buffer, block * n, mix(c.seed, 0xA2A, static_cast<uint64_t>(me)));
-  AlignedBuffer recv(block * n);
+  DataPool pool(c.ru_buffer, block * n, mix(c.seed, 0xA2A, static_cast<uint64_t>(me)), c.page_size);
+  AlignedBuffer recv(block * n, c.page_size);
   const RegistrationPtr send_region = driver.register_memory(pool.data(), pool.size());
   const RegistrationPtr recv_region = driver.register_memory(recv.data(), recv.size());
 
@@ -117,6 +117,7 @@ void run_alltoall(Driver& driver, Bootstrap& boot, const Topology& topo, const C
   }
   stats.step_bytes.assign(1, measured_bytes);
   stats.step_window_s.assign(1, ns_to_s(measured_ns));
+  stats.anon_huge_bytes = anon_huge_bytes();  // the buffers are still held
 }
 
 }  // namespace evb::micro

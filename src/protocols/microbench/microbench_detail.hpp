@@ -59,7 +59,7 @@ inline uint64_t meta_message_size(const Config& c) {
 // from main memory, like the event builder's RU ring.
 class DataPool {
  public:
-  DataPool(uint64_t bytes, uint64_t min_bytes, uint64_t seed);
+  DataPool(uint64_t bytes, uint64_t min_bytes, uint64_t seed, PageSize pages);
   uint8_t* take(uint64_t n);
   uint8_t* data() const { return buffer_.data(); }
   size_t size() const { return buffer_.size(); }

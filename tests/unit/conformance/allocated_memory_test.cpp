@@ -22,7 +22,7 @@ TEST_P(DriverContract, AllocatedMemoryReceivesAndIsAWriteTarget) {
     const bool rdma = r.caps().rdma_write;
 
     if (r.rank() == 0) {
-      RegistrationPtr mem = r.driver().allocate_memory(kSize);
+      RegistrationPtr mem = r.driver().allocate_memory(kSize, PageSize::normal);
       ASSERT_TRUE(mem);
       ASSERT_NE(mem->base(), nullptr);
       EXPECT_GE(mem->size(), kSize);

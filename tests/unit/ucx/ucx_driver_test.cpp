@@ -128,7 +128,7 @@ TEST(ucxMemory, AllocatedMemoryTakesPutsWithoutTheTargetsHelp) {
   const Config sm = with_options({{"tls", "sm"}, {"connect_timeout", "10"}});
   Pair p(sm);
   constexpr size_t kSize = 1 << 20;
-  RegistrationPtr target = p.d[0]->allocate_memory(kSize);
+  RegistrationPtr target = p.d[0]->allocate_memory(kSize, PageSize::normal);
   ASSERT_TRUE(target);
   std::memset(target->base(), 0, kSize);
   RemoteKeyPtr key = p.d[1]->unpack_key(0, target->packed_key());
