@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ref_alloc.h"
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank, size;
@@ -30,8 +32,8 @@ int main(int argc, char** argv) {
   const size_t step = block * (size_t)size;
   size_t slots = pool ? pool / step : 1;
   if (slots < 1) slots = 1;
-  char* send = malloc(slots * step);
-  char* recv = malloc(slots * step);
+  char* send = ref_alloc(slots * step);
+  char* recv = ref_alloc(slots * step);
   if (!send || !recv) MPI_Abort(MPI_COMM_WORLD, 1);
   memset(send, rank + 1, slots * step);
   memset(recv, 0, slots * step);

@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ref_alloc.h"
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank, size;
@@ -41,8 +43,8 @@ int main(int argc, char** argv) {
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   const size_t slots = pool ? (pool / block > 0 ? pool / block : 1) : 1;
-  char* send = malloc(slots * block);
-  char* recv = malloc(slots * block);
+  char* send = ref_alloc(slots * block);
+  char* recv = ref_alloc(slots * block);
   MPI_Request* requests = malloc(sizeof(MPI_Request) * 2 * (size_t)window);
   if (!send || !recv || !requests) MPI_Abort(MPI_COMM_WORLD, 1);
   memset(send, rank + 1, slots * block);

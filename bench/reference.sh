@@ -19,18 +19,22 @@
 # PULL and the all-to-all count a node's own fragment/block, the p2p pair has none.
 # Not a test: numbers depend on the machine and its load (compare ratios).
 #
-#   bench/reference.sh [-s SECONDS] [-r REPEAT] [-n "4 8"] [-w WINDOW] [-j FILE.json]
+# -p huge: huge pages on both sides (evbench page_size: huge; the loops' buffers
+# 2 MiB-aligned with MADV_HUGEPAGE, bench/ref_alloc.h); default normal pages.
+#
+#   bench/reference.sh [-s SECONDS] [-r REPEAT] [-n "4 8"] [-w WINDOW] [-p normal|huge] [-j FILE.json]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-secs=3 repeat=3 procs="4 8" window=16 json=""
-while getopts "s:r:n:w:j:" o; do
+secs=3 repeat=3 procs="4 8" window=16 json="" pages=normal
+while getopts "s:r:n:w:p:j:" o; do
   case $o in
     s) secs=$OPTARG ;;
     r) repeat=$OPTARG ;;
     n) procs=$OPTARG ;;
     w) window=$OPTARG ;;
     j) json=$OPTARG ;;
-    *) sed -n '2,22p' "$0" >&2; exit 2 ;;
+    p) pages=$OPTARG ;;
+    *) sed -n '2,25p' "$0" >&2; exit 2 ;;
   esac
 done
 evbench=${EVBENCH:-build/bin/evbench}
@@ -38,6 +42,8 @@ evbench=${EVBENCH:-build/bin/evbench}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+[[ $pages == normal || $pages == huge ]] || { echo "-p: normal or huge" >&2; exit 2; }
+export EVB_REF_PAGES=$pages
 mpicc -O2 -o "$tmp/alltoall_loop" bench/alltoall_loop.c
 mpicc -O2 -o "$tmp/p2p_loop" bench/p2p_loop.c
 block=524288
@@ -50,7 +56,7 @@ evbench_tcp() {  # $1 = nodes, rest = --set options: the TCP driver, local boots
   local np=$1
   shift
   "$evbench" run --quiet --set driver=tcp --set nodes="$np" --set fragment.size=$block \
-    --set duration=$((secs + 1))s --set warmup=1s "$@" --json "$tmp/e.json" >/dev/null 2>"$tmp/e.err" ||
+    --set duration=$((secs + 1))s --set warmup=1s --set page_size=$pages "$@" --json "$tmp/e.json" >/dev/null 2>"$tmp/e.err" ||
     { echo "evbench failed: $(tail -1 "$tmp/e.err")" >&2; echo nan; return; }
   /usr/bin/python3 -c "$aggregate" "$tmp/e.json"
 }
@@ -60,7 +66,8 @@ evbench_mpi() {  # $1 = nodes, rest = --set options: the MPI driver under mpirun
   shift
   mpirun --oversubscribe -np "$np" "${vader[@]}" --mca oob_tcp_if_include lo \
     "$evbench" run --quiet --set bootstrap=mpi --set driver=mpi --set nodes="$np" \
-    --set fragment.size=$block --set duration=$((secs + 1))s --set warmup=1s "$@" \
+    --set fragment.size=$block --set duration=$((secs + 1))s --set warmup=1s \
+    --set page_size=$pages "$@" \
     --json "$tmp/m.json" >/dev/null 2>"$tmp/m.err" ||
     { echo "evbench (mpi) failed: $(tail -1 "$tmp/m.err")" >&2; echo nan; return; }
   /usr/bin/python3 -c "$aggregate" "$tmp/m.json"
@@ -71,7 +78,7 @@ loop() {  # $1 = nodes, $2 = transport (vader|tcp), rest = program and its argum
   shift 2
   local mca=("${vader[@]}")
   [[ $transport == tcp ]] && mca=("${tcpbtl[@]}")
-  mpirun --oversubscribe -np "$np" "${mca[@]}" --mca oob_tcp_if_include lo "$@" 2>"$tmp/l.err" |
+  mpirun --oversubscribe -np "$np" "${mca[@]}" --mca oob_tcp_if_include lo -x EVB_REF_PAGES "$@" 2>"$tmp/l.err" |
     sed -n 's/.*aggregate_gbps=\([0-9.]*\).*/\1/p' | grep . ||
     { echo "reference failed: $(tail -1 "$tmp/l.err")" >&2; echo nan; }
 }
@@ -106,7 +113,7 @@ measure() {  # $1 = row, $2 = nodes, $3 = policy; appends "row nodes policy side
 }
 
 : >"$tmp/samples"
-echo "# reference.sh: 512 KiB, ${secs} s per measurement, ${repeat} interleaved repeats, $(nproc) cores" >&2
+echo "# reference.sh: 512 KiB, ${secs} s per measurement, ${repeat} interleaved repeats, $pages pages, $(nproc) cores" >&2
 for np in $procs; do
   for row in pull/mpi pull/tcp p2p/mpi p2p/tcp; do
     for policy in cache memory; do
@@ -115,10 +122,10 @@ for np in $procs; do
   done
 done
 
-/usr/bin/python3 - "$tmp/samples" "$json" "$secs" "$repeat" "$window" \
+/usr/bin/python3 - "$tmp/samples" "$json" "$secs" "$repeat" "$window" "$pages" \
   "$("$evbench" --version)" "$(mpirun --version | head -1)" <<'EOF'
 import json, math, statistics, sys
-samples, out, secs, repeat, window, version, mpi = sys.argv[1:8]
+samples, out, secs, repeat, window, pages, version, mpi = sys.argv[1:9]
 refs = {"pull/mpi": "MPI_Alltoall loop, vader", "pull/tcp": "MPI_Alltoall loop, TCP BTL",
         "p2p/mpi": "p2p_loop (osu_bibw-like), vader", "p2p/tcp": "p2p_loop, TCP BTL"}
 table = {}
@@ -129,7 +136,7 @@ def median(v):
     v = [x for x in v if not math.isnan(x)]
     return statistics.median(v) if v else float("nan")
 rows = []
-print(f"# {version}; {mpi}; medians of {repeat}, {secs} s each; one-to-one window {window}")
+print(f"# {version}; {mpi}; medians of {repeat}, {secs} s each; one-to-one window {window}; {pages} pages")
 print(f"{'pair':9} {'n':>2} {'policy':7} {'evbench Gb/s':>12} {'reference Gb/s':>14} {'ratio':>6}  reference")
 for (row, n, policy), sides in table.items():
     e, r = median(sides.get("evbench", [])), median(sides.get("reference", []))
@@ -147,7 +154,7 @@ if out:
         r["evbench_samples"] = [clean(x) for x in r["evbench_samples"]]
         r["reference_samples"] = [clean(x) for x in r["reference_samples"]]
     json.dump({"benchmark": "reference", "block_bytes": 524288, "seconds": float(secs),
-               "repeat": int(repeat), "window": int(window), "evbench": version, "mpi": mpi,
+               "repeat": int(repeat), "window": int(window), "pages": pages, "evbench": version, "mpi": mpi,
                "rows": rows}, open(out, "w"), indent=1)
     print(f"# JSON: {out}")
 EOF
