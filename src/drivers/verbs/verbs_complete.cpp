@@ -4,7 +4,6 @@
 // queue's accounting, received SENDs through the tag matcher, writes with
 // immediate into remote_write), returning credits, and putting a peer down
 // on any failed work completion or malformed message.
-#include <arpa/inet.h>
 #include <poll.h>
 
 #include <algorithm>
@@ -13,6 +12,7 @@
 
 #include "drivers/verbs/verbs_driver.hpp"
 #include "drivers/verbs/verbs_errors.hpp"
+#include "drivers/verbs/verbs_wc.hpp"
 
 namespace evb::verbs {
 
@@ -161,18 +161,17 @@ void VerbsDriver::on_recv_wc(const ibv_wc& wc) {
     repost(recv_owner_[buf], buf);
     return;
   }
-  if (wc.opcode == IBV_WC_RECV_RDMA_WITH_IMM) {
-    Completion c;
-    c.type = OpType::remote_write;
-    c.peer = peer;
-    c.bytes = wc.byte_len;
-    c.immediate = ntohl(wc.imm_data);
-    ready_.push_back(c);
-  } else if (wc.opcode == IBV_WC_RECV && (wc.wc_flags & IBV_WC_WITH_IMM) == 0 &&
-             wc.byte_len <= kBufferBytes) {
-    on_message(peer, std::span<const std::byte>(recv_buffer(buf), wc.byte_len));
-  } else {
-    protocol_error(peer, "sent something that is not a verbs-driver message");
+  const RecvEvent ev = classify_recv(wc, peer, kBufferBytes);
+  switch (ev.kind) {
+    case RecvKind::remote_write:
+      ready_.push_back(ev.completion);
+      break;
+    case RecvKind::message:
+      on_message(peer, std::span<const std::byte>(recv_buffer(buf), ev.bytes));
+      break;
+    case RecvKind::foreign:
+      protocol_error(peer, "sent something that is not a verbs-driver message");
+      break;
   }
   // The buffer goes back; its credit returns to the peer in batches.
   Peer& p = peers_[peer];

@@ -274,22 +274,22 @@ bool VerbsDriver::post_chunk(PeerId peer, Held& h) {
 bool VerbsDriver::post_write(PeerId peer, Held& h) {
   Peer& p = peers_[peer];
   if (p.sq->full()) return false;
-  // A write with immediate consumes a receive at the peer: it needs a credit.
-  if (h.immediate && !take_credit(peer)) return false;
   const SgeList sg = build_sges(h.segments, sges_, device_->max_sge(), caps_.max_message);
   ibv_send_wr wr{};
   const std::optional<std::string> bad =
       sg.error.empty() ? make_write(0, std::span(sges_.data(), sg.count), sg.bytes, h.remote,
                                     h.offset, h.immediate, true, wr)
                        : std::optional<std::string>(sg.error);
-  const uint32_t rec = new_record(WrKind::write, peer);
-  WrRecord& r = records_[rec];
-  r.cookie = h.cookie;
-  r.bytes = h.bytes;
-  if (bad) {  // checked when it was posted; cannot change since
-    finish_record(rec, OpStatus::error);
+  if (bad) {  // checked by rdma_write already; nothing can have changed since
+    fail_now(OpType::rdma_write, peer, 0, h.cookie, 0, OpStatus::error,
+             prefix() + ": rdma_write to " + rank_name(peer) + ": " + *bad);
     return true;
   }
+  // A write with immediate consumes a receive at the peer: it needs a credit.
+  if (h.immediate && !take_credit(peer)) return false;
+  const uint32_t rec = new_record(WrKind::write, peer);
+  records_[rec].cookie = h.cookie;
+  records_[rec].bytes = h.bytes;
   return post(peer, wr, rec, true);
 }
 

@@ -5,6 +5,7 @@
 // libibverbs' structs or plain bytes; nothing here stands in for it.
 #include "drivers/verbs/verbs_wire.hpp"
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
 
 #include <array>
@@ -13,6 +14,7 @@
 
 #include "drivers/verbs/verbs_options.hpp"
 #include "drivers/verbs/verbs_qp_attr.hpp"
+#include "drivers/verbs/verbs_wc.hpp"
 
 namespace evb::verbs {
 namespace {
@@ -203,6 +205,44 @@ TEST(VerbsWire, ChunkCountCoversEveryLength) {
   EXPECT_EQ(chunk_count(room, buf), 1u);
   EXPECT_EQ(chunk_count(room + 1, buf), 2u);
   EXPECT_EQ(chunk_count(10 * room, buf), 10u);
+}
+
+TEST(VerbsWc, WriteWithImmediateBecomesARemoteWrite) {
+  ibv_wc wc{};
+  wc.status = IBV_WC_SUCCESS;
+  wc.opcode = IBV_WC_RECV_RDMA_WITH_IMM;
+  wc.wc_flags = IBV_WC_WITH_IMM;
+  wc.byte_len = 524288;
+  wc.imm_data = htonl(0x01020304u);  // network byte order on the wire
+  const RecvEvent e = classify_recv(wc, 4, 16384);
+  ASSERT_EQ(e.kind, RecvKind::remote_write);
+  EXPECT_EQ(e.completion.type, OpType::remote_write);
+  EXPECT_EQ(e.completion.status, OpStatus::ok);
+  EXPECT_EQ(e.completion.peer, 4);
+  EXPECT_EQ(e.completion.bytes, 524288u);
+  EXPECT_EQ(e.completion.immediate, 0x01020304u);
+  EXPECT_EQ(e.completion.cookie, 0u);
+}
+
+TEST(VerbsWc, SendsAreMessagesOnlyWhenTheyCouldBeOurs) {
+  ibv_wc wc{};
+  wc.status = IBV_WC_SUCCESS;
+  wc.opcode = IBV_WC_RECV;
+  wc.byte_len = 100;
+  RecvEvent e = classify_recv(wc, 1, 16384);
+  EXPECT_EQ(e.kind, RecvKind::message);
+  EXPECT_EQ(e.bytes, 100u);
+  wc.byte_len = 16385;  // longer than a receive buffer
+  EXPECT_EQ(classify_recv(wc, 1, 16384).kind, RecvKind::foreign);
+  wc.byte_len = 100;
+  wc.wc_flags = IBV_WC_WITH_IMM;  // SEND WITH IMMEDIATE: never sent by this driver
+  EXPECT_EQ(classify_recv(wc, 1, 16384).kind, RecvKind::foreign);
+  wc.wc_flags = 0;
+  wc.opcode = IBV_WC_RECV_RDMA_WITH_IMM;  // no immediate flag: not a write we know
+  EXPECT_EQ(classify_recv(wc, 1, 16384).kind, RecvKind::foreign);
+  wc.opcode = IBV_WC_RECV;
+  wc.status = IBV_WC_WR_FLUSH_ERR;
+  EXPECT_EQ(classify_recv(wc, 1, 16384).kind, RecvKind::foreign);
 }
 
 }  // namespace
