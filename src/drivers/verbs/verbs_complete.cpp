@@ -21,7 +21,7 @@ const char* VerbsDriver::what_of(WrKind kind) {
     case WrKind::write:
       return "rdma_write";
     case WrKind::credit:
-      return "credit return";
+      return "credit write (credit return or keepalive)";
     case WrKind::hello:
       return "hello";
     case WrKind::bye:
@@ -75,6 +75,18 @@ void VerbsDriver::progress() {
         on_send_wc(wcs[i]);
     }
     if (n < kPollBatch) break;
+  }
+  // Keepalive: a reliable connection reports a dead peer only through a
+  // failed work request, so idle peers get their credit word rewritten (an
+  // idempotent RDMA WRITE) every keepalive_interval.
+  if (connected_ && options_.keepalive_interval.count() > 0) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= next_keepalive_) {
+      next_keepalive_ = now + options_.keepalive_interval;
+      for (PeerId peer : active_) {
+        if (peers_[peer].state == PeerState::open) peers_[peer].return_due = true;
+      }
+    }
   }
   for (PeerId peer : active_) {
     const Peer& p = peers_[peer];

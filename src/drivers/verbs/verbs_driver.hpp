@@ -202,6 +202,7 @@ class VerbsDriver final : public Driver {
   size_t open_peers_ = 0;
   size_t lost_peers_ = 0;
   size_t control_sends_ = 0;  // hellos and byes not yet completed
+  std::chrono::steady_clock::time_point next_keepalive_{};
   bool had_peers_ = false;
   bool connected_ = false;
   bool closing_ = false;
