@@ -173,6 +173,12 @@ void VerbsDriver::on_recv_wc(const ibv_wc& wc) {
     repost(recv_owner_[buf], buf);
     return;
   }
+  if (peers_[peer].state == PeerState::lost) {
+    // Arrived before the peer was given up: dropped, like the peer. A
+    // shared queue's buffer serves the other peers again.
+    if (device_->srq()) repost(kAnyPeer, buf);
+    return;
+  }
   const RecvEvent ev = classify_recv(wc, peer, kBufferBytes);
   switch (ev.kind) {
     case RecvKind::remote_write:
