@@ -76,6 +76,11 @@ void VerbsDriver::progress() {
     }
     if (n < kPollBatch) break;
   }
+  if (!connected_) {
+    for (PeerId peer : active_) {
+      if (peers_[peer].rearm) rearm(peer);
+    }
+  }
   // Keepalive: a reliable connection reports a dead peer only through a
   // failed work request, so idle peers get their credit word rewritten (an
   // idempotent RDMA WRITE) every keepalive_interval.
@@ -108,6 +113,13 @@ void VerbsDriver::on_send_wc(const ibv_wc& wc) {
   const PeerId peer = r.peer;
   Peer& p = peers_[peer];
   retired_.clear();
+  if (wc.status != IBV_WC_SUCCESS && may_rearm(p, wc.status)) {
+    // The peer's queue pair was not ready for the hello yet: try again.
+    p.sq->drain(retired_);
+    for (uint64_t id : retired_) finish_record(wr_index(id), OpStatus::peer_lost);
+    p.rearm = true;
+    return;
+  }
   if (wc.status != IBV_WC_SUCCESS) {
     const WcError e = wc_error(wc.status, what_of(r.kind), peer);
     last_error_ = prefix() + ": " + e.message;
@@ -162,6 +174,10 @@ void VerbsDriver::on_recv_wc(const ibv_wc& wc) {
     // Flushed receives of a queue pair gone to the error state, or a
     // receive that failed: either way that peer is down.
     if (peer == kAnyPeer) return;
+    // While connecting, the send side decides (a rearm flushes receives).
+    if (!connected_ && wc.status == IBV_WC_WR_FLUSH_ERR &&
+        peers_[peer].state == PeerState::connecting)
+      return;
     const WcError e = wc_error(wc.status, "recv", peer);
     if (wc.status != IBV_WC_WR_FLUSH_ERR || peers_[peer].state == PeerState::open)
       last_error_ = prefix() + ": " + e.message;

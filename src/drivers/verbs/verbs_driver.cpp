@@ -4,6 +4,7 @@
 #include "drivers/verbs/verbs_driver.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <random>
 
 #include "core/error.hpp"
@@ -109,11 +110,21 @@ void VerbsDriver::stock_receives(const std::vector<PeerId>& peers) {
   }
 }
 
+std::string VerbsDriver::go_live(PeerId peer, uint32_t received) {
+  Peer& p = peers_[peer];
+  const QpEndpoint remote{p.remote_qp.qpn, (p.remote_qp.psn + received) & kMax24};
+  std::string bad =
+      device_->modify(p.qp, rtr_transition(device_->port(), p.remote_port, remote), "RTR");
+  if (bad.empty()) bad = device_->modify(p.qp, rts_transition(options_, p.psn), "RTS");
+  return bad;
+}
+
 void VerbsDriver::bring_up(PeerId peer, const VerbsAddress& address) {
   Peer& p = peers_[peer];
-  const QpEndpoint remote = address.qps[static_cast<size_t>(context_.rank)];
-  std::string bad = device_->modify(p.qp, rtr_transition(device_->port(), address, remote), "RTR");
-  if (bad.empty()) bad = device_->modify(p.qp, rts_transition(options_, p.psn), "RTS");
+  p.remote_qp = address.qps[static_cast<size_t>(context_.rank)];
+  p.remote_port = address;
+  p.remote_port.qps.clear();
+  const std::string bad = go_live(peer, 0);
   if (!bad.empty())
     throw Error(prefix() + ": queue pair to " + rank_name(peer) + " on " + device_->name() + ": " +
                 bad);
@@ -123,6 +134,46 @@ void VerbsDriver::bring_up(PeerId peer, const VerbsAddress& address) {
   p.state = PeerState::connecting;
 }
 
+bool VerbsDriver::may_rearm(const Peer& p, ibv_wc_status status) const {
+  return !connected_ && p.state == PeerState::connecting && status == IBV_WC_RETRY_EXC_ERR &&
+         Clock::now() < connect_deadline_;
+}
+
+// Only the hello (and maybe a credit return) was ever sent on this queue
+// pair, and none of it was acknowledged, so this rank's PSN starts again
+// where it did; the peer sends nothing but its hello before it has this
+// rank's, so the PSN expected from it is its initial one, plus one if its
+// hello got here. progress() calls this after emptying the completion
+// queue, so no completion of the old queue pair's receives is left but
+// flushes, which are ignored while connecting.
+void VerbsDriver::rearm(PeerId peer) {
+  Peer& p = peers_[peer];
+  p.rearm = false;
+  ibv_qp_attr attr{};
+  attr.qp_state = IBV_QPS_RESET;
+  std::string bad;
+  if (const int rc = ibv_modify_qp(p.qp, &attr, IBV_QP_STATE); rc != 0)
+    bad = std::string("ibv_modify_qp to RESET: ") + std::strerror(rc);
+  if (bad.empty()) bad = device_->modify(p.qp, init_transition(device_->port()), "INIT");
+  if (bad.empty() && !device_->srq()) {
+    // RESET dropped this queue pair's receive buffers: post them again.
+    for (size_t i = 0; i < recv_owner_.size(); ++i) {
+      if (recv_owner_[i] == peer) repost(peer, static_cast<uint32_t>(i));
+    }
+  }
+  if (bad.empty()) bad = go_live(peer, p.hello ? 1 : 0);
+  if (!bad.empty()) {
+    peer_down(peer, OpStatus::peer_lost,
+              prefix() + ": queue pair to " + rank_name(peer) + " could not be reset: " + bad);
+    return;
+  }
+  p.sq.emplace(options_.send_queue_depth, options_.signal_interval);
+  p.credits.emplace(options_.command_credits);
+  Held h;
+  h.kind = Held::Kind::hello;
+  p.held.push_front(std::move(h));
+}
+
 void VerbsDriver::connect(const std::vector<std::string>& addresses,
                           const std::vector<PeerId>& peers) {
   if (connected_) throw Error(prefix() + ": connect() called twice");
@@ -130,6 +181,7 @@ void VerbsDriver::connect(const std::vector<std::string>& addresses,
     throw Error(prefix() + ": " + std::to_string(addresses.size()) + " addresses for " +
                 std::to_string(context_.size) + " ranks");
   run_id_ = run_id(addresses);
+  connect_deadline_ = Clock::now() + options_.connect_timeout;
   std::vector<PeerId> unique;
   for (PeerId peer : peers) {
     if (!valid_rank(peer) || peer == context_.rank)
@@ -158,7 +210,7 @@ void VerbsDriver::connect(const std::vector<std::string>& addresses,
 }
 
 void VerbsDriver::await_hellos(const std::vector<PeerId>& peers) {
-  const auto deadline = Clock::now() + options_.connect_timeout;
+  const auto deadline = connect_deadline_;
   const bool all = progress_until(
       [&] {
         for (PeerId peer : peers) {

@@ -96,6 +96,11 @@ class VerbsDriver final : public Driver {
     PeerState state = PeerState::none;
     ibv_qp* qp = nullptr;
     uint32_t psn = 0;
+    // Its port address (qps left empty) and its queue pair for this rank,
+    // kept to bring the queue pair up again (rearm).
+    VerbsAddress remote_port;
+    QpEndpoint remote_qp;
+    bool rearm = false;  // the hello timed out while connecting: reset and retry
     std::optional<SendQueue> sq;
     std::optional<SendCredits> credits;
     std::optional<CreditReturn> returns;
@@ -137,6 +142,15 @@ class VerbsDriver final : public Driver {
   bool valid_rank(PeerId peer) const { return peer >= 0 && peer < context_.size; }
   void stock_receives(const std::vector<PeerId>& peers);
   void bring_up(PeerId peer, const VerbsAddress& address);
+  // Takes the peer's queue pair from INIT to RTR and RTS; its first packet
+  // expected is the peer's initial PSN plus `received` (packets accepted
+  // already). An empty string on success, else why not.
+  std::string go_live(PeerId peer, uint32_t received);
+  // While connecting: a hello the peer's HCA never acknowledged (its queue
+  // pair not ready yet) put ours in the error state; reset it, bring it up
+  // again and resend the hello.
+  void rearm(PeerId peer);
+  bool may_rearm(const Peer& p, ibv_wc_status status) const;
   void await_hellos(const std::vector<PeerId>& peers);
   template <class Done>
   bool progress_until(Done done, std::chrono::steady_clock::time_point deadline);
@@ -203,6 +217,7 @@ class VerbsDriver final : public Driver {
   size_t lost_peers_ = 0;
   size_t control_sends_ = 0;  // hellos and byes not yet completed
   std::chrono::steady_clock::time_point next_keepalive_{};
+  std::chrono::steady_clock::time_point connect_deadline_{};
   bool had_peers_ = false;
   bool connected_ = false;
   bool closing_ = false;
