@@ -52,8 +52,15 @@ class VerbsDevice {
   size_t max_inline() const { return max_inline_; }  // what the queue pairs really got
   uint64_t max_message() const { return max_message_; }
 
-  // Acknowledges completion events taken with ibv_get_cq_event.
-  void event_taken() { ++unacked_events_; }
+  // Counts a completion event taken with ibv_get_cq_event; they are
+  // acknowledged in batches (acknowledging takes a lock) and at the end.
+  void event_taken() {
+    if (++unacked_events_ >= kAckBatch) {
+      ibv_ack_cq_events(cq_, unacked_events_);
+      unacked_events_ = 0;
+    }
+  }
+  static constexpr unsigned kAckBatch = 256;
 
  private:
   void open(const std::string& prefix);
