@@ -253,7 +253,11 @@ bool VerbsDriver::post_chunk(PeerId peer, Held& h) {
                   out);
     gather_copy(h.segments, h.sent, out + kHeaderBytes, n);
     const bool last = h.sent + n == h.bytes;
-    const bool signalled = p.sq->must_signal(last);
+    // Every SEND is signalled: its completion frees its send buffer at
+    // once. (Left unsignalled, the buffers of a message stalled for credits
+    // would wait for a later signalled request on that queue pair, and
+    // enough stalled peers could hold every buffer.)
+    const bool signalled = true;
     const uint32_t rec = new_record(last ? WrKind::last_chunk : WrKind::chunk, peer);
     WrRecord& r = records_[rec];
     r.buffer = buf;
