@@ -29,6 +29,7 @@ VerbsDevice::VerbsDevice(const VerbsOptions& options, int ranks, const std::stri
       throw Error(prefix + ": ibv_query_device(" + name_ + "): " + errno_text(errno));
     max_qp_wr_ = static_cast<size_t>(attr.max_qp_wr);
     max_sge_ = static_cast<size_t>(std::max(attr.max_sge, 1));
+    max_inline_ = options_.max_inline;
     if (options_.send_queue_depth > max_qp_wr_)
       throw ConfigError(prefix + ": driver_options.send_queue_depth = " +
                         std::to_string(options_.send_queue_depth) + " exceeds " + name_ + "'s " +
@@ -170,23 +171,29 @@ ibv_qp* VerbsDevice::create_qp() {
   ia.srq = srq_;
   ia.qp_type = IBV_QPT_RC;
   ia.sq_sig_all = 0;  // selective signalling
-  ia.cap.max_send_wr = static_cast<uint32_t>(options_.send_queue_depth);
-  ia.cap.max_recv_wr = srq_ ? 0 : static_cast<uint32_t>(plan_.per_qp);
-  ia.cap.max_send_sge = static_cast<uint32_t>(max_sge_);
-  ia.cap.max_recv_sge = 1;
-  ia.cap.max_inline_data = static_cast<uint32_t>(options_.max_inline);
-  ibv_qp* qp = ibv_create_qp(pd_, &ia);
-  if (!qp && options_.max_inline > 0) {
-    // Some devices refuse any inline size they cannot do: retry without.
-    ia.cap.max_inline_data = 0;
-    qp = ibv_create_qp(pd_, &ia);
+  // Devices bound the work-request size, so the largest gather list and
+  // inline size may not both fit: fewer segments, then no inline data,
+  // until the device takes the queue pair.
+  ibv_qp* qp = nullptr;
+  int err = 0;
+  for (size_t sge = max_sge_; !qp && sge >= 1; sge /= 2) {
+    for (size_t inl : {std::min(options_.max_inline, max_inline_), size_t{0}}) {
+      ia.cap.max_send_wr = static_cast<uint32_t>(options_.send_queue_depth);
+      ia.cap.max_recv_wr = srq_ ? 0 : static_cast<uint32_t>(plan_.per_qp);
+      ia.cap.max_recv_sge = 1;
+      ia.cap.max_send_sge = static_cast<uint32_t>(sge);
+      ia.cap.max_inline_data = static_cast<uint32_t>(inl);
+      qp = ibv_create_qp(pd_, &ia);
+      if (qp) break;
+      err = errno;
+    }
   }
   if (!qp)
     throw Error("verbs: ibv_create_qp(" + name_ + ", send_queue_depth " +
-                std::to_string(options_.send_queue_depth) + "): " + errno_text(errno));
-  // The device may have granted more than asked (never less); keep what we
-  // asked for, and the inline size it really has.
-  max_inline_ = std::min<size_t>(ia.cap.max_inline_data, options_.max_inline);
+                std::to_string(options_.send_queue_depth) + "): " + errno_text(err));
+  // The device may grant more than asked (never less): keep what every
+  // queue pair has, so one gather list and inline size fit them all.
+  max_inline_ = std::min<size_t>({max_inline_, ia.cap.max_inline_data, options_.max_inline});
   max_sge_ = std::min<size_t>(max_sge_, ia.cap.max_send_sge);
   const QpTransition init = init_transition(port_);
   const std::string bad = modify(qp, init, "INIT");

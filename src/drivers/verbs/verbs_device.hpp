@@ -49,7 +49,7 @@ class VerbsDevice {
   uint16_t lid() const { return lid_; }
   const std::array<uint8_t, 16>& gid() const { return gid_; }
   size_t max_sge() const { return max_sge_; }
-  size_t max_inline() const { return max_inline_; }  // what the queue pairs really got
+  size_t max_inline() const { return max_inline_; }  // what every queue pair really got
   uint64_t max_message() const { return max_message_; }
 
   // Counts a completion event taken with ibv_get_cq_event; they are
