@@ -175,7 +175,7 @@ class VerbsDriver final : public Driver {
   }
   void repost(PeerId peer, uint32_t buffer);
 
-  // --- completions (verbs_complete.cpp) ---
+  // --- completions (verbs_complete.cpp); a peer going down (verbs_peer.cpp) ---
   void progress();
   void on_send_wc(const ibv_wc& wc);
   void on_recv_wc(const ibv_wc& wc);
