@@ -287,7 +287,6 @@ void VerbsDriver::shutdown() {
         return true;
       },
       deadline);
-  closing_ = true;
   shut_down_ = true;
   connected_ = false;
 }

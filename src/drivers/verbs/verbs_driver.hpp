@@ -220,7 +220,6 @@ class VerbsDriver final : public Driver {
   std::chrono::steady_clock::time_point connect_deadline_{};
   bool had_peers_ = false;
   bool connected_ = false;
-  bool closing_ = false;
   bool shut_down_ = false;
 };
 
