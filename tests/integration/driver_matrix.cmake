@@ -129,3 +129,23 @@ if(TARGET evbench_driver_verbs)
   set_tests_properties(eb_verbs_absent_refused PROPERTIES TIMEOUT 60 LABELS integration
                        SKIP_RETURN_CODE 77)
 endif()
+
+# verbs event building for real, protocol x data path, where the probe finds
+# an active RDMA port (`evbench drivers` says "verbs  yes"); here each run
+# reports itself not run with the probe's line (exit 77 = SKIPPED).
+if(TARGET evbench_driver_verbs)
+  foreach(protocol pull push pull-noevm)
+    foreach(path send write)
+      set(name eb_verbs_${protocol}_${path})
+      add_test(NAME ${name}
+               COMMAND /bin/sh -c "line=$(\"$1\" drivers | grep -E '^ *verbs '); case \"$line\" in *verbs*' yes '*) ;; *) echo \"not run: no active RDMA port here (evbench drivers: $line)\"; exit 77;; esac; shift; exec \"$@\"" sh
+                       $<TARGET_FILE:evbench>
+                       ${_evb_check} --expect-json results.data_path=${path}
+                       --expect-json results.driver=verbs
+                       -- $<TARGET_FILE:evbench> run ${_evb_short} --set driver=verbs
+                       --set protocol=${protocol} --set data_path=${path})
+      set_tests_properties(${name} PROPERTIES TIMEOUT 120 LABELS "integration;verbs"
+                           SKIP_RETURN_CODE 77)
+    endforeach()
+  endforeach()
+endif()

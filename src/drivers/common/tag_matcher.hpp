@@ -1,6 +1,6 @@
 #pragma once
 // TagMatcher: software tag matching for drivers whose library has none
-// (tcp now, verbs next): posted receives against incoming messages, MPI style.
+// (tcp, verbs): posted receives against incoming messages, MPI style.
 //
 // An incoming header takes the oldest posted receive whose peer (or kAnyPeer)
 // and tag match; its payload then goes straight into that buffer. With no

@@ -94,6 +94,11 @@ const std::vector<KeySpec>& verbs_option_specs() {
        {},
        "receiver-not-ready retries (7 = infinite); 0 turns an RNR, which the credits rule "
        "out, into an immediate error"},
+      duration_option(
+          "keepalive_interval", "1s",
+          "how often an idle connection is probed (the credit word rewritten by an RDMA WRITE): a "
+          "killed peer is reported within this plus timeout x (retry_count + 1); 0 = never (a "
+          "dead peer is then noticed only when something is sent to it)"),
       duration_option("connect_timeout", "30s",
                       "how long connect() waits for every peer's queue pair to be ready"),
       duration_option("shutdown_timeout", "10s",
@@ -142,6 +147,8 @@ VerbsOptions parse_verbs_options(const Config* config) {
       o.retry_count = static_cast<uint8_t>(option_size(key, value, 7, "count"));
     } else if (key == "rnr_retry") {
       o.rnr_retry = static_cast<uint8_t>(option_size(key, value, 7, "count"));
+    } else if (key == "keepalive_interval") {
+      o.keepalive_interval = option_ms(key, value);
     } else if (key == "connect_timeout") {
       o.connect_timeout = option_ms(key, value);
     } else if (key == "shutdown_timeout") {

@@ -23,6 +23,7 @@ struct VerbsOptions {
   uint8_t timeout = 14;         // local ACK timeout exponent: 4.096 us x 2^timeout
   uint8_t retry_count = 7;      // transport retries before IBV_WC_RETRY_EXC_ERR
   uint8_t rnr_retry = 0;        // receiver-not-ready retries (credits make RNR impossible)
+  std::chrono::milliseconds keepalive_interval{1000};  // 0: no probing of idle peers
   std::chrono::milliseconds connect_timeout{30000};
   std::chrono::milliseconds shutdown_timeout{10000};
 };

@@ -1,6 +1,7 @@
 // Registers the verbs driver with the plug-in registry.
 #include "core/error.hpp"
 #include "drivers/api/registry.hpp"
+#include "drivers/verbs/verbs_driver.hpp"
 #include "drivers/verbs/verbs_options.hpp"
 #include "drivers/verbs/verbs_probe.hpp"
 
@@ -16,16 +17,11 @@ void evb_register_driver_verbs(PluginRegistry& r) {
   f.may_rdma_write = true;
   f.probe = [] { return verbs::probe_verbs(); };
   f.create = [](const DriverContext& context) -> std::unique_ptr<Driver> {
-    verbs::parse_verbs_options(context.config);  // refuse bad options first
+    // Bad options are refused first, then a host without a device.
+    const verbs::VerbsOptions options = verbs::parse_verbs_options(context.config);
     const DriverProbe probe = verbs::probe_verbs();
     if (!probe.can_run) throw ConfigError("driver 'verbs' cannot run here: " + probe.reason);
-    // The queue-pair data path has not landed yet (docs/drivers/verbs.md,
-    // Limitations): refuse rather than pretend.
-    throw Error(
-        "verbs: a device is present (" + probe.details +
-        ") but this build's verbs driver has only its set-up logic (addresses, credits, work "
-        "requests, error mapping); the queue-pair data path is not implemented yet — use "
-        "driver=ucx or driver=libfabric (provider verbs) on this fabric");
+    return verbs::make_verbs_driver(context, options);
   };
   r.add_driver(std::move(f));
 }

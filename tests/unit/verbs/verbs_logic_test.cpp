@@ -229,10 +229,12 @@ TEST(VerbsErrors, WorkCompletionErrorsNameThePeer) {
 
 TEST(VerbsOptions, ParsesAndRefuses) {
   Config c;
-  c.driver_options = {{"device", "mlx5_0"},     {"port", "2"},        {"gid_index", "3"},
-                      {"timeout", "18"},        {"retry_count", "5"}, {"send_queue_depth", "512"},
-                      {"signal_interval", "32"}};
+  c.driver_options = {{"device", "mlx5_0"},      {"port", "2"},
+                      {"gid_index", "3"},        {"timeout", "18"},
+                      {"retry_count", "5"},      {"send_queue_depth", "512"},
+                      {"signal_interval", "32"}, {"keepalive_interval", "250ms"}};
   VerbsOptions o = parse_verbs_options(&c);
+  EXPECT_EQ(o.keepalive_interval.count(), 250);
   EXPECT_EQ(o.device, "mlx5_0");
   EXPECT_EQ(o.port, 2);
   EXPECT_EQ(o.gid_index, 3);
@@ -246,7 +248,8 @@ TEST(VerbsOptions, ParsesAndRefuses) {
                                                         {"retry_count", "8"},
                                                         {"send_queue_depth", "8"},
                                                         {"device", "a b"},
-                                                        {"command_credits", "0"}}) {
+                                                        {"command_credits", "0"},
+                                                        {"keepalive_interval", "soon"}}) {
     Config bad;
     bad.driver_options = {{k, v}};
     EXPECT_THROW(parse_verbs_options(&bad), ConfigError) << k << "=" << v;
