@@ -8,10 +8,12 @@
 #
 #   netns-experiment.sh OUTDIR [--hosts N] [--leaves L] [--host-rate R]
 #                       [--uplinks "R1 R2 ..."] [--duration D] [--warmup W]
-#                       [--prefix P] [--evbench PATH]
+#                       [--pull-duration D] [--pull-warmup W] [--prefix P] [--evbench PATH]
 #
 # Defaults: 8 hosts on 2 leaves, 1gbit host links, uplinks "1gbit 4gbit"
-# (4:1 and 1:1 with 4 hosts per leaf), 4s per point with 1s warm-up. Every
+# (4:1 and 1:1 with 4 hosts per leaf), 4s per point with 1s warm-up (PULL:
+# the same unless --pull-duration/--pull-warmup; give PULL a window several
+# times its event latency, which reached seconds on 16 hosts at 4:1). Every
 # rank blocks in poll (poll_mode=block): the namespaces share this machine's
 # cores, so busy-polling ranks would measure the CPU, not the network.
 set -euo pipefail
@@ -25,6 +27,7 @@ out="${1:-}"
 [[ -n "$out" && "$out" != -* ]] || die "usage: netns-experiment.sh OUTDIR [--hosts N] [--leaves L] [--host-rate R] [--uplinks \"R1 R2\"] [--duration D] [--warmup W] [--prefix P] [--evbench PATH]"
 shift
 hosts=8 leaves=2 host_rate=1gbit uplinks="1gbit 4gbit" duration=4s warmup=1s prefix=evbx
+pull_duration="" pull_warmup=""
 evbench_args=()
 while (($#)); do
   case "$1" in
@@ -34,6 +37,8 @@ while (($#)); do
     --uplinks) uplinks="${2:?}"; shift 2 ;;
     --duration) duration="${2:?}"; shift 2 ;;
     --warmup) warmup="${2:?}"; shift 2 ;;
+    --pull-duration) pull_duration="${2:?}"; shift 2 ;;
+    --pull-warmup) pull_warmup="${2:?}"; shift 2 ;;
     --prefix) prefix="${2:?}"; shift 2 ;;
     --evbench) evbench_args=(--evbench "${2:?}"); shift 2 ;;
     *) die "unknown option '$1'" ;;
@@ -45,8 +50,10 @@ cluster_up=0
 trap 'if ((cluster_up)); then "$here/netns-cluster.sh" down --prefix "$prefix"; fi' EXIT
 trap 'exit 130' INT TERM
 
-common=(--set "nodes=$hosts" --set poll_mode=block --set "duration=$duration"
-        --set "warmup=$warmup" --set driver=tcp --set peer_timeout=30s)
+pull_duration=${pull_duration:-$duration} pull_warmup=${pull_warmup:-$warmup}
+common=(--set "nodes=$hosts" --set poll_mode=block --set driver=tcp --set peer_timeout=30s)
+scan_time=(--set "duration=$duration" --set "warmup=$warmup")
+pull_time=(--set "duration=$pull_duration" --set "warmup=$pull_warmup")
 for up in $uplinks; do
   dir="$out/uplink-$up"
   mkdir -p "$dir"
@@ -60,9 +67,9 @@ for up in $uplinks; do
     "$here/netns-run.sh" --prefix "$prefix" "${evbench_args[@]}" --timeout 600 \
       --json "$dir/$name.json" -- "${common[@]}" "$@" >/dev/null
   }
-  run shift-scan --set protocol=one-to-one --set shift=scan
-  run pull-barrel --set protocol=pull --set evm=with-rank0 --set scheduling=barrel
-  run pull-random --set protocol=pull --set evm=with-rank0 --set scheduling=random
+  run shift-scan "${scan_time[@]}" --set protocol=one-to-one --set shift=scan
+  run pull-barrel "${pull_time[@]}" --set protocol=pull --set evm=with-rank0 --set scheduling=barrel
+  run pull-random "${pull_time[@]}" --set protocol=pull --set evm=with-rank0 --set scheduling=random
   "$here/netns-cluster.sh" down --prefix "$prefix"
   cluster_up=0
 done
