@@ -2,7 +2,9 @@
 # Installs the Debian 12 packages evbench needs (run as root).
 #   install-deps.sh          build + run: compiler, CMake, Ninja, yaml-cpp, Open MPI, libfabric, UCX,
 #                            rdma-core (libibverbs, librdmacm), libpsm2
-#   install-deps.sh --test   also: GoogleTest, pytest, matplotlib, iperf3, Slurm + munge
+#   install-deps.sh --test   also: GoogleTest, pytest, matplotlib, iperf3, Slurm + munge,
+#                            iproute2 (ip netns, bridges, tc: the emulated cluster of
+#                            scripts/netns-cluster.sh; unshare comes with util-linux)
 # Packages already present are left alone; apt-get update runs only when
 # something is missing.
 set -euo pipefail
