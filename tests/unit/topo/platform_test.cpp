@@ -40,9 +40,8 @@ TEST(Platform, FatTreeRoutesGoUpAndDownThroughTheDModKUplink) {
   ASSERT_EQ(p.host_count(), 8);
   // node002 (leaf0 port 2) -> node007 (leaf1 port 3, q = 2): uplink 2 -> spine 0, cable 1.
   EXPECT_EQ(route_names(p, "node002", "node007"),
-            (std::vector<std::string>{
-                "node002:1->fat-tree/leaf0:2", "fat-tree/leaf0:7->fat-tree/spine0:2",
-                "fat-tree/spine0:4->fat-tree/leaf1:7", "fat-tree/leaf1:3->node007:1"}));
+            (std::vector<std::string>{"node002:1->leaf0:2", "leaf0:7->spine0:2",
+                                      "spine0:4->leaf1:7", "leaf1:3->node007:1"}));
   EXPECT_EQ(p.route(1, 2).size(), 2u);  // same leaf: up and down only
   EXPECT_TRUE(p.route(3, 3).empty());
   for (size_t l = 0; l < p.links.size(); ++l)
