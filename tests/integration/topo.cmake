@@ -47,3 +47,9 @@ add_test(NAME eb_topology_platform_too_small
                  --set topology.platform=${_evb_platforms}/emulated-2x4.yaml)
 set_tests_properties(eb_pull_topology_scheduling eb_topology_needs_platform
                      eb_topology_platform_too_small PROPERTIES TIMEOUT 60 LABELS "integration;topo")
+
+# docs/TOPOLOGY.md's key table is the loader's (evbench topo --reference).
+add_test(NAME topology_doc_current
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_topology_doc.py
+                 $<TARGET_FILE:evbench> ${PROJECT_SOURCE_DIR}/docs/TOPOLOGY.md)
+set_tests_properties(topology_doc_current PROPERTIES TIMEOUT 60 LABELS "integration;topo")

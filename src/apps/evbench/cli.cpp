@@ -35,11 +35,12 @@ Commands:
   drivers
         List the drivers built into this evbench and whether each can run here.
   topo PLATFORM [--order FILE] [--nodes N] [--json FILE] [--write-order FILE]
-        [--keep-hosts] [--seed S] [--iterations K] [--quiet]
+        [--keep-hosts] [--seed S] [--iterations K] [--quiet]  |  topo --reference
         Barrel-shift link-conflict scan of a platform (configs/platforms/,
         docs/TOPOLOGY.md): flows per inter-switch link at every shift, the
         worst link per step, and a proposed rank order (or node selection
         among the hosts of --order / the platform) that lowers the maximum.
+        --reference prints the platform file's key table (Markdown).
   config --explain | --markdown | --json | --resolved [CONFIG] [--set KEY=VALUE]...
         Describe every configuration key (text, Markdown, or JSON for tools
         such as evbench-scan: type, default, unit, range, choices, and the

@@ -12,6 +12,7 @@
 #include "core/error.hpp"
 #include "core/json_writer.hpp"
 #include "topo/order_search.hpp"
+#include "topo/platform_keys.hpp"
 #include "topo/platform_loader.hpp"
 #include "topo/shift_scan.hpp"
 
@@ -21,7 +22,7 @@ namespace {
 struct TopoArgs {
   std::string platform, order, json, write_order;
   int nodes = 0;
-  bool keep_hosts = false, quiet = false;
+  bool keep_hosts = false, quiet = false, reference = false;
   uint64_t seed = 1;
   int64_t iterations = -1;
 };
@@ -57,6 +58,8 @@ TopoArgs parse_args(int argc, char** argv, int first) {
       a.iterations = number(s, need("a number"), 0);
     } else if (s == "--keep-hosts") {
       a.keep_hosts = true;
+    } else if (s == "--reference") {
+      a.reference = true;
     } else if (s == "--quiet" || s == "-q") {
       a.quiet = true;
     } else if (!s.empty() && s[0] == '-') {
@@ -67,7 +70,8 @@ TopoArgs parse_args(int argc, char** argv, int first) {
       throw UsageError("topo: more than one PLATFORM given ('" + a.platform + "', '" + s + "')");
     }
   }
-  if (a.platform.empty()) throw UsageError("topo: PLATFORM is required (see evbench --help)");
+  if (a.platform.empty() && !a.reference)
+    throw UsageError("topo: PLATFORM is required (see evbench --help)");
   return a;
 }
 
@@ -98,6 +102,10 @@ void write_scan(JsonWriter& j, const topo::Platform& p, const topo::ShiftScan& s
 
 int topo_command(int argc, char** argv, int first) {
   const TopoArgs a = parse_args(argc, argv, first);
+  if (a.reference) {  // the platform key table of docs/TOPOLOGY.md
+    std::fputs(topo::platform_reference_markdown().c_str(), stdout);
+    return kExitOk;
+  }
   const auto t0 = std::chrono::steady_clock::now();
   const topo::Platform p = topo::load_platform(a.platform);
   std::vector<int> pool;

@@ -140,6 +140,8 @@ TEST(FabricDump, ReproducesTheRoutesOfTheHandWrittenFabric) {
   EXPECT_EQ(dump.host(3).name, "node10");
   EXPECT_EQ(dump.links[dump.host(0).uplink].bandwidth, 100e9);  // 4xEDR
   EXPECT_DOUBLE_EQ(dump.links[dump.host(0).uplink].latency, 200e-9);
+  EXPECT_EQ(dump.nodes[dump.find_node("leaf-b")].level, 1);  // from the distance to hosts
+  EXPECT_EQ(dump.nodes[dump.find_node("spine-2")].level, 2);
   for (const char* a : {"node1", "node2", "node3", "node10"})
     for (const char* b : {"node1", "node2", "node3", "node10"}) {
       SCOPED_TRACE(std::string(a) + " -> " + b);
