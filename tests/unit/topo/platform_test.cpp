@@ -154,6 +154,14 @@ TEST(FabricDump, ReproducesTheRoutesOfTheHandWrittenFabric) {
 
 TEST(FabricDump, ErrorsNameTheLine) {
   try {
+    read_fabric_text(
+        "Switch\t4 \"S-01\"\t\t# \"s\" enhanced port 0 lid 1 lmc 0\n[999]\t\"S-02\"[1]\n", "t.topo",
+        "", "t.lfts");
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(), "t.topo:2: port 999 is out of range (max 255)");
+  }
+  try {
     read_fabric_text("Switch\t4 \"S-01\"\t\t# \"s\" enhanced port 0 lid 1 lmc 0\n[1] garbage\n",
                      "t.topo", "", "t.lfts");
     FAIL();
