@@ -53,3 +53,12 @@ add_test(NAME topology_doc_current
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_topology_doc.py
                  $<TARGET_FILE:evbench> ${PROJECT_SOURCE_DIR}/docs/TOPOLOGY.md)
 set_tests_properties(topology_doc_current PROPERTIES TIMEOUT 60 LABELS "integration;topo")
+
+# The proposed order written by --write-order, read back by --order, scans
+# to the same figures (selection of 46 of the mis-cabled tree's 64 hosts).
+add_test(NAME topo_write_order_roundtrip
+         COMMAND ${_evb_topo_check} --roundtrip -- $<TARGET_FILE:evbench> topo
+                 ${_evb_platforms}/miscabled-64.yaml --nodes 46 --quiet
+                 --write-order ${CMAKE_CURRENT_BINARY_DIR}/topo_miscabled_46.order
+                 --json ${CMAKE_CURRENT_BINARY_DIR}/topo_miscabled_46.json)
+set_tests_properties(topo_write_order_roundtrip PROPERTIES TIMEOUT 120 LABELS "integration;topo")
