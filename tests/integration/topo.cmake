@@ -36,6 +36,11 @@ add_test(NAME eb_pull_topology_scheduling
                  --set warmup=200ms --set verify.sample=1 --set peer_timeout=20s --quiet
                  --set nodes=8 --set parallel=2 --set scheduling=topology
                  --set topology.platform=${_evb_platforms}/emulated-2x4.yaml)
+add_test(NAME eb_push_topology_scheduling
+         COMMAND ${_evb_check} -- $<TARGET_FILE:evbench> run --set duration=1s
+                 --set warmup=200ms --set verify.sample=1 --set peer_timeout=20s --quiet
+                 --set nodes=8 --set protocol=push --set scheduling=topology
+                 --set topology.platform=${_evb_platforms}/emulated-2x4.yaml)
 add_test(NAME eb_topology_needs_platform
          COMMAND ${_evb_check} --no-json --expect-exit 2
                  --expect-stderr "scheduling: topology needs topology.platform"
@@ -45,7 +50,8 @@ add_test(NAME eb_topology_platform_too_small
                  --expect-stderr "has 8 hosts, nodes is 9"
                  -- $<TARGET_FILE:evbench> run --set scheduling=topology --quiet --set nodes=9
                  --set topology.platform=${_evb_platforms}/emulated-2x4.yaml)
-set_tests_properties(eb_pull_topology_scheduling eb_topology_needs_platform
+set_tests_properties(eb_pull_topology_scheduling eb_push_topology_scheduling
+                     eb_topology_needs_platform
                      eb_topology_platform_too_small PROPERTIES TIMEOUT 60 LABELS "integration;topo")
 
 # docs/TOPOLOGY.md's key table is the loader's (evbench topo --reference).
