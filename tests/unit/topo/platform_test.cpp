@@ -106,6 +106,10 @@ TEST(PlatformLoader, ErrorsNameFileLineAndKey) {
   EXPECT_EQ(error_of("switches: [s0]\nhosts:\n  - {name: a, switch: s0, port: 1}\n  - {name: b, "
                      "switch: s0, port: 2}\nrouting: tables\ntables:\n  s0: {a: 1, b: 7}\n"),
             "p.yaml:7:17: tables.s0.b: port 7 of s0 has nothing cabled");
+  EXPECT_EQ(
+      error_of("switches: [s0, s1]\nhosts:\n  - {name: a, switch: s0, port: 1}\n  - {name: b, "
+               "switch: s1, port: 1}\ncables:\n  - {a: s0, a_port: 1, b: s1, b_port: 2}\n"),
+      "p.yaml:6:21: cables.a_port: port 1 of s0 is cabled twice");
   // A table without an entry: finish() names the switch and the pair.
   EXPECT_NE(error_of("switches: [s0]\nhosts:\n  - {name: a, switch: s0, port: 1}\n  - {name: b, "
                      "switch: s0, port: 2}\nrouting: tables\ntables:\n  s0: {a: 1}\n")
