@@ -37,7 +37,7 @@ endforeach()
 # A stall shorter than failure_detection excludes nobody; a longer one
 # excludes the BU, and what it sends when it wakes is discarded and counted.
 add_test(NAME fault_stall_short_kept
-         COMMAND ${_evb_fault} --expect-no-failure
+         COMMAND ${_evb_fault} --expect-no-failure --expect-stderr "s: stall bu1"
                  -- ${_evb_fault_base} --set failure_detection=2s
                  --set "faults=[{at: 1s, stall: bu1, for: 200ms}]")
 foreach(protocol pull push)
@@ -53,7 +53,7 @@ endforeach()
 
 # A delay on an RU's sends slows the run but loses nothing.
 add_test(NAME fault_delay_ru
-         COMMAND ${_evb_fault} --expect-no-failure
+         COMMAND ${_evb_fault} --expect-no-failure --expect-stderr "s: delay ru0"
                  -- ${_evb_fault_base} --set failure_detection=2s
                  --set "faults=[{at: 500ms, delay: ru0, by: 5ms, for: 1s}]")
 

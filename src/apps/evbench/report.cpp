@@ -204,9 +204,10 @@ void print_table(const Config& c, const Topology& t, const Summary& s) {
                 static_cast<unsigned long long>(s.integrity.injected),
                 static_cast<unsigned long long>(s.integrity.injected_detected));
   for (const FailureRecord& f : s.failures) {
-    std::printf("# %s (rank %d) %s at %.2f s, detected after %.2f s, %llu events reassigned, ",
-                f.unit.c_str(), f.rank, f.cause == "silent" ? "silent since" : "lost", f.lost_at_s,
-                f.detected_at_s - f.lost_at_s, static_cast<unsigned long long>(f.reassigned));
+    std::printf("# %s (rank %d) %s %.2f s, detected after %.2f s, %llu events reassigned, ",
+                f.unit.c_str(), f.rank, f.cause == "silent" ? "silent since" : "lost at",
+                f.lost_at_s, f.detected_at_s - f.lost_at_s,
+                static_cast<unsigned long long>(f.reassigned));
     if (f.recovered_at_s >= 0)
       std::printf("recovered in %.3f s\n", f.recovered_at_s - f.detected_at_s);
     else

@@ -96,9 +96,9 @@ void EvmAgent::exclude_bu(int bu, int64_t now, const char* cause, int64_t lost_n
   if (open_per_record_[record] == 0 && r.recovered_at_s < 0)
     stats_.failures[record].recovered_at_s = r.detected_at_s;
   std::fprintf(stderr,
-               "evbench: BU %d (rank %d) %s at %.2f s, detected after %.2f s, %zu events "
+               "evbench: BU %d (rank %d) %s %.2f s, detected after %.2f s, %zu events "
                "reassigned\n",
-               bu, r.rank, std::string(cause) == "silent" ? "silent since" : "lost", r.lost_at_s,
+               bu, r.rank, std::string(cause) == "silent" ? "silent since" : "lost at", r.lost_at_s,
                r.detected_at_s - r.lost_at_s, events.size());
   // Slots left idle after assignment stopped take the reassigned events now.
   std::vector<IdleSlot> idle;
