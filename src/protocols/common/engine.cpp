@@ -139,10 +139,15 @@ void Engine::send_command(PeerId peer, Channel channel, const Command& cmd) {
   std::memcpy(send_slots_.at(idx), &cmd, sizeof cmd);
   const Segment seg = send_slots_.segment(idx, config_.command_size);
   ++command_sends_in_flight_;
-  post_or_delay([this, peer, channel, seg, idx] {
-    driver_.post_send(peer, command_tag(channel), std::span<const Segment>(&seg, 1),
-                      make_cookie(kEngineAgent, idx));
-  });
+  if (delaying()) {
+    post_or_delay([this, peer, channel, seg, idx] {
+      driver_.post_send(peer, command_tag(channel), std::span<const Segment>(&seg, 1),
+                        make_cookie(kEngineAgent, idx));
+    });
+    return;
+  }
+  driver_.post_send(peer, command_tag(channel), std::span<const Segment>(&seg, 1),
+                    make_cookie(kEngineAgent, idx));
 }
 
 void Engine::send(PeerId peer, Tag tag, std::span<const Segment> segments, uint64_t cookie) {
@@ -151,7 +156,7 @@ void Engine::send(PeerId peer, Tag tag, std::span<const Segment> segments, uint6
       local_completions_.push_back({cookie, OpType::send, OpStatus::peer_lost, peer, tag, 0});
       return;
     }
-    if (faults_ && (faults_->send_delay_ns(now_ns()) > 0 || !delayed_.empty())) {
+    if (delaying()) {
       post_or_delay([this, peer, tag, segs = std::vector<Segment>(segments.begin(), segments.end()),
                      cookie] { driver_.post_send(peer, tag, segs, cookie); });
       return;
@@ -198,7 +203,7 @@ void Engine::write(const WriteTarget& target, std::span<const Segment> segments,
           {cookie, OpType::rdma_write, OpStatus::peer_lost, target.peer, 0, 0, 0});
       return;
     }
-    if (faults_ && (faults_->send_delay_ns(now_ns()) > 0 || !delayed_.empty())) {
+    if (delaying()) {
       // The target lives in the RU's window table for the whole run.
       post_or_delay(
           [this, t = &target, segs = std::vector<Segment>(segments.begin(), segments.end()), offset,

@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "core/clock.hpp"
 #include "core/config.hpp"
 #include "core/messages.hpp"
 #include "core/ring_queue.hpp"
@@ -128,6 +129,11 @@ class Engine {
   [[noreturn]] void fail(const Completion& c);
   void on_failed(const Completion& c);  // on_failure exclude
   void mark_lost(PeerId p);
+  // Whether a post must go through post_or_delay (a delay fault is active
+  // or posts wait behind one); false without faults, at no cost.
+  bool delaying() const {
+    return faults_ && (!delayed_.empty() || faults_->send_delay_ns(now_ns()) > 0);
+  }
   // Runs `post` now, or later when a delay fault is active.
   void post_or_delay(std::function<void()> post);
   void run_delayed(int64_t now);
