@@ -10,7 +10,9 @@ set(_evb_fault_base --set nodes=2 --set parallel=2 --set layout=split --set dura
     --set on_failure=exclude)
 set(_evb_fault_tests)
 
-# A BU killed mid-run: excluded, its events reassigned and built once.
+# A BU killed mid-run: excluded, its events reassigned and built once. A
+# short stall (below failure_detection) comes first, so the EVM has
+# certainly assigned every slot of the BU when it dies.
 foreach(protocol pull push)
   foreach(scheduling barrel random)
     set(name fault_kill_bu_${protocol}_${scheduling})
@@ -19,18 +21,21 @@ foreach(protocol pull push)
                      --expect-reassigned
                      --expect-stderr "BU 1 (rank 3) lost at"
                      -- ${_evb_fault_base} --set protocol=${protocol}
-                     --set scheduling=${scheduling} --set "faults=[{at: 1s, kill: bu1}]")
+                     --set scheduling=${scheduling}
+                     --set "faults=[{at: 1s, stall: bu1, for: 200ms}, {at: 1s, kill: bu1}]")
     list(APPEND _evb_fault_tests ${name})
   endforeach()
 endforeach()
 
-# An RU killed: its events are reported incomplete, none built short.
+# An RU killed: its events are reported incomplete, none built short. It is
+# stalled first and killed as the stall ends, so BUs are certainly waiting
+# for its fragments when it dies.
 foreach(protocol pull push)
   set(name fault_kill_ru_${protocol})
   add_test(NAME ${name}
            COMMAND ${_evb_fault} --expect-failure "RU 1" --expect-incomplete
                    -- ${_evb_fault_base} --set protocol=${protocol}
-                   --set "faults=[{at: 1s, kill: ru1}]")
+                   --set "faults=[{at: 1s, stall: ru1, for: 300ms}, {at: 1s, kill: ru1}]")
   list(APPEND _evb_fault_tests ${name})
 endforeach()
 
@@ -79,7 +84,8 @@ if(TARGET evbench_driver_ucx)
     add_test(NAME ${name}
              COMMAND ${_evb_fault} --expect-failure "BU 1" --expect-reassigned
                      -- ${_evb_fault_base} --set driver=ucx --set driver_options.tls=tcp
-                     --set protocol=${protocol} --set "faults=[{at: 1s, kill: bu1}]")
+                     --set protocol=${protocol}
+                     --set "faults=[{at: 1s, stall: bu1, for: 200ms}, {at: 1s, kill: bu1}]")
     list(APPEND _evb_fault_tests ${name})
   endforeach()
 endif()

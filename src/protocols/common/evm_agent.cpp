@@ -40,9 +40,9 @@ void EvmAgent::on_peer_lost(PeerId peer, int64_t now) {
     r.rank = peer;
     r.cause = "peer lost";
     r.lost_at_s = r.detected_at_s = since_t0(now);
-    for (const FaultSpec& f : engine_.config().faults)
-      if (f.kind == FaultSpec::Kind::kill && rank_of_unit(topo_, f.unit) == peer)
-        r.lost_at_s = std::min(r.detected_at_s, f.at_s);
+    // An injected kill: the time it was planned for, else the detection.
+    const double kill = planned_kill_s(engine_.config(), topo_, peer);
+    if (kill >= 0) r.lost_at_s = std::min(r.detected_at_s, kill);
     stats_.failures.push_back(r);
     std::fprintf(stderr,
                  "evbench: %s (rank %d) lost at %.2f s, detected after %.2f s: no event can be "
@@ -51,10 +51,8 @@ void EvmAgent::on_peer_lost(PeerId peer, int64_t now) {
     evm_.stop_assigning();
   }
   if (roles.bu >= 0 && !evm_.excluded(roles.bu)) {
-    int64_t lost_ns = now;
-    for (const FaultSpec& f : engine_.config().faults)
-      if (f.kind == FaultSpec::Kind::kill && rank_of_unit(topo_, f.unit) == peer)
-        lost_ns = std::min(now, engine_.t0_ns() + s_to_ns(f.at_s));
+    const double kill = planned_kill_s(engine_.config(), topo_, peer);
+    const int64_t lost_ns = kill >= 0 ? std::min(now, engine_.t0_ns() + s_to_ns(kill)) : now;
     exclude_bu(roles.bu, now, "peer lost", lost_ns);
   }
   maybe_stop();

@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 
@@ -17,6 +18,17 @@ int rank_of_unit(const Topology& topo, const std::string& unit) {
   const std::vector<int>& ranks = unit[0] == 'r' ? topo.ru_rank : topo.bu_rank;
   if (index < 0 || index >= static_cast<int>(ranks.size())) return -1;
   return ranks[index];
+}
+
+double planned_kill_s(const Config& config, const Topology& topo, int rank) {
+  double clock = 0;  // when this rank's injector is free again (after stalls)
+  for (const FaultSpec& f : config.faults) {
+    if (rank_of_unit(topo, f.unit) != rank) continue;
+    const double at = std::max(clock, f.at_s);
+    if (f.kind == FaultSpec::Kind::kill) return at;
+    if (f.kind == FaultSpec::Kind::stall) clock = at + f.for_s;
+  }
+  return -1;
 }
 
 FaultInjector::FaultInjector(const Config& config, const Topology& topo, int rank) {
@@ -35,6 +47,7 @@ int64_t FaultInjector::next_ns(int64_t t0) const {
 }
 
 bool FaultInjector::tick(int64_t now, int64_t t0, int rank) {
+  // Entries are played in list order.
   bool stalled = false;
   for (Entry& e : faults_) {
     if (e.done || now < t0 + s_to_ns(e.spec.at_s)) continue;
@@ -54,6 +67,7 @@ bool FaultInjector::tick(int64_t now, int64_t t0, int rank) {
         while (::nanosleep(&ts, &ts) != 0) {
         }
         stalled = true;
+        now = now_ns();  // entries due by the end of the stall play now, in list order
         break;
       }
       case FaultSpec::Kind::delay:
