@@ -91,3 +91,7 @@ if(TARGET evbench_driver_ucx)
 endif()
 
 set_tests_properties(${_evb_fault_tests} PROPERTIES TIMEOUT 90 LABELS "integration;faults")
+# The failure paths (lost peer, exclusion, delayed posts) also run in the
+# sanitizer build.
+set_tests_properties(fault_kill_bu_pull_barrel fault_stall_long_excluded_push fault_delay_ru
+                     fault_kill_ru_push PROPERTIES LABELS "integration;faults;sanitize")
