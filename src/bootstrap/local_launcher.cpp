@@ -180,6 +180,11 @@ class Supervisor {
                ") finished with status " + std::to_string(WEXITSTATUS(status)));
       return;
     }
+    if (WIFSIGNALED(status) && opt_.tolerate_loss && c.rank != 0 && !server_.failed()) {
+      log_line("rank " + std::to_string(c.rank) + " (pid " + std::to_string(c.pid) + ") died: " +
+               describe_status(status) + "; the others go on without it (on_failure: exclude)");
+      return;
+    }
     if (WIFSIGNALED(status)) {
       suspect_ = nullptr;  // whoever exited before it had noticed its death
       blame(c, status);
@@ -248,6 +253,7 @@ int launch_local(const Config& config, int nprocs, const WorkerFn& worker,
   so.size = nprocs;
   so.join_timeout = std::chrono::milliseconds(setup_timeout_ms(config));
   so.slow_round_warning = so.join_timeout;
+  so.tolerate_loss = options.tolerate_loss;
   RendezvousServer server(so);
 
   sigset_t sigs, old_mask;

@@ -25,6 +25,9 @@ struct LocalOptions {
   // dies by a signal within this time (the kernel may reap a killed rank
   // after its peers have noticed the broken connection and exited).
   std::chrono::milliseconds blame_grace{500};
+  // on_failure exclude: a rank other than 0 killed by a signal after the
+  // run started is logged and the others go on (the rendezvous tolerates it).
+  bool tolerate_loss = false;
 };
 
 int launch_local(const Config& config, int nprocs, const WorkerFn& worker,

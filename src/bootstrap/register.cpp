@@ -13,7 +13,9 @@ void evb_register_bootstrap_local(PluginRegistry& registry) {
   f.name = "local";
   f.summary = "fork every rank on this host; the parent supervises and reaps them";
   f.launch = [](const Config& config, int nprocs, const WorkerFn& worker) {
-    return boot::launch_local(config, nprocs, worker);
+    boot::LocalOptions options;
+    options.tolerate_loss = config.on_failure == OnFailure::exclude;
+    return boot::launch_local(config, nprocs, worker, options);
   };
   registry.add_bootstrap(std::move(f));
 }

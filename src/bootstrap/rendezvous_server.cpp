@@ -367,11 +367,21 @@ void RendezvousServer::on_contrib(Conn& c, const std::string& body) {
   round_has_[r] = true;
   round_op_[r] = int(m.op);
   round_data_[r] = std::move(m.data);
-  if (++round_count_ == opt_.size) try_complete_round();
+  ++round_count_;
+  if (round_ready()) try_complete_round();
+}
+
+bool RendezvousServer::round_ready() const {
+  if (round_count_ == 0) return false;
+  for (int q = 0; q < opt_.size; ++q)
+    if (!round_has_[static_cast<size_t>(q)] && rank_state(q) != RankState::lost) return false;
+  return true;
 }
 
 void RendezvousServer::try_complete_round() {
-  Op op = static_cast<Op>(round_op_[0]);
+  int first = 0;
+  while (!round_has_[static_cast<size_t>(first)]) ++first;  // rank 0 may be lost
+  Op op = static_cast<Op>(round_op_[static_cast<size_t>(first)]);
   Result res;
   res.seq = round_seq_;
   std::shared_ptr<const std::string> empty;
@@ -427,6 +437,12 @@ void RendezvousServer::on_closed(Conn& c, const std::string& why) {
     if (lost) s = RankState::lost;
   }
   cv_.notify_all();
+  if (lost && opt_.tolerate_loss && welcomed_ && c.rank != 0 && !failure_) {
+    log("rendezvous: rank " + std::to_string(c.rank) + " lost (" + why +
+        "); the run goes on without it (on_failure: exclude)");
+    if (round_ready()) try_complete_round();
+    return;
+  }
   if (lost)
     fail(static_cast<int>(FailKind::peer_lost), c.rank,
          "bootstrap: rank " + std::to_string(c.rank) + " disappeared (" + why + ")");

@@ -40,6 +40,10 @@ struct ServerOptions {
   // once (more are closed on accept) and each for at most hello_timeout.
   int max_unidentified = 64;
   std::chrono::milliseconds hello_timeout{5000};
+  // on_failure exclude: a rank that disconnects after the welcome is marked
+  // lost and later rounds complete without it (its contribution empty);
+  // the run fails only when rank 0 is lost.
+  bool tolerate_loss = false;
   // Receives one line per event worth logging; default: stderr.
   std::function<void(const std::string&)> log;
 };
@@ -78,6 +82,7 @@ class RendezvousServer {
   void on_contrib(Conn& c, const std::string& body);
   void on_closed(Conn& c, const std::string& why);
   void try_complete_round();
+  bool round_ready() const;  // every rank contributed or is lost
   void fail(int kind, int rank, const std::string& message);
   void send(Conn& c, std::shared_ptr<const std::string> frame);
   void reject(Conn& c, const std::string& why);

@@ -87,6 +87,28 @@ const char* to_string(PageSize v) {
   return v == PageSize::huge ? "huge" : "normal";
 }
 
+const char* to_string(OnFailure v) {
+  switch (v) {
+    case OnFailure::abort:
+      return "abort";
+    case OnFailure::exclude:
+      return "exclude";
+  }
+  return "?";
+}
+
+const char* to_string(FaultSpec::Kind v) {
+  switch (v) {
+    case FaultSpec::Kind::kill:
+      return "kill";
+    case FaultSpec::Kind::stall:
+      return "stall";
+    case FaultSpec::Kind::delay:
+      return "delay";
+  }
+  return "?";
+}
+
 const char* to_string(PollMode v) {
   switch (v) {
     case PollMode::automatic:

@@ -32,6 +32,21 @@ enum class PollMode { automatic, busy, yield, block };
 // How fragments reach the BU: two-sided messages, or one-sided writes into
 // the BU's registered windows (auto: write when the driver can).
 enum class DataPath { automatic, send, write };
+// What a lost peer does to the run: abort it, or (exclude) remove a lost BU
+// and reassign its events (docs/USER_GUIDE.md, "Failures").
+enum class OnFailure { abort, exclude };
+
+// One entry of `faults:`: at `at_s` into the data phase, the process hosting
+// `unit` ("bu2", "ru0", "evm") is killed, stalls for `for_s`, or delays each
+// send by `by_s` for `for_s`.
+struct FaultSpec {
+  enum class Kind { kill, stall, delay };
+  Kind kind = Kind::kill;
+  double at_s = 0;
+  std::string unit;  // ru<N>, bu<N> or evm
+  double for_s = 0;  // stall, delay
+  double by_s = 0;   // delay
+};
 
 struct FragmentConfig {
   uint64_t size = 512 * 1024;  // mean payload bytes per fragment
@@ -95,6 +110,11 @@ struct Config {
   uint64_t corrupt_every = 0;         // fault injection: RU corrupts every Nth fragment
   double corrupt_probability = 0;     // fault injection: BU flips a bit of a fragment on arrival
 
+  // Failures
+  OnFailure on_failure = OnFailure::abort;
+  double failure_detection_s = 1.0;  // exclude: a BU silent this long is excluded
+  std::vector<FaultSpec> faults;     // timed fault injection
+
   // Transport and start-up
   std::string driver = "tcp";
   std::map<std::string, std::string> driver_options;  // validated by the driver's table
@@ -120,6 +140,8 @@ double default_spread(SizeDistribution d, double current);
 const char* to_string(PollMode);
 const char* to_string(PageSize);
 const char* to_string(DataPath);
+const char* to_string(OnFailure);
+const char* to_string(FaultSpec::Kind);
 
 // True for pull, push, pull-noevm (the event builders).
 inline bool is_event_builder(Protocol p) {

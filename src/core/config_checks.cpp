@@ -211,6 +211,51 @@ const std::vector<Rule>& rules() {
                             (have.empty() ? std::string("none built") : have) + "), driver is " +
                             c.driver};
        }},
+      {"`on_failure: exclude` needs an EVM (pull, push) and a `driver` that survives a peer's "
+       "death",
+       [](const Config& c, const PluginKeys& p) -> std::optional<Failure> {
+         if (c.on_failure != OnFailure::exclude) return std::nullopt;
+         if (c.protocol != Protocol::pull && c.protocol != Protocol::push)
+           return Failure{{"on_failure", "protocol"},
+                          std::string("on_failure exclude reassigns a lost BU's events through "
+                                      "the EVM; protocol ") +
+                              to_string(c.protocol) + " has none (use abort, or pull or push)"};
+         if (p.drivers.empty() || contains(p.drivers_surviving_peer_loss, c.driver))
+           return std::nullopt;
+         return Failure{
+             {"on_failure", "driver"},
+             "on_failure exclude needs a driver that goes on when a peer dies; driver " + c.driver +
+                 " ends the whole job (surviving: " + join(p.drivers_surviving_peer_loss) + ")"};
+       }},
+      {"each of `faults` names a unit of this run (ru<N>, bu<N> below `nodes`; evm only with an "
+       "EVM); under `on_failure: exclude` no kill hits rank 0, which writes the results",
+       [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
+         for (size_t i = 0; i < c.faults.size(); ++i) {
+           const FaultSpec& f = c.faults[i];
+           const std::string at = "entry " + num(i + 1) + ": " + to_string(f.kind) + ": ";
+           const auto unit = parse_unit_name(f.unit);
+           if (!unit) return Failure{{"faults"}, at + "'" + f.unit + "' is not a unit"};
+           if (unit->first == 'e' && c.protocol != Protocol::pull && c.protocol != Protocol::push)
+             return Failure{{"faults", "protocol"},
+                            at + "protocol " + to_string(c.protocol) + " has no EVM"};
+           if (unit->first != 'e' && unit->second >= c.nodes)
+             return Failure{{"faults", "nodes"},
+                            at + f.unit + " does not exist with nodes " + std::to_string(c.nodes)};
+           if (unit->first != 'e' && !is_event_builder(c.protocol))
+             return Failure{{"faults", "protocol"},
+                            at + "protocol " + to_string(c.protocol) + " has no RUs or BUs"};
+           const bool on_rank0 =
+               unit->first == 'e'
+                   ? c.evm == EvmPlacement::with_rank0
+                   : unit->second == 0 && (c.layout == Layout::rubu || unit->first == 'r');
+           if (f.kind == FaultSpec::Kind::kill && c.on_failure == OnFailure::exclude && on_rank0)
+             return Failure{{"faults", "layout"},
+                            at + f.unit +
+                                " lives on rank 0, which gathers and writes the results: kill "
+                                "another unit (layout split puts each BU on its own rank)"};
+         }
+         return std::nullopt;
+       }},
   };
   return table;
 }

@@ -31,6 +31,7 @@ struct Value {
   std::string text;  // string, choice, or the word of an integer key
   std::vector<double> reals;
   std::map<std::string, std::string> map;
+  std::vector<FaultSpec> faults;
 };
 
 // One core key: its spec and how it reads and writes Config.
@@ -87,6 +88,11 @@ struct EnumValues<DataPath> {
   static constexpr std::array values{DataPath::automatic, DataPath::send, DataPath::write};
 };
 
+template <>
+struct EnumValues<OnFailure> {
+  static constexpr std::array values{OnFailure::abort, OnFailure::exclude};
+};
+
 template <class E>
 std::vector<std::string> enum_choices() {
   std::vector<std::string> out;
@@ -137,6 +143,15 @@ Value parse_default(const KeySpec& spec);  // throws std::logic_error on a bad t
 std::string canonical_scalar(const KeySpec& spec, const Value& value);
 // The value as JSON in the same canonical form (lists as arrays, maps as objects).
 std::string json_value(const KeySpec& spec, const Value& value);
+
+// ---- fault lists (config_faults.cpp) ----
+// Parses `faults:`; the reason names the entry and key ("entry 2: for: ...").
+std::optional<std::vector<FaultSpec>> parse_faults(const YAML::Node& node, std::string& reason,
+                                                   YAML::Mark& where);
+std::string faults_yaml(const std::vector<FaultSpec>& faults);  // flow style
+std::string faults_json(const std::vector<FaultSpec>& faults);
+// "bu2" -> ('b', 2); "evm" -> ('e', 0); nullopt when not a unit name.
+std::optional<std::pair<char, int>> parse_unit_name(const std::string& name);
 
 // The spec with the run-time choices filled in: driver and bootstrap accept the
 // names of the built plug-ins (any name when PluginKeys lists none).

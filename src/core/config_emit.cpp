@@ -152,6 +152,8 @@ std::string json_value(const KeySpec& spec, const Value& v) {
       }
       return out + "}";
     }
+    case KeyType::fault_list:
+      return faults_json(v.faults);
   }
   return "null";
 }

@@ -228,6 +228,29 @@ const std::vector<CoreKey>& core_key_table() {
        [](Config& c, const Value& v) { c.corrupt_probability = v.real; },
        [](const Config& c) { return real(c.corrupt_probability); }},
 
+      // ---- failures
+      {choice("on_failure", OnFailure::abort,
+              "a lost peer: abort the run, or exclude a lost BU and reassign its events (needs "
+              "an EVM and a driver that survives a peer's death; a lost RU makes its events "
+              "incomplete, a lost EVM ends the run)"),
+       [](Config& c, const Value& v) { c.on_failure = enum_from<OnFailure>(v.text); },
+       [](const Config& c) { return text(to_string(c.on_failure)); }},
+      {spec("failure_detection", K::duration, "1s", "s", 0.05, 3600,
+            "on_failure exclude: a BU the EVM has not heard from for this long (BUs send "
+            "heartbeats every quarter of it) is excluded"),
+       [](Config& c, const Value& v) { c.failure_detection_s = v.real; },
+       [](const Config& c) { return real(c.failure_detection_s); }},
+      {spec("faults", K::fault_list, "[]", "", -kInf, kInf,
+            "timed fault injection, seconds into the data phase: {at: 2s, kill: bu2} (SIGKILL "
+            "the process hosting the unit), {at: 1s, stall: ru1, for: 800ms} (it stops "
+            "progressing), {at: 3s, delay: ru0, by: 5ms, for: 1s} (each send it posts waits)"),
+       [](Config& c, const Value& v) { c.faults = v.faults; },
+       [](const Config& c) {
+         Value v;
+         v.faults = c.faults;
+         return v;
+       }},
+
       // ---- transport and start-up (driver and bootstrap choices come from the plug-ins)
       {spec("driver", K::choice, "tcp", "", -kInf, kInf, "network driver"),
        [](Config& c, const Value& v) { c.driver = v.text; },

@@ -22,6 +22,7 @@ enum class KeyType {
   choice,      // one of `choices`
   real_list,   // YAML sequence of reals
   string_map,  // YAML map of scalars (driver_options)
+  fault_list,  // YAML sequence of fault maps (faults: {at: 2s, kill: bu2} ...)
 };
 
 struct KeySpec {
@@ -51,6 +52,8 @@ struct PluginKeys {
   // Drivers with a library all-to-all (Driver::alltoall, the baseline of
   // protocol alltoall).
   std::vector<std::string> drivers_with_alltoall;
+  // Drivers that go on with the other peers when one dies (on_failure: exclude).
+  std::vector<std::string> drivers_surviving_peer_loss;
 };
 
 // The core keys (everything except driver_options.*), in documentation order.

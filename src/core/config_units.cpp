@@ -250,6 +250,8 @@ std::string type_name(KeyType type) {
       return "real list";
     case KeyType::string_map:
       return "map";
+    case KeyType::fault_list:
+      return "fault list";
   }
   return "?";
 }

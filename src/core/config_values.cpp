@@ -155,6 +155,12 @@ std::optional<Value> parse_value(const KeySpec& spec, const YAML::Node& node, st
       }
       return v;
     }
+    case KeyType::fault_list: {
+      auto f = parse_faults(node, reason, where);
+      if (!f) return std::nullopt;
+      v.faults = std::move(*f);
+      return v;
+    }
   }
   reason = "unsupported key type";
   return std::nullopt;
@@ -195,6 +201,8 @@ std::string canonical_scalar(const KeySpec& spec, const Value& v) {
       for (const auto& [k, val] : v.map) out += (out.size() > 1 ? ", " : "") + k + ": " + val;
       return out + "}";
     }
+    case KeyType::fault_list:
+      return faults_yaml(v.faults);
   }
   return "";
 }

@@ -26,6 +26,8 @@ enum class CommandType : uint16_t {
   stop = 5,          // EVM -> all: no more events; finish and leave
   bu_done = 6,       // BU -> RU (pull-noevm): this BU will pull no more
   bench = 7,         // micro-benchmarks: a command segment
+  heartbeat = 8,     // BU -> EVM (on_failure exclude): still alive
+  exclude = 9,       // EVM -> RU, BU (on_failure exclude): BU `bu` is out of the run
 };
 
 struct Command {
@@ -39,6 +41,7 @@ struct Command {
   uint32_t count = 0;
   uint64_t bytes = 0;  // credit: payload bytes of the finished event
   uint64_t value = 0;  // credit: 1 if the slot carries a finished event
+                       // (count = 1: it could not be completed, an RU was lost)
   uint64_t pad[2] = {0, 0};
 };
 static_assert(sizeof(Command) == 64, "commands are 64 bytes on the wire");

@@ -7,9 +7,25 @@
 namespace evb {
 
 EventManager::EventManager(int nbu, uint64_t events_limit)
-    : events_limit_(events_limit), outstanding_(nbu, 0), assigned_per_bu_(nbu, 0) {}
+    : events_limit_(events_limit),
+      outstanding_(nbu, 0),
+      assigned_per_bu_(nbu, 0),
+      excluded_(nbu, 0),
+      active_(nbu) {}
 
 std::optional<uint64_t> EventManager::assign(int bu) {
+  if (excluded_.at(bu)) return std::nullopt;
+  if (requeued_head_ < requeued_.size()) {
+    // Already counted in outstanding_total_ when first assigned.
+    max_outstanding_ = std::max(max_outstanding_, ++outstanding_[bu]);
+    ++reassigned_;
+    const uint64_t e = requeued_[requeued_head_++];
+    if (requeued_head_ == requeued_.size()) {
+      requeued_.clear();
+      requeued_head_ = 0;
+    }
+    return e;
+  }
   if (stopping_) return std::nullopt;
   if (events_limit_ && next_event_ >= events_limit_) {
     stopping_ = true;
@@ -27,6 +43,23 @@ void EventManager::completed(int bu) {
   --outstanding_[bu];
   --outstanding_total_;
   ++completed_total_;
+}
+
+}  // namespace evb
+
+namespace evb {
+
+size_t EventManager::exclude(int bu, const std::vector<uint64_t>& events) {
+  if (excluded_.at(bu)) throw std::logic_error("EVM: BU " + std::to_string(bu) + " excluded twice");
+  if (events.size() != outstanding_[bu])
+    throw std::logic_error("EVM: BU " + std::to_string(bu) + " holds " +
+                           std::to_string(outstanding_[bu]) + " events, " +
+                           std::to_string(events.size()) + " given back");
+  excluded_[bu] = 1;
+  --active_;
+  outstanding_[bu] = 0;
+  requeued_.insert(requeued_.end(), events.begin(), events.end());
+  return events.size();
 }
 
 }  // namespace evb

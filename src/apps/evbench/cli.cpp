@@ -108,6 +108,7 @@ PluginKeys plugin_keys(const PluginRegistry& r) {
     if (f.max_segments) k.driver_max_segments[name] = f.max_segments;
     if (!f.may_rdma_write) k.drivers_without_rdma_write.push_back(name);
     if (f.has_alltoall) k.drivers_with_alltoall.push_back(name);
+    if (f.survives_peer_loss) k.drivers_surviving_peer_loss.push_back(name);
   }
   for (const auto& [name, f] : r.bootstraps()) k.bootstraps.push_back(name);
   for (const ProtocolKeys& p : all_protocol_keys())

@@ -8,6 +8,7 @@
 #include "core/config_loader.hpp"
 #include "core/error.hpp"
 #include "core/json_writer.hpp"
+#include "protocols/common/fault_injector.hpp"
 
 namespace evb {
 namespace {
@@ -41,10 +42,30 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
   uint64_t started = 0;
   Histogram latency;
   s.per_node_gbps.assign(c.nodes, 0.0);
+  // Under on_failure exclude the EVM's books count for an excluded BU: what
+  // it reported built before it was taken out (later deliveries were
+  // discarded), also when its rank was lost and sent no statistics.
+  std::vector<uint64_t> accepted;
+  std::vector<uint8_t> excluded(static_cast<size_t>(c.nodes), 0);
+  for (const RankStats& r : ranks) {
+    s.late_discarded += r.late_discarded;
+    if (!r.evm) continue;
+    accepted = r.completed_per_bu;
+    s.failures = r.failures;
+    for (int bu : r.excluded_bus)
+      if (bu >= 0 && bu < c.nodes) excluded[bu] = 1;
+  }
+  std::vector<uint8_t> seen(static_cast<size_t>(c.nodes), 0);
   for (const RankStats& r : ranks) {
     if (r.evm) {
       s.events_assigned = r.events_assigned;
       s.max_outstanding_per_bu = r.max_outstanding_per_bu;
+    }
+    if (r.bu >= 0 && r.bu < c.nodes) seen[r.bu] = 1;
+    s.incomplete_lost_peer += r.incomplete_lost_peer;
+    if (r.bu >= 0 && r.bu < c.nodes && excluded[r.bu]) {
+      s.events_built += r.bu < static_cast<int>(accepted.size()) ? accepted[r.bu] : 0;
+      continue;  // its throughput and latency end at its exclusion: not merged
     }
     s.max_requests_in_flight = std::max(s.max_requests_in_flight, r.max_requests_in_flight);
     s.max_events_in_flight = std::max(s.max_events_in_flight, r.max_events_in_flight);
@@ -73,10 +94,14 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
       s.sample_events[k] += r.sample_events[k];
     }
   }
+  for (int bu = 0; bu < c.nodes; ++bu)
+    if (excluded[bu] && !seen[bu] && bu < static_cast<int>(accepted.size()))
+      s.events_built += accepted[bu];
   // Without an EVM the assignment is static: an `events:` run assigns every
   // id below `events`, a timed one what the BUs began.
   if (c.protocol == Protocol::pull_noevm) s.events_assigned = c.events ? c.events : started;
-  const uint64_t accounted = s.events_built + s.integrity.bad_events + s.incomplete;
+  const uint64_t accounted =
+      s.events_built + s.integrity.bad_events + s.incomplete + s.incomplete_lost_peer;
   s.lost = s.events_assigned > accounted ? s.events_assigned - accounted : 0;
   s.duplicate_events = accounted > s.events_assigned ? accounted - s.events_assigned : 0;
   s.warmup_s = c.warmup_s;
@@ -178,6 +203,22 @@ void print_table(const Config& c, const Topology& t, const Summary& s) {
     std::printf("# fault corrupt (p %g): injected %llu, detected %llu\n", c.corrupt_probability,
                 static_cast<unsigned long long>(s.integrity.injected),
                 static_cast<unsigned long long>(s.integrity.injected_detected));
+  for (const FailureRecord& f : s.failures) {
+    std::printf("# %s (rank %d) %s %.2f s, detected after %.2f s, %llu events reassigned, ",
+                f.unit.c_str(), f.rank, f.cause == "silent" ? "silent since" : "lost at",
+                f.lost_at_s, f.detected_at_s - f.lost_at_s,
+                static_cast<unsigned long long>(f.reassigned));
+    if (f.recovered_at_s >= 0)
+      std::printf("recovered in %.3f s\n", f.recovered_at_s - f.detected_at_s);
+    else
+      std::printf("not recovered\n");
+  }
+  if (!s.failures.empty() || s.late_discarded || s.incomplete_lost_peer)
+    std::printf(
+        "# on_failure %s: %d rank(s) lost, %llu late deliveries discarded, %llu events "
+        "incomplete for lack of a lost RU\n",
+        to_string(c.on_failure), s.ranks_lost, static_cast<unsigned long long>(s.late_discarded),
+        static_cast<unsigned long long>(s.incomplete_lost_peer));
   std::printf("# %s\n", s.integrity_ok() ? "OK" : "FAILED: integrity errors");
   std::fflush(stdout);
 }
@@ -246,6 +287,8 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
   w.value("corrupt", s.integrity.corrupt);
   w.value("corrupt_events", s.integrity.bad_events);
   w.value("verified_fragments", s.integrity.verified);
+  w.value("incomplete_lost_peer", s.incomplete_lost_peer);
+  w.value("late_discarded", s.late_discarded);
   w.value("first_problem", s.integrity_problem);
   w.end_object();
   w.begin_array("peak_rss_bytes");  // by rank
@@ -263,6 +306,32 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
     w.value("injected", s.integrity.injected);
     w.value("detected", s.integrity.injected_detected);
     w.value("undetected", s.integrity.injected - s.integrity.injected_detected);
+    w.end_object();
+  }
+  for (const FaultSpec& f : c.faults) {
+    w.begin_object();
+    w.value("kind", to_string(f.kind));
+    w.value("unit", f.unit);
+    w.value("rank", rank_of_unit(t, f.unit));
+    w.value("at_s", f.at_s);
+    if (f.kind != FaultSpec::Kind::kill) w.value("for_s", f.for_s);
+    if (f.kind == FaultSpec::Kind::delay) w.value("by_s", f.by_s);
+    w.end_object();
+  }
+  // What the EVM saw: each lost or excluded peer.
+  for (const FailureRecord& f : s.failures) {
+    w.begin_object();
+    w.value("kind", f.cause == "silent" ? "excluded_silent" : "peer_lost");
+    w.value("unit", f.unit);
+    w.value("rank", f.rank);
+    w.value("lost_at_s", f.lost_at_s);
+    w.value("detected_at_s", f.detected_at_s);
+    w.value("time_to_detect_s", f.detected_at_s - f.lost_at_s);
+    w.value("events_reassigned", f.reassigned);
+    if (f.recovered_at_s >= 0)
+      w.value("time_to_recover_s", f.recovered_at_s - f.detected_at_s);
+    else
+      w.raw("time_to_recover_s", "null");
     w.end_object();
   }
   w.end_array();
@@ -314,8 +383,9 @@ std::string poll_modes(const std::vector<RankStats>& ranks) {
 
 }  // namespace
 
-Summary summarize(const Config& c, const Topology&, const std::vector<RankStats>& ranks) {
+Summary summarize(const Config& c, const Topology& t, const std::vector<RankStats>& ranks) {
   Summary s;
+  s.ranks_lost = t.nprocs - static_cast<int>(ranks.size());
   if (is_event_builder(c.protocol))
     summarize_event_building(c, ranks, s);
   else

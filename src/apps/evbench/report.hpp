@@ -31,6 +31,13 @@ struct Summary {
   // incomplete by its BU, or lost (none of these: must stay 0); accounted
   // beyond the assigned ones are duplicate_events (an event built twice).
   uint64_t incomplete = 0;
+  // on_failure exclude: events that miss a lost RU's fragment (reported, not
+  // built short; expected, so not an integrity error), and deliveries
+  // discarded because their BU had been excluded.
+  uint64_t incomplete_lost_peer = 0;
+  uint64_t late_discarded = 0;
+  std::vector<FailureRecord> failures;  // lost or excluded peers, as the EVM saw them
+  int ranks_lost = 0;                   // ranks that contributed no statistics
   uint64_t lost = 0;
   uint64_t duplicate_events = 0;
   uint64_t fu_processed = 0, fu_accepted = 0;

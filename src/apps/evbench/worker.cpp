@@ -15,6 +15,7 @@
 #include "core/error.hpp"
 #include "core/topology.hpp"
 #include "protocols/common/engine.hpp"
+#include "protocols/common/fault_injector.hpp"
 #include "protocols/event_builder.hpp"
 #include "protocols/microbench/microbench.hpp"
 
@@ -83,8 +84,10 @@ int run_worker(const Config& config, const PluginRegistry& plugins, Bootstrap& b
   stats.poll_mode = to_string(mode);
   std::optional<Engine> engine;
   EventBuilderRank units;
+  FaultInjector faults(resolved, topo, rank);
   if (is_event_builder(config.protocol)) {
     engine.emplace(*driver, rank, resolved, mode, peer_names(topo));
+    if (!faults.empty()) engine->set_faults(&faults);
     build_event_builder(units, *engine, boot, topo, stats, options.quiet);
   }
 
@@ -120,7 +123,9 @@ int run_worker(const Config& config, const PluginRegistry& plugins, Bootstrap& b
   const std::vector<std::string> all = boot.gather(stats.serialize());
   if (rank != 0) return kExitOk;
   std::vector<RankStats> ranks;
-  for (const auto& s : all) ranks.push_back(RankStats::deserialize(s));
+  // Under on_failure exclude a lost rank contributes nothing.
+  for (const auto& s : all)
+    if (!s.empty()) ranks.push_back(RankStats::deserialize(s));
   DriverProbe probe = factory->probe ? factory->probe() : DriverProbe{};
   probe.variant = driver->name();
   return report_run(resolved, topo, ranks, options, probe);

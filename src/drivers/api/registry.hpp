@@ -44,6 +44,10 @@ struct DriverFactory {
   bool may_rdma_write = false;
   // True when Driver::alltoall is implemented (capabilities().alltoall).
   bool has_alltoall = false;
+  // True when a peer's death surfaces as a peer_event and failed completions
+  // naming it while the driver goes on with the other peers (on_failure:
+  // exclude is refused otherwise).
+  bool survives_peer_loss = false;
   std::function<DriverProbe()> probe;
   std::function<std::unique_ptr<Driver>(const DriverContext&)> create;
 };

@@ -10,6 +10,7 @@ namespace evb {
 void evb_register_driver_tcp(PluginRegistry& r) {
   DriverFactory f;
   f.name = "tcp";
+  f.survives_peer_loss = true;  // a lost peer: peer_event + failed completions
   f.summary =
       "POSIX TCP sockets with epoll; one connection per peer pair, zero-copy gathered sends";
   f.options = tcp::tcp_option_specs();

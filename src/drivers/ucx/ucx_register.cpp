@@ -9,6 +9,7 @@ namespace evb {
 void evb_register_driver_ucx(PluginRegistry& r) {
   DriverFactory f;
   f.name = "ucx";
+  f.survives_peer_loss = true;  // a lost peer: peer_event + failed completions
   f.summary =
       "UCX (UCP tag matching, puts, shared memory, tcp, InfiniBand rc/ud/dc): tagged messages, "
       "one-sided puts with an emulated immediate";

@@ -29,6 +29,48 @@ BuAgent::BuAgent(Engine& engine, BuilderUnit& bu, FilterUnits& fus, const Regist
   warmup_ns_ = s_to_ns(c.warmup_s);
   end_ns_ = c.events ? 0 : s_to_ns(c.duration_s);
   interval_ns_ = s_to_ns(c.report_interval_s);
+  if (c.on_failure == OnFailure::exclude && topo.evm_rank >= 0)
+    heartbeat_ns_ = std::max<int64_t>(1, s_to_ns(c.failure_detection_s) / 4);
+  lost_ru_.assign(static_cast<size_t>(topo.nodes), 0);
+}
+
+void BuAgent::on_peer_lost(PeerId peer, int64_t now) {
+  if (excluded_) return;
+  if (peer == topo_.evm_rank)
+    throw Error("BU " + std::to_string(bu_.index()) + ": the EVM, " + engine_.peer_name(peer) +
+                ", was lost; the run cannot go on without it");
+  const int ru = topo_.ranks.at(peer).ru;
+  if (ru < 0 || lost_ru_[ru]) return;
+  lost_ru_[ru] = 1;
+  ++lost_rus_;
+  for (uint32_t s = 0; s < bu_.slots().size(); ++s) check_incomplete(s);
+  on_tick(now);
+}
+
+void BuAgent::check_incomplete(uint32_t slot) {
+  if (lost_rus_ == 0 || excluded_) return;
+  EventSlot& e = bu_.slot(slot);
+  if (e.state != SlotState::building || e.have.empty()) return;
+  for (int r = 0; r < bu_.nru(); ++r)
+    if (!e.have[r] && !lost_ru_[r]) return;  // a live RU's fragment is still to come
+  e.state = SlotState::complete;
+  ++stats_.incomplete_lost_peer;
+  const uint64_t event = e.event;
+  bu_.release(slot);
+  --busy_slots_;
+  slot_released(slot, event, 0);
+}
+
+void BuAgent::excluded_by(PeerId from, const Command& cmd) {
+  if (from != topo_.evm_rank || cmd.bu != static_cast<uint32_t>(bu_.index()))
+    throw PeerError(from, "BU " + std::to_string(bu_.index()) + ": an exclusion from " +
+                              engine_.peer_name(from) + " refused");
+  std::fprintf(stderr, "evbench: BU %d: excluded by the EVM (silent too long); leaving the run\n",
+               bu_.index());
+  excluded_ = true;
+  stopped_ = true;
+  for (uint32_t s = 0; s < bu_.slots().size(); ++s)
+    if (bu_.slot(s).state != SlotState::free) ++stats_.late_discarded;
 }
 
 void BuAgent::begin_event(uint32_t slot, uint64_t event, int64_t now) {
@@ -41,7 +83,7 @@ void BuAgent::begin_event(uint32_t slot, uint64_t event, int64_t now) {
 }
 
 void BuAgent::expect_fragment(uint32_t slot, int ru) {
-  if (write_path_) return;
+  if (write_path_ || ru_lost(ru)) return;
   engine_.recv(topo_.ru_rank[ru], data_tag(slot), bu_.window(slot, ru), bu_.window_size(ru),
                &windows_, cookie(slot, ru));
 }
@@ -51,6 +93,7 @@ void BuAgent::request_fragments(uint32_t slot) {
   const int parallel = engine_.config().parallel;
   while (e.in_flight < parallel && e.next < bu_.nru()) {
     const int r = e.order[e.next++];
+    if (ru_lost(r)) continue;
     expect_fragment(slot, r);
     engine_.send_command(topo_.ru_rank[r], Channel::to_ru,
                          Command{.type = CommandType::pull_request,
@@ -78,6 +121,11 @@ bool BuAgent::asked(const EventSlot& e, int ru) {
 }
 
 void BuAgent::on_completion(const Completion& c) {
+  if (c.status != OpStatus::ok) return;  // on_failure exclude: from a lost peer
+  if (excluded_) {
+    if (c.type == OpType::recv || c.type == OpType::remote_write) ++stats_.late_discarded;
+    return;
+  }
   if (c.type == OpType::recv) {
     const uint64_t v = Engine::cookie_value(c.cookie);
     fragment(static_cast<uint32_t>(v >> 24), static_cast<int>(v & 0xFFFFFF), c.bytes, c.peer);
@@ -100,10 +148,12 @@ void BuAgent::fragment(uint32_t slot, int ru, size_t bytes, PeerId from) {
                               engine_.peer_name(from) + " for a slot that is not building");
   if (e.in_flight > 0) --e.in_flight;
   bu_.accept(slot, ru, bytes);
-  if (bu_.complete(slot))
+  if (bu_.complete(slot)) {
     finish_event(slot, now_ns());
-  else
+  } else {
     after_fragment(slot);
+    check_incomplete(slot);
+  }
 }
 
 void BuAgent::finish_event(uint32_t slot, int64_t now) {
@@ -124,6 +174,13 @@ void BuAgent::finish_event(uint32_t slot, int64_t now) {
 }
 
 void BuAgent::on_tick(int64_t now) {
+  if (excluded_) return;
+  if (heartbeat_ns_ && !stopped_ && now >= next_heartbeat_ns_) {
+    next_heartbeat_ns_ = now + heartbeat_ns_;
+    engine_.send_command(
+        topo_.evm_rank, Channel::to_evm,
+        Command{.type = CommandType::heartbeat, .bu = static_cast<uint32_t>(bu_.index())});
+  }
   for (uint32_t slot : fus_.finished(now)) {
     bu_.release(slot);
     --busy_slots_;
@@ -151,6 +208,7 @@ int64_t BuAgent::next_timer_ns() const {
     if (d >= 0) t = t < 0 ? d : std::min(t, d);
   };
   if (live_ && next_report_ns_) earliest(next_report_ns_);
+  if (heartbeat_ns_ && !stopped_) earliest(next_heartbeat_ns_);
   earliest(protocol_timer_ns());
   return t;
 }

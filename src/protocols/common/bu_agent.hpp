@@ -5,6 +5,11 @@
 // finishes events, hands them to the FUs, and releases a slot once the FUs
 // are done with it. How events reach a slot and what a free slot does next
 // is the protocol's: pull/, push/ and pull_noevm/ derive from it.
+// Under on_failure exclude it sends the EVM a heartbeat every quarter of
+// `failure_detection`; when an RU is lost, an event that has every fragment
+// but that RU's is finished as incomplete (never built short, not given to
+// the FUs) and its slot handed back; when the EVM excludes this BU it drops
+// everything and leaves (what still arrives is discarded and counted).
 #include <string>
 #include <vector>
 
@@ -24,6 +29,7 @@ class BuAgent : public Agent {
           const Topology& topo, RankStats& stats, bool write_path, bool live);
   void on_completion(const Completion& c) override;
   void on_tick(int64_t now_ns) override;
+  void on_peer_lost(PeerId peer, int64_t now_ns) override;
   int64_t next_timer_ns() const override;
   std::string waiting_for() const override;
 
@@ -53,6 +59,11 @@ class BuAgent : public Agent {
   void send_credit(uint32_t slot, uint64_t event, uint64_t bytes, bool finished);
   // Whether RU `ru` has been asked already (its place in the visit order is passed).
   static bool asked(const EventSlot& e, int ru);
+  // The EVM excluded this BU (on_failure exclude): stop everything, leave.
+  void excluded_by(PeerId from, const Command& cmd);
+  // An RU is lost and `slot` has every other fragment: finish it incomplete.
+  void check_incomplete(uint32_t slot);
+  bool ru_lost(int ru) const { return lost_rus_ > 0 && lost_ru_[ru]; }
   uint64_t cookie(uint32_t slot, int ru) const {
     return Engine::make_cookie(id_, (static_cast<uint64_t>(slot) << 24) | ru);
   }
@@ -68,13 +79,18 @@ class BuAgent : public Agent {
   int64_t warmup_ns_ = 0;
   int64_t end_ns_ = 0;  // deadline (0: event-count run)
   int busy_slots_ = 0;
-  bool stopped_ = false;  // no more events will come
+  bool stopped_ = false;   // no more events will come
+  bool excluded_ = false;  // the EVM took this BU out of the run
 
  private:
   void fragment(uint32_t slot, int ru, size_t bytes, PeerId from);
   void finish_event(uint32_t slot, int64_t now);
 
   int64_t interval_ns_ = 0;
+  int64_t heartbeat_ns_ = 0;  // 0: no heartbeats (on_failure abort, no EVM)
+  int64_t next_heartbeat_ns_ = 0;
+  std::vector<uint8_t> lost_ru_;  // per RU (on_failure exclude)
+  int lost_rus_ = 0;
   std::vector<uint64_t> slot_bytes_;  // finished event's bytes, by slot, until released
   std::vector<uint64_t> slot_event_;
   std::vector<int> order_;  // begin_event()'s visit order (capacity reused)

@@ -56,6 +56,53 @@ Engine::Engine(Driver& driver, int rank, const Config& config, PollMode mode,
       send_slots_(driver, config.command_size) {
   agents_.push_back(nullptr);  // id 0 is the engine itself
   send_slots_.reserve(256);
+  exclude_ = config.on_failure == OnFailure::exclude;
+  lost_.assign(peer_names_.size(), 0);
+}
+
+void Engine::post_or_delay(std::function<void()> post) {
+  const int64_t delay = faults_ ? faults_->send_delay_ns(now_ns()) : 0;
+  if (delay <= 0 && delayed_.empty()) {
+    post();
+    return;
+  }
+  // Posts keep their order: one behind a delayed one waits for it.
+  delayed_.emplace_back(now_ns() + delay, std::move(post));
+}
+
+void Engine::run_delayed(int64_t now) {
+  while (!delayed_.empty() && delayed_.front().first <= now) {
+    auto post = std::move(delayed_.front().second);
+    delayed_.pop_front();
+    post();
+  }
+}
+
+void Engine::mark_lost(PeerId p) {
+  if (p < 0 || p >= static_cast<int>(lost_.size()) || lost_[p]) return;
+  lost_[p] = 1;
+  const int64_t now = now_ns();
+  for (size_t i = 1; i < agents_.size(); ++i) agents_[i]->on_peer_lost(p, now);
+}
+
+void Engine::on_failed(const Completion& c) {
+  if (c.peer < 0 || c.peer >= static_cast<int>(lost_.size()) || c.peer == rank_) fail(c);
+  mark_lost(c.peer);
+  if (c.type == OpType::peer_event || c.type == OpType::remote_write) return;
+  const uint8_t id = static_cast<uint8_t>(c.cookie >> 56);
+  if (id != kEngineAgent) {
+    agents_.at(id)->on_completion(c);
+    return;
+  }
+  const uint64_t v = cookie_value(c.cookie);
+  if (v & kRecvFlag) {  // an any-peer command receive: post it again
+    const size_t idx = v & ~kRecvFlag;
+    driver_.post_recv(kAnyPeer, command_tag(recv_channel_.at(idx)), recv_slots_.at(idx),
+                      config_.command_size, recv_slots_.reg(idx), c.cookie);
+  } else {
+    send_slots_.release(v);
+    --command_sends_in_flight_;
+  }
 }
 
 const std::string& Engine::peer_name(PeerId p) const {
@@ -86,17 +133,34 @@ void Engine::send_command(PeerId peer, Channel channel, const Command& cmd) {
     local_commands_.push_back({channel, cmd});
     return;
   }
+  if (lost(peer)) return;  // on_failure exclude: it is gone
   const size_t idx = send_slots_.acquire();
   std::memset(send_slots_.at(idx), 0, config_.command_size);
   std::memcpy(send_slots_.at(idx), &cmd, sizeof cmd);
   const Segment seg = send_slots_.segment(idx, config_.command_size);
   ++command_sends_in_flight_;
+  if (delaying()) {
+    post_or_delay([this, peer, channel, seg, idx] {
+      driver_.post_send(peer, command_tag(channel), std::span<const Segment>(&seg, 1),
+                        make_cookie(kEngineAgent, idx));
+    });
+    return;
+  }
   driver_.post_send(peer, command_tag(channel), std::span<const Segment>(&seg, 1),
                     make_cookie(kEngineAgent, idx));
 }
 
 void Engine::send(PeerId peer, Tag tag, std::span<const Segment> segments, uint64_t cookie) {
   if (peer != rank_) {
+    if (lost(peer)) {
+      local_completions_.push_back({cookie, OpType::send, OpStatus::peer_lost, peer, tag, 0});
+      return;
+    }
+    if (delaying()) {
+      post_or_delay([this, peer, tag, segs = std::vector<Segment>(segments.begin(), segments.end()),
+                     cookie] { driver_.post_send(peer, tag, segs, cookie); });
+      return;
+    }
     driver_.post_send(peer, tag, segments, cookie);
     return;
   }
@@ -115,6 +179,7 @@ void Engine::send(PeerId peer, Tag tag, std::span<const Segment> segments, uint6
 void Engine::recv(PeerId peer, Tag tag, void* buffer, size_t size, const Registration* reg,
                   uint64_t cookie) {
   if (peer != rank_) {
+    if (lost(peer)) return;  // on_failure exclude: nothing will come
     driver_.post_recv(peer, tag, buffer, size, reg, cookie);
     return;
   }
@@ -133,6 +198,19 @@ void Engine::recv(PeerId peer, Tag tag, void* buffer, size_t size, const Registr
 void Engine::write(const WriteTarget& target, std::span<const Segment> segments, uint64_t offset,
                    uint32_t immediate, uint64_t cookie) {
   if (!target.local) {
+    if (lost(target.peer)) {
+      local_completions_.push_back(
+          {cookie, OpType::rdma_write, OpStatus::peer_lost, target.peer, 0, 0, 0});
+      return;
+    }
+    if (delaying()) {
+      // The target lives in the RU's window table for the whole run.
+      post_or_delay(
+          [this, t = &target, segs = std::vector<Segment>(segments.begin(), segments.end()), offset,
+           immediate,
+           cookie] { driver_.rdma_write(t->peer, segs, *t->key, offset, immediate, cookie); });
+      return;
+    }
     driver_.rdma_write(target.peer, segments, *target.key, offset, immediate, cookie);
     return;
   }
@@ -208,7 +286,11 @@ void Engine::on_engine_completion(const Completion& c) {
 }
 
 void Engine::dispatch(const Completion& c) {
-  if (c.status != OpStatus::ok) fail(c);
+  if (c.status != OpStatus::ok) {
+    if (!exclude_) fail(c);
+    on_failed(c);
+    return;
+  }
   if (c.type == OpType::peer_event) return;
   if (c.type == OpType::remote_write) {
     if (write_listener_ == 0xFF)
@@ -225,7 +307,8 @@ void Engine::dispatch(const Completion& c) {
 }
 
 bool Engine::all_done() const {
-  if (command_sends_in_flight_ || !local_commands_.empty() || !local_completions_.empty())
+  if (command_sends_in_flight_ || !local_commands_.empty() || !local_completions_.empty() ||
+      !delayed_.empty())
     return false;
   for (size_t i = 1; i < agents_.size(); ++i)
     if (!agents_[i]->done()) return false;
@@ -259,6 +342,8 @@ void Engine::idle(int64_t now) {
         const int64_t t = agents_[i]->next_timer_ns();
         if (t >= 0) wake = std::min(wake, t);
       }
+      if (faults_ && faults_->next_ns(t0_ns_) >= 0) wake = std::min(wake, faults_->next_ns(t0_ns_));
+      if (!delayed_.empty()) wake = std::min(wake, delayed_.front().first);
       const int64_t us = std::max<int64_t>(0, (wake - now) / 1000);
       if (us > 0) driver_.wait(std::chrono::microseconds(us));
       return;
@@ -291,7 +376,18 @@ void Engine::run() {
       agents_.at(listeners_[static_cast<int>(channel)])->on_command(rank_, cmd);
       progress = true;
     }
-    const int64_t now = now_ns();
+    int64_t now = now_ns();
+    if (faults_) {
+      if (faults_->tick(now, t0_ns_, rank_)) {
+        now = now_ns();
+        last_progress_ns_ = now;  // this rank stood still, not its peers
+      }
+    }
+    if (!delayed_.empty()) {
+      const size_t before = delayed_.size();
+      run_delayed(now);
+      progress |= delayed_.size() != before;
+    }
     for (size_t i = 1; i < agents_.size(); ++i) agents_[i]->on_tick(now);
     if (progress) {
       last_progress_ns_ = now;

@@ -12,21 +12,28 @@
 //    (remote_write completions) goes to the agent that listens for writes;
 //  - loopback: messages and writes to this same rank (RU and BU sharing a
 //    process) are matched and copied here, so drivers never talk to themselves;
-//  - the failure policy: a lost peer, a failed operation or no progress for
-//    `peer_timeout` plus `fu.processing_time` (a healthy peer may be busy
-//    with its FUs that long) ends the loop with an evb::Error naming the peer
-//    and what was awaited.
+//  - the failure policy: no progress for `peer_timeout` plus
+//    `fu.processing_time` (a healthy peer may be busy with its FUs that long)
+//    ends the loop with an evb::Error naming what was awaited. A lost peer or
+//    a failed operation does too under on_failure abort; under exclude the
+//    peer is marked lost, every agent hears of it once (on_peer_lost), failed
+//    operations go to their agent with their status, and nothing more is
+//    sent to that peer (sends and writes to it complete as peer_lost here);
+//  - fault injection (FaultInjector): kills, stalls and send delays.
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "core/clock.hpp"
 #include "core/config.hpp"
 #include "core/messages.hpp"
 #include "core/ring_queue.hpp"
 #include "drivers/api/driver.hpp"
+#include "protocols/common/fault_injector.hpp"
 #include "protocols/common/registered_pool.hpp"
 
 namespace evb {
@@ -48,8 +55,11 @@ class Agent {
   virtual ~Agent() = default;
   virtual void start(int64_t now_ns) = 0;
   virtual void on_command(PeerId /*from*/, const Command& /*cmd*/) {}
+  // on_failure exclude: `peer` died (once per peer). May throw to end the run.
+  virtual void on_peer_lost(PeerId /*peer*/, int64_t /*now_ns*/) {}
   // A data send/recv/write posted with this agent's cookie finished (status
-  // ok), or a write landed in memory this agent listens to (remote_write).
+  // ok; under on_failure exclude also a failed one, naming a lost peer), or
+  // a write landed in memory this agent listens to (remote_write).
   virtual void on_completion(const Completion& c) = 0;
   // Timers; called every loop turn.
   virtual void on_tick(int64_t /*now_ns*/) {}
@@ -82,6 +92,9 @@ class Engine {
   void send_command(PeerId peer, Channel channel, const Command& cmd);
 
   Driver& driver() { return driver_; }
+  // The faults this rank plays (kept by the caller; null: none).
+  void set_faults(FaultInjector* faults) { faults_ = faults; }
+  bool lost(PeerId p) const { return p >= 0 && p < static_cast<int>(lost_.size()) && lost_[p]; }
 
   static uint64_t make_cookie(uint8_t agent, uint64_t value) {
     return (static_cast<uint64_t>(agent) << 56) | (value & ((1ull << 56) - 1));
@@ -114,6 +127,16 @@ class Engine {
   void deliver_local(Tag tag, std::span<const Segment> segments, uint64_t cookie,
                      const LocalRecv& r);
   [[noreturn]] void fail(const Completion& c);
+  void on_failed(const Completion& c);  // on_failure exclude
+  void mark_lost(PeerId p);
+  // Whether a post must go through post_or_delay (a delay fault is active
+  // or posts wait behind one); false without faults, at no cost.
+  bool delaying() const {
+    return faults_ && (!delayed_.empty() || faults_->send_delay_ns(now_ns()) > 0);
+  }
+  // Runs `post` now, or later when a delay fault is active.
+  void post_or_delay(std::function<void()> post);
+  void run_delayed(int64_t now);
   bool all_done() const;
   void idle(int64_t now);
   std::string waiting_report() const;
@@ -137,6 +160,10 @@ class Engine {
   RingQueue<std::pair<Channel, Command>> local_commands_;
   int64_t t0_ns_ = 0;
   int64_t last_progress_ns_ = 0;
+  bool exclude_ = false;       // on_failure exclude
+  std::vector<uint8_t> lost_;  // by rank
+  FaultInjector* faults_ = nullptr;
+  std::deque<std::pair<int64_t, std::function<void()>>> delayed_;  // due time, post
 };
 
 // The poll mode a rank runs. `automatic`: busy when the evbench processes on

@@ -5,6 +5,7 @@
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "protocols/common/fault_injector.hpp"
 
 namespace evb {
 
@@ -20,16 +21,131 @@ EvmAgent::EvmAgent(Engine& engine, const Topology& topo, RankStats& stats, bool 
   stats_.evm = true;
   held_.assign(static_cast<size_t>(topo.nodes) * engine.config().credits, 0);
   slot_event_.assign(held_.size(), 0);
+  stats_.completed_per_bu.assign(static_cast<size_t>(topo.nodes), 0);
+  exclude_ = engine.config().on_failure == OnFailure::exclude;
+  detection_ns_ = s_to_ns(engine.config().failure_detection_s);
+}
+
+double EvmAgent::since_t0(int64_t ns) const {
+  return ns_to_s(ns - engine_.t0_ns());
+}
+
+void EvmAgent::on_peer_lost(PeerId peer, int64_t now) {
+  const RankRoles& roles = topo_.ranks.at(peer);
+  if (roles.ru >= 0) {
+    // No event can be complete without this RU: stop, and let the BUs report
+    // the ones that miss it as incomplete.
+    FailureRecord r;
+    r.unit = "RU " + std::to_string(roles.ru);
+    r.rank = peer;
+    r.cause = "peer lost";
+    r.lost_at_s = r.detected_at_s = since_t0(now);
+    // An injected kill: the time it was planned for, else the detection.
+    const double kill = planned_kill_s(engine_.config(), topo_, peer);
+    if (kill >= 0) r.lost_at_s = std::min(r.detected_at_s, kill);
+    stats_.failures.push_back(r);
+    std::fprintf(stderr,
+                 "evbench: %s (rank %d) lost at %.2f s, detected after %.2f s: no event can be "
+                 "complete any more; assignment stops\n",
+                 r.unit.c_str(), peer, r.lost_at_s, r.detected_at_s - r.lost_at_s);
+    evm_.stop_assigning();
+  }
+  if (roles.bu >= 0 && !evm_.excluded(roles.bu)) {
+    const double kill = planned_kill_s(engine_.config(), topo_, peer);
+    const int64_t lost_ns = kill >= 0 ? std::min(now, engine_.t0_ns() + s_to_ns(kill)) : now;
+    exclude_bu(roles.bu, now, "peer lost", lost_ns);
+  }
+  maybe_stop();
+}
+
+void EvmAgent::exclude_bu(int bu, int64_t now, const char* cause, int64_t lost_ns) {
+  const int credits = engine_.config().credits;
+  std::vector<uint64_t> events;
+  for (int s = 0; s < credits; ++s) {
+    const size_t k = static_cast<size_t>(bu) * credits + s;
+    if (held_[k]) events.push_back(slot_event_[k]);
+    held_[k] = 0;
+  }
+  // Events of an earlier exclusion that this BU held are handed on again:
+  // they stay with their first record.
+  const size_t record = stats_.failures.size();
+  evm_.exclude(bu, events);
+  if (evm_.active() == 0)
+    throw Error("EVM: every BU is lost or excluded (the last was BU " + std::to_string(bu) + ", " +
+                engine_.peer_name(topo_.bu_rank[bu]) + "): no one left to build events");
+  FailureRecord r;
+  r.unit = "BU " + std::to_string(bu);
+  r.rank = topo_.bu_rank[bu];
+  r.cause = cause;
+  r.lost_at_s = since_t0(lost_ns);
+  r.detected_at_s = since_t0(now);
+  r.reassigned = events.size();
+  if (events.empty()) r.recovered_at_s = r.detected_at_s;
+  stats_.failures.push_back(r);
+  stats_.excluded_bus.push_back(bu);
+  open_per_record_.push_back(0);
+  for (uint64_t e : events) {
+    auto it = std::find_if(reassigned_open_.begin(), reassigned_open_.end(),
+                           [&](const auto& p) { return p.first == e; });
+    if (it != reassigned_open_.end()) continue;
+    reassigned_open_.emplace_back(e, record);
+    ++open_per_record_[record];
+  }
+  if (open_per_record_[record] == 0 && r.recovered_at_s < 0)
+    stats_.failures[record].recovered_at_s = r.detected_at_s;
+  std::fprintf(stderr,
+               "evbench: BU %d (rank %d) %s %.2f s, detected after %.2f s, %zu events "
+               "reassigned\n",
+               bu, r.rank, std::string(cause) == "silent" ? "silent since" : "lost at", r.lost_at_s,
+               r.detected_at_s - r.lost_at_s, events.size());
+  // Slots left idle after assignment stopped take the reassigned events now.
+  std::vector<IdleSlot> idle;
+  idle.swap(idle_);
+  for (const IdleSlot& i : idle)
+    if (!evm_.excluded(i.bu)) serve(i.from, i.bu, i.slot);
+  const Command ex{.type = CommandType::exclude, .bu = static_cast<uint32_t>(bu)};
+  for (int n = 0; n < topo_.nodes; ++n) engine_.send_command(topo_.ru_rank[n], Channel::to_ru, ex);
+  engine_.send_command(topo_.bu_rank[bu], Channel::to_bu, ex);
+}
+
+void EvmAgent::book_reassigned_built(uint64_t event, int64_t now) {
+  if (reassigned_open_.empty()) return;
+  auto it = std::find_if(reassigned_open_.begin(), reassigned_open_.end(),
+                         [&](const auto& p) { return p.first == event; });
+  if (it == reassigned_open_.end()) return;
+  const size_t record = it->second;
+  reassigned_open_.erase(it);
+  if (--open_per_record_[record] > 0) return;
+  FailureRecord& r = stats_.failures[record];
+  r.recovered_at_s = since_t0(now);
+  std::fprintf(stderr,
+               "evbench: %s (rank %d): its %llu events built elsewhere; recovered in %.3f s\n",
+               r.unit.c_str(), r.rank, static_cast<unsigned long long>(r.reassigned),
+               r.recovered_at_s - r.detected_at_s);
 }
 
 void EvmAgent::start(int64_t now) {
   const Config& c = engine_.config();
+  last_heard_.assign(static_cast<size_t>(topo_.nodes), now);
   deadline_ns_ = c.events ? 0 : now + s_to_ns(c.duration_s);
   interval_ns_ = s_to_ns(c.report_interval_s);
   next_report_ns_ = now + interval_ns_;
 }
 
 void EvmAgent::on_command(PeerId from, const Command& cmd) {
+  if (exclude_) {
+    // Late deliveries of an excluded BU are discarded, not trusted.
+    const int sender = topo_.ranks.at(from).bu;
+    if (sender >= 0 && (cmd.type == CommandType::credit || cmd.type == CommandType::heartbeat) &&
+        cmd.bu == static_cast<uint32_t>(sender)) {
+      if (evm_.excluded(sender)) {
+        if (cmd.type == CommandType::credit && cmd.value) ++stats_.late_discarded;
+        return;
+      }
+      last_heard_[sender] = now_ns();
+      if (cmd.type == CommandType::heartbeat) return;
+    }
+  }
   if (cmd.type != CommandType::credit)
     throw PeerError(from, "EVM: unexpected command " + std::to_string(static_cast<int>(cmd.type)) +
                               " from " + engine_.peer_name(from));
@@ -49,15 +165,24 @@ void EvmAgent::on_command(PeerId from, const Command& cmd) {
       refuse("it reports another event finished in that slot");
     held_[k] = 0;
     evm_.completed(bu);
+    ++stats_.completed_per_bu[bu];
+    if (exclude_) book_reassigned_built(cmd.event_id, now_ns());
     interval_bytes_ += cmd.bytes;
     ++interval_events_;
   }
+  serve(from, bu, cmd.slot);
+  maybe_stop();
+}
+
+void EvmAgent::serve(PeerId from, int bu, uint32_t slot) {
+  const size_t k = static_cast<size_t>(bu) * engine_.config().credits + slot;
   if (auto e = evm_.assign(bu)) {
     held_[k] = 1;
     slot_event_[k] = *e;
-    assign_event(from, bu, cmd.slot, *e);
+    assign_event(from, bu, slot, *e);
+  } else if (exclude_) {
+    idle_.push_back({from, bu, slot});
   }
-  maybe_stop();
 }
 
 void EvmAgent::maybe_stop() {
@@ -67,12 +192,17 @@ void EvmAgent::maybe_stop() {
   stats_.max_outstanding_per_bu = static_cast<int>(evm_.max_outstanding());
   for (int n = 0; n < topo_.nodes; ++n) {
     engine_.send_command(topo_.ru_rank[n], Channel::to_ru, Command{.type = CommandType::stop});
-    engine_.send_command(topo_.bu_rank[n], Channel::to_bu, Command{.type = CommandType::stop});
+    if (!evm_.excluded(n))
+      engine_.send_command(topo_.bu_rank[n], Channel::to_bu, Command{.type = CommandType::stop});
   }
 }
 
 void EvmAgent::on_tick(int64_t now) {
   if (deadline_ns_ && now >= deadline_ns_ && !evm_.stopping()) evm_.stop_assigning();
+  if (exclude_ && !stop_sent_)
+    for (int bu = 0; bu < topo_.nodes; ++bu)
+      if (!evm_.excluded(bu) && now - last_heard_[bu] > detection_ns_)
+        exclude_bu(bu, now, "silent", last_heard_[bu]);
   maybe_stop();
   if (live_ && interval_ns_ > 0 && now >= next_report_ns_) {
     const double secs = ns_to_s(interval_ns_);
@@ -87,6 +217,10 @@ void EvmAgent::on_tick(int64_t now) {
 
 int64_t EvmAgent::next_timer_ns() const {
   int64_t t = live_ ? next_report_ns_ : -1;
+  if (exclude_ && !stop_sent_) {
+    const int64_t check = now_ns() + detection_ns_ / 4;
+    t = t < 0 ? check : std::min(t, check);
+  }
   if (deadline_ns_ && !evm_.stopping()) t = t < 0 ? deadline_ns_ : std::min(t, deadline_ns_);
   return t;
 }

@@ -6,7 +6,16 @@
 // stops assigning, waits until every assigned event is reported built, then
 // sends stop to every RU and BU. It also prints the live line on stderr,
 // from the bytes that BUs report with their credits.
+// Under on_failure exclude it watches the BUs: one whose rank is lost, or
+// that sent nothing (credits, heartbeats) for `failure_detection`, is
+// excluded: its unfinished events go back to the EventManager to be handed
+// to the next free slots of the others, every RU and the BU itself are told
+// (exclude), and whatever it sends later is discarded and counted. A lost RU
+// stops assignment: no event can be complete any more; the BUs report the
+// events that miss it as incomplete and the run ends. A lost EVM cannot be
+// replaced: the others end the run with an error naming it.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/topology.hpp"
@@ -25,6 +34,7 @@ class EvmAgent : public Agent {
   void on_command(PeerId from, const Command& cmd) override;
   void on_completion(const Completion&) override {}
   void on_tick(int64_t now_ns) override;
+  void on_peer_lost(PeerId peer, int64_t now_ns) override;
   int64_t next_timer_ns() const override;
   bool done() const override { return stop_sent_; }
   std::string waiting_for() const override;
@@ -38,6 +48,11 @@ class EvmAgent : public Agent {
 
  private:
   void maybe_stop();
+  void exclude_bu(int bu, int64_t now, const char* cause, int64_t lost_ns);
+  void book_reassigned_built(uint64_t event, int64_t now);
+  // Offers the slot to assignment; remembers it when nothing is to be had.
+  void serve(PeerId from, int bu, uint32_t slot);
+  double since_t0(int64_t ns) const;
 
   RankStats& stats_;
   EventManager evm_;
@@ -51,6 +66,18 @@ class EvmAgent : public Agent {
   bool stop_sent_ = false;
   std::vector<uint8_t> held_;         // per BU slot (bu * credits + slot): holds an event
   std::vector<uint64_t> slot_event_;  // the event it holds
+  // on_failure exclude
+  bool exclude_ = false;
+  int64_t detection_ns_ = 0;
+  std::vector<int64_t> last_heard_;                           // per BU
+  std::vector<std::pair<uint64_t, size_t>> reassigned_open_;  // event, failure record index
+  std::vector<size_t> open_per_record_;
+  struct IdleSlot {
+    PeerId from;
+    int bu;
+    uint32_t slot;
+  };
+  std::vector<IdleSlot> idle_;  // free slots whose credit got no event (after stopping)
 };
 
 }  // namespace evb

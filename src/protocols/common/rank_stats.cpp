@@ -23,6 +23,26 @@ void RankStats::book(int64_t t, uint64_t bytes, uint64_t events, int64_t warmup_
   }
 }
 
+std::string FailureRecord::encode() const {
+  YAML::Emitter out;
+  out << YAML::Flow << YAML::BeginSeq << unit << rank << cause << lost_at_s << detected_at_s
+      << reassigned << recovered_at_s << YAML::EndSeq;
+  return out.c_str();
+}
+
+FailureRecord FailureRecord::decode(const std::string& text) {
+  const YAML::Node n = YAML::Load(text);
+  FailureRecord r;
+  r.unit = n[0].as<std::string>();
+  r.rank = n[1].as<int>();
+  r.cause = n[2].as<std::string>();
+  r.lost_at_s = n[3].as<double>();
+  r.detected_at_s = n[4].as<double>();
+  r.reassigned = n[5].as<uint64_t>();
+  r.recovered_at_s = n[6].as<double>();
+  return r;
+}
+
 std::string RankStats::serialize() const {
   YAML::Emitter out;
   out << YAML::Flow << YAML::BeginMap;
@@ -60,6 +80,13 @@ std::string RankStats::serialize() const {
   out << YAML::Key << "step_window_s" << YAML::Value << step_window_s;
   out << YAML::Key << "peak_rss_bytes" << YAML::Value << peak_rss_bytes;
   out << YAML::Key << "anon_huge_bytes" << YAML::Value << anon_huge_bytes;
+  out << YAML::Key << "completed_per_bu" << YAML::Value << completed_per_bu;
+  out << YAML::Key << "excluded_bus" << YAML::Value << excluded_bus;
+  std::vector<std::string> f;
+  for (const auto& r : failures) f.push_back(r.encode());
+  out << YAML::Key << "failures" << YAML::Value << f;
+  out << YAML::Key << "late_discarded" << YAML::Value << late_discarded;
+  out << YAML::Key << "incomplete_lost_peer" << YAML::Value << incomplete_lost_peer;
   out << YAML::Key << "error" << YAML::Value << error;
   out << YAML::Key << "integrity_problem" << YAML::Value << integrity_problem;
   out << YAML::EndMap;
@@ -103,6 +130,12 @@ RankStats RankStats::deserialize(const std::string& text) {
   s.step_window_s = n["step_window_s"].as<std::vector<double>>();
   s.peak_rss_bytes = n["peak_rss_bytes"].as<uint64_t>(0);
   s.anon_huge_bytes = n["anon_huge_bytes"].as<uint64_t>(0);
+  s.completed_per_bu = n["completed_per_bu"].as<std::vector<uint64_t>>(std::vector<uint64_t>{});
+  s.excluded_bus = n["excluded_bus"].as<std::vector<int>>(std::vector<int>{});
+  for (const auto& t : n["failures"].as<std::vector<std::string>>(std::vector<std::string>{}))
+    s.failures.push_back(FailureRecord::decode(t));
+  s.late_discarded = n["late_discarded"].as<uint64_t>(0);
+  s.incomplete_lost_peer = n["incomplete_lost_peer"].as<uint64_t>(0);
   s.error = n["error"].as<std::string>("");
   s.integrity_problem = n["integrity_problem"].as<std::string>("");
   return s;

@@ -13,6 +13,21 @@
 
 namespace evb {
 
+// A peer the run lost or excluded (on_failure exclude), as the EVM saw it.
+// Times in seconds since the EVM's t0; recovered_at_s < 0: not recovered
+// (recovery: every event of the lost BU built elsewhere).
+struct FailureRecord {
+  std::string unit;  // "BU 2", "RU 1"
+  int rank = -1;
+  std::string cause;  // "peer lost" (driver) or "silent" (heartbeats missed)
+  double lost_at_s = 0;
+  double detected_at_s = 0;
+  uint64_t reassigned = 0;
+  double recovered_at_s = -1;
+  std::string encode() const;
+  static FailureRecord decode(const std::string& text);
+};
+
 struct RankStats {
   int rank = 0;
   std::string host;
@@ -41,7 +56,16 @@ struct RankStats {
   // EVM
   bool evm = false;
   uint64_t events_assigned = 0;
-  int max_outstanding_per_bu = 0;  // most events one BU held at once
+  int max_outstanding_per_bu = 0;          // most events one BU held at once
+  std::vector<uint64_t> completed_per_bu;  // events each BU reported finished (accepted)
+  std::vector<int> excluded_bus;           // BUs excluded during the run
+  std::vector<FailureRecord> failures;
+  // Deliveries refused after an exclusion: credits from an excluded BU (EVM),
+  // requests from it (RU), fragments reaching it (BU).
+  uint64_t late_discarded = 0;
+  // BU: events that could not be completed because an RU was lost (never
+  // built short; expected under on_failure exclude).
+  uint64_t incomplete_lost_peer = 0;
   // Micro-benchmarks: bytes received in the window, per shift step (one-to-one
   // scan) or one entry; and each step's window length.
   std::vector<uint64_t> step_bytes;

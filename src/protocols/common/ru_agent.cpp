@@ -38,6 +38,15 @@ RuAgent::RuAgent(Engine& engine, ReadoutUnit& ru, const Registration& ring, cons
   engine_.listen(Channel::to_ru, id_, depth);
   stats_.ru = ru.index();
   bu_done_.assign(static_cast<size_t>(topo.nodes), 0);
+  excluded_.assign(static_cast<size_t>(topo.nodes), 0);
+}
+
+void RuAgent::on_peer_lost(PeerId peer, int64_t) {
+  if (peer == topo_.evm_rank)
+    throw Error("RU " + std::to_string(ru_.index()) + ": the EVM, " + engine_.peer_name(peer) +
+                ", was lost; the run cannot go on without it");
+  const int bu = topo_.ranks.at(peer).bu;
+  if (bu >= 0) excluded_[bu] = 1;
 }
 
 void RuAgent::start(int64_t) {}
@@ -122,12 +131,20 @@ void RuAgent::on_command(PeerId from, const Command& cmd) {
                " naming no valid BU slot of this RU");
       if (pull ? from != topo_.bu_rank[cmd.bu] : from != topo_.evm_rank)
         refuse(std::string(pull ? "a pull request" : "an assignment") + " for another BU");
+      if (excluded_[cmd.bu]) {  // on_failure exclude: it is out of the run
+        ++stats_.late_discarded;
+        break;
+      }
       send_fragment(cmd.event_id, static_cast<int>(cmd.bu), cmd.slot);
       break;
     }
     case CommandType::stop:
       if (from != topo_.evm_rank) refuse("a stop");
       stopped_ = true;
+      break;
+    case CommandType::exclude:
+      if (!valid_bu || from != topo_.evm_rank) refuse("an exclusion");
+      excluded_[cmd.bu] = 1;
       break;
     case CommandType::bu_done:
       if (!valid_bu || from != topo_.bu_rank[cmd.bu] || bu_done_[cmd.bu]) refuse("a bu_done");
@@ -147,6 +164,12 @@ void RuAgent::on_completion(const Completion& c) {
   const uint64_t h = v & 0xFFFFFF;
   const auto* header = h == kInlineHeader ? ru_.slot_header(slot)
                                           : reinterpret_cast<const FragmentHeader*>(headers_.at(h));
+  if (c.status != OpStatus::ok) {  // on_failure exclude: the BU is lost
+    --slot_sends_[slot];
+    if (h != kInlineHeader) headers_.release(h);
+    --in_flight_;
+    return;
+  }
   ++stats_.fragments_sent;
   stats_.bytes_sent += sizeof(FragmentHeader) +
                        static_cast<uint64_t>(header->meta_size) * header->meta_segments +

@@ -8,6 +8,12 @@
 //    in the BU's memory (WindowLayout), the immediate naming slot and RU.
 // The segment array is sized once from the fragment layout and checked
 // against the driver's segments per operation at construction.
+// Under on_failure exclude, requests and assignments for a BU the EVM
+// excluded (or whose rank is lost) are discarded and counted, and a send to
+// a lost BU that fails only frees its ring slot. Every fragment can be served
+// again at any time: the ring is a pure function of the event id (a ring slot
+// is busy only while a send reads it), so a reassigned event is re-served
+// from the same data.
 #include <string>
 #include <vector>
 
@@ -28,6 +34,7 @@ class RuAgent : public Agent {
   void start(int64_t now_ns) override;
   void on_command(PeerId from, const Command& cmd) override;
   void on_completion(const Completion& c) override;
+  void on_peer_lost(PeerId peer, int64_t now_ns) override;
   bool done() const override;
   std::string waiting_for() const override;
 
@@ -50,7 +57,8 @@ class RuAgent : public Agent {
   size_t in_flight_ = 0;
   bool stopped_ = false;
   int bus_done_ = 0;
-  std::vector<uint8_t> bu_done_;  // per BU: its bu_done arrived (pull-noevm)
+  std::vector<uint8_t> bu_done_;   // per BU: its bu_done arrived (pull-noevm)
+  std::vector<uint8_t> excluded_;  // per BU: excluded by the EVM or lost
 };
 
 // The immediate of a fragment write: which slot of the BU and which RU.

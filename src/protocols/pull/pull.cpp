@@ -21,8 +21,13 @@ void PullBuAgent::on_command(PeerId from, const Command& cmd) {
           bu_.slot(cmd.slot).state != SlotState::free)
         throw PeerError(from, "BU " + std::to_string(bu_.index()) + ": assignment from " +
                                   engine_.peer_name(from) + " for a slot it holds no credit of");
+      if (excluded_) break;  // sent before the EVM excluded this BU
       begin_event(cmd.slot, cmd.event_id, now_ns());
       request_fragments(cmd.slot);
+      check_incomplete(cmd.slot);
+      break;
+    case CommandType::exclude:
+      excluded_by(from, cmd);
       break;
     case CommandType::stop:
       if (from != topo_.evm_rank)

@@ -16,7 +16,7 @@ class PullBuAgent final : public BuAgent {
   using BuAgent::BuAgent;
   void start(int64_t now_ns) override;
   void on_command(PeerId from, const Command& cmd) override;
-  bool done() const override { return stopped_ && busy_slots_ == 0; }
+  bool done() const override { return excluded_ || (stopped_ && busy_slots_ == 0); }
 
  private:
   void slot_released(uint32_t slot, uint64_t event, uint64_t bytes) override;

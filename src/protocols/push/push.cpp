@@ -33,6 +33,10 @@ void PushBuAgent::on_command(PeerId from, const Command& cmd) {
     stopped_ = true;
     return;
   }
+  if (cmd.type == CommandType::exclude) {
+    excluded_by(from, cmd);
+    return;
+  }
   throw PeerError(from, "BU " + std::to_string(bu_.index()) + ": unexpected command " +
                             std::to_string(static_cast<int>(cmd.type)) + " from " +
                             engine_.peer_name(from));

@@ -102,6 +102,46 @@ TEST_F(Rendezvous, RankDyingMidCollectiveIsNamed) {
   EXPECT_NE(log().find("rank 3 disappeared"), std::string::npos) << log();
 }
 
+// on_failure exclude (tolerate_loss): rank 3 dies mid-collective; the round
+// completes without it (its contribution empty) and so does the next one.
+// Each survivor exits 0 iff rank 0 got every value but rank 3's.
+TEST_F(Rendezvous, ToleratedLossCompletesRoundsWithoutTheRank) {
+  ServerOptions so = server_options(4);
+  so.tolerate_loss = true;
+  RendezvousServer server(so);
+  std::vector<pid_t> pids;
+  for (int r = 0; r < 4; ++r) {
+    pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      server.abandon_in_child();
+      int code = 20;
+      try {
+        RendezvousClient c(client_options(server.port(), r, 4));
+        c.allgather("hello");
+        if (r == 3) {
+          std::this_thread::sleep_for(200ms);
+          ::_exit(0);  // dies: no goodbye
+        }
+        const auto all = c.gather("v" + std::to_string(r));
+        c.barrier();
+        code = 0;
+        if (r == 0) code = all == std::vector<std::string>{"v0", "v1", "v2", ""} ? 0 : 24;
+      } catch (...) {
+        code = 23;
+      }
+      ::_exit(code);
+    }
+    pids.push_back(pid);
+  }
+  server.start();
+  for (int r = 0; r < 4; ++r) EXPECT_EQ(wait_exit(pids[r]), 0) << "rank " << r;
+  EXPECT_FALSE(server.failed());
+  EXPECT_EQ(server.rank_state(3), RendezvousServer::RankState::lost);
+  server.stop();
+  EXPECT_NE(log().find("rank 3 lost"), std::string::npos) << log();
+}
+
 // Clients in threads: a stray client with a wrong token, a duplicate rank and
 // an out-of-range rank are rejected while the real run completes.
 TEST_F(Rendezvous, StrayClientsAreRejectedAndTheRunCompletes) {

@@ -1,0 +1,134 @@
+// The `faults:` list: timed fault injection entries ({at: 2s, kill: bu2},
+// {at: 1s, stall: ru1, for: 800ms}, {at: 3s, delay: ru0, by: 5ms, for: 1s}),
+// parsed into FaultSpec with errors naming the entry and the key, and written
+// back in canonical form (durations in seconds). Whether a unit exists is a
+// consistency rule (config_checks.cpp): it depends on `nodes`.
+#include <cctype>
+#include <set>
+
+#include "core/config_detail.hpp"
+
+namespace evb::config_detail {
+
+std::optional<std::pair<char, int>> parse_unit_name(const std::string& name) {
+  if (name == "evm") return std::pair<char, int>{'e', 0};
+  if (name.size() < 3 || name.size() > 9 || (name.rfind("ru", 0) != 0 && name.rfind("bu", 0) != 0))
+    return std::nullopt;
+  int index = 0;
+  for (size_t i = 2; i < name.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(name[i]))) return std::nullopt;
+    index = index * 10 + (name[i] - '0');
+  }
+  return std::pair<char, int>{name[0], index};
+}
+
+std::optional<std::vector<FaultSpec>> parse_faults(const YAML::Node& node, std::string& reason,
+                                                   YAML::Mark& where) {
+  if (node.IsDefined() && !node.IsNull() && !node.Mark().is_null()) where = node.Mark();
+  if (!node.IsDefined() || !node.IsSequence()) {
+    reason = "expected a list of faults such as [{at: 2s, kill: bu2}]";
+    return std::nullopt;
+  }
+  std::vector<FaultSpec> out;
+  for (size_t i = 0; i < node.size(); ++i) {
+    const YAML::Node item = node[i];
+    if (!item.Mark().is_null()) where = item.Mark();
+    const std::string at = "entry " + std::to_string(i + 1) + ": ";
+    if (!item.IsMap()) {
+      reason = at + "expected a map such as {at: 2s, kill: bu2}";
+      return std::nullopt;
+    }
+    FaultSpec f;
+    std::set<std::string> seen;
+    int kinds = 0;
+    for (const auto& kv : item) {
+      const std::string key = kv.first.Scalar();
+      if (!kv.second.Mark().is_null()) where = kv.second.Mark();
+      if (!kv.second.IsScalar()) {
+        reason = at + key + ": expected a single value";
+        return std::nullopt;
+      }
+      const std::string text = kv.second.Scalar();
+      seen.insert(key);
+      if (key == "kill" || key == "stall" || key == "delay") {
+        ++kinds;
+        f.kind = key == "kill"    ? FaultSpec::Kind::kill
+                 : key == "stall" ? FaultSpec::Kind::stall
+                                  : FaultSpec::Kind::delay;
+        if (!parse_unit_name(text)) {
+          reason = at + key + ": '" + text + "' is not a unit (ru<N>, bu<N> or evm)";
+          return std::nullopt;
+        }
+        f.unit = text;
+      } else if (key == "at" || key == "for" || key == "by") {
+        std::string why;
+        auto d = try_parse_duration(text, why);
+        if (!d || *d < 0 || *d > 86400) {
+          reason = at + key + ": expected a duration between 0 s and 1 day, got '" + text + "'" +
+                   (why.empty() ? "" : " (" + why + ")");
+          return std::nullopt;
+        }
+        (key == "at" ? f.at_s : key == "for" ? f.for_s : f.by_s) = *d;
+      } else {
+        reason = at + "unknown key '" + key + "' (at, kill, stall, delay, for, by)" +
+                 did_you_mean(key, {"at", "kill", "stall", "delay", "for", "by"});
+        return std::nullopt;
+      }
+    }
+    if (kinds != 1) {
+      reason = at + "expected exactly one of kill, stall, delay";
+      return std::nullopt;
+    }
+    if (!seen.count("at")) {
+      reason = at + "at: missing (when the fault happens, e.g. at: 2s)";
+      return std::nullopt;
+    }
+    const bool timed = f.kind != FaultSpec::Kind::kill;
+    if (timed && (!seen.count("for") || f.for_s <= 0)) {
+      reason = at + "for: " + to_string(f.kind) + " needs a duration above 0 (for: 800ms)";
+      return std::nullopt;
+    }
+    if (!timed && seen.count("for")) {
+      reason = at + "for: a kill has no duration";
+      return std::nullopt;
+    }
+    if (f.kind == FaultSpec::Kind::delay && (!seen.count("by") || f.by_s <= 0)) {
+      reason = at + "by: a delay needs the latency it adds above 0 (by: 5ms)";
+      return std::nullopt;
+    }
+    if (f.kind != FaultSpec::Kind::delay && seen.count("by")) {
+      reason = at + "by: only a delay takes by";
+      return std::nullopt;
+    }
+    out.push_back(f);
+  }
+  return out;
+}
+
+std::string faults_yaml(const std::vector<FaultSpec>& faults) {
+  std::string out = "[";
+  for (size_t i = 0; i < faults.size(); ++i) {
+    const FaultSpec& f = faults[i];
+    out += (i ? ", " : "") + std::string("{at: ") + format_real(f.at_s) + ", " + to_string(f.kind) +
+           ": " + f.unit;
+    if (f.kind == FaultSpec::Kind::delay) out += ", by: " + format_real(f.by_s);
+    if (f.kind != FaultSpec::Kind::kill) out += ", for: " + format_real(f.for_s);
+    out += "}";
+  }
+  return out + "]";
+}
+
+std::string faults_json(const std::vector<FaultSpec>& faults) {
+  std::string out = "[";
+  for (size_t i = 0; i < faults.size(); ++i) {
+    const FaultSpec& f = faults[i];
+    out += (i ? "," : "") + std::string("{\"at\":") + format_real(f.at_s) + ",\"" +
+           to_string(f.kind) + "\":\"" + f.unit + "\"";
+    if (f.kind == FaultSpec::Kind::delay) out += ",\"by\":" + format_real(f.by_s);
+    if (f.kind != FaultSpec::Kind::kill) out += ",\"for\":" + format_real(f.for_s);
+    out += "}";
+  }
+  return out + "]";
+}
+
+}  // namespace evb::config_detail

@@ -1,0 +1,128 @@
+#!/usr/bin/python3
+"""Runs evbench with injected faults (config `faults:`) and checks what the
+results say about them. Always: the exit status, and afterwards that no
+process of the run is left. With --expect-integrity (the default for exit 0):
+every assigned event was built exactly once or reported incomplete for lack
+of a lost RU (lost 0, built twice 0, built + incomplete_lost_peer ==
+assigned, no other integrity error).
+
+  fault_run.py EVBENCH [--expect-exit N] [--expect-failure "BU 1"]
+      [--expect-no-failure] [--expect-reassigned] [--expect-incomplete]
+      [--expect-late-discarded] [--expect-stderr TEXT] -- --set K=V ...
+"""
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def fail(msg):
+    print("FAILED: " + msg)
+    sys.exit(1)
+
+
+def session_processes(sid):
+    out = subprocess.run(["ps", "-e", "-o", "pid=,sid=,stat="], capture_output=True, text=True)
+    left = []
+    for line in out.stdout.splitlines():
+        pid, s, stat = line.split(None, 2)
+        if int(s) == sid and not stat.startswith("Z"):
+            left.append(int(pid))
+    return left
+
+
+p = argparse.ArgumentParser()
+p.add_argument("evbench")
+p.add_argument("--expect-exit", type=int, default=0)
+p.add_argument("--expect-failure", action="append", default=[],
+               help="a unit the EVM must report lost or excluded, e.g. 'BU 1'")
+p.add_argument("--expect-kind", default=None, help="peer_lost or excluded_silent")
+p.add_argument("--expect-no-failure", action="store_true")
+p.add_argument("--expect-reassigned", action="store_true")
+p.add_argument("--expect-incomplete", action="store_true")
+p.add_argument("--expect-late-discarded", action="store_true")
+p.add_argument("--expect-stderr", action="append", default=[])
+p.add_argument("--timeout", type=int, default=80)
+argv = sys.argv[1:]
+split = argv.index("--") if "--" in argv else len(argv)
+a = p.parse_args(argv[:split])
+extra = argv[split + 1:]
+
+with tempfile.TemporaryDirectory() as tmp:
+    path = os.path.join(tmp, "out.json")
+    cmd = [a.evbench, "run", "--quiet", "--json", path] + extra
+    print("running:", " ".join(cmd))
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=a.timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        fail(f"no exit within {a.timeout} s")
+    finally:
+        time.sleep(0.3)
+        left = session_processes(proc.pid)
+        if left:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    sys.stdout.write(out)
+    sys.stderr.write(err)
+    if left:
+        fail(f"processes left behind: {left}")
+    if proc.returncode != a.expect_exit:
+        fail(f"exit status {proc.returncode}, expected {a.expect_exit}")
+    for text in a.expect_stderr:
+        if text not in err:
+            fail(f"stderr lacks {text!r}")
+    if a.expect_exit != 0:
+        print(f"PASSED (exit {proc.returncode})")
+        sys.exit(0)
+    with open(path) as f:
+        doc = json.load(f)
+
+r = doc["results"]
+i = r["integrity"]
+built, assigned = r["events_built"], r["events_assigned"]
+incomplete = i["incomplete_lost_peer"]
+if r["status"] != "ok":
+    fail(f"status {r['status']}")
+if assigned < 1:
+    fail("no event assigned")
+if i["lost"] != 0 or i["duplicate_events"] != 0:
+    fail(f"lost {i['lost']}, built twice {i['duplicate_events']}")
+if built + incomplete != assigned:
+    fail(f"built {built} + incomplete (lost RU) {incomplete} != assigned {assigned}")
+for k in ("corrupt", "duplicate", "incomplete"):
+    if i[k] != 0:
+        fail(f"integrity.{k} = {i[k]}")
+seen = [f for f in r["faults"] if f["kind"] in ("peer_lost", "excluded_silent")]
+if a.expect_no_failure and seen:
+    fail(f"no peer should have been lost or excluded: {seen}")
+for unit in a.expect_failure:
+    match = [f for f in seen if f["unit"] == unit]
+    if not match:
+        fail(f"no failure reported for {unit}: {seen}")
+    f = match[0]
+    if a.expect_kind and f["kind"] != a.expect_kind:
+        fail(f"{unit}: kind {f['kind']}, expected {a.expect_kind}")
+    if f["time_to_detect_s"] < 0:
+        fail(f"{unit}: negative detection time {f}")
+    if unit.startswith("BU") and f["time_to_recover_s"] is None:
+        fail(f"{unit}: not recovered: {f}")
+    if a.expect_reassigned and f["events_reassigned"] < 1:
+        fail(f"{unit}: no event reassigned: {f}")
+if a.expect_incomplete and incomplete < 1:
+    fail("no event reported incomplete for the lost RU")
+if a.expect_late_discarded and i["late_discarded"] < 1:
+    fail("no late delivery discarded")
+if not a.expect_late_discarded and not seen and i["late_discarded"] != 0:
+    fail(f"late_discarded {i['late_discarded']} without any exclusion")
+print(f"PASSED (built {built} of {assigned}, incomplete (lost RU) {incomplete}, "
+      f"late discarded {i['late_discarded']}, faults {seen})")

@@ -1,0 +1,97 @@
+# Failure policy and fault injection (docs/USER_GUIDE.md, "Failures and fault
+# injection"): runs with `faults:` entries under on_failure exclude and abort,
+# checked by fault_run.py (exit status, every assigned event built exactly
+# once or reported incomplete for a lost RU, what results.faults says, no
+# process left). 2 nodes, layout split: every BU on its own rank, so killing
+# one leaves the RUs whole.
+set(_evb_fault /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/fault_run.py $<TARGET_FILE:evbench>)
+set(_evb_fault_base --set nodes=2 --set parallel=2 --set layout=split --set duration=3s
+    --set warmup=200ms --set fragment.size=64KiB --set ru_buffer=4MiB --set peer_timeout=20s
+    --set on_failure=exclude)
+set(_evb_fault_tests)
+
+# A BU killed mid-run: excluded, its events reassigned and built once. A
+# short stall (below failure_detection) comes first, so the EVM has
+# certainly assigned every slot of the BU when it dies.
+foreach(protocol pull push)
+  foreach(scheduling barrel random)
+    set(name fault_kill_bu_${protocol}_${scheduling})
+    add_test(NAME ${name}
+             COMMAND ${_evb_fault} --expect-failure "BU 1" --expect-kind peer_lost
+                     --expect-reassigned
+                     --expect-stderr "BU 1 (rank 3) lost at"
+                     -- ${_evb_fault_base} --set protocol=${protocol}
+                     --set scheduling=${scheduling}
+                     --set "faults=[{at: 1s, stall: bu1, for: 200ms}, {at: 1s, kill: bu1}]")
+    list(APPEND _evb_fault_tests ${name})
+  endforeach()
+endforeach()
+
+# An RU killed: its events are reported incomplete, none built short. It is
+# stalled first and killed as the stall ends, so BUs are certainly waiting
+# for its fragments when it dies.
+foreach(protocol pull push)
+  set(name fault_kill_ru_${protocol})
+  add_test(NAME ${name}
+           COMMAND ${_evb_fault} --expect-failure "RU 1" --expect-incomplete
+                   -- ${_evb_fault_base} --set protocol=${protocol}
+                   --set "faults=[{at: 1s, stall: ru1, for: 300ms}, {at: 1s, kill: ru1}]")
+  list(APPEND _evb_fault_tests ${name})
+endforeach()
+
+# A stall shorter than failure_detection excludes nobody; a longer one
+# excludes the BU, and what it sends when it wakes is discarded and counted.
+add_test(NAME fault_stall_short_kept
+         COMMAND ${_evb_fault} --expect-no-failure --expect-stderr "s: stall bu1"
+                 -- ${_evb_fault_base} --set failure_detection=2s
+                 --set "faults=[{at: 1s, stall: bu1, for: 200ms}]")
+foreach(protocol pull push)
+  set(name fault_stall_long_excluded_${protocol})
+  add_test(NAME ${name}
+           COMMAND ${_evb_fault} --expect-failure "BU 1" --expect-kind excluded_silent
+                   --expect-late-discarded
+                   -- ${_evb_fault_base} --set protocol=${protocol}
+                   --set failure_detection=300ms
+                   --set "faults=[{at: 1s, stall: bu1, for: 1500ms}]")
+  list(APPEND _evb_fault_tests ${name})
+endforeach()
+
+# A delay on an RU's sends slows the run but loses nothing.
+add_test(NAME fault_delay_ru
+         COMMAND ${_evb_fault} --expect-no-failure --expect-stderr "s: delay ru0"
+                 -- ${_evb_fault_base} --set failure_detection=2s
+                 --set "faults=[{at: 500ms, delay: ru0, by: 5ms, for: 1s}]")
+
+# A lost EVM ends the run with an error naming it.
+add_test(NAME fault_kill_evm_exclude
+         COMMAND ${_evb_fault} --expect-exit 1 --expect-stderr "the EVM, rank 4"
+                 -- ${_evb_fault_base} --set "faults=[{at: 1s, kill: evm}]")
+
+# on_failure abort (the default) is unchanged: a killed BU ends the run, exit 1.
+add_test(NAME fault_kill_bu_abort
+         COMMAND ${_evb_fault} --expect-exit 1 --expect-stderr "rank 3 (pid"
+                 --expect-stderr "died: signal 9"
+                 -- ${_evb_fault_base} --set on_failure=abort
+                 --set "faults=[{at: 1s, kill: bu1}]")
+list(APPEND _evb_fault_tests fault_stall_short_kept fault_delay_ru fault_kill_evm_exclude
+     fault_kill_bu_abort)
+
+# The same over UCX (tcp transport) where it is built. (libfabric is not
+# run here: see docs/drivers/libfabric.md, "What it survives".)
+if(TARGET evbench_driver_ucx)
+  foreach(protocol pull push)
+    set(name fault_kill_bu_ucx_${protocol})
+    add_test(NAME ${name}
+             COMMAND ${_evb_fault} --expect-failure "BU 1" --expect-reassigned
+                     -- ${_evb_fault_base} --set driver=ucx --set driver_options.tls=tcp
+                     --set protocol=${protocol}
+                     --set "faults=[{at: 1s, stall: bu1, for: 200ms}, {at: 1s, kill: bu1}]")
+    list(APPEND _evb_fault_tests ${name})
+  endforeach()
+endif()
+
+set_tests_properties(${_evb_fault_tests} PROPERTIES TIMEOUT 90 LABELS "integration;faults")
+# The failure paths (lost peer, exclusion, delayed posts) also run in the
+# sanitizer build.
+set_tests_properties(fault_kill_bu_pull_barrel fault_stall_long_excluded_push fault_delay_ru
+                     fault_kill_ru_push PROPERTIES LABELS "integration;faults;sanitize")

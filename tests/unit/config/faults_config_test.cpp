@@ -1,0 +1,94 @@
+// on_failure, failure_detection and the `faults:` list: parsed, written back
+// in canonical form, and refused with the entry and key named.
+#include <gtest/gtest.h>
+
+#include "core/config_loader.hpp"
+#include "core/error.hpp"
+#include "real_plugins.hpp"
+
+namespace evb {
+namespace {
+
+using FaultsConfig = test::WithDefaultDriver;
+
+std::string error_of(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
+  try {
+    load_config_text(yaml, "run.yaml", overrides, test::real_plugins());
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+#define EXPECT_HAS(haystack, needle)                                    \
+  do {                                                                  \
+    const std::string h_ = (haystack);                                  \
+    EXPECT_NE(h_.find(needle), std::string::npos) << "message: " << h_; \
+  } while (0)
+
+TEST_F(FaultsConfig, ParsesEveryKindAndRoundTrips) {
+  const Config c = load_config_text(
+      "on_failure: exclude\nlayout: split\nfailure_detection: 300ms\nfaults:\n"
+      "  - {at: 2s, kill: bu2}\n  - {at: 1s, stall: ru1, for: 800ms}\n"
+      "  - {at: 3s, delay: ru0, by: 5ms, for: 1s}\n",
+      "run.yaml", {}, test::real_plugins());
+  EXPECT_EQ(c.on_failure, OnFailure::exclude);
+  EXPECT_DOUBLE_EQ(c.failure_detection_s, 0.3);
+  ASSERT_EQ(c.faults.size(), 3u);
+  EXPECT_EQ(c.faults[0].kind, FaultSpec::Kind::kill);
+  EXPECT_EQ(c.faults[0].unit, "bu2");
+  EXPECT_DOUBLE_EQ(c.faults[0].at_s, 2.0);
+  EXPECT_EQ(c.faults[1].kind, FaultSpec::Kind::stall);
+  EXPECT_DOUBLE_EQ(c.faults[1].for_s, 0.8);
+  EXPECT_EQ(c.faults[2].kind, FaultSpec::Kind::delay);
+  EXPECT_DOUBLE_EQ(c.faults[2].by_s, 0.005);
+  // The resolved YAML loads back to the same list.
+  const Config back = load_config_text(to_yaml(c), "resolved.yaml", {}, test::real_plugins());
+  ASSERT_EQ(back.faults.size(), 3u);
+  EXPECT_EQ(back.faults[2].unit, "ru0");
+  EXPECT_DOUBLE_EQ(back.faults[2].for_s, 1.0);
+  EXPECT_EQ(to_yaml(back), to_yaml(c));
+}
+
+TEST_F(FaultsConfig, SetOverrideTakesAList) {
+  const Config c =
+      load_config_text("layout: split\n", "run.yaml", {"faults=[{at: 1s, stall: bu1, for: 200ms}]"},
+                       test::real_plugins());
+  ASSERT_EQ(c.faults.size(), 1u);
+  EXPECT_EQ(c.faults[0].unit, "bu1");
+}
+
+TEST_F(FaultsConfig, ErrorsNameTheEntryAndKey) {
+  EXPECT_HAS(error_of("faults:\n  - {at: 1s, kill: bu1}\n  - {at: 2s, stall: ru1}\n"),
+             "entry 2: for:");
+  EXPECT_HAS(error_of("faults: [{at: soon, kill: bu1}]\n"), "entry 1: at:");
+  EXPECT_HAS(error_of("faults: [{at: 1s, kill: xu1}]\n"), "entry 1: kill: 'xu1' is not a unit");
+  EXPECT_HAS(error_of("faults: [{at: 1s, kill: bu1, stall: bu2, for: 1s}]\n"),
+             "entry 1: expected exactly one of kill, stall, delay");
+  EXPECT_HAS(error_of("faults: [{at: 1s, delay: ru1, for: 1s}]\n"), "entry 1: by:");
+  EXPECT_HAS(error_of("faults: [{kill: bu1}]\n"), "entry 1: at: missing");
+  EXPECT_HAS(error_of("faults: [{at: 1s, kill: bu1, fro: 2s}]\n"), "did you mean 'for'?");
+  EXPECT_HAS(error_of("faults: [{at: 1s, kill: bu9}]\n"), "bu9 does not exist with nodes 4");
+  EXPECT_HAS(error_of("faults: [{at: 1s, kill: bu9}]\n"), "run.yaml:");
+}
+
+TEST_F(FaultsConfig, ExcludeNeedsAnEvmAndSparesRankZero) {
+  EXPECT_HAS(error_of("on_failure: exclude\nprotocol: pull-noevm\n"), "has none");
+  EXPECT_HAS(error_of("on_failure: exclude\nfaults: [{at: 1s, kill: bu0}]\n"), "rank 0");
+  EXPECT_EQ(error_of("on_failure: exclude\nlayout: split\nfaults: [{at: 1s, kill: bu0}]\n"), "");
+  EXPECT_EQ(error_of("faults: [{at: 1s, kill: bu0}]\n"), "");  // abort: nothing to protect
+}
+
+TEST(FaultsConfigMpi, ExcludeRefusesADriverThatDiesWithItsPeer) {
+  if (!test::built("mpi")) GTEST_SKIP() << "driver mpi is not built";
+  EXPECT_HAS(error_of("on_failure: exclude\ndriver: mpi\n"), "ends the whole job");
+}
+
+TEST(FaultsConfigLibfabric, ExcludeIsRefusedUntilItRecovers) {
+  if (!test::built("libfabric")) GTEST_SKIP() << "driver libfabric is not built";
+  EXPECT_HAS(error_of("on_failure: exclude\ndriver: libfabric\n"), "driver libfabric ends");
+  EXPECT_EQ(error_of("driver: libfabric\n"), "");
+}
+
+}  // namespace
+}  // namespace evb
