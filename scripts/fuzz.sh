@@ -47,7 +47,7 @@ for t in "${targets[@]}"; do
   work=build-fuzz/corpus/$t
   artifacts=build-fuzz/artifacts/$t
   mkdir -p "$work" "$artifacts"
-  cp -n fuzz/corpus/"$t"/* "$work"/
+  for f in fuzz/corpus/"$t"/*; do [[ -e $work/${f##*/} ]] || cp "$f" "$work"/; done
   echo "fuzz.sh: $t (${limit[*]})"
   # -timeout: one input taking 10 s is a hang; the outer timeout is a guard.
   if ! timeout 2h build-fuzz/fuzz/fuzz_"$t" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 \
