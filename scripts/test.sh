@@ -1,7 +1,8 @@
 #!/bin/bash
 # Builds evbench and runs every test: the unit and integration tests (CTest),
-# the unit tests (and the runs labelled sanitize) again under AddressSanitizer + UBSan, and the Python tests
-# of the scan tooling (including a real single-node Slurm cluster).
+# the unit tests (and the runs labelled sanitize) again under AddressSanitizer + UBSan, the Python tests
+# of the scan tooling (including a real single-node Slurm cluster), and a
+# bounded run of the libFuzzer targets (20 s each, docs/FUZZING.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -27,3 +28,6 @@ cmake --build build-asan -j "$(nproc)"
 (cd build-asan && ctest --output-on-failure -j 2 -L 'unit|sanitize' --timeout 300)
 
 EVBENCH_TESTS_STRICT=1 /usr/bin/python3 -m pytest -q tests/python
+
+# Each fuzz target for 20 s from its committed corpus (clang-14 build in build-fuzz/).
+scripts/fuzz.sh 20

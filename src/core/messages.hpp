@@ -7,7 +7,9 @@
 // metadata and the payload (contiguous behind the header), `header_crc` the
 // 64 header bytes themselves (with header_crc = 0), so a flipped bit anywhere
 // in a fragment is caught. Tags keep channels apart when RU and BU share a rank.
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "core/crc32c.hpp"
 
@@ -45,6 +47,16 @@ struct Command {
   uint64_t pad[2] = {0, 0};
 };
 static_assert(sizeof(Command) == 64, "commands are 64 bytes on the wire");
+
+// Reads the command at the front of `size` received bytes into `out`. False
+// when the message is shorter than a command or lacks the magic (the caller
+// refuses it, naming the peer); the command's fields are checked by whoever
+// it is addressed to (type, sender, slot).
+inline bool decode_command(const void* bytes, size_t size, Command* out) {
+  if (size < sizeof(Command)) return false;
+  std::memcpy(out, bytes, sizeof(Command));
+  return out->magic == kCommandMagic;
+}
 
 struct FragmentHeader {
   uint32_t magic = kFragmentMagic;

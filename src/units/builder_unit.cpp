@@ -111,6 +111,8 @@ bool BuilderUnit::check(uint32_t s, int ru, size_t bytes) {
   if (h->version != kFragmentVersion)
     return fail("header version " + std::to_string(h->version) + ", expected " +
                 std::to_string(kFragmentVersion));
+  // Version 2 writes zeros there: a header that says more is not one we know.
+  if (h->reserved0 != 0 || h->reserved1 != 0) return fail("reserved header bytes set");
   if (e.event == kEventFromHeader) e.event = h->event_id;
   if (h->event_id != e.event)
     return fail("event id " + std::to_string(h->event_id) + " in a slot building " +

@@ -5,12 +5,11 @@
 //
 // Slot buffer layout: WindowLayout (per slot, one window per RU). Every
 // fragment's header is checked: its own checksum (so no field, the sequence
-// number and version included, can change unnoticed), magic, version, event
-// id, RU and BU index, the metadata layout against the configuration, and
-// that the sizes it names add up to the bytes received (checked without
-// overflow before any checksum reads the payload). The order of sequence
-// numbers is not checked (one RU's fragments to one BU need not arrive in
-// order). The checksum of metadata + payload is checked on a sample.
+// number and version included, can change unnoticed), magic, version, the
+// reserved bytes (zero), event id, RU and BU index, the metadata layout against the configuration,
+// and that the sizes it names add up to the bytes received (checked without overflow before any
+// checksum reads the payload). The order of sequence numbers is not checked (one RU's fragments to
+// one BU need not arrive in order). The checksum of metadata + payload is checked on a sample.
 // Integrity counters: corrupt (bad header, size or checksum), duplicate
 // (second fragment from one RU for one event), incomplete (events left
 // unfinished when the run ended).

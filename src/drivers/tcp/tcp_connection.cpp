@@ -131,10 +131,15 @@ IoResult Connection::on_readable() {
       if (received_ == header_.length) finish_message(OpStatus::ok);
       continue;
     }
-    IoResult stop = IoResult::ok;
-    if (!consume(staging_.data(), static_cast<size_t>(r), stop)) return stop;
+    const IoResult stop = feed(staging_.data(), static_cast<size_t>(r));
+    if (stop != IoResult::ok) return stop;
   }
   return IoResult::ok;
+}
+
+IoResult Connection::feed(const std::byte* data, size_t n) {
+  IoResult stop = IoResult::ok;
+  return consume(data, n, stop) ? IoResult::ok : stop;
 }
 
 bool Connection::consume(const std::byte* data, size_t n, IoResult& stop) {

@@ -56,6 +56,11 @@ class Connection {
   IoResult flush();
   // Reads and dispatches frames until the socket would block (or a budget).
   IoResult on_readable();
+  // The framing parser on its own: takes `n` bytes of the incoming stream
+  // (any split) and hands frames to the sink. ok, or bye / protocol where the
+  // stream must stop (on_readable's reads go through it; so do the fuzz
+  // targets, without a socket).
+  IoResult feed(const std::byte* data, size_t n);
 
   // Fails every queued send and the message being received with `status`.
   void fail(OpStatus status);

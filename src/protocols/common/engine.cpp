@@ -271,8 +271,7 @@ void Engine::on_engine_completion(const Completion& c) {
     const size_t idx = v & ~kRecvFlag;
     const Channel channel = recv_channel_.at(idx);
     Command cmd;
-    std::memcpy(&cmd, recv_slots_.at(idx), sizeof cmd);
-    if (c.bytes < sizeof cmd || cmd.magic != kCommandMagic)
+    if (!decode_command(recv_slots_.at(idx), c.bytes, &cmd))
       throw PeerError(c.peer, "rank " + std::to_string(rank_) + ": malformed command from " +
                                   peer_name(c.peer));
     Agent* a = agents_.at(listeners_[static_cast<int>(channel)]);

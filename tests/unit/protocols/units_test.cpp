@@ -124,6 +124,8 @@ TEST(BuilderUnit, ChecksEveryHeaderField) {
   const Case cases[] = {
       {"bad magic", [](FragmentHeader& h) { h.magic ^= 1; }},
       {"header version 1, expected 2", [](FragmentHeader& h) { h.version = 1; }},
+      {"reserved header bytes set", [](FragmentHeader& h) { h.reserved0 = 1; }},
+      {"reserved header bytes set", [](FragmentHeader& h) { h.reserved1 = uint64_t{1} << 63; }},
       {"event id 8 in a slot building 7", [](FragmentHeader& h) { h.event_id = 8; }},
       {"header names RU 1", [](FragmentHeader& h) { h.ru = 1; }},
       {"header names BU 0", [](FragmentHeader& h) { h.bu = 0; }},

@@ -1,0 +1,90 @@
+#!/usr/bin/python3
+"""Summary of a bench/soak.sh run: RSS per rank over time and throughput drift.
+
+Reads OUTDIR/results.json (evbench's results: samples per report interval,
+peak_rss_bytes per rank) and OUTDIR/rss.tsv (VmRSS sampled by soak.sh), prints
+a table and writes OUTDIR/soak.json. Usage: soak_report.py OUTDIR
+"""
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+
+def mean(xs):
+    return sum(xs) / len(xs) if xs else 0.0
+
+
+def main(outdir):
+    out = Path(outdir)
+    doc = json.loads((out / "results.json").read_text())
+    res = doc["results"]
+    cfg = doc.get("config", {})
+    warmup = float(cfg.get("warmup", 0) or 0)
+    duration = float(cfg.get("duration", 0) or 0)
+    interval = float(cfg.get("report_interval", 1) or 1)
+    # Whole intervals inside the measured window: none that began in the
+    # warm-up, none past the end (the teardown's stragglers).
+    eps = 1e-9
+    measured = [s for s in res["samples"]
+                if s["t_s"] - interval >= warmup - eps and (not duration or s["t_s"] <= duration + eps)]
+    tenth = max(1, len(measured) // 10)
+    first, last = measured[:tenth], measured[-tenth:]
+    gb_first = mean([s["aggregate_gbps"] for s in first])
+    gb_last = mean([s["aggregate_gbps"] for s in last])
+    ev_first = mean([s["events_per_second"] for s in first])
+    ev_last = mean([s["events_per_second"] for s in last])
+
+    rss = defaultdict(list)  # rank -> [(t, kib)]
+    for line in (out / "rss.tsv").read_text().splitlines()[1:]:
+        t, rank, _pid, kib = line.split()
+        rss[int(rank)].append((float(t), int(kib)))
+    peaks = res.get("peak_rss_bytes", [])
+    ranks = []
+    for rank in sorted(rss):
+        series = rss[rank]
+        after = [k for t, k in series if t > warmup] or [k for _, k in series]
+        ranks.append({
+            "rank": rank,
+            "samples": len(series),
+            "rss_after_warmup_kib": after[0],
+            "rss_end_kib": after[-1],
+            "rss_max_sampled_kib": max(k for _, k in series),
+            "growth_kib": after[-1] - after[0],
+            "peak_rss_bytes": peaks[rank] if rank < len(peaks) else None,
+        })
+    summary = {
+        "window_s": res.get("window_s"),
+        "report_interval_s": interval,
+        "intervals_measured": len(measured),
+        "intervals_compared": tenth,
+        "throughput": {
+            "first_gbps": gb_first, "last_gbps": gb_last,
+            "drift_percent": (gb_last - gb_first) / gb_first * 100 if gb_first else None,
+            "first_events_per_second": ev_first, "last_events_per_second": ev_last,
+        },
+        "ranks": ranks,
+        "integrity": res.get("integrity"),
+    }
+    (out / "soak.json").write_text(json.dumps(summary, indent=2) + "\n")
+
+    print(f"soak: {len(measured)} measured intervals; first vs last {tenth} interval(s)")
+    t = summary["throughput"]
+    drift = t["drift_percent"]
+    print(f"aggregate Gb/s  first {gb_first:9.3f}  last {gb_last:9.3f}  drift "
+          f"{drift:+.2f} %" if drift is not None else "drift n/a")
+    print(f"events/s        first {ev_first:9.0f}  last {ev_last:9.0f}")
+    print(f"{'rank':>4} {'samples':>7} {'RSS after warm-up':>18} {'RSS end':>10} "
+          f"{'growth':>9} {'peak (results)':>15}")
+    for r in ranks:
+        peak = r["peak_rss_bytes"]
+        print(f"{r['rank']:>4} {r['samples']:>7} {r['rss_after_warmup_kib']:>14} KiB "
+              f"{r['rss_end_kib']:>6} KiB {r['growth_kib']:>+5} KiB "
+              f"{(peak or 0) // 1024:>11} KiB")
+    print(f"written: {out / 'soak.json'}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    main(sys.argv[1])

@@ -1,0 +1,158 @@
+// Writes the seed corpora of the fuzz targets (fuzz/corpus/<target>/) from
+// valid messages made by the project's own encoders, so the seeds follow the
+// wire formats when they change: scripts/fuzz.sh --seeds runs it.
+//   evbench_fuzz_seeds OUTDIR
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "apps/evbench/cli.hpp"
+#include "apps/evbench/default_config.hpp"
+#include "bootstrap/rendezvous_protocol.hpp"
+#include "core/config_loader.hpp"
+#include "core/crc32c.hpp"
+#include "core/messages.hpp"
+#include "drivers/api/registry.hpp"
+#include "drivers/tcp/tcp_wire.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace evb;
+
+void write(const fs::path& dir, const std::string& name, const std::string& bytes) {
+  fs::create_directories(dir);
+  std::ofstream(dir / name, std::ios::binary) << bytes;
+}
+
+template <typename T>
+std::string raw(const T& v) {
+  return std::string(reinterpret_cast<const char*>(&v), sizeof v);
+}
+
+// Records of fuzz_command: agent (0 RU on rank 0, 1 EVM on rank 2), sender
+// rank, the command.
+std::string record(uint8_t agent, uint8_t from, const Command& c) {
+  return std::string{static_cast<char>(agent), static_cast<char>(from)} + raw(c);
+}
+
+void command_seeds(const fs::path& dir) {
+  using T = CommandType;
+  auto cmd = [](T t, uint32_t bu, uint32_t slot, uint64_t event, uint64_t value) {
+    return Command{.type = t, .event_id = event, .slot = slot, .bu = bu, .ru = 0, .value = value};
+  };
+  write(dir, "ru_pull",
+        record(0, 1, cmd(T::pull_request, 1, 0, 5, 0)) +
+            record(0, 0, cmd(T::pull_request, 0, 1, 6, 0)));
+  write(dir, "ru_push_stop",
+        record(0, 2, cmd(T::push_assign, 1, 1, 5, 0)) + record(0, 2, cmd(T::stop, 0, 0, 0, 0)));
+  write(dir, "ru_bu_done",
+        record(0, 0, cmd(T::bu_done, 0, 0, 0, 0)) + record(0, 1, cmd(T::bu_done, 1, 0, 0, 0)));
+  write(dir, "evm_credits",
+        record(1, 0, cmd(T::credit, 0, 0, 0, 0)) + record(1, 1, cmd(T::credit, 1, 0, 0, 0)) +
+            record(1, 0, cmd(T::credit, 0, 0, 0, 1)) + record(1, 0, cmd(T::credit, 0, 1, 0, 0)));
+  // One command alone, in a larger command_size slot: padding behind it.
+  write(dir, "padded", raw(cmd(T::credit, 0, 0, 0, 0)) + std::string(64, '\0'));
+}
+
+// A fragment as fuzz_fragment_header's configuration expects it (2 x 8 B of
+// metadata), behind the target's flag byte.
+std::string fragment(uint8_t flags, uint32_t ru, uint64_t payload) {
+  std::string body(16 + payload, '\0');
+  for (size_t i = 0; i < body.size(); ++i) body[i] = static_cast<char>(i * 7 + ru);
+  FragmentHeader h{};
+  h.event_id = 42;
+  h.ru = ru;
+  h.bu = 1;
+  h.sequence = 5;
+  h.payload_size = payload;
+  h.meta_segments = 2;
+  h.meta_size = 8;
+  h.crc32c = crc32c(body.data(), body.size());
+  h.header_crc = header_checksum(h);
+  return std::string(1, static_cast<char>(flags)) + raw(h) + body;
+}
+
+void fragment_seeds(const fs::path& dir) {
+  write(dir, "ru0", fragment(0x00, 0, 100));
+  write(dir, "ru1", fragment(0x10, 1, 256));
+  write(dir, "ru0_empty", fragment(0x00, 0, 0));
+  write(dir, "ru1_from_header", fragment(0x18, 1, 32));
+  write(dir, "repairs", fragment(0x07, 0, 64));
+}
+
+std::string frame(tcp::FrameKind kind, uint32_t tag, const std::string& payload) {
+  tcp::FrameHeader h{};
+  h.kind = static_cast<uint16_t>(kind);
+  h.tag = tag;
+  h.length = payload.size();
+  return raw(h) + payload;
+}
+
+void tcp_seeds(const fs::path& dir) {
+  // Policy bytes: max_message 2^30, receives of up to 200 B, no refusals,
+  // a split seed; then the stream.
+  const std::string policy = {30, static_cast<char>(200), 0, 17};
+  const std::string data = frame(tcp::FrameKind::data, 9, "hello") +
+                           frame(tcp::FrameKind::data, 12, std::string(64, 'x')) +
+                           frame(tcp::FrameKind::data, 4, "");
+  write(dir, "frames", policy + data);
+  write(dir, "frames_bye", policy + data + frame(tcp::FrameKind::bye, 0, ""));
+  write(dir, "truncating",
+        std::string{30, 8, 0, 3} + frame(tcp::FrameKind::data, 1, std::string(300, 'y')));
+  write(dir, "refusing",
+        std::string{30, 64, static_cast<char>(130), 5} +
+            frame(tcp::FrameKind::data, 1, std::string(200, 'z')));
+  write(dir, "too_long",
+        std::string{4, 64, 0, 5} + frame(tcp::FrameKind::data, 1, std::string(17, 'w')));
+}
+
+void rendezvous_seeds(const fs::path& dir) {
+  using namespace evb::boot;
+  Hello hello;
+  hello.token = "0123456789abcdef";
+  hello.rank = 1;
+  hello.size = 4;
+  hello.hostname = "node1";
+  write(dir, "hello", encode_hello(hello));
+  write(dir, "hello_contrib_goodbye",
+        encode_hello(hello) + encode_contrib({.seq = 1, .op = Op::allgather, .data = "addr"}) +
+            encode_goodbye());
+  write(dir, "abort", encode_abort("stopped by the user"));
+  write(dir, "welcome", encode_welcome({"node0", "node1"}));
+  write(dir, "reject", encode_reject("refused"));
+  write(dir, "result", encode_result({.seq = 2, .values = {"a", "bc", ""}}));
+  write(dir, "fail", encode_fail({.kind = FailKind::peer_lost, .rank = 2, .message = "gone"}));
+  write(dir, "bye", encode_bye());
+}
+
+void config_seeds(const fs::path& dir) {
+  PluginRegistry registry;
+  register_builtin_plugins(registry);
+  const PluginKeys keys = plugin_keys(registry);
+  write(dir, "default", default_config_yaml());
+  write(dir, "resolved", to_yaml(load_config_text(default_config_yaml(), "default", {}, keys)));
+  write(dir, "small",
+        "nodes: 3\nprotocol: push\nfragment: {size: 4KiB, distribution: lognormal}\n");
+  write(dir, "flow", "{nodes: 2, duration: 250ms, credits: 4, layout: {ranks_per_node: 2}}\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s OUTDIR\n", argv[0]);
+    return 2;
+  }
+  const fs::path out = argv[1];
+  command_seeds(out / "command");
+  fragment_seeds(out / "fragment_header");
+  tcp_seeds(out / "tcp_framing");
+  rendezvous_seeds(out / "rendezvous");
+  config_seeds(out / "config");
+  return 0;
+}
