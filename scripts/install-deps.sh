@@ -2,7 +2,8 @@
 # Installs the Debian 12 packages evbench needs (run as root).
 #   install-deps.sh          build + run: compiler, CMake, Ninja, yaml-cpp, Open MPI, libfabric, UCX,
 #                            rdma-core (libibverbs, librdmacm), libpsm2
-#   install-deps.sh --test   also: GoogleTest, pytest, matplotlib, iperf3, Slurm + munge
+#   install-deps.sh --test   also: GoogleTest, pytest, matplotlib, iperf3, Slurm + munge,
+#                            SimGrid (libsimgrid-dev: smpicxx/smpirun for the EVBENCH_SIM build)
 # Packages already present are left alone; apt-get update runs only when
 # something is missing.
 set -euo pipefail
@@ -13,7 +14,7 @@ packages=(build-essential cmake ninja-build pkg-config git libyaml-cpp-dev
           python3 python3-yaml)
 if [[ "${1:-}" == "--test" ]]; then
   packages+=(libgtest-dev clang-format python3-pytest python3-matplotlib iperf3 procps iproute2
-             slurm-wlm slurm-wlm-torque munge)
+             slurm-wlm slurm-wlm-torque munge libsimgrid-dev)
 fi
 
 missing=()

@@ -48,6 +48,7 @@ struct Args {
   std::string config;
   std::vector<std::string> sets;
   std::string json;
+  std::string simulated_on;  // run --simulated-on (internal, from `evbench sim`)
   bool quiet = false;
   bool explain = false, markdown = false, json_reference = false, resolved = false, help = false;
 };
@@ -68,6 +69,9 @@ Args parse(int argc, char** argv, int first, const std::string& command) {
       a.json_reference = true;
     } else if (s == "--json") {
       a.json = need("a file name");
+    } else if (s == "--simulated-on" && command == "run") {
+      // Internal: `evbench sim` starts evbench-smpi with it.
+      a.simulated_on = need("a platform name");
     } else if (s == "--quiet" || s == "-q") {
       a.quiet = true;
     } else if (s == "--explain") {
@@ -146,6 +150,7 @@ int cmd_run(const Args& a, const PluginRegistry& r, int argc, char** argv) {
   RunOptions opts;
   opts.json_path = a.json;
   opts.quiet = a.quiet;
+  opts.simulated_platform = a.simulated_on;
   for (int i = 0; i < argc; ++i) opts.argv.push_back(argv[i]);
   const WorkerFn worker = [&](Bootstrap& b) { return run_worker(config, r, b, opts); };
   return boot->launch(config, topo.nprocs, worker);
