@@ -7,10 +7,12 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "apps/evbench/default_config.hpp"
 #include "apps/evbench/run_options.hpp"
+#include "apps/evbench/sim_command.hpp"
 #include "apps/evbench/versions.hpp"
 #include "apps/evbench/worker.hpp"
 #include "core/config_loader.hpp"
@@ -28,6 +30,11 @@ Commands:
   run [CONFIG] [--set KEY=VALUE]... [--json FILE] [--quiet]
         Run an evaluation. Without CONFIG: the embedded configs/default.yaml
         (local bootstrap, tcp, 4 nodes, rubu, pull, barrel, 3 s).
+  sim [CONFIG] --platform PLATFORM [--order FILE] [--set KEY=VALUE]... [--json FILE] [--quiet]
+        Run the evaluation on a simulated cluster (SimGrid SMPI): the same
+        units and protocols over the mpi driver, on PLATFORM's fat tree and
+        routing, nodes taken from the platform's host order or --order's.
+        Needs the SMPI build (build-sim/, see docs/SCALE.md).
   validate CONFIG [--set KEY=VALUE]...
         Check a configuration without running it.
   drivers
@@ -48,7 +55,7 @@ struct Args {
   std::string config;
   std::vector<std::string> sets;
   std::string json;
-  std::string simulated_on;  // run --simulated-on (internal, from `evbench sim`)
+  std::string platform, order, simulated_on;  // sim: --platform, --order; run: --simulated-on
   bool quiet = false;
   bool explain = false, markdown = false, json_reference = false, resolved = false, help = false;
 };
@@ -69,6 +76,10 @@ Args parse(int argc, char** argv, int first, const std::string& command) {
       a.json_reference = true;
     } else if (s == "--json") {
       a.json = need("a file name");
+    } else if (s == "--platform" && command == "sim") {
+      a.platform = need("a platform file");
+    } else if (s == "--order" && command == "sim") {
+      a.order = need("a rank order file");
     } else if (s == "--simulated-on" && command == "run") {
       // Internal: `evbench sim` starts evbench-smpi with it.
       a.simulated_on = need("a platform name");
@@ -156,6 +167,27 @@ int cmd_run(const Args& a, const PluginRegistry& r, int argc, char** argv) {
   return boot->launch(config, topo.nprocs, worker);
 }
 
+// The simulation always runs the mpi driver and bootstrap (what SMPI
+// provides): a config file's other choice is replaced, an explicit --set of
+// another one is a contradiction.
+int cmd_sim(Args a, const PluginRegistry& r) {
+  for (const auto& [key, value] : {std::pair<std::string, std::string>{"driver", "mpi"},
+                                   std::pair<std::string, std::string>{"bootstrap", "mpi"}}) {
+    for (const auto& s : a.sets)
+      if (s.rfind(key + "=", 0) == 0 && s != key + "=" + value)
+        throw ConfigError("--set " + s + ": sim runs " + key + " " + value +
+                          " (SimGrid SMPI); drop the --set");
+    a.sets.push_back(key + "=" + value);
+  }
+  const Config config = load(a, r);
+  SimRequest req;
+  req.platform = a.platform;
+  req.order = a.order;
+  req.json = a.json;
+  req.quiet = a.quiet;
+  return run_sim(config, req);
+}
+
 int cmd_validate(const Args& a, const PluginRegistry& r) {
   if (a.config.empty()) throw UsageError("validate: CONFIG is required (see evbench --help)");
   const Config config = load(a, r);
@@ -227,6 +259,7 @@ int cli_main(int argc, char** argv) {
       return kExitOk;
     }
     if (command == "run") return cmd_run(a, registry, argc, argv);
+    if (command == "sim") return cmd_sim(a, registry);
     if (command == "validate") return cmd_validate(a, registry);
     if (command == "drivers") return cmd_drivers(registry);
     if (command == "config") return cmd_config(a, registry);
