@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
-"""Simulation tests: `evbench sim` on generated platforms, small (32 nodes).
+"""Simulation tests: `evbench sim` on small platforms (8 nodes, 1 Gbit/s).
 
   sim_check.py EVBENCH CHECK WORKDIR
 
 CHECK is one of
-  random-beats-barrel  on a mis-cabled tree with irregular routing, random
-                       scheduling builds faster than barrel shift (the paper's
-                       finding on its cluster A/C)
-  dmodk-like-switch    on an ideal two-level tree with d-mod-k routing, barrel
-                       shift runs as fast as on one big switch (no conflicts)
+  switch-line-rate       PULL, barrel shift, on one 8-port switch: every event
+                         built, per-node rate above half the link rate and
+                         not above what the links allow (the simulation
+                         carries the data at the modelled rate, not faster)
+  oversubscribed-uplink  the same run on two leaves of 4 joined by one link
+                         (4:1 oversubscribed): slower than on one switch, and
+                         at most what the shared uplink allows
 Exit 77 (CTest skip) with the reason when the ordinary evbench is missing.
 The figures compared are simulated (deterministic for a given SimGrid), not
 timings of this machine.
@@ -18,7 +20,10 @@ import os
 import subprocess
 import sys
 
-NODES = 32
+NODES = 8
+LINK_GBPS = 1.0
+FRAGMENT_BYTES = 64 * 1024
+WINDOW_S = 0.100  # duration - warmup
 
 CONFIG = """\
 nodes: {nodes}
@@ -29,39 +34,23 @@ scheduling: {scheduling}
 fragment:
   size: 64KiB
 ru_buffer: 4MiB
-duration: 40ms
+duration: 110ms
 warmup: 10ms
 report_interval: 1s
 """
 
-MISCABLED = """\
-name: test-miscabled-32
-fat_tree:
-  levels: 2
-  leaves: 4
-  ports: 8
-  uplinks: 8
-  spines: 8
-  misplaced: 6
-routing: irregular
-seed: 5
+TWO_LEAVES = """\
+name: test-two-leaves-4to1
+switches: [leaf0, leaf1]
+hosts:
+""" + "\n".join(f"  - {{name: node{i + 1:03d}, switch: leaf{i // 4}, port: {i % 4 + 1}}}"
+                for i in range(8)) + """
+cables:
+  - {a: leaf0, a_port: 5, b: leaf1, b_port: 5}
+routing: shortest
 links:
-  host: {bandwidth: 100Gbit/s, latency: 100ns}
-  switch: {bandwidth: 100Gbit/s, latency: 100ns}
-"""
-
-IDEAL = """\
-name: test-ideal-32
-fat_tree:
-  levels: 2
-  leaves: 4
-  ports: 8
-  uplinks: 8
-  spines: 8
-routing: d-mod-k
-links:
-  host: {bandwidth: 100Gbit/s, latency: 100ns}
-  switch: {bandwidth: 100Gbit/s, latency: 100ns}
+  host: {bandwidth: 1Gbit/s, latency: 1us}
+  switch: {bandwidth: 1Gbit/s, latency: 1us}
 """
 
 
@@ -74,8 +63,8 @@ hosts:
 {hosts}
 routing: shortest
 links:
-  host: {{bandwidth: 100Gbit/s, latency: 100ns}}
-  switch: {{bandwidth: 100Gbit/s, latency: 100ns}}
+  host: {{bandwidth: 1Gbit/s, latency: 1us}}
+  switch: {{bandwidth: 1Gbit/s, latency: 1us}}
 """
 
 
@@ -101,7 +90,7 @@ def sim(evbench, workdir, platform_text, scheduling, tag):
     assert res["simulated_time_s"] > 0 and res["wall_time_s"] > 0
     assert res["status"] == "ok", res["status"]
     assert res["events_built"] > 0, "no event built"
-    avg = res["bandwidth_gbps"]["avg"]
+    avg = res["bandwidth_gbps"]["per_node"]["avg"]
     print(f"{tag}: {scheduling} avg {avg:.2f} Gb/s per node "
           f"({res['simulated_time_s']:.3f} s simulated, {res['wall_time_s']:.1f} s wall)")
     return avg
@@ -113,19 +102,26 @@ def main():
         print(f"not run: no ordinary evbench at {evbench} (build it in build/ first)")
         return 77
     os.makedirs(workdir, exist_ok=True)
-    if check == "random-beats-barrel":
-        barrel = sim(evbench, workdir, MISCABLED, "barrel", "miscabled-barrel")
-        rnd = sim(evbench, workdir, MISCABLED, "random", "miscabled-random")
-        if not rnd > barrel:
-            sys.exit(f"FAIL: random {rnd:.2f} Gb/s does not beat barrel {barrel:.2f} Gb/s")
-    elif check == "dmodk-like-switch":
-        tree = sim(evbench, workdir, IDEAL, "barrel", "ideal-barrel")
-        switch = sim(evbench, workdir, single_switch(NODES), "barrel", "switch-barrel")
-        # Same flows, no link shared by two of them: the same simulated rate
-        # up to the protocol's own variation (1 %).
-        if abs(tree - switch) > 0.01 * switch:
-            sys.exit(f"FAIL: barrel on the d-mod-k tree {tree:.2f} Gb/s, "
-                     f"on one switch {switch:.2f} Gb/s")
+    if check == "switch-line-rate":
+        avg = sim(evbench, workdir, single_switch(NODES), "barrel", "switch")
+        # A BU's own RU's fragment never crosses a link (1 of NODES), and one
+        # event per BU may straddle the window's edge.
+        edge = NODES * FRAGMENT_BYTES * 8 / WINDOW_S / 1e9
+        if not 0.5 * LINK_GBPS < avg <= LINK_GBPS * NODES / (NODES - 1) + edge:
+            sys.exit(f"FAIL: {avg:.3f} Gb/s per node on {LINK_GBPS} Gbit/s links")
+    elif check == "oversubscribed-uplink":
+        switch = sim(evbench, workdir, single_switch(NODES), "barrel", "switch")
+        leaves = sim(evbench, workdir, TWO_LEAVES, "barrel", "two-leaves")
+        # Each BU gets half of every event (4 of 8 fragments) over the one
+        # uplink into its leaf, shared by that leaf's 4 BUs: at most 1/4 of
+        # the link, so at most 2/4 of it in all; plus one event per BU that
+        # may straddle the window's edge.
+        edge = NODES * FRAGMENT_BYTES * 8 / WINDOW_S / 1e9
+        bound = 2 * LINK_GBPS / 4 + edge
+        if not leaves < switch:
+            sys.exit(f"FAIL: two leaves {leaves:.3f} Gb/s not slower than one switch {switch:.3f}")
+        if not leaves <= bound:
+            sys.exit(f"FAIL: two leaves {leaves:.3f} Gb/s above the uplink bound")
     else:
         sys.exit(f"unknown check {check}")
     print("OK")

@@ -139,7 +139,9 @@ Config load(const Args& a, const PluginRegistry& r) {
                                                  a.sets, plugin_keys(r))
                               : load_config(a.config, a.sets, plugin_keys(r));
   // The embedded default sets keys for every protocol; only the user's count.
-  if (later_rank_of_a_launch()) return c;
+  // A simulated run's ranks load the resolved config `evbench sim` already
+  // checked and warned about.
+  if (later_rank_of_a_launch() || !a.simulated_on.empty()) return c;
   for (const auto& w : c.warnings)
     if (!a.config.empty() || w.rfind("configs/default.yaml", 0) != 0)
       std::fprintf(stderr, "evbench: warning: %s\n", w.c_str());

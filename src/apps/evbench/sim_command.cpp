@@ -126,7 +126,8 @@ int run_sim(const Config& config, const SimRequest& req) {
   const std::string name = req.platform + (req.order.empty() ? "" : " (order " + req.order + ")");
   const SimPlacement placement = place_ranks(topo, order, name);
   if (placement.evm_shares_host)
-    std::fprintf(stderr, "evbench: sim: no host left for the dedicated EVM: it shares node 0's host\n");
+    std::fprintf(stderr,
+                 "evbench: sim: no host left for the dedicated EVM: it shares node 0's host\n");
   const std::string smpi = find_smpi_build("/proc/self/exe");
   TempDir tmp;
   sim::write_routes_file(sim_platform(platform, placement.used, true), tmp.file("routes"));
