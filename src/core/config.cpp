@@ -53,6 +53,8 @@ const char* to_string(Scheduling v) {
       return "barrel";
     case Scheduling::random:
       return "random";
+    case Scheduling::topology:
+      return "topology";
   }
   return "?";
 }

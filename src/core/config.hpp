@@ -24,7 +24,7 @@ enum class Protocol {
   gather_cmd_meta,
   alltoall
 };
-enum class Scheduling { barrel, random };
+enum class Scheduling { barrel, random, topology };
 enum class SizeDistribution { fixed, uniform, lognormal };
 enum class PollMode { automatic, busy, yield, block };
 // How fragments reach the BU: two-sided messages, or one-sided writes into
@@ -39,6 +39,15 @@ struct FragmentConfig {
   uint32_t data_segments = 1;  // payload split into this many segments
   uint64_t meta_size = 0;      // bytes per metadata segment
   uint32_t meta_segments = 0;  // number of metadata segments
+};
+
+// scheduling: topology. `ring` is not a key: the application fills it from
+// the platform (evbench_topo) after loading, node indices in the order the
+// barrel runs over (empty: plain barrel).
+struct TopologyConfig {
+  std::string platform;  // platform YAML (configs/platforms/), "" = none
+  std::string order;     // host names one per line; "" = the platform's first hosts
+  std::vector<int> ring;
 };
 
 struct FuConfig {
@@ -63,6 +72,7 @@ struct Config {
   DataPath data_path = DataPath::automatic;
   int shift = 1;            // one-to-one: target = (rank + shift) mod n
   bool shift_scan = false;  // shift: scan -> every shift 0..n-1 in turn
+  TopologyConfig topology;  // scheduling: topology
 
   // Data
   FragmentConfig fragment;

@@ -75,6 +75,17 @@ const std::vector<Rule>& rules() {
                         "parallel (" + std::to_string(c.parallel) +
                             ") exceeds the number of RUs (" + std::to_string(c.nodes) + ")"};
        }},
+      {"`scheduling: topology` needs `topology.platform`; `topology.order` needs a platform",
+       [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
+         if (c.scheduling == Scheduling::topology && c.topology.platform.empty())
+           return Failure{{"scheduling", "topology.platform"},
+                          "topology needs topology.platform (a platform file, see "
+                          "configs/platforms/)"};
+         if (!c.topology.order.empty() && c.topology.platform.empty())
+           return Failure{{"topology.order", "topology.platform"},
+                          "an order file needs topology.platform too"};
+         return std::nullopt;
+       }},
       {"`ru_rate_factors` is empty or has one entry per RU (`nodes`)",
        [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
          const size_t n = c.ru_rate_factors.size();

@@ -64,7 +64,7 @@ struct EnumValues<Protocol> {
 };
 template <>
 struct EnumValues<Scheduling> {
-  static constexpr std::array values{Scheduling::barrel, Scheduling::random};
+  static constexpr std::array values{Scheduling::barrel, Scheduling::random, Scheduling::topology};
 };
 template <>
 struct EnumValues<SizeDistribution> {

@@ -92,9 +92,21 @@ const std::vector<CoreKey>& core_key_table() {
        [](Config& c, const Value& v) { c.protocol = enum_from<Protocol>(v.text); },
        [](const Config& c) { return text(to_string(c.protocol)); }},
       {choice("scheduling", Scheduling::barrel,
-              "order in which a BU visits RUs: barrel shift or a random permutation per event"),
+              "order in which a BU visits RUs: barrel shift, a random permutation per event, or "
+              "topology (a barrel over a rank ring chosen to avoid link conflicts on "
+              "`topology.platform`, as `evbench topo` proposes)"),
        [](Config& c, const Value& v) { c.scheduling = enum_from<Scheduling>(v.text); },
        [](const Config& c) { return text(to_string(c.scheduling)); }},
+      {spec("topology.platform", K::string, "", "", -kInf, kInf,
+            "platform file (configs/platforms/, docs/TOPOLOGY.md) for scheduling: topology; "
+            "relative to the current directory"),
+       [](Config& c, const Value& v) { c.topology.platform = v.text; },
+       [](const Config& c) { return text(c.topology.platform); }},
+      {spec("topology.order", K::string, "", "", -kInf, kInf,
+            "host names one per line: node i runs on the i-th (empty: the platform's first "
+            "`nodes` hosts)"),
+       [](Config& c, const Value& v) { c.topology.order = v.text; },
+       [](const Config& c) { return text(c.topology.order); }},
       {choice("data_path", DataPath::automatic,
               "how fragments reach the BU: send (two-sided messages), write (one-sided writes "
               "into the BU's registered windows, the immediate naming the slot), auto (write "

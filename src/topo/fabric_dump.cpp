@@ -148,7 +148,6 @@ Platform read_fabric_text(const std::string& topology_text, const std::string& t
   p.source = topology_name;
   p.name = topology_name;
   // Hosts: channel adapters with a cabled port, in natural name order.
-  std::map<std::string, int> lid_of_ca;
   for (const auto& port : ports) {
     DumpNode& n = nodes[port.node_id];
     if (!n.is_switch && !n.lid && port.lid) n.lid = port.lid;

@@ -81,13 +81,10 @@ Platform make_fat_tree(const FatTreeSpec& s, const std::string& where) {
   const std::string leaf_word = s.director ? "line" : "leaf";
   const std::string spine_word = s.director ? "fabric" : "spine";
   std::vector<int> leaf(L), spine(static_cast<size_t>(s.pods) * S), core;
-  for (int l = 0; l < L; ++l)
-    leaf[l] = p.add_switch(s.name + "/" + leaf_word + std::to_string(l), 1);
-  for (int k = 0; k < s.pods * S; ++k)
-    spine[k] = p.add_switch(s.name + "/" + spine_word + std::to_string(k), 2);
+  for (int l = 0; l < L; ++l) leaf[l] = p.add_switch(leaf_word + std::to_string(l), 1);
+  for (int k = 0; k < s.pods * S; ++k) spine[k] = p.add_switch(spine_word + std::to_string(k), 2);
   if (s.levels == 3)
-    for (int k = 0; k < S * C; ++k)
-      core.push_back(p.add_switch(s.name + "/core" + std::to_string(k), 3));
+    for (int k = 0; k < S * C; ++k) core.push_back(p.add_switch("core" + std::to_string(k), 3));
 
   // Cables. Leaf ports: hosts 1..P, uplinks P+1..P+U. Spine ports: leaf l of
   // its pod, cable j at 1 + l * per_spine + j; core uplinks after those.
@@ -109,17 +106,22 @@ Platform make_fat_tree(const FatTreeSpec& s, const std::string& where) {
           p.connect(spine[pod * S + sp], 1 + s.leaves * per_spine + c, core[sp * C + c], pod + 1,
                     s.switch_bandwidth, s.switch_latency);
 
-  // Irregular routing: one seeded permutation of uplinks per (leaf, leaf).
-  std::vector<std::vector<int>> perm;
+  // Irregular routing: LIDs handed out in a seeded (discovery) order, and
+  // every leaf spreads its remote destinations over its uplinks round-robin
+  // in LID order, as a subnet manager balancing port use does. Each leaf
+  // skips its own hosts, so each gets its own pattern.
+  std::vector<int> uplink_of;  // (leaf, host) -> uplink, irregular only
   if (s.routing == TreeRouting::irregular && U > 0) {
-    perm.assign(static_cast<size_t>(L) * L, std::vector<int>(U));
-    for (int a = 0; a < L; ++a)
-      for (int b = 0; b < L; ++b) {
-        auto& v = perm[static_cast<size_t>(a) * L + b];
-        for (int u = 0; u < U; ++u) v[u] = u;
-        Rng r(mix(s.seed, static_cast<uint64_t>(a), static_cast<uint64_t>(b) + 0x1EAFULL));
-        for (int i = U - 1; i > 0; --i) std::swap(v[i], v[r.below(i + 1)]);
-      }
+    std::vector<int> by_lid(n);
+    for (int h = 0; h < n; ++h) by_lid[h] = h;
+    Rng r(mix(s.seed, 0x11DULL));
+    for (int i = n - 1; i > 0; --i) std::swap(by_lid[i], by_lid[r.below(i + 1)]);
+    uplink_of.assign(static_cast<size_t>(L) * n, 0);
+    for (int l = 0; l < L; ++l) {
+      int k = 0;
+      for (int h : by_lid)
+        if (slots[slot_of_host[h]].leaf != l) uplink_of[static_cast<size_t>(l) * n + h] = k++ % U;
+    }
   }
 
   // Forwarding tables.
@@ -131,7 +133,7 @@ Platform make_fat_tree(const FatTreeSpec& s, const std::string& where) {
     for (int l = 0; l < L; ++l) {
       int port = q + 1;
       if (l != dl) {
-        const int u = perm.empty() ? ud : perm[static_cast<size_t>(l) * L + dl][ud];
+        const int u = uplink_of.empty() ? ud : uplink_of[static_cast<size_t>(l) * n + d];
         port = P + 1 + u;
       }
       p.nodes[leaf[l]].table[d] = port;

@@ -11,16 +11,17 @@
 // Routing d_mod_k: a destination on leaf port q is reached through uplink
 // q mod uplinks on every other leaf, and its spine comes down on the matching
 // link, so "the Nth port of a remote leaf is always reached through the Nth
-// uplink" (the paper's cluster D). Routing irregular: each (source leaf,
-// destination leaf) pair spreads the destination's ports over the uplinks
-// with its own seeded permutation, balanced per leaf but not aligned across
-// leaves (the paper's cluster A). Spine and core tables are d-mod-k in both.
+// uplink" (the paper's cluster D). Routing irregular: LIDs are handed out in
+// a seeded (discovery) order and every leaf spreads its remote destinations
+// over its uplinks round-robin in LID order, as a subnet manager balancing
+// port use does; each leaf skips its own hosts, so each gets its own pattern
+// (the paper's cluster A). Spine and core tables are d-mod-k in both.
 //
-// Defects: `populated[l]` hosts on leaf l (first ports; default all),
-// `holes` (leaf, port) pairs left empty, `misplaced` seeded swaps of host
-// names between cabled ports. Hosts are named prefix001... in cabling order
-// before the swaps, and the platform's host order is by name, so misplaced
-// hosts put the default rank order out of cabling order.
+// Switches are named leaf<i>, spine<i> (line<i>, fabric<i> for a director)
+// and core<i>, hosts prefix001... Defects: `populated[l]` hosts on leaf l (first ports; default
+// all), `holes` (leaf, port) pairs left empty, `misplaced` seeded swaps of host names between
+// cabled ports. Hosts are named prefix001... in cabling order before the swaps, and the platform's
+// host order is by name, so misplaced hosts put the default rank order out of cabling order.
 #include <cstdint>
 #include <string>
 #include <utility>

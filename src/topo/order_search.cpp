@@ -196,8 +196,11 @@ OrderProposal propose_order(const Platform& p, const std::vector<int>& start,
   Score current = loads.score();
   Rng rng(mix(opt.seed, 0x0DE5ULL));
   const int64_t iterations =
-      opt.iterations >= 0 ? opt.iterations : std::max<int64_t>(2000, 40LL * n);
-  for (int64_t it = 0; it < iterations && n > 2; ++it) {
+      opt.iterations >= 0 ? opt.iterations
+                          : std::max<int64_t>(1000, std::min<int64_t>(40LL * n, 2000000LL / n));
+  // Conflict-free already (every step one unit): nothing to improve.
+  const auto optimal = [&] { return current.units == n - 1 && current.max_flows <= 1; };
+  for (int64_t it = 0; it < iterations && n > 2 && !optimal(); ++it) {
     int a = (it % 2 == 0) ? loads.rank_on_worst(rng) : -1;
     if (a < 0) a = static_cast<int>(rng.below(n));
     int b = static_cast<int>(rng.below(n - 1));

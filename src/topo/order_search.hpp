@@ -28,7 +28,9 @@ struct SearchOptions {
   int nodes = 0;        // ranks wanted (0: as many as `start` has)
   bool select = false;  // may pick other hosts than the first `nodes` of `start`
   uint64_t seed = 1;
-  int64_t iterations = -1;  // swaps tried; -1: 40 * nodes (at least 2000)
+  // Swaps tried; -1: 40 * nodes, at most 2e6 / nodes (each costs O(nodes)),
+  // at least 1000.
+  int64_t iterations = -1;
 };
 
 struct OrderProposal {

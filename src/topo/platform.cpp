@@ -78,6 +78,7 @@ void Platform::finish() {
   for (size_t h = 0; h < n; ++h)
     if (nodes[hosts[h]].uplink == -1)
       throw ConfigError(where + ": host " + nodes[hosts[h]].name + " is not cabled to a switch");
+  assign_levels();
   route_offset_.assign(n * n + 1, 0);
   route_links_.clear();
   const size_t max_hops = nodes.size() + 1;
@@ -109,6 +110,30 @@ void Platform::finish() {
     }
   }
   route_offset_[n * n] = static_cast<uint32_t>(route_links_.size());
+}
+
+void Platform::assign_levels() {
+  // Switches without a level (dumps, explicit lists): hops from the nearest host.
+  std::vector<int> dist(nodes.size(), -1);
+  std::vector<int> frontier;
+  for (int h : hosts) {
+    dist[h] = 0;
+    frontier.push_back(h);
+  }
+  while (!frontier.empty()) {
+    std::vector<int> next;
+    for (int at : frontier)
+      for (int link : nodes[at].port_link) {
+        if (link < 0) continue;
+        const int to = links[link].to;
+        if (dist[to] != -1) continue;
+        dist[to] = dist[at] + 1;
+        next.push_back(to);
+      }
+    frontier.swap(next);
+  }
+  for (int s : switches)
+    if (nodes[s].level == 0 && dist[s] > 0) nodes[s].level = dist[s];
 }
 
 const int* Platform::route_begin(int src, int dst) const {

@@ -102,6 +102,7 @@ class Platform {
   std::vector<int> cabling_order() const;
 
  private:
+  void assign_levels();
   std::vector<uint32_t> route_offset_;  // (src * n + dst) -> start in route_links_
   std::vector<int> route_links_;
 };

@@ -12,6 +12,7 @@
 #include "core/config_detail.hpp"
 #include "core/error.hpp"
 #include "topo/fat_tree.hpp"
+#include "topo/platform_keys.hpp"
 #include "topo/platform_loader.hpp"
 #include "topo/routing.hpp"
 
@@ -33,9 +34,10 @@ class Reader {
     throw ConfigError(at(n) + ": " + key + ": " + why);
   }
 
-  // Every key of `map` must be one of `allowed`.
-  void keys(const YAML::Node& map, const std::string& what,
-            const std::vector<std::string>& allowed) const {
+  // Every key of `map` must be one of the table's (platform_keys.cpp) under
+  // `group`; `what` names the map in messages.
+  void keys(const YAML::Node& map, const std::string& what, const std::string& group) const {
+    const std::vector<std::string> allowed = platform_key_names(group);
     if (!map.IsMap()) fail(map, what, "expected a map");
     for (const auto& kv : map) {
       const std::string k = kv.first.Scalar();
@@ -98,7 +100,7 @@ struct LinkSpec {
 };
 
 LinkSpec read_link(const Reader& r, const YAML::Node& n, const std::string& key, LinkSpec d) {
-  r.keys(n, key, {"bandwidth", "latency"});
+  r.keys(n, key, key);
   if (n["bandwidth"]) d.bandwidth = r.bits_per_second(n["bandwidth"], key + ".bandwidth");
   if (n["latency"]) d.latency = r.seconds(n["latency"], key + ".latency");
   return d;
@@ -113,9 +115,7 @@ int find_switch(const Reader& r, const Platform& p, const YAML::Node& n, const s
 }
 
 FatTreeSpec read_fat_tree(const Reader& r, const YAML::Node& t) {
-  r.keys(t, "fat_tree",
-         {"levels", "pods", "leaves", "ports", "uplinks", "spines", "core_uplinks", "populated",
-          "holes", "misplaced", "director", "host_prefix"});
+  r.keys(t, "fat_tree", "fat_tree");
   FatTreeSpec s;
   auto num = [&](const char* k, int& field, long lo, long hi) {
     if (t[k]) field = static_cast<int>(r.integer(t[k], std::string("fat_tree.") + k, lo, hi));
@@ -128,7 +128,11 @@ FatTreeSpec read_fat_tree(const Reader& r, const YAML::Node& t) {
   num("spines", s.spines, 0, 4096);
   num("core_uplinks", s.core_uplinks, 0, 4096);
   num("misplaced", s.misplaced, 0, 1 << 20);
-  if (t["director"]) s.director = r.text(t["director"], "fat_tree.director") == "true";
+  if (t["director"]) {
+    const auto v = config_detail::try_parse_boolean(r.text(t["director"], "fat_tree.director"));
+    if (!v) r.fail(t["director"], "fat_tree.director", "expected true or false");
+    s.director = *v;
+  }
   if (t["host_prefix"]) s.host_prefix = r.text(t["host_prefix"], "fat_tree.host_prefix");
   if (const auto pop = t["populated"]) {
     if (pop.IsScalar()) {
@@ -167,7 +171,7 @@ void read_explicit(const Reader& r, const YAML::Node& root, Platform& p, const L
   if (!hosts || !hosts.IsSequence())
     r.fail(hosts ? hosts : root, "hosts", "expected a list of {name, switch, port}");
   for (const auto& h : hosts) {
-    r.keys(h, "hosts", {"name", "switch", "port", "bandwidth", "latency"});
+    r.keys(h, "hosts", "hosts[]");
     if (!h["name"] || !h["switch"] || !h["port"]) r.fail(h, "hosts", "needs name, switch and port");
     const std::string name = r.text(h["name"], "hosts.name");
     if (p.find_node(name) >= 0) r.fail(h["name"], "hosts.name", "'" + name + "' is used twice");
@@ -183,7 +187,7 @@ void read_explicit(const Reader& r, const YAML::Node& root, Platform& p, const L
   if (const auto cables = root["cables"]) {
     if (!cables.IsSequence()) r.fail(cables, "cables", "expected a list of {a, a_port, b, b_port}");
     for (const auto& c : cables) {
-      r.keys(c, "cables", {"a", "a_port", "b", "b_port", "bandwidth", "latency"});
+      r.keys(c, "cables", "cables[]");
       if (!c["a"] || !c["a_port"] || !c["b"] || !c["b_port"])
         r.fail(c, "cables", "needs a, a_port, b and b_port");
       const int a = find_switch(r, p, c["a"], "cables.a");
@@ -239,12 +243,10 @@ Platform load_platform_text(const std::string& yaml_text, const std::string& nam
                       std::to_string(e.mark.column + 1) + ": YAML syntax error: " + e.msg);
   }
   if (!root.IsMap()) throw ConfigError(name + ": a platform is a map of key: value");
-  r.keys(root, "",
-         {"name", "fat_tree", "switches", "hosts", "cables", "links", "routing", "seed", "tables",
-          "fabric"});
+  r.keys(root, "", "");
   LinkSpec host_link, switch_link;
   if (const auto links = root["links"]) {
-    r.keys(links, "links", {"host", "switch"});
+    r.keys(links, "links", "links");
     if (links["host"]) host_link = read_link(r, links["host"], "links.host", host_link);
     if (links["switch"]) switch_link = read_link(r, links["switch"], "links.switch", switch_link);
   }
@@ -274,7 +276,7 @@ Platform load_platform_text(const std::string& yaml_text, const std::string& nam
     if (root["name"]) s.name = r.text(root["name"], "name");
     p = make_fat_tree(s, r.at(t) + ": fat_tree");
   } else if (const auto f = root["fabric"]) {
-    r.keys(f, "fabric", {"topology", "lfts", "latency"});
+    r.keys(f, "fabric", "fabric");
     if (!f["topology"] || !f["lfts"]) r.fail(f, "fabric", "needs topology and lfts (file names)");
     if (!routing.empty()) r.fail(root["routing"], "routing", "a fabric dump has its own tables");
     const auto rel = [&](const YAML::Node& n, const char* k) {

@@ -13,6 +13,8 @@
 #include "apps/evbench/default_config.hpp"
 #include "apps/evbench/run_options.hpp"
 #include "apps/evbench/sim_command.hpp"
+#include "apps/evbench/topo_command.hpp"
+#include "apps/evbench/topology_ring.hpp"
 #include "apps/evbench/versions.hpp"
 #include "apps/evbench/worker.hpp"
 #include "core/config_loader.hpp"
@@ -39,6 +41,13 @@ Commands:
         Check a configuration without running it.
   drivers
         List the drivers built into this evbench and whether each can run here.
+  topo PLATFORM [--order FILE] [--nodes N] [--json FILE] [--write-order FILE]
+        [--keep-hosts] [--seed S] [--iterations K] [--quiet]  |  topo --reference
+        Barrel-shift link-conflict scan of a platform (configs/platforms/,
+        docs/TOPOLOGY.md): flows per inter-switch link at every shift, the
+        worst link per step, and a proposed rank order (or node selection
+        among the hosts of --order / the platform) that lowers the maximum.
+        --reference prints the platform file's key table (Markdown).
   config --explain | --markdown | --json | --resolved [CONFIG] [--set KEY=VALUE]...
         Describe every configuration key (text, Markdown, or JSON for tools
         such as evbench-scan: type, default, unit, range, choices, and the
@@ -138,6 +147,7 @@ Config load(const Args& a, const PluginRegistry& r) {
   Config c = a.config.empty() ? load_config_text(default_config_yaml(), "configs/default.yaml",
                                                  a.sets, plugin_keys(r))
                               : load_config(a.config, a.sets, plugin_keys(r));
+  attach_topology_ring(c);
   // The embedded default sets keys for every protocol; only the user's count.
   // A simulated run's ranks load the resolved config `evbench sim` already
   // checked and warned about.
@@ -255,6 +265,7 @@ int cli_main(int argc, char** argv) {
       std::printf("evbench %s (%s)\n", evbench_version().c_str(), evbench_git_sha().c_str());
       return kExitOk;
     }
+    if (command == "topo") return topo_command(argc, argv, 2);
     const Args a = parse(argc, argv, 2, command);
     if (a.help) {
       std::fputs(kUsage, stdout);

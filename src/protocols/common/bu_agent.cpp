@@ -33,7 +33,7 @@ BuAgent::BuAgent(Engine& engine, BuilderUnit& bu, FilterUnits& fus, const Regist
 
 void BuAgent::begin_event(uint32_t slot, uint64_t event, int64_t now) {
   const Config& c = engine_.config();
-  fill_visit_order(c.scheduling, bu_.index(), bu_.nru(), c.seed, event, order_);
+  fill_visit_order(c, bu_.index(), bu_.nru(), event, order_);
   bu_.start(slot, event, order_, now);
   ++busy_slots_;
   ++stats_.events_started;

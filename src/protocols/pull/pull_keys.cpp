@@ -5,9 +5,9 @@ namespace evb::pull {
 
 std::vector<ProtocolKeys> keys() {
   return {{{"pull"},
-           {"credits", "parallel", "scheduling", "seed", "data_path", "evm", "events", "fu_per_bu",
-            "fu.processing_time", "fu.accept_ratio", "ru_rate_factors", "verify.sample",
-            "fault.corrupt_every", "fault.corrupt"}}};
+           {"credits", "parallel", "scheduling", "topology.platform", "topology.order", "seed",
+            "data_path", "evm", "events", "fu_per_bu", "fu.processing_time", "fu.accept_ratio",
+            "ru_rate_factors", "verify.sample", "fault.corrupt_every", "fault.corrupt"}}};
 }
 
 }  // namespace evb::pull

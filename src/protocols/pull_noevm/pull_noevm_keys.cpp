@@ -6,9 +6,9 @@ namespace evb::pull_noevm {
 
 std::vector<ProtocolKeys> keys() {
   return {{{"pull-noevm"},
-           {"credits", "parallel", "scheduling", "seed", "data_path", "events", "fu_per_bu",
-            "fu.processing_time", "fu.accept_ratio", "ru_rate_factors", "verify.sample",
-            "fault.corrupt_every", "fault.corrupt"}}};
+           {"credits", "parallel", "scheduling", "topology.platform", "topology.order", "seed",
+            "data_path", "events", "fu_per_bu", "fu.processing_time", "fu.accept_ratio",
+            "ru_rate_factors", "verify.sample", "fault.corrupt_every", "fault.corrupt"}}};
 }
 
 }  // namespace evb::pull_noevm

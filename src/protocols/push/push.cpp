@@ -40,7 +40,7 @@ void PushBuAgent::on_command(PeerId from, const Command& cmd) {
 
 void PushEvmAgent::assign_event(PeerId, int bu, uint32_t slot, uint64_t event) {
   const Config& c = engine_.config();
-  fill_visit_order(c.scheduling, bu, topo_.nodes, c.seed, event, order_);
+  fill_visit_order(c, bu, topo_.nodes, event, order_);
   for (int r : order_)
     engine_.send_command(topo_.ru_rank[r], Channel::to_ru,
                          Command{.type = CommandType::push_assign,

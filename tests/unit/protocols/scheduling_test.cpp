@@ -34,5 +34,27 @@ TEST(Scheduling, RandomIsAPermutationReproducibleFromTheSeed) {
             visit_order(Scheduling::random, 1, 16, 43, 3));
 }
 
+TEST(Scheduling, TopologyIsABarrelOverTheRing) {
+  Config c;
+  c.scheduling = Scheduling::topology;
+  c.topology.ring = {0, 2, 4, 1, 3, 5};
+  std::vector<int> order;
+  fill_visit_order(c, 4, 6, 7, order);
+  EXPECT_EQ(order, (std::vector<int>{4, 1, 3, 5, 0, 2}));  // from 4's position in the ring
+  // Every step is a permutation: no two BUs visit the same RU at once.
+  for (int k = 0; k < 6; ++k) {
+    std::set<int> step;
+    for (int bu = 0; bu < 6; ++bu) {
+      fill_visit_order(c, bu, 6, 0, order);
+      step.insert(order[k]);
+    }
+    EXPECT_EQ(step.size(), 6u) << "step " << k;
+  }
+  // Without a ring of the right size it is the plain barrel.
+  c.topology.ring.clear();
+  fill_visit_order(c, 2, 5, 0, order);
+  EXPECT_EQ(order, visit_order(Scheduling::barrel, 2, 5, 1, 0));
+}
+
 }  // namespace
 }  // namespace evb

@@ -40,9 +40,8 @@ TEST(Platform, FatTreeRoutesGoUpAndDownThroughTheDModKUplink) {
   ASSERT_EQ(p.host_count(), 8);
   // node002 (leaf0 port 2) -> node007 (leaf1 port 3, q = 2): uplink 2 -> spine 0, cable 1.
   EXPECT_EQ(route_names(p, "node002", "node007"),
-            (std::vector<std::string>{
-                "node002:1->fat-tree/leaf0:2", "fat-tree/leaf0:7->fat-tree/spine0:2",
-                "fat-tree/spine0:4->fat-tree/leaf1:7", "fat-tree/leaf1:3->node007:1"}));
+            (std::vector<std::string>{"node002:1->leaf0:2", "leaf0:7->spine0:2",
+                                      "spine0:4->leaf1:7", "leaf1:3->node007:1"}));
   EXPECT_EQ(p.route(1, 2).size(), 2u);  // same leaf: up and down only
   EXPECT_TRUE(p.route(3, 3).empty());
   for (size_t l = 0; l < p.links.size(); ++l)
@@ -141,6 +140,8 @@ TEST(FabricDump, ReproducesTheRoutesOfTheHandWrittenFabric) {
   EXPECT_EQ(dump.host(3).name, "node10");
   EXPECT_EQ(dump.links[dump.host(0).uplink].bandwidth, 100e9);  // 4xEDR
   EXPECT_DOUBLE_EQ(dump.links[dump.host(0).uplink].latency, 200e-9);
+  EXPECT_EQ(dump.nodes[dump.find_node("leaf-b")].level, 1);  // from the distance to hosts
+  EXPECT_EQ(dump.nodes[dump.find_node("spine-2")].level, 2);
   for (const char* a : {"node1", "node2", "node3", "node10"})
     for (const char* b : {"node1", "node2", "node3", "node10"}) {
       SCOPED_TRACE(std::string(a) + " -> " + b);

@@ -1,0 +1,38 @@
+// Filling Config::topology.ring from the platform model.
+#include "apps/evbench/topology_ring.hpp"
+
+#include <algorithm>
+
+#include "core/error.hpp"
+#include "topo/order_search.hpp"
+#include "topo/platform_loader.hpp"
+
+namespace evb {
+
+void attach_topology_ring(Config& config) {
+  if (config.scheduling != Scheduling::topology) return;
+  const topo::Platform p = topo::load_platform(config.topology.platform);
+  std::vector<int> hosts;
+  if (!config.topology.order.empty()) {
+    hosts = topo::load_order(p, config.topology.order);
+  } else {
+    for (int h = 0; h < p.host_count(); ++h) hosts.push_back(h);
+  }
+  if (static_cast<int>(hosts.size()) < config.nodes)
+    throw ConfigError((config.topology.order.empty()
+                           ? "topology.platform: " + config.topology.platform
+                           : "topology.order: " + config.topology.order) +
+                      ": has " + std::to_string(hosts.size()) + " hosts, nodes is " +
+                      std::to_string(config.nodes));
+  hosts.resize(config.nodes);
+  topo::SearchOptions opt;
+  opt.nodes = config.nodes;
+  opt.seed = config.seed;
+  const topo::OrderProposal prop = topo::propose_order(p, hosts, opt);
+  config.topology.ring.clear();
+  for (int h : prop.order)
+    config.topology.ring.push_back(
+        static_cast<int>(std::find(hosts.begin(), hosts.end(), h) - hosts.begin()));
+}
+
+}  // namespace evb
