@@ -17,6 +17,7 @@ timings of this machine.
 """
 import json
 import os
+import signal
 import subprocess
 import sys
 
@@ -80,9 +81,17 @@ def sim(evbench, workdir, platform_text, scheduling, tag):
                    CONFIG.format(nodes=NODES, scheduling=scheduling))
     out = os.path.join(workdir, f"{tag}.json")
     cmd = [evbench, "sim", config, "--platform", platform, "--json", out, "--quiet"]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=240)
-    if r.returncode != 0:
-        sys.exit(f"FAIL: {' '.join(cmd)} exited {r.returncode}\n{r.stdout}\n{r.stderr}")
+    # Own process group: on a timeout smpirun and the simulation go too.
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    try:
+        stdout, stderr = p.communicate(timeout=240)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        sys.exit(f"FAIL: {' '.join(cmd)} did not end within 240 s")
+    if p.returncode != 0:
+        sys.exit(f"FAIL: {' '.join(cmd)} exited {p.returncode}\n{stdout}\n{stderr}")
     with open(out) as f:
         doc = json.load(f)
     res = doc["results"]

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -83,10 +84,15 @@ int run_child(const std::vector<std::string>& argv,
     std::fprintf(stderr, "evbench: sim: cannot run %s: %s\n", args[0], std::strerror(errno));
     ::_exit(kExitUsage);
   }
+  // Ctrl-C reaches the simulation (same process group); this process waits
+  // for it to end so that the temporary directory is removed.
+  const auto old_int = std::signal(SIGINT, SIG_IGN);
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) throw Error(std::string("sim: waitpid: ") + std::strerror(errno));
+  int rc = 0;
+  while ((rc = ::waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
   }
+  std::signal(SIGINT, old_int);
+  if (rc < 0) throw Error(std::string("sim: waitpid: ") + std::strerror(errno));
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   return 128 + WTERMSIG(status);
 }
