@@ -11,6 +11,11 @@ CHECK is one of
   oversubscribed-uplink  the same run on two leaves of 4 joined by one link
                          (4:1 oversubscribed): slower than on one switch, and
                          at most what the shared uplink allows
+  random-beats-barrel    configs/sim/pull-1mib.yaml (16 nodes, 100 Gbit/s) on
+                         configs/platforms/sim-miscabled-16.yaml: random
+                         scheduling builds faster than barrel shift
+  ideal-beats-miscabled  barrel shift on the ideal d-mod-k tree
+                         (sim-tree-16) is faster than on the mis-cabled one
 Exit 77 (CTest skip) with the reason when the ordinary evbench is missing.
 The figures compared are simulated (deterministic for a given SimGrid), not
 timings of this machine.
@@ -75,12 +80,19 @@ def write(path, text):
     return path
 
 
-def sim(evbench, workdir, platform_text, scheduling, tag):
-    platform = write(os.path.join(workdir, f"{tag}.platform.yaml"), platform_text)
-    config = write(os.path.join(workdir, f"{tag}.yaml"),
-                   CONFIG.format(nodes=NODES, scheduling=scheduling))
+SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def sim(evbench, workdir, platform_text, scheduling, tag, config=None, platform=None):
+    """platform_text/CONFIG written to workdir, or files of the source tree."""
+    if platform is None:
+        platform = write(os.path.join(workdir, f"{tag}.platform.yaml"), platform_text)
+    if config is None:
+        config = write(os.path.join(workdir, f"{tag}.yaml"),
+                       CONFIG.format(nodes=NODES, scheduling=scheduling))
     out = os.path.join(workdir, f"{tag}.json")
-    cmd = [evbench, "sim", config, "--platform", platform, "--json", out, "--quiet"]
+    cmd = [evbench, "sim", config, "--platform", platform, "--set", f"scheduling={scheduling}",
+           "--json", out, "--quiet"]
     # Own process group: on a timeout smpirun and the simulation go too.
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          start_new_session=True)
@@ -131,6 +143,21 @@ def main():
             sys.exit(f"FAIL: two leaves {leaves:.3f} Gb/s not slower than one switch {switch:.3f}")
         if not leaves <= bound:
             sys.exit(f"FAIL: two leaves {leaves:.3f} Gb/s above the uplink bound")
+    elif check in ("random-beats-barrel", "ideal-beats-miscabled"):
+        config = os.path.join(SOURCE, "configs/sim/pull-1mib.yaml")
+        platforms = os.path.join(SOURCE, "configs/platforms")
+        miscabled = os.path.join(platforms, "sim-miscabled-16.yaml")
+        barrel = sim(evbench, workdir, None, "barrel", "miscabled-barrel", config, miscabled)
+        if check == "random-beats-barrel":
+            rnd = sim(evbench, workdir, None, "random", "miscabled-random", config, miscabled)
+            if not rnd > barrel:
+                sys.exit(f"FAIL: random {rnd:.2f} Gb/s does not beat barrel {barrel:.2f} Gb/s")
+        else:
+            ideal = sim(evbench, workdir, None, "barrel", "ideal-barrel", config,
+                        os.path.join(platforms, "sim-tree-16.yaml"))
+            if not ideal > barrel:
+                sys.exit(f"FAIL: barrel on the ideal tree {ideal:.2f} Gb/s, "
+                         f"on the mis-cabled one {barrel:.2f} Gb/s")
     else:
         sys.exit(f"unknown check {check}")
     print("OK")
