@@ -66,6 +66,17 @@ double lane_rate(const std::string& speed) {
   return it == kRates.end() ? 0 : it->second;
 }
 
+// A decimal or hexadecimal field of a dump line, bounded (ports, LIDs).
+int field(const std::string& text, int base, int max, const std::string& at, const char* what) {
+  if (text.empty() || text.size() > 8)
+    throw ConfigError(at + ": " + what + " '" + text + "' is out of range");
+  const long v = std::stol(text, nullptr, base);
+  if (v > max)
+    throw ConfigError(at + ": " + what + " " + text + " is out of range (max " +
+                      std::to_string(max) + ")");
+  return static_cast<int>(v);
+}
+
 struct DumpNode {
   bool is_switch = false;
   std::string id;    // "S-..." / "H-..."
@@ -115,7 +126,8 @@ Platform read_fabric_text(const std::string& topology_text, const std::string& t
       n.line = line_no;
       const std::string rest = m[6];
       std::smatch lm;
-      if (n.is_switch && std::regex_search(rest, lm, kLid)) n.lid = std::stoi(lm[1]);
+      if (n.is_switch && std::regex_search(rest, lm, kLid))
+        n.lid = field(lm[1], 10, 0xFFFF, where(line_no), "LID");
       if (nodes.count(n.id))
         throw ConfigError(where(line_no) + ": node " + n.id + " appears twice");
       current = n.id;
@@ -130,14 +142,16 @@ Platform read_fabric_text(const std::string& topology_text, const std::string& t
       if (current.empty()) continue;
       DumpPort p;
       p.node_id = current;
-      p.port = std::stoi(m[1]);
+      p.port = field(m[1], 10, 255, where(line_no), "port");
       p.peer_id = m[3];
-      p.peer_port = std::stoi(m[4]);
+      p.peer_port = field(m[4], 10, 255, where(line_no), "port");
       p.line = line_no;
       const std::string comment = m[7];
       std::smatch x;
-      if (std::regex_search(comment, x, kLid)) p.lid = std::stoi(x[1]);
-      if (std::regex_search(comment, x, kSpeed)) p.rate = std::stoi(x[1]) * lane_rate(x[2]);
+      if (std::regex_search(comment, x, kLid))
+        p.lid = field(x[1], 10, 0xFFFF, where(line_no), "LID");
+      if (std::regex_search(comment, x, kSpeed))
+        p.rate = field(x[1], 10, 64, where(line_no), "link width") * lane_rate(x[2]);
       ports.push_back(p);
     }
   }
@@ -227,8 +241,9 @@ Platform read_fabric_text(const std::string& topology_text, const std::string& t
       if (sw < 0)
         throw ConfigError(lfts_name + ":" + std::to_string(lline) +
                           ": a table entry before any 'Unicast lids ... of switch' header");
-      const int lid = std::stoi(m[1].str(), nullptr, 16);
-      const int port = std::stoi(m[2]);
+      const std::string at = lfts_name + ":" + std::to_string(lline);
+      const int lid = field(m[1], 16, 0xFFFF, at, "LID");
+      const int port = field(m[2], 10, 255, at, "port");
       const auto h = host_by_lid.find(lid);
       if (h != host_by_lid.end()) p.nodes[sw].table[h->second] = port;
     }

@@ -43,6 +43,9 @@ void check(const FatTreeSpec& s, const std::string& where) {
     if (l < 0 || l >= total_leaves || q < 0 || q >= s.ports)
       fail("hole (" + std::to_string(l) + ", " + std::to_string(q) + ") is not a host port");
   if (s.misplaced < 0) fail("misplaced must be >= 0");
+  if (static_cast<int64_t>(total_leaves) * s.ports > Platform::kMaxHosts)
+    fail(std::to_string(static_cast<int64_t>(total_leaves) * s.ports) +
+         " host ports; platforms have at most " + std::to_string(Platform::kMaxHosts) + " hosts");
   if (s.host_bandwidth <= 0 || s.switch_bandwidth <= 0) fail("bandwidths must be positive");
 }
 

@@ -75,6 +75,9 @@ int Platform::find_node(const std::string& node_name) const {
 void Platform::finish() {
   const size_t n = hosts.size();
   const std::string where = source.empty() ? name : source;
+  if (n > static_cast<size_t>(kMaxHosts))
+    throw ConfigError(where + ": " + std::to_string(n) + " hosts; platforms have at most " +
+                      std::to_string(kMaxHosts) + " (routes for every pair are stored)");
   for (size_t h = 0; h < n; ++h)
     if (nodes[hosts[h]].uplink == -1)
       throw ConfigError(where + ": host " + nodes[hosts[h]].name + " is not cabled to a switch");

@@ -62,6 +62,9 @@ struct Node {
 
 class Platform {
  public:
+  // Routes for every ordered pair are stored (O(hosts^2)): the model's limit.
+  static constexpr int kMaxHosts = 8192;
+
   std::string name;    // from the description (or the file name)
   std::string source;  // file it was read from, for messages
   std::vector<Node> nodes;

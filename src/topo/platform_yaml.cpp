@@ -194,12 +194,15 @@ void read_explicit(const Reader& r, const YAML::Node& root, Platform& p, const L
       const int b = find_switch(r, p, c["b"], "cables.b");
       const int pa = static_cast<int>(r.integer(c["a_port"], "cables.a_port", 1, 4096));
       const int pb = static_cast<int>(r.integer(c["b_port"], "cables.b_port", 1, 4096));
-      for (auto [node, port, key] :
-           {std::tuple{a, pa, "cables.a_port"}, std::tuple{b, pb, "cables.b_port"}})
+      for (const char* end : {"a", "b"}) {
+        const std::string port_key = std::string(end) + "_port";
+        const int node = end[0] == 'a' ? a : b;
+        const int port = end[0] == 'a' ? pa : pb;
         if (static_cast<size_t>(port) < p.nodes[node].port_link.size() &&
             p.nodes[node].port_link[port] != -1)
-          r.fail(c[key == std::string("cables.a_port") ? "a_port" : "b_port"], key,
+          r.fail(c[port_key], "cables." + port_key,
                  "port " + std::to_string(port) + " of " + p.nodes[node].name + " is cabled twice");
+      }
       LinkSpec l = sw;
       if (c["bandwidth"]) l.bandwidth = r.bits_per_second(c["bandwidth"], "cables.bandwidth");
       if (c["latency"]) l.latency = r.seconds(c["latency"], "cables.latency");

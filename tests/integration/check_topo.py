@@ -5,7 +5,10 @@ usage: check_topo.py [--ideal | --conflicts] [--expect-exit N --expect-stderr TE
                      -- EVBENCH topo ARGS...
 The JSON file is the argument after --json. --ideal: the barrel shift has
 exactly one flow on its most loaded link (flows cross, none share). --conflicts:
-the barrel has more than one and the proposal has a lower maximum. Always: one
+the barrel has more than one and the proposal has a lower maximum.
+--roundtrip: the command has --write-order FILE; running it again with
+--order FILE --keep-hosts scans the proposed order, whose barrel must match
+the first run's proposal (same order, same maximum and step units). Always: one
 step per shift 1..nodes-1, each step's max equal to the JSON's recount from the
 fields given, and the proposal a permutation of distinct hosts.
 """
@@ -67,6 +70,20 @@ def main():
             fail(f"expected conflicts, barrel max_flows {barrel['max_flows']}")
         if prop["max_flows"] >= barrel["max_flows"]:
             fail(f"proposal max {prop['max_flows']} does not lower {barrel['max_flows']}")
+    if "--roundtrip" in opts:
+        written = cmd[cmd.index("--write-order") + 1]
+        again = [a for a in cmd if a != "--write-order" and a != written]
+        json_path = again[again.index("--json") + 1] + ".again"
+        again[again.index("--json") + 1] = json_path
+        rerun = subprocess.run(again + ["--order", written, "--keep-hosts"], capture_output=True,
+                               text=True, timeout=240)
+        if rerun.returncode != 0:
+            fail(f"rerun with --order {written}: exit {rerun.returncode}\n{rerun.stderr}")
+        with open(json_path) as f:
+            second = json.load(f)["barrel"]
+        for key in ("order", "max_flows", "step_units"):
+            if second[key] != prop[key]:
+                fail(f"rerun on the written order: {key} {second[key]} != {prop[key]}")
     print(f"PASSED: {n} nodes, barrel max {barrel['max_flows']} ({barrel['step_units']} units), "
           f"proposal max {prop['max_flows']} ({prop['step_units']} units)")
 

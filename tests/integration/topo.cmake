@@ -36,6 +36,11 @@ add_test(NAME eb_pull_topology_scheduling
                  --set warmup=200ms --set verify.sample=1 --set peer_timeout=20s --quiet
                  --set nodes=8 --set parallel=2 --set scheduling=topology
                  --set topology.platform=${_evb_platforms}/emulated-2x4.yaml)
+add_test(NAME eb_push_topology_scheduling
+         COMMAND ${_evb_check} -- $<TARGET_FILE:evbench> run --set duration=1s
+                 --set warmup=200ms --set verify.sample=1 --set peer_timeout=20s --quiet
+                 --set nodes=8 --set protocol=push --set scheduling=topology
+                 --set topology.platform=${_evb_platforms}/emulated-2x4.yaml)
 add_test(NAME eb_topology_needs_platform
          COMMAND ${_evb_check} --no-json --expect-exit 2
                  --expect-stderr "scheduling: topology needs topology.platform"
@@ -45,7 +50,8 @@ add_test(NAME eb_topology_platform_too_small
                  --expect-stderr "has 8 hosts, nodes is 9"
                  -- $<TARGET_FILE:evbench> run --set scheduling=topology --quiet --set nodes=9
                  --set topology.platform=${_evb_platforms}/emulated-2x4.yaml)
-set_tests_properties(eb_pull_topology_scheduling eb_topology_needs_platform
+set_tests_properties(eb_pull_topology_scheduling eb_push_topology_scheduling
+                     eb_topology_needs_platform
                      eb_topology_platform_too_small PROPERTIES TIMEOUT 60 LABELS "integration;topo")
 
 # docs/TOPOLOGY.md's key table is the loader's (evbench topo --reference).
@@ -53,3 +59,12 @@ add_test(NAME topology_doc_current
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_topology_doc.py
                  $<TARGET_FILE:evbench> ${PROJECT_SOURCE_DIR}/docs/TOPOLOGY.md)
 set_tests_properties(topology_doc_current PROPERTIES TIMEOUT 60 LABELS "integration;topo")
+
+# The proposed order written by --write-order, read back by --order, scans
+# to the same figures (selection of 46 of the mis-cabled tree's 64 hosts).
+add_test(NAME topo_write_order_roundtrip
+         COMMAND ${_evb_topo_check} --roundtrip -- $<TARGET_FILE:evbench> topo
+                 ${_evb_platforms}/miscabled-64.yaml --nodes 46 --quiet
+                 --write-order ${CMAKE_CURRENT_BINARY_DIR}/topo_miscabled_46.order
+                 --json ${CMAKE_CURRENT_BINARY_DIR}/topo_miscabled_46.json)
+set_tests_properties(topo_write_order_roundtrip PROPERTIES TIMEOUT 120 LABELS "integration;topo")

@@ -106,6 +106,10 @@ TEST(PlatformLoader, ErrorsNameFileLineAndKey) {
   EXPECT_EQ(error_of("switches: [s0]\nhosts:\n  - {name: a, switch: s0, port: 1}\n  - {name: b, "
                      "switch: s0, port: 2}\nrouting: tables\ntables:\n  s0: {a: 1, b: 7}\n"),
             "p.yaml:7:17: tables.s0.b: port 7 of s0 has nothing cabled");
+  EXPECT_EQ(
+      error_of("switches: [s0, s1]\nhosts:\n  - {name: a, switch: s0, port: 1}\n  - {name: b, "
+               "switch: s1, port: 1}\ncables:\n  - {a: s0, a_port: 1, b: s1, b_port: 2}\n"),
+      "p.yaml:6:21: cables.a_port: port 1 of s0 is cabled twice");
   // A table without an entry: finish() names the switch and the pair.
   EXPECT_NE(error_of("switches: [s0]\nhosts:\n  - {name: a, switch: s0, port: 1}\n  - {name: b, "
                      "switch: s0, port: 2}\nrouting: tables\ntables:\n  s0: {a: 1}\n")
@@ -153,6 +157,14 @@ TEST(FabricDump, ReproducesTheRoutesOfTheHandWrittenFabric) {
 }
 
 TEST(FabricDump, ErrorsNameTheLine) {
+  try {
+    read_fabric_text(
+        "Switch\t4 \"S-01\"\t\t# \"s\" enhanced port 0 lid 1 lmc 0\n[999]\t\"S-02\"[1]\n", "t.topo",
+        "", "t.lfts");
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(), "t.topo:2: port 999 is out of range (max 255)");
+  }
   try {
     read_fabric_text("Switch\t4 \"S-01\"\t\t# \"s\" enhanced port 0 lid 1 lmc 0\n[1] garbage\n",
                      "t.topo", "", "t.lfts");
