@@ -5,7 +5,8 @@
 #   install-deps.sh --test   also: GoogleTest, pytest, matplotlib, iperf3, Slurm + munge,
 #                            iproute2 (ip netns, bridges, tc: the emulated cluster of
 #                            scripts/netns-cluster.sh; unshare comes with util-linux),
-#                            clang-14 + libclang-rt-14-dev (libFuzzer targets, scripts/fuzz.sh)
+#                            clang-14 + libclang-rt-14-dev (libFuzzer targets, scripts/fuzz.sh),
+#                            SimGrid (libsimgrid-dev: smpicxx/smpirun for the EVBENCH_SIM build)
 # Packages already present are left alone; apt-get update runs only when
 # something is missing.
 set -euo pipefail
@@ -16,7 +17,7 @@ packages=(build-essential cmake ninja-build pkg-config git libyaml-cpp-dev
           python3 python3-yaml)
 if [[ "${1:-}" == "--test" ]]; then
   packages+=(libgtest-dev clang-format python3-pytest python3-matplotlib iperf3 procps iproute2
-             slurm-wlm slurm-wlm-torque munge clang-14 libclang-rt-14-dev)
+             slurm-wlm slurm-wlm-torque munge clang-14 libclang-rt-14-dev libsimgrid-dev)
 fi
 
 missing=()

@@ -27,6 +27,12 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DEVBENCH_SANITIZE=ON
 cmake --build build-asan -j "$(nproc)"
 (cd build-asan && ctest --output-on-failure -j 2 -L 'unit|sanitize' --timeout 300)
 
+# The SMPI build (SimGrid, smpicxx) and the simulation tests: `evbench sim`
+# of the ordinary build above driving build-sim's evbench-smpi.
+cmake -S . -B build-sim -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEVBENCH_SIM=ON >/dev/null
+cmake --build build-sim -j "$(nproc)"
+(cd build-sim && ctest --output-on-failure -j 2 -L sim --timeout 300)
+
 EVBENCH_TESTS_STRICT=1 /usr/bin/python3 -m pytest -q tests/python
 
 # Each fuzz target for 20 s from its committed corpus (clang-14 build in build-fuzz/).

@@ -1,14 +1,17 @@
 #pragma once
-// Monotonic time in nanoseconds and seconds (steady_clock).
-#include <chrono>
+// Monotonic time in nanoseconds and seconds (CLOCK_MONOTONIC). Called as
+// clock_gettime so that the SMPI build (smpicxx force-includes a header that
+// maps it to the simulated clock) measures simulated time with the same code.
+#include <time.h>
+
 #include <cstdint>
 
 namespace evb {
 
 inline int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 inline double ns_to_s(int64_t ns) {
   return static_cast<double>(ns) * 1e-9;

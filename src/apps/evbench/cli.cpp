@@ -7,10 +7,12 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "apps/evbench/default_config.hpp"
 #include "apps/evbench/run_options.hpp"
+#include "apps/evbench/sim_command.hpp"
 #include "apps/evbench/topo_command.hpp"
 #include "apps/evbench/topology_ring.hpp"
 #include "apps/evbench/versions.hpp"
@@ -30,6 +32,11 @@ Commands:
   run [CONFIG] [--set KEY=VALUE]... [--json FILE] [--quiet]
         Run an evaluation. Without CONFIG: the embedded configs/default.yaml
         (local bootstrap, tcp, 4 nodes, rubu, pull, barrel, 3 s).
+  sim [CONFIG] --platform PLATFORM [--order FILE] [--set KEY=VALUE]... [--json FILE] [--quiet]
+        Run the evaluation on a simulated cluster (SimGrid SMPI): the same
+        units and protocols over the mpi driver, on PLATFORM's fat tree and
+        routing, nodes taken from the platform's host order or --order's.
+        Needs the SMPI build (build-sim/, see docs/SCALE.md).
   validate CONFIG [--set KEY=VALUE]...
         Check a configuration without running it.
   drivers
@@ -57,6 +64,7 @@ struct Args {
   std::string config;
   std::vector<std::string> sets;
   std::string json;
+  std::string platform, order, simulated_on;  // sim: --platform, --order; run: --simulated-on
   bool quiet = false;
   bool explain = false, markdown = false, json_reference = false, resolved = false, help = false;
 };
@@ -77,6 +85,13 @@ Args parse(int argc, char** argv, int first, const std::string& command) {
       a.json_reference = true;
     } else if (s == "--json") {
       a.json = need("a file name");
+    } else if (s == "--platform" && command == "sim") {
+      a.platform = need("a platform file");
+    } else if (s == "--order" && command == "sim") {
+      a.order = need("a rank order file");
+    } else if (s == "--simulated-on" && command == "run") {
+      // Internal: `evbench sim` starts evbench-smpi with it.
+      a.simulated_on = need("a platform name");
     } else if (s == "--quiet" || s == "-q") {
       a.quiet = true;
     } else if (s == "--explain") {
@@ -135,7 +150,9 @@ Config load(const Args& a, const PluginRegistry& r) {
                               : load_config(a.config, a.sets, plugin_keys(r));
   attach_topology_ring(c);
   // The embedded default sets keys for every protocol; only the user's count.
-  if (later_rank_of_a_launch()) return c;
+  // A simulated run's ranks load the resolved config `evbench sim` already
+  // checked and warned about.
+  if (later_rank_of_a_launch() || !a.simulated_on.empty()) return c;
   for (const auto& w : c.warnings)
     if (!a.config.empty() || w.rfind("configs/default.yaml", 0) != 0)
       std::fprintf(stderr, "evbench: warning: %s\n", w.c_str());
@@ -157,9 +174,31 @@ int cmd_run(const Args& a, const PluginRegistry& r, int argc, char** argv) {
   RunOptions opts;
   opts.json_path = a.json;
   opts.quiet = a.quiet;
+  opts.simulated_platform = a.simulated_on;
   for (int i = 0; i < argc; ++i) opts.argv.push_back(argv[i]);
   const WorkerFn worker = [&](Bootstrap& b) { return run_worker(config, r, b, opts); };
   return boot->launch(config, topo.nprocs, worker);
+}
+
+// The simulation always runs the mpi driver and bootstrap (what SMPI
+// provides): a config file's other choice is replaced, an explicit --set of
+// another one is a contradiction.
+int cmd_sim(Args a, const PluginRegistry& r) {
+  for (const auto& [key, value] : {std::pair<std::string, std::string>{"driver", "mpi"},
+                                   std::pair<std::string, std::string>{"bootstrap", "mpi"}}) {
+    for (const auto& s : a.sets)
+      if (s.rfind(key + "=", 0) == 0 && s != key + "=" + value)
+        throw ConfigError("--set " + s + ": sim runs " + key + " " + value +
+                          " (SimGrid SMPI); drop the --set");
+    a.sets.push_back(key + "=" + value);
+  }
+  const Config config = load(a, r);
+  SimRequest req;
+  req.platform = a.platform;
+  req.order = a.order;
+  req.json = a.json;
+  req.quiet = a.quiet;
+  return run_sim(config, req);
 }
 
 int cmd_validate(const Args& a, const PluginRegistry& r) {
@@ -234,6 +273,7 @@ int cli_main(int argc, char** argv) {
       return kExitOk;
     }
     if (command == "run") return cmd_run(a, registry, argc, argv);
+    if (command == "sim") return cmd_sim(a, registry);
     if (command == "validate") return cmd_validate(a, registry);
     if (command == "drivers") return cmd_drivers(registry);
     if (command == "config") return cmd_config(a, registry);

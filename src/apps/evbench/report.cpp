@@ -1,10 +1,12 @@
 #include "apps/evbench/report.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 
 #include "apps/evbench/versions.hpp"
+#include "core/clock.hpp"
 #include "core/config_loader.hpp"
 #include "core/error.hpp"
 #include "core/json_writer.hpp"
@@ -12,6 +14,11 @@
 
 namespace evb {
 namespace {
+
+const char* const kSimulationNote =
+    "simulated with SimGrid's fluid network model: no credit flow control and no head-of-line "
+    "blocking, so figures with many simultaneous flows per link (random order, all-to-all) are "
+    "upper bounds";
 
 void min_avg_max(const std::vector<double>& v, double& lo, double& avg, double& hi) {
   lo = avg = hi = 0;
@@ -232,6 +239,18 @@ void per_node_object(JsonWriter& w, double lo, double avg, double hi) {
   w.end_object();
 }
 
+// What a simulated run (`evbench sim`) adds to results: that it is one, the
+// simulated time (the SMPI build's clock is the simulated one, starting at 0),
+// the wall time the simulation took, and the fluid model's caveat.
+void simulation_fields(JsonWriter& w, const RunOptions& o) {
+  w.value("simulated", true);
+  w.value("simulated_platform", o.simulated_platform);
+  w.value("simulated_time_s", ns_to_s(now_ns()));
+  w.value("wall_time_s",
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - o.wall_start).count());
+  w.value("simulation_note", kSimulationNote);
+}
+
 std::string results_json(const Config& c, const Topology& t, const Summary& s, const RunOptions& o,
                          const DriverProbe& probe) {
   JsonWriter w;
@@ -259,6 +278,7 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
   w.end_object();
   w.begin_object("results");
   w.value("status", s.integrity_ok() ? "ok" : "integrity_error");
+  if (!o.simulated_platform.empty()) simulation_fields(w, o);
   w.value("driver", probe.variant.empty() ? c.driver : probe.variant);
   w.value("data_path", to_string(c.data_path));
   w.value("poll_mode", s.poll_mode);
@@ -402,6 +422,14 @@ int report_run(const Config& c, const Topology& t, const std::vector<RankStats>&
                const RunOptions& o, const DriverProbe& probe) {
   const Summary s = summarize(c, t, ranks);
   print_table(c, t, s);
+  if (!o.simulated_platform.empty()) {
+    std::printf(
+        "# simulated on %s: %.3f s simulated in %.1f s wall time\n# note: %s\n",
+        o.simulated_platform.c_str(), ns_to_s(now_ns()),
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - o.wall_start).count(),
+        kSimulationNote);
+    std::fflush(stdout);
+  }
   if (!o.json_path.empty()) {
     const std::string tmp = o.json_path + ".tmp";
     {

@@ -1,5 +1,6 @@
 #pragma once
 // What `evbench run` passes from the command line to every rank.
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,12 @@ struct RunOptions {
   std::string json_path;          // --json FILE (written by rank 0), empty: none
   std::vector<std::string> argv;  // the command line, for the results document
   bool quiet = false;             // --quiet: no live lines
+  // Set by `evbench sim` (run --simulated-on PLATFORM) for the SMPI build:
+  // the results say they are simulated, on which platform, how much
+  // simulated time the run took and how long the simulation took.
+  std::string simulated_platform;
+  // Wall clock (steady_clock is never simulated) at the command's start.
+  std::chrono::steady_clock::time_point wall_start = std::chrono::steady_clock::now();
 };
 
 }  // namespace evb

@@ -92,7 +92,8 @@ void MpiBootstrap::abort(const std::string& why) noexcept {
 }
 
 int launch_mpi(const Config& config, int nprocs, const WorkerFn& worker) {
-  if (!MpiEnv::initialized()) {
+  const bool ours = !MpiEnv::initialized();
+  if (ours) {
     int launched = launcher_world_size();
     if (launched < 0 && nprocs > 1) {
       throw ConfigError("bootstrap mpi needs ranks started by mpirun: run `mpirun -np " +
@@ -113,9 +114,10 @@ int launch_mpi(const Config& config, int nprocs, const WorkerFn& worker) {
   }
   // A rank that throws must not leave the others waiting in a collective:
   // at exit, MPI_Abort replaces MPI_Finalize (the launcher then ends the job).
+  int code = kExitOk;
   try {
     MpiBootstrap bootstrap;
-    return worker(bootstrap);  // a non-zero code is a normal end: finalise
+    code = worker(bootstrap);  // a non-zero code is a normal end: finalise
   } catch (const ConfigError&) {
     MpiEnv::request_abort(kExitUsage);
     throw;
@@ -123,6 +125,11 @@ int launch_mpi(const Config& config, int nprocs, const WorkerFn& worker) {
     MpiEnv::request_abort(kExitRuntime);
     throw;
   }
+  // Simulated ranks (SMPI, started by `evbench sim`) finalise before their
+  // main() returns; real processes at exit, so that one process may launch
+  // several times (the conformance tests do).
+  if (ours && simulated_launch()) MpiEnv::finish();
+  return code;
 }
 
 }  // namespace evb::mpi

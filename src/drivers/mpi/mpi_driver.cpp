@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <chrono>
 #include <climits>
 
+#include "core/clock.hpp"
 #include "core/error.hpp"
 #include "drivers/mpi/mpi_env.hpp"
 
@@ -246,10 +246,9 @@ void MpiDriver::shutdown() {
   // shutdown_timeout to finish, then are detached. No barrier: peers may
   // already be gone.
   pool_.cancel_receives();
-  auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::duration<double>(options_.shutdown_timeout_s);
+  const int64_t deadline = now_ns() + s_to_ns(options_.shutdown_timeout_s);
   std::vector<FinishedOp> sink;
-  while (pool_.in_flight() > 0 && std::chrono::steady_clock::now() < deadline) {
+  while (pool_.in_flight() > 0 && now_ns() < deadline) {
     sink.clear();
     if (pool_.test(sink) < 0) break;
   }

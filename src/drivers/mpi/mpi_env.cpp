@@ -10,33 +10,30 @@ namespace {
 
 std::atomic<int> g_abort_code{-1};
 
-// Finalises (or aborts) at static destruction if ensure() initialised MPI.
+// Finalises (or aborts) at static destruction if ensure() initialised MPI
+// and nobody called MpiEnv::finish() before.
 class Finalizer {
  public:
-  ~Finalizer() {
-    int finalized = 0;
-    MPI_Finalized(&finalized);
-    if (finalized) return;
-    int code = g_abort_code.load();
-    if (code >= 0) {
-      MPI_Abort(MPI_COMM_WORLD, code);
-    } else {
-      MPI_Finalize();
-    }
-  }
+  ~Finalizer() { MpiEnv::finish(); }
 };
 
 }  // namespace
 
 int launcher_world_size() {
-  // Open MPI's mpirun, then MPICH/Hydra (PMI-1/2).
-  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}) {
+  // Open MPI's mpirun, MPICH/Hydra (PMI-1/2), then `evbench sim` (smpirun
+  // sets nothing of its own; the simulated ranks share one process).
+  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "EVBENCH_SMPI_NP"}) {
     if (const char* v = std::getenv(var); v != nullptr && *v != '\0') return std::atoi(v);
   }
   // PMIx launchers (srun --mpi=pmix, prterun) set PMIX_RANK; the size then
   // comes from the PMIx server: "launched, size unknown".
   if (std::getenv("PMIX_RANK") != nullptr || std::getenv("PMI_RANK") != nullptr) return 0;
   return -1;
+}
+
+bool simulated_launch() {
+  const char* v = std::getenv("EVBENCH_SMPI_NP");
+  return v != nullptr && *v != '\0';
 }
 
 std::string error_string(int code) {
@@ -88,6 +85,18 @@ const char* MpiEnv::thread_level_name(int level) {
       return "MPI_THREAD_MULTIPLE";
     default:
       return "unknown";
+  }
+}
+
+void MpiEnv::finish() noexcept {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized || !initialized()) return;
+  int code = g_abort_code.load();
+  if (code >= 0) {
+    MPI_Abort(MPI_COMM_WORLD, code);
+  } else {
+    MPI_Finalize();
   }
 }
 

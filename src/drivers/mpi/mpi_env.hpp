@@ -19,6 +19,10 @@ namespace evb::mpi {
 // MPICH/Hydra, PMI, PMIx/Slurm), or -1 if this process was not started by one.
 int launcher_world_size();
 
+// True when `evbench sim` started this process under SMPI (EVBENCH_SMPI_NP
+// set): its ranks share the process and must finalise before main() returns.
+bool simulated_launch();
+
 // Text of an MPI error code ("MPI_ERR_TRUNCATE: message truncated").
 std::string error_string(int code);
 
@@ -37,6 +41,11 @@ class MpiEnv {
   static const char* thread_level_name(int level);
   // Exit path: MPI_Abort(MPI_COMM_WORLD, code) instead of MPI_Finalize.
   static void request_abort(int code) noexcept;
+  // Finalises (or aborts, after request_abort) now rather than at process
+  // exit. For whoever called ensure() when MPI was not yet up; SMPI needs it
+  // because its ranks share one process and must finalise before their
+  // main() returns.
+  static void finish() noexcept;
 };
 
 }  // namespace evb::mpi

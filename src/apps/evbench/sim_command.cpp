@@ -1,0 +1,159 @@
+#include "apps/evbench/sim_command.hpp"
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "apps/evbench/sim_platform.hpp"
+#include "core/config_loader.hpp"
+#include "core/error.hpp"
+#include "core/topology.hpp"
+#include "topo/platform_loader.hpp"
+
+namespace evb {
+namespace {
+
+namespace fs = std::filesystem;
+
+// SimGrid options every evbench simulation uses (docs/SCALE.md explains each).
+const char* const kSimGridOptions[] = {
+    // Only the network is simulated: CPU time between MPI calls is free.
+    "--cfg=smpi/simulate-computation:no",
+    // evbench keeps no global state: all ranks share one copy of the code.
+    "--cfg=smpi/privatization:no",
+    // Contention studies: acknowledgements do not load the reverse links.
+    "--cfg=network/crosstraffic:0",
+    // MPI_Alltoall as Open MPI's pairwise exchange, not SMPI's XOR pairing.
+    "--cfg=smpi/alltoall:ring",
+    // A failed MPI_Test costs 1 us of simulated time, always the same.
+    "--cfg=smpi/test:1e-6",
+    "--cfg=smpi/grow-injected-times:no",
+    "--log=root.thres:warning",
+};
+
+bool is_file(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// A private temporary directory, removed with everything in it.
+class TempDir {
+ public:
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "evbench-sim-XXXXXX").string();
+    if (::mkdtemp(tmpl.data()) == nullptr)
+      throw Error(std::string("sim: cannot create a temporary directory: ") + std::strerror(errno));
+    path_ = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  if (!out.flush()) throw Error("sim: cannot write " + path);
+}
+
+// Runs argv with extra environment variables; returns its exit code.
+int run_child(const std::vector<std::string>& argv,
+              const std::vector<std::pair<std::string, std::string>>& env) {
+  const pid_t pid = ::fork();
+  if (pid < 0) throw Error(std::string("sim: fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    for (const auto& [k, v] : env) ::setenv(k.c_str(), v.c_str(), 1);
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    ::execvp(args[0], args.data());
+    std::fprintf(stderr, "evbench: sim: cannot run %s: %s\n", args[0], std::strerror(errno));
+    ::_exit(kExitUsage);
+  }
+  // Ctrl-C reaches the simulation (same process group); this process waits
+  // for it to end so that the temporary directory is removed.
+  const auto old_int = std::signal(SIGINT, SIG_IGN);
+  int status = 0;
+  int rc = 0;
+  while ((rc = ::waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
+  }
+  std::signal(SIGINT, old_int);
+  if (rc < 0) throw Error(std::string("sim: waitpid: ") + std::strerror(errno));
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return 128 + WTERMSIG(status);
+}
+
+}  // namespace
+
+std::string find_smpi_build(const std::string& self_exe) {
+  std::string dir;
+  if (const char* env = std::getenv("EVBENCH_SMPI_BUILD"); env != nullptr && *env != '\0') {
+    dir = env;
+  } else {
+    std::error_code ec;
+    const fs::path exe = fs::canonical(self_exe, ec);
+    // <build>/bin/evbench -> <build>/../build-sim
+    if (!ec) dir = (exe.parent_path().parent_path().parent_path() / "build-sim").string();
+  }
+  const std::string bin = dir + "/bin/evbench-smpi";
+  const std::string plugin = dir + "/lib/libevbench-simplatform.so";
+  if (dir.empty() || !is_file(bin) || !is_file(plugin))
+    throw ConfigError("sim: the SMPI build is missing (no " + bin + " or " + plugin +
+                      "); build it with `cmake -S . -B build-sim -G Ninja -DEVBENCH_SIM=ON && "
+                      "cmake --build build-sim` (needs libsimgrid-dev; scripts/install-deps.sh) "
+                      "or set EVBENCH_SMPI_BUILD to its directory");
+  return dir;
+}
+
+int run_sim(const Config& config, const SimRequest& req) {
+  if (req.platform.empty()) throw UsageError("sim: --platform FILE is required");
+  const Topology topo = make_topology(config);
+  const topo::Platform platform = topo::load_platform(req.platform);
+  std::vector<int> order;
+  if (req.order.empty()) {
+    for (int h = 0; h < platform.host_count(); ++h) order.push_back(h);
+  } else {
+    order = topo::load_order(platform, req.order);
+  }
+  const std::string name = req.platform + (req.order.empty() ? "" : " (order " + req.order + ")");
+  const SimPlacement placement = place_ranks(topo, order, name);
+  if (placement.evm_shares_host)
+    std::fprintf(stderr,
+                 "evbench: sim: no host left for the dedicated EVM: it shares node 0's host\n");
+  const std::string smpi = find_smpi_build("/proc/self/exe");
+  TempDir tmp;
+  sim::write_routes_file(sim_platform(platform, placement.used, true), tmp.file("routes"));
+  write_text(tmp.file("hostfile"), hostfile_text(platform, placement));
+  write_text(tmp.file("config.yaml"), to_yaml(config));
+
+  std::vector<std::string> argv = {"smpirun",
+                                   "-np",
+                                   std::to_string(topo.nprocs),
+                                   "-platform",
+                                   smpi + "/lib/libevbench-simplatform.so",
+                                   "-hostfile",
+                                   tmp.file("hostfile")};
+  for (const char* o : kSimGridOptions) argv.emplace_back(o);
+  argv.insert(argv.end(),
+              {smpi + "/bin/evbench-smpi", "run", tmp.file("config.yaml"), "--simulated-on", name});
+  if (!req.json.empty()) argv.insert(argv.end(), {"--json", fs::absolute(req.json).string()});
+  if (req.quiet) argv.emplace_back("--quiet");
+  return run_child(argv, {{"EVBENCH_SIM_ROUTES", tmp.file("routes")},
+                          {"EVBENCH_SMPI_NP", std::to_string(topo.nprocs)}});
+}
+
+}  // namespace evb

@@ -1,0 +1,29 @@
+#pragma once
+// `evbench sim`: the configuration run over a simulated platform. Writes the
+// platform's routes file, a hostfile and the resolved configuration into a
+// private temporary directory, then runs smpirun on evbench-smpi (the SMPI
+// build, see docs/SCALE.md) with the SimGrid options contention studies need;
+// that rank 0 reports as `run` does, with results.simulated set.
+#include <string>
+#include <vector>
+
+#include "core/config.hpp"
+
+namespace evb {
+
+struct SimRequest {
+  std::string platform;  // --platform FILE (YAML description or fabric dump)
+  std::string order;     // --order FILE, empty: the platform's host order
+  std::string json;      // --json FILE
+  bool quiet = false;
+};
+
+// The directory holding the SMPI build (bin/evbench-smpi,
+// lib/libevbench-simplatform.so): $EVBENCH_SMPI_BUILD, else build-sim next to
+// the build dir this evbench came from. Throws ConfigError (exit 2) saying
+// how to build it when it is missing.
+std::string find_smpi_build(const std::string& self_exe);
+
+int run_sim(const Config& config, const SimRequest& request);
+
+}  // namespace evb

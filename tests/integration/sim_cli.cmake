@@ -1,0 +1,20 @@
+# `evbench sim` in the ordinary build (no SimGrid needed): without the SMPI
+# build it fails with exit 2 saying how to build it; a --set of another
+# driver contradicts the simulation (exit 2). The simulations themselves are
+# tests/sim (EVBENCH_SIM=ON build dirs).
+set(_evb_sim_check /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_result.py --no-json)
+set(_evb_sim_platform ${PROJECT_SOURCE_DIR}/configs/platforms/fat-tree-64.yaml)
+add_test(NAME sim_cli_missing_smpi_build
+         COMMAND ${_evb_sim_check} --expect-exit 2 --expect-stderr "the SMPI build is missing"
+                 "--expect-stderr=-DEVBENCH_SIM=ON" --
+                 $<TARGET_FILE:evbench> sim --platform ${_evb_sim_platform} --set nodes=4)
+set_tests_properties(sim_cli_missing_smpi_build PROPERTIES TIMEOUT 30 LABELS integration
+                     ENVIRONMENT "EVBENCH_SMPI_BUILD=${CMAKE_BINARY_DIR}/no-smpi-build")
+add_test(NAME sim_cli_other_driver_is_an_error
+         COMMAND ${_evb_sim_check} --expect-exit 2 "--expect-stderr=--set driver=tcp" --
+                 $<TARGET_FILE:evbench> sim --platform ${_evb_sim_platform} --set driver=tcp)
+set_tests_properties(sim_cli_other_driver_is_an_error PROPERTIES TIMEOUT 30 LABELS integration)
+add_test(NAME sim_cli_too_few_hosts
+         COMMAND ${_evb_sim_check} --expect-exit 2 --expect-stderr "offers 64 hosts" --
+                 $<TARGET_FILE:evbench> sim --platform ${_evb_sim_platform} --set nodes=65)
+set_tests_properties(sim_cli_too_few_hosts PROPERTIES TIMEOUT 30 LABELS integration)

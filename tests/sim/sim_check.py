@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Simulation tests: `evbench sim` on small platforms (8 nodes, 1 Gbit/s).
+
+  sim_check.py EVBENCH CHECK WORKDIR
+
+CHECK is one of
+  switch-line-rate       PULL, barrel shift, on one 8-port switch: every event
+                         built, per-node rate above half the link rate and
+                         not above what the links allow (the simulation
+                         carries the data at the modelled rate, not faster)
+  oversubscribed-uplink  the same run on two leaves of 4 joined by one link
+                         (4:1 oversubscribed): slower than on one switch, and
+                         at most what the shared uplink allows
+  random-beats-barrel    configs/sim/pull-1mib.yaml (16 nodes, 100 Gbit/s) on
+                         configs/platforms/sim-miscabled-16.yaml: random
+                         scheduling builds faster than barrel shift
+  ideal-beats-miscabled  barrel shift on the ideal d-mod-k tree
+                         (sim-tree-16) is faster than on the mis-cabled one
+Exit 77 (CTest skip) with the reason when the ordinary evbench is missing.
+The figures compared are simulated (deterministic for a given SimGrid), not
+timings of this machine.
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+
+NODES = 8
+LINK_GBPS = 1.0
+FRAGMENT_BYTES = 64 * 1024
+WINDOW_S = 0.100  # duration - warmup
+
+CONFIG = """\
+nodes: {nodes}
+layout: rubu
+evm: with-rank0
+protocol: pull
+scheduling: {scheduling}
+fragment:
+  size: 64KiB
+ru_buffer: 4MiB
+duration: 110ms
+warmup: 10ms
+report_interval: 1s
+"""
+
+TWO_LEAVES = """\
+name: test-two-leaves-4to1
+switches: [leaf0, leaf1]
+hosts:
+""" + "\n".join(f"  - {{name: node{i + 1:03d}, switch: leaf{i // 4}, port: {i % 4 + 1}}}"
+                for i in range(8)) + """
+cables:
+  - {a: leaf0, a_port: 5, b: leaf1, b_port: 5}
+routing: shortest
+links:
+  host: {bandwidth: 1Gbit/s, latency: 1us}
+  switch: {bandwidth: 1Gbit/s, latency: 1us}
+"""
+
+
+def single_switch(n):
+    hosts = "\n".join(f"  - {{name: node{i + 1:03d}, switch: sw, port: {i + 1}}}" for i in range(n))
+    return f"""\
+name: test-switch-{n}
+switches: [sw]
+hosts:
+{hosts}
+routing: shortest
+links:
+  host: {{bandwidth: 1Gbit/s, latency: 1us}}
+  switch: {{bandwidth: 1Gbit/s, latency: 1us}}
+"""
+
+
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def sim(evbench, workdir, platform_text, scheduling, tag, config=None, platform=None):
+    """platform_text/CONFIG written to workdir, or files of the source tree."""
+    if platform is None:
+        platform = write(os.path.join(workdir, f"{tag}.platform.yaml"), platform_text)
+    if config is None:
+        config = write(os.path.join(workdir, f"{tag}.yaml"),
+                       CONFIG.format(nodes=NODES, scheduling=scheduling))
+    out = os.path.join(workdir, f"{tag}.json")
+    cmd = [evbench, "sim", config, "--platform", platform, "--set", f"scheduling={scheduling}",
+           "--json", out, "--quiet"]
+    # Own process group: on a timeout smpirun and the simulation go too.
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    try:
+        stdout, stderr = p.communicate(timeout=240)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        sys.exit(f"FAIL: {' '.join(cmd)} did not end within 240 s")
+    if p.returncode != 0:
+        sys.exit(f"FAIL: {' '.join(cmd)} exited {p.returncode}\n{stdout}\n{stderr}")
+    with open(out) as f:
+        doc = json.load(f)
+    res = doc["results"]
+    assert res["simulated"] is True, "results.simulated missing"
+    assert res["simulated_time_s"] > 0 and res["wall_time_s"] > 0
+    assert res["status"] == "ok", res["status"]
+    assert res["events_built"] > 0, "no event built"
+    avg = res["bandwidth_gbps"]["per_node"]["avg"]
+    print(f"{tag}: {scheduling} avg {avg:.2f} Gb/s per node "
+          f"({res['simulated_time_s']:.3f} s simulated, {res['wall_time_s']:.1f} s wall)")
+    return avg
+
+
+def main():
+    evbench, check, workdir = sys.argv[1:4]
+    if not os.access(evbench, os.X_OK):
+        print(f"not run: no ordinary evbench at {evbench} (build it in build/ first)")
+        return 77
+    os.makedirs(workdir, exist_ok=True)
+    if check == "switch-line-rate":
+        avg = sim(evbench, workdir, single_switch(NODES), "barrel", "switch")
+        # A BU's own RU's fragment never crosses a link (1 of NODES), and one
+        # event per BU may straddle the window's edge.
+        edge = NODES * FRAGMENT_BYTES * 8 / WINDOW_S / 1e9
+        if not 0.5 * LINK_GBPS < avg <= LINK_GBPS * NODES / (NODES - 1) + edge:
+            sys.exit(f"FAIL: {avg:.3f} Gb/s per node on {LINK_GBPS} Gbit/s links")
+    elif check == "oversubscribed-uplink":
+        switch = sim(evbench, workdir, single_switch(NODES), "barrel", "switch")
+        leaves = sim(evbench, workdir, TWO_LEAVES, "barrel", "two-leaves")
+        # Each BU gets half of every event (4 of 8 fragments) over the one
+        # uplink into its leaf, shared by that leaf's 4 BUs: at most 1/4 of
+        # the link, so at most 2/4 of it in all; plus one event per BU that
+        # may straddle the window's edge.
+        edge = NODES * FRAGMENT_BYTES * 8 / WINDOW_S / 1e9
+        bound = 2 * LINK_GBPS / 4 + edge
+        if not leaves < switch:
+            sys.exit(f"FAIL: two leaves {leaves:.3f} Gb/s not slower than one switch {switch:.3f}")
+        if not leaves <= bound:
+            sys.exit(f"FAIL: two leaves {leaves:.3f} Gb/s above the uplink bound")
+    elif check in ("random-beats-barrel", "ideal-beats-miscabled"):
+        config = os.path.join(SOURCE, "configs/sim/pull-1mib.yaml")
+        platforms = os.path.join(SOURCE, "configs/platforms")
+        miscabled = os.path.join(platforms, "sim-miscabled-16.yaml")
+        barrel = sim(evbench, workdir, None, "barrel", "miscabled-barrel", config, miscabled)
+        if check == "random-beats-barrel":
+            rnd = sim(evbench, workdir, None, "random", "miscabled-random", config, miscabled)
+            if not rnd > barrel:
+                sys.exit(f"FAIL: random {rnd:.2f} Gb/s does not beat barrel {barrel:.2f} Gb/s")
+        else:
+            ideal = sim(evbench, workdir, None, "barrel", "ideal-barrel", config,
+                        os.path.join(platforms, "sim-tree-16.yaml"))
+            if not ideal > barrel:
+                sys.exit(f"FAIL: barrel on the ideal tree {ideal:.2f} Gb/s, "
+                         f"on the mis-cabled one {barrel:.2f} Gb/s")
+    else:
+        sys.exit(f"unknown check {check}")
+    print("OK")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
