@@ -20,12 +20,12 @@
 # Not a test: numbers depend on the machine and its load (compare ratios).
 #
 # -p huge: huge pages on both sides (evbench page_size: huge; the loops' buffers
-# 2 MiB-aligned with MADV_HUGEPAGE, bench/ref_alloc.h); default normal pages.
+# 2 MiB-aligned with MADV_HUGEPAGE, bench/ref_alloc.h), the default; -p normal: 4 KiB pages.
 #
 #   bench/reference.sh [-s SECONDS] [-r REPEAT] [-n "4 8"] [-w WINDOW] [-p normal|huge] [-j FILE.json]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-secs=3 repeat=3 procs="4 8" window=16 json="" pages=normal
+secs=3 repeat=3 procs="4 8" window=16 json="" pages=huge
 while getopts "s:r:n:w:p:j:" o; do
   case $o in
     s) secs=$OPTARG ;;

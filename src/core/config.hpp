@@ -96,7 +96,7 @@ struct Config {
   std::vector<double> ru_rate_factors;  // empty = all 1.0; else one per RU
   uint64_t ru_buffer = 64ull << 20;     // bytes of each RU's fragment ring
   uint64_t command_size = 64;
-  PageSize page_size = PageSize::normal;  // RU ring, BU windows, micro-benchmark buffers
+  PageSize page_size = PageSize::huge;  // RU ring, BU windows, micro-benchmark buffers
 
   // Duration
   double duration_s = 3.0;  // used when events == 0

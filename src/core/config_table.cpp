@@ -179,7 +179,7 @@ const std::vector<CoreKey>& core_key_table() {
             "bytes of each RU's fragment ring (cache- or memory-resident)"),
        [](Config& c, const Value& v) { c.ru_buffer = v.bytes; },
        [](const Config& c) { return bytes(c.ru_buffer); }},
-      {choice("page_size", PageSize::normal,
+      {choice("page_size", PageSize::huge,
               "pages of the RU ring, the BU windows and the micro-benchmarks' buffers: normal, "
               "or huge (2 MiB-aligned, advised for transparent huge pages; what the kernel "
               "gave is results.anon_huge_bytes)"),
