@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "../tests/unit/support/recording_driver.hpp"
 #include "core/error.hpp"
 #include "core/messages.hpp"
 #include "core/topology.hpp"
@@ -33,25 +34,7 @@ namespace {
 
 using namespace evb;
 
-// Accepts every post, records the destination of sends, completes nothing.
-class RecordingDriver final : public Driver {
- public:
-  std::string name() const override { return "recording"; }
-  Capabilities capabilities() const override {
-    Capabilities c;
-    c.max_segments = 64;
-    return c;
-  }
-  std::string local_address() override { return "-"; }
-  void connect(const std::vector<std::string>&, const std::vector<PeerId>&) override {}
-  void post_send(PeerId peer, Tag, std::span<const Segment>, uint64_t) override {
-    sends.push_back(peer);
-  }
-  void post_recv(PeerId, Tag, void*, size_t, const Registration*, uint64_t) override {}
-  size_t poll(std::span<Completion>) override { return 0; }
-  void shutdown() override {}
-  std::vector<PeerId> sends;
-};
+using test_support::RecordingDriver;
 
 Config two_nodes() {
   Config c;

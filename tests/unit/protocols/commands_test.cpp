@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/recording_driver.hpp"
 #include "core/error.hpp"
 #include "core/topology.hpp"
 #include "protocols/common/ru_agent.hpp"
@@ -16,25 +17,7 @@
 namespace evb {
 namespace {
 
-// Accepts every post and completes nothing.
-class RecordingDriver final : public Driver {
- public:
-  std::string name() const override { return "recording"; }
-  Capabilities capabilities() const override {
-    Capabilities c;
-    c.max_segments = 64;
-    return c;
-  }
-  std::string local_address() override { return "-"; }
-  void connect(const std::vector<std::string>&, const std::vector<PeerId>&) override {}
-  void post_send(PeerId peer, Tag, std::span<const Segment>, uint64_t) override {
-    sends.push_back(peer);
-  }
-  void post_recv(PeerId, Tag, void*, size_t, const Registration*, uint64_t) override {}
-  size_t poll(std::span<Completion>) override { return 0; }
-  void shutdown() override {}
-  std::vector<PeerId> sends;
-};
+using test_support::RecordingDriver;
 
 // nodes 2, layout rubu, dedicated EVM: ranks 0 and 1 host RU+BU n, rank 2 the EVM.
 Config two_nodes() {

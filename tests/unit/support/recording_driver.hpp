@@ -1,0 +1,34 @@
+#pragma once
+// A driver for driving protocol agents without a network: it accepts every
+// post, records the destination rank of each send and completes nothing.
+// Shared by the command tests (tests/unit/protocols/commands_test.cpp) and
+// the command fuzz target (fuzz/fuzz_command.cpp).
+#include <span>
+#include <string>
+#include <vector>
+
+#include "drivers/api/driver.hpp"
+
+namespace evb::test_support {
+
+class RecordingDriver final : public Driver {
+ public:
+  std::string name() const override { return "recording"; }
+  Capabilities capabilities() const override {
+    Capabilities c;
+    c.max_segments = 64;
+    return c;
+  }
+  std::string local_address() override { return "-"; }
+  void connect(const std::vector<std::string>&, const std::vector<PeerId>&) override {}
+  void post_send(PeerId peer, Tag, std::span<const Segment>, uint64_t) override {
+    sends.push_back(peer);
+  }
+  void post_recv(PeerId, Tag, void*, size_t, const Registration*, uint64_t) override {}
+  size_t poll(std::span<Completion>) override { return 0; }
+  void shutdown() override {}
+
+  std::vector<PeerId> sends;  // destination of every post_send, in order
+};
+
+}  // namespace evb::test_support
