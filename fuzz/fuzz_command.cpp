@@ -114,6 +114,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
     } else {
       const size_t before = ru_driver.sends.size();
+      const uint64_t discarded = ru_stats.late_discarded;
       const bool acted = deliver(ru_agent, from, cmd);
       if (!acted) {
         FUZZ_ASSERT(ru_driver.sends.size() == before, "a refused command sends nothing");
@@ -122,7 +123,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       const bool sends =
           cmd.type == CommandType::pull_request || cmd.type == CommandType::push_assign;
       FUZZ_ASSERT(sends || ru_driver.sends.size() == before, "only requests make the RU send");
-      if (sends) {
+      if (sends && ru_stats.late_discarded != discarded) {
+        // A BU the EVM excluded (on_failure: exclude) is out of the run: its
+        // requests are counted and dropped, nothing is sent.
+        FUZZ_ASSERT(ru_stats.late_discarded == discarded + 1 && ru_driver.sends.size() == before,
+                    "a request from an excluded BU is counted once and sends nothing");
+      } else if (sends) {
         FUZZ_ASSERT(cmd.bu < static_cast<uint32_t>(topo.nodes), "the BU named exists");
         const PeerId to = topo.bu_rank[cmd.bu];
         if (to == 0)  // the BU on the RU's own rank: delivered without the driver
