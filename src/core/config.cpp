@@ -105,6 +105,8 @@ const char* to_string(FaultSpec::Kind v) {
       return "stall";
     case FaultSpec::Kind::delay:
       return "delay";
+    case FaultSpec::Kind::corrupt:
+      return "corrupt";
   }
   return "?";
 }

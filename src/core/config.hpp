@@ -38,14 +38,16 @@ enum class OnFailure { abort, exclude };
 
 // One entry of `faults:`: at `at_s` into the data phase, the process hosting
 // `unit` ("bu2", "ru0", "evm") is killed, stalls for `for_s`, or delays each
-// send by `by_s` for `for_s`.
+// send by `by_s` for `for_s`; or, for the whole run, each fragment is
+// corrupted on arrival with `probability` (the same as `fault.corrupt`).
 struct FaultSpec {
-  enum class Kind { kill, stall, delay };
+  enum class Kind { kill, stall, delay, corrupt };
   Kind kind = Kind::kill;
   double at_s = 0;
-  std::string unit;  // ru<N>, bu<N> or evm
-  double for_s = 0;  // stall, delay
-  double by_s = 0;   // delay
+  std::string unit;        // ru<N>, bu<N> or evm
+  double for_s = 0;        // stall, delay
+  double by_s = 0;         // delay
+  double probability = 0;  // corrupt
 };
 
 struct FragmentConfig {

@@ -232,6 +232,13 @@ const std::vector<Rule>& rules() {
        [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
          for (size_t i = 0; i < c.faults.size(); ++i) {
            const FaultSpec& f = c.faults[i];
+           if (f.kind == FaultSpec::Kind::corrupt) {
+             if (!is_event_builder(c.protocol))
+               return Failure{{"faults", "protocol"},
+                              "entry " + num(i + 1) + ": corrupt: protocol " +
+                                  to_string(c.protocol) + " builds no events"};
+             continue;
+           }
            const std::string at = "entry " + num(i + 1) + ": " + to_string(f.kind) + ": ";
            const auto unit = parse_unit_name(f.unit);
            if (!unit) return Failure{{"faults"}, at + "'" + f.unit + "' is not a unit"};

@@ -1,8 +1,8 @@
 // The `faults:` list: timed fault injection entries ({at: 2s, kill: bu2},
-// {at: 1s, stall: ru1, for: 800ms}, {at: 3s, delay: ru0, by: 5ms, for: 1s}),
-// parsed into FaultSpec with errors naming the entry and the key, and written
-// back in canonical form (durations in seconds). Whether a unit exists is a
-// consistency rule (config_checks.cpp): it depends on `nodes`.
+// {at: 1s, stall: ru1, for: 800ms}, {at: 3s, delay: ru0, by: 5ms, for: 1s})
+// and the run-long corruption entry ({corrupt: 0.001}), parsed into FaultSpec with errors naming
+// the entry and the key, and written back in canonical form (durations in seconds). Whether a unit
+// exists is a consistency rule (config_checks.cpp): it depends on `nodes`.
 #include <cctype>
 #include <set>
 
@@ -30,6 +30,7 @@ std::optional<std::vector<FaultSpec>> parse_faults(const YAML::Node& node, std::
     return std::nullopt;
   }
   std::vector<FaultSpec> out;
+  bool corrupt_seen = false;
   for (size_t i = 0; i < node.size(); ++i) {
     const YAML::Node item = node[i];
     if (!item.Mark().is_null()) where = item.Mark();
@@ -69,15 +70,42 @@ std::optional<std::vector<FaultSpec>> parse_faults(const YAML::Node& node, std::
           return std::nullopt;
         }
         (key == "at" ? f.at_s : key == "for" ? f.for_s : f.by_s) = *d;
+      } else if (key == "corrupt") {
+        ++kinds;
+        f.kind = FaultSpec::Kind::corrupt;
+        const auto p = try_parse_real(text);
+        if (!p || !(*p > 0 && *p <= 1)) {
+          reason = at +
+                   "corrupt: expected a probability per fragment above 0 and at most 1 "
+                   "(corrupt: 0.001), got '" +
+                   text + "'";
+          return std::nullopt;
+        }
+        f.probability = *p;
       } else {
-        reason = at + "unknown key '" + key + "' (at, kill, stall, delay, for, by)" +
-                 did_you_mean(key, {"at", "kill", "stall", "delay", "for", "by"});
+        reason = at + "unknown key '" + key + "' (at, kill, stall, delay, corrupt, for, by)" +
+                 did_you_mean(key, {"at", "kill", "stall", "delay", "corrupt", "for", "by"});
         return std::nullopt;
       }
     }
     if (kinds != 1) {
-      reason = at + "expected exactly one of kill, stall, delay";
+      reason = at + "expected exactly one of kill, stall, delay, corrupt";
       return std::nullopt;
+    }
+    if (f.kind == FaultSpec::Kind::corrupt) {
+      // Corruption lasts the whole run; it hits fragments, not a unit.
+      for (const char* k : {"at", "for", "by"})
+        if (seen.count(k)) {
+          reason = at + k + ": corrupt applies to every fragment of the run and takes no " + k;
+          return std::nullopt;
+        }
+      if (corrupt_seen) {
+        reason = at + "corrupt: only one corrupt entry per run";
+        return std::nullopt;
+      }
+      corrupt_seen = true;
+      out.push_back(f);
+      continue;
     }
     if (!seen.count("at")) {
       reason = at + "at: missing (when the fault happens, e.g. at: 2s)";
@@ -109,6 +137,10 @@ std::string faults_yaml(const std::vector<FaultSpec>& faults) {
   std::string out = "[";
   for (size_t i = 0; i < faults.size(); ++i) {
     const FaultSpec& f = faults[i];
+    if (f.kind == FaultSpec::Kind::corrupt) {
+      out += (i ? ", " : "") + std::string("{corrupt: ") + format_real(f.probability) + "}";
+      continue;
+    }
     out += (i ? ", " : "") + std::string("{at: ") + format_real(f.at_s) + ", " + to_string(f.kind) +
            ": " + f.unit;
     if (f.kind == FaultSpec::Kind::delay) out += ", by: " + format_real(f.by_s);
@@ -122,6 +154,10 @@ std::string faults_json(const std::vector<FaultSpec>& faults) {
   std::string out = "[";
   for (size_t i = 0; i < faults.size(); ++i) {
     const FaultSpec& f = faults[i];
+    if (f.kind == FaultSpec::Kind::corrupt) {
+      out += (i ? "," : "") + std::string("{\"corrupt\":") + format_real(f.probability) + "}";
+      continue;
+    }
     out += (i ? "," : "") + std::string("{\"at\":") + format_real(f.at_s) + ",\"" +
            to_string(f.kind) + "\":\"" + f.unit + "\"";
     if (f.kind == FaultSpec::Kind::delay) out += ",\"by\":" + format_real(f.by_s);

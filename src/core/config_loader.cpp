@@ -125,6 +125,7 @@ class Loader {
     if (!origin_.count("fragment.spread"))
       config_.fragment.spread =
           default_spread(config_.fragment.distribution, config_.fragment.spread);
+    merge_corruption();
     warn_unread_keys();
     check_consistency(config_, plugins_, [this](const std::vector<std::string>& keys) {
       for (const auto& k : keys) {
@@ -137,6 +138,21 @@ class Loader {
   }
 
  private:
+  // `faults: [{corrupt: P}]` and `fault.corrupt: P` are one setting: the
+  // entry sets the key, and both given must agree.
+  void merge_corruption() {
+    for (const FaultSpec& f : config_.faults) {
+      if (f.kind != FaultSpec::Kind::corrupt) continue;
+      const auto key = origin_.find("fault.corrupt");
+      if (key != origin_.end() && config_.corrupt_probability != f.probability)
+        throw ConfigError(origin_.at("faults") + ": faults: the corrupt entry (" +
+                          format_real(f.probability) + ") contradicts " + key->second +
+                          ": fault.corrupt (" + format_real(config_.corrupt_probability) +
+                          "); give one of them");
+      config_.corrupt_probability = f.probability;
+    }
+  }
+
   // Keys some protocol reads, set explicitly, that the selected one does not.
   void warn_unread_keys() {
     const auto mine = plugins_.protocol_keys.find(to_string(config_.protocol));

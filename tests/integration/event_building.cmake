@@ -99,6 +99,22 @@ foreach(protocol pull push pull-noevm)
                    --set fault.corrupt=0.05 --set peer_timeout=20s)
   set_tests_properties(eb_fault_corrupt_${id} PROPERTIES TIMEOUT 60 LABELS integration)
 endforeach()
+# The same as a `faults:` entry, next to a timed stall whose recovery the
+# results report (level before the stall, recovery time or null).
+add_test(NAME eb_fault_corrupt_list
+         COMMAND ${_evb_check} --expect-json results.status=ok
+                 --expect-json results.faults.0.kind=corrupt
+                 --expect-json results.faults.0.undetected=0
+                 --expect-json-gt results.faults.0.injected=0
+                 --expect-json results.faults.1.kind=stall
+                 --expect-json-gt results.faults.1.pre_fault_gbps=0
+                 --expect-json-gt results.faults.1.recovery_resolution_s=0
+                 --expect-json results.integrity.lost=0
+                 -- $<TARGET_FILE:evbench> run --quiet --set duration=2s --set warmup=200ms
+                 --set fragment.meta_segments=2 --set fragment.meta_size=1KiB
+                 --set "faults=[{corrupt: 0.02}, {at: 1s, stall: ru1, for: 100ms}]"
+                 --set peer_timeout=20s)
+set_tests_properties(eb_fault_corrupt_list PROPERTIES TIMEOUT 60 LABELS integration)
 # Bad configuration: file:line:column and a suggestion, exit 2, nothing started.
 # A key the protocol does not read draws one warning per job: from the first
 # rank, not from every rank a launcher started.

@@ -102,6 +102,29 @@ if built + incomplete != assigned:
 for k in ("corrupt", "duplicate", "incomplete"):
     if i[k] != 0:
         fail(f"integrity.{k} = {i[k]}")
+
+
+def check_recovery(what, f):
+    """The aggregate's recovery (docs/METRICS.md): null only without a level,
+    else consistent with the fraction it came back to."""
+    level, t = f.get("pre_fault_gbps", "missing"), f.get("time_to_recover_s", "missing")
+    if level == "missing" or t == "missing":
+        fail(f"{what}: no recovery fields: {f}")
+    if level is None:
+        if t is not None:
+            fail(f"{what}: a recovery time without a pre-fault level: {f}")
+        return
+    if level <= 0 or f["recovery_resolution_s"] <= 0:
+        fail(f"{what}: pre-fault level {level}, resolution {f['recovery_resolution_s']}")
+    if t is not None and (t < 0 or f["recovered_fraction"] < 0.9):
+        fail(f"{what}: recovered after {t} s at {f['recovered_fraction']} of the level")
+    if t is None and f["recovered_fraction"] >= 0.9:
+        fail(f"{what}: back to {f['recovered_fraction']} of the level but not recovered")
+
+
+for f in r["faults"]:
+    if f["kind"] in ("stall", "delay"):
+        check_recovery(f"{f['kind']} {f['unit']}", f)
 seen = [f for f in r["faults"] if f["kind"] in ("peer_lost", "excluded_silent")]
 if a.expect_no_failure and seen:
     fail(f"no peer should have been lost or excluded: {seen}")
@@ -114,8 +137,9 @@ for unit in a.expect_failure:
         fail(f"{unit}: kind {f['kind']}, expected {a.expect_kind}")
     if f["time_to_detect_s"] < 0:
         fail(f"{unit}: negative detection time {f}")
-    if unit.startswith("BU") and f["time_to_recover_s"] is None:
-        fail(f"{unit}: not recovered: {f}")
+    if unit.startswith("BU") and f["time_to_rebuild_s"] is None:
+        fail(f"{unit}: its reassigned events were not all built: {f}")
+    check_recovery(unit, f)
     if a.expect_reassigned and f["events_reassigned"] < 1:
         fail(f"{unit}: no event reassigned: {f}")
 if a.expect_incomplete and incomplete < 1:

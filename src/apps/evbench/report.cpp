@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/json_writer.hpp"
 #include "protocols/common/fault_injector.hpp"
+#include "protocols/common/rate_timeline.hpp"
 
 namespace evb {
 namespace {
@@ -59,6 +60,9 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
     if (!r.evm) continue;
     accepted = r.completed_per_bu;
     s.failures = r.failures;
+    s.rate_bins = r.rate_bins;
+    s.rate_bin_s = r.rate_bin_s;
+    s.assign_stopped_at_s = r.assign_stopped_at_s;
     for (int bu : r.excluded_bus)
       if (bu >= 0 && bu < c.nodes) excluded[bu] = 1;
   }
@@ -165,6 +169,34 @@ void summarize_microbench(const Config& c, const std::vector<RankStats>& ranks, 
     s.events_per_second = s.events_built / (s.window_s * std::max<size_t>(1, steps));
 }
 
+// ", aggregate back to >= 90 % of its pre-fault 12.3 Gb/s after 0.20 s" + newline.
+void print_recovery(const AggregateRecovery& r) {
+  if (!r.known)
+    std::printf("; no pre-fault aggregate to recover to\n");
+  else if (r.time_to_recover_s)
+    std::printf("; aggregate back to >= 90 %% of its pre-fault %.2f Gb/s after %.3f s\n",
+                r.pre_fault_gbps, *r.time_to_recover_s);
+  else
+    std::printf("; aggregate not back to 90 %% of its pre-fault %.2f Gb/s (best %.0f %%)\n",
+                r.pre_fault_gbps, 100 * r.best_fraction);
+}
+
+// pre_fault_gbps, time_to_recover_s (null: not back to 90 %), recovered_fraction, resolution_s
+void recovery_fields(JsonWriter& w, const AggregateRecovery& r) {
+  if (!r.known) {
+    w.raw("pre_fault_gbps", "null");
+    w.raw("time_to_recover_s", "null");
+    return;
+  }
+  w.value("pre_fault_gbps", r.pre_fault_gbps);
+  if (r.time_to_recover_s)
+    w.value("time_to_recover_s", *r.time_to_recover_s);
+  else
+    w.raw("time_to_recover_s", "null");
+  w.value("recovered_fraction", r.best_fraction);
+  w.value("recovery_resolution_s", r.resolution_s);
+}
+
 void print_table(const Config& c, const Topology& t, const Summary& s) {
   std::printf("# evbench %s: %s over %s, %d nodes (%s), %s scheduling, %d processes\n",
               evbench_version().c_str(), to_string(c.protocol), c.driver.c_str(), c.nodes,
@@ -211,14 +243,24 @@ void print_table(const Config& c, const Topology& t, const Summary& s) {
                 static_cast<unsigned long long>(s.integrity.injected),
                 static_cast<unsigned long long>(s.integrity.injected_detected));
   for (const FailureRecord& f : s.failures) {
-    std::printf("# %s (rank %d) %s %.2f s, detected after %.2f s, %llu events reassigned, ",
+    std::printf("# %s (rank %d) %s %.2f s, detected after %.2f s, %llu events reassigned",
                 f.unit.c_str(), f.rank, f.cause == "silent" ? "silent since" : "lost at",
                 f.lost_at_s, f.detected_at_s - f.lost_at_s,
                 static_cast<unsigned long long>(f.reassigned));
+    if (f.unit.rfind("BU", 0) != 0) {
+      std::printf("\n");
+      continue;
+    }
     if (f.recovered_at_s >= 0)
-      std::printf("recovered in %.3f s\n", f.recovered_at_s - f.detected_at_s);
+      std::printf(" (built in %.3f s)", f.recovered_at_s - f.detected_at_s);
     else
-      std::printf("not recovered\n");
+      std::printf(" (not all built)");
+    print_recovery(aggregate_recovery(s, f.lost_at_s, f.detected_at_s));
+  }
+  for (const FaultSpec& f : c.faults) {
+    if (f.kind != FaultSpec::Kind::stall && f.kind != FaultSpec::Kind::delay) continue;
+    std::printf("# %s %s at %.2f s for %.2f s", to_string(f.kind), f.unit.c_str(), f.at_s, f.for_s);
+    print_recovery(aggregate_recovery(s, f.at_s, f.at_s + f.for_s));
   }
   if (!s.failures.empty() || s.late_discarded || s.incomplete_lost_peer)
     std::printf(
@@ -329,6 +371,7 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
     w.end_object();
   }
   for (const FaultSpec& f : c.faults) {
+    if (f.kind == FaultSpec::Kind::corrupt) continue;  // the entry above
     w.begin_object();
     w.value("kind", to_string(f.kind));
     w.value("unit", f.unit);
@@ -336,6 +379,8 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
     w.value("at_s", f.at_s);
     if (f.kind != FaultSpec::Kind::kill) w.value("for_s", f.for_s);
     if (f.kind == FaultSpec::Kind::delay) w.value("by_s", f.by_s);
+    if (f.kind != FaultSpec::Kind::kill && is_event_builder(c.protocol))
+      recovery_fields(w, aggregate_recovery(s, f.at_s, f.at_s + f.for_s));
     w.end_object();
   }
   // What the EVM saw: each lost or excluded peer.
@@ -348,10 +393,16 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
     w.value("detected_at_s", f.detected_at_s);
     w.value("time_to_detect_s", f.detected_at_s - f.lost_at_s);
     w.value("events_reassigned", f.reassigned);
-    if (f.recovered_at_s >= 0)
-      w.value("time_to_recover_s", f.recovered_at_s - f.detected_at_s);
-    else
-      w.raw("time_to_recover_s", "null");
+    if (f.unit.rfind("BU", 0) == 0) {
+      if (f.recovered_at_s >= 0)
+        w.value("time_to_rebuild_s", f.recovered_at_s - f.detected_at_s);
+      else
+        w.raw("time_to_rebuild_s", "null");
+      recovery_fields(w, aggregate_recovery(s, f.lost_at_s, f.detected_at_s));
+    } else {  // a lost RU ends assignment: nothing to recover to
+      w.raw("time_to_rebuild_s", "null");
+      recovery_fields(w, AggregateRecovery{});
+    }
     w.end_object();
   }
   w.end_array();
@@ -454,6 +505,21 @@ int report_run(const Config& c, const Topology& t, const std::vector<RankStats>&
     return kExitIntegrity;
   }
   return kExitOk;
+}
+
+AggregateRecovery aggregate_recovery(const Summary& s, double fault_s, double since_s) {
+  AggregateRecovery out;
+  if (s.rate_bins.empty() || s.rate_bin_s <= 0) return out;
+  const double until =
+      s.assign_stopped_at_s >= 0 ? s.assign_stopped_at_s : s.rate_bins.size() * s.rate_bin_s;
+  const Recovery r = find_recovery(s.rate_bins, s.rate_bin_s, s.warmup_s, fault_s, since_s, until);
+  if (r.pre_level <= 0) return out;
+  out.known = true;
+  out.pre_fault_gbps = r.pre_level * 8 / 1e9;
+  if (r.recovered_s) out.time_to_recover_s = std::max(0.0, *r.recovered_s - since_s);
+  out.best_fraction = r.best_fraction;
+  out.resolution_s = s.rate_bin_s;
+  return out;
 }
 
 }  // namespace evb

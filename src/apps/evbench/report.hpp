@@ -3,6 +3,7 @@
 // docs/METRICS.md, prints the `#`-commented table on stdout and writes the
 // JSON document (--json). Returns the run's exit code (kExitIntegrity when
 // any integrity counter is non-zero).
+#include <optional>
 #include <vector>
 
 #include "apps/evbench/run_options.hpp"
@@ -37,7 +38,12 @@ struct Summary {
   uint64_t incomplete_lost_peer = 0;
   uint64_t late_discarded = 0;
   std::vector<FailureRecord> failures;  // lost or excluded peers, as the EVM saw them
-  int ranks_lost = 0;                   // ranks that contributed no statistics
+  // The EVM's built bytes per time bin and when assignment stopped
+  // (RankStats): recovery times are read from them (aggregate_recovery).
+  std::vector<uint64_t> rate_bins;
+  double rate_bin_s = 0;
+  double assign_stopped_at_s = -1;
+  int ranks_lost = 0;  // ranks that contributed no statistics
   uint64_t lost = 0;
   uint64_t duplicate_events = 0;
   uint64_t fu_processed = 0, fu_accepted = 0;
@@ -67,6 +73,20 @@ struct Summary {
 };
 
 Summary summarize(const Config& config, const Topology& topo, const std::vector<RankStats>& ranks);
+
+// How the aggregate came back after a fault that began at `fault_s` and was
+// over (detected, or its stall/delay ended) at `since_s`, seconds since the
+// EVM's t0: the pre-fault level, and when the aggregate was back to 90 % of
+// it (docs/METRICS.md, "Faults"). `known` is false without a level to
+// return to (a fault in the first two bins, or no EVM timeline).
+struct AggregateRecovery {
+  bool known = false;
+  double pre_fault_gbps = 0;
+  std::optional<double> time_to_recover_s;  // from since_s; empty: not back to 90 %
+  double best_fraction = 0;                 // the best window after since_s / pre-fault
+  double resolution_s = 0;                  // the timeline's bin width
+};
+AggregateRecovery aggregate_recovery(const Summary& s, double fault_s, double since_s);
 
 int report_run(const Config& config, const Topology& topo, const std::vector<RankStats>& ranks,
                const RunOptions& options, const DriverProbe& driver);

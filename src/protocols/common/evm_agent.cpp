@@ -169,6 +169,7 @@ void EvmAgent::on_command(PeerId from, const Command& cmd) {
     if (exclude_) book_reassigned_built(cmd.event_id, now_ns());
     interval_bytes_ += cmd.bytes;
     ++interval_events_;
+    timeline_.add(now_ns() - engine_.t0_ns(), cmd.bytes);
   }
   serve(from, bu, cmd.slot);
   maybe_stop();
@@ -186,8 +187,12 @@ void EvmAgent::serve(PeerId from, int bu, uint32_t slot) {
 }
 
 void EvmAgent::maybe_stop() {
+  if (evm_.stopping() && stopping_at_ns_ < 0) stopping_at_ns_ = now_ns();
   if (stop_sent_ || !evm_.drained()) return;
   stop_sent_ = true;
+  stats_.rate_bins = timeline_.bins();
+  stats_.rate_bin_s = ns_to_s(timeline_.bin_ns());
+  stats_.assign_stopped_at_s = since_t0(stopping_at_ns_);
   stats_.events_assigned = evm_.assigned();
   stats_.max_outstanding_per_bu = static_cast<int>(evm_.max_outstanding());
   for (int n = 0; n < topo_.nodes; ++n) {

@@ -14,6 +14,8 @@
 // stops assignment: no event can be complete any more; the BUs report the
 // events that miss it as incomplete and the run ends. A lost EVM cannot be
 // replaced: the others end the run with an error naming it.
+// It keeps the bytes of built events over time (RateTimeline) for the
+// recovery times of results.faults.
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,6 +23,7 @@
 #include "core/topology.hpp"
 #include "protocols/common/engine.hpp"
 #include "protocols/common/rank_stats.hpp"
+#include "protocols/common/rate_timeline.hpp"
 #include "units/event_manager.hpp"
 
 namespace evb {
@@ -64,6 +67,8 @@ class EvmAgent : public Agent {
   uint64_t interval_bytes_ = 0;
   uint64_t interval_events_ = 0;
   bool stop_sent_ = false;
+  RateTimeline timeline_;
+  int64_t stopping_at_ns_ = -1;       // when assignment stopped
   std::vector<uint8_t> held_;         // per BU slot (bu * credits + slot): holds an event
   std::vector<uint64_t> slot_event_;  // the event it holds
   // on_failure exclude

@@ -85,6 +85,9 @@ std::string RankStats::serialize() const {
   std::vector<std::string> f;
   for (const auto& r : failures) f.push_back(r.encode());
   out << YAML::Key << "failures" << YAML::Value << f;
+  out << YAML::Key << "rate_bins" << YAML::Value << rate_bins;
+  out << YAML::Key << "rate_bin_s" << YAML::Value << rate_bin_s;
+  out << YAML::Key << "assign_stopped_at_s" << YAML::Value << assign_stopped_at_s;
   out << YAML::Key << "late_discarded" << YAML::Value << late_discarded;
   out << YAML::Key << "incomplete_lost_peer" << YAML::Value << incomplete_lost_peer;
   out << YAML::Key << "error" << YAML::Value << error;
@@ -134,6 +137,9 @@ RankStats RankStats::deserialize(const std::string& text) {
   s.excluded_bus = n["excluded_bus"].as<std::vector<int>>(std::vector<int>{});
   for (const auto& t : n["failures"].as<std::vector<std::string>>(std::vector<std::string>{}))
     s.failures.push_back(FailureRecord::decode(t));
+  s.rate_bins = n["rate_bins"].as<std::vector<uint64_t>>(std::vector<uint64_t>{});
+  s.rate_bin_s = n["rate_bin_s"].as<double>(0.0);
+  s.assign_stopped_at_s = n["assign_stopped_at_s"].as<double>(-1.0);
   s.late_discarded = n["late_discarded"].as<uint64_t>(0);
   s.incomplete_lost_peer = n["incomplete_lost_peer"].as<uint64_t>(0);
   s.error = n["error"].as<std::string>("");

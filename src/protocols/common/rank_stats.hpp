@@ -60,6 +60,11 @@ struct RankStats {
   std::vector<uint64_t> completed_per_bu;  // events each BU reported finished (accepted)
   std::vector<int> excluded_bus;           // BUs excluded during the run
   std::vector<FailureRecord> failures;
+  // Bytes of built events per time bin since t0 (RateTimeline), the bin
+  // width, and when assignment stopped: what recovery times are read from.
+  std::vector<uint64_t> rate_bins;
+  double rate_bin_s = 0;
+  double assign_stopped_at_s = -1;
   // Deliveries refused after an exclusion: credits from an excluded BU (EVM),
   // requests from it (RU), fragments reaching it (BU).
   uint64_t late_discarded = 0;

@@ -72,6 +72,33 @@ TEST_F(FaultsConfig, ErrorsNameTheEntryAndKey) {
   EXPECT_HAS(error_of("faults: [{at: 1s, kill: bu9}]\n"), "run.yaml:");
 }
 
+TEST_F(FaultsConfig, CorruptEntryIsFaultCorrupt) {
+  const Config c =
+      load_config_text("faults:\n  - {corrupt: 0.001}\n  - {at: 1s, stall: ru1, for: 1s}\n",
+                       "run.yaml", {}, test::real_plugins());
+  ASSERT_EQ(c.faults.size(), 2u);
+  EXPECT_EQ(c.faults[0].kind, FaultSpec::Kind::corrupt);
+  EXPECT_DOUBLE_EQ(c.faults[0].probability, 0.001);
+  EXPECT_DOUBLE_EQ(c.corrupt_probability, 0.001);  // what the BUs read
+  const Config back = load_config_text(to_yaml(c), "resolved.yaml", {}, test::real_plugins());
+  EXPECT_EQ(to_yaml(back), to_yaml(c));
+  EXPECT_DOUBLE_EQ(back.corrupt_probability, 0.001);
+  // Both spellings agreeing is fine; disagreeing is a contradiction.
+  EXPECT_EQ(error_of("fault.corrupt: 0.01\nfaults: [{corrupt: 0.01}]\n"), "");
+  EXPECT_HAS(error_of("fault.corrupt: 0.02\nfaults: [{corrupt: 0.01}]\n"),
+             "contradicts run.yaml:1:1: fault.corrupt");
+}
+
+TEST_F(FaultsConfig, CorruptEntryErrors) {
+  EXPECT_HAS(error_of("faults: [{corrupt: 2}]\n"), "entry 1: corrupt: expected a probability");
+  EXPECT_HAS(error_of("faults: [{corrupt: 0}]\n"), "entry 1: corrupt: expected a probability");
+  EXPECT_HAS(error_of("faults: [{corrupt: often}]\n"), "got 'often'");
+  EXPECT_HAS(error_of("faults: [{at: 1s, corrupt: 0.1}]\n"), "entry 1: at: corrupt applies");
+  EXPECT_HAS(error_of("faults: [{corrupt: 0.1}, {corrupt: 0.2}]\n"), "entry 2: corrupt: only one");
+  EXPECT_HAS(error_of("faults: [{corrupt: 0.1, kill: bu1}]\n"), "expected exactly one of");
+  EXPECT_HAS(error_of("protocol: one-to-one\nfaults: [{corrupt: 0.1}]\n"), "builds no events");
+}
+
 TEST_F(FaultsConfig, ExcludeNeedsAnEvmAndSparesRankZero) {
   EXPECT_HAS(error_of("on_failure: exclude\nprotocol: pull-noevm\n"), "has none");
   EXPECT_HAS(error_of("on_failure: exclude\nfaults: [{at: 1s, kill: bu0}]\n"), "rank 0");
