@@ -139,6 +139,10 @@ void config_seeds(const fs::path& dir) {
   write(dir, "small",
         "nodes: 3\nprotocol: push\nfragment: {size: 4KiB, distribution: lognormal}\n");
   write(dir, "flow", "{nodes: 2, duration: 250ms, credits: 4, layout: {ranks_per_node: 2}}\n");
+  write(dir, "faults",
+        "on_failure: exclude\nlayout: split\nfault.corrupt: 0.01\nfaults:\n"
+        "  - {corrupt: 0.01}\n  - {at: 1s, stall: ru1, for: 800ms}\n"
+        "  - {at: 2s, kill: bu2}\n  - {at: 3s, delay: ru0, by: 5ms, for: 1s}\n");
 }
 
 }  // namespace
