@@ -24,6 +24,37 @@ def figures(doc):
     }
 
 
+def fault_figures(doc):
+    """What a run with faults (results.faults) says about them, or None.
+
+    Detection and recovery over the peers the EVM lost or excluded (the
+    slowest one); recover_s is None when one of them never got the aggregate
+    back to 90 % (`recovered` False)."""
+    res = (doc or {}).get("results") or {}
+    faults = res.get("faults") or []
+    if not faults:
+        return None
+    integ = res.get("integrity") or {}
+    peers = [f for f in faults if f.get("kind") in ("peer_lost", "excluded_silent")]
+    bus = [f for f in peers if str(f.get("unit", "")).startswith("BU")]
+    recover = [f.get("time_to_recover_s") for f in bus]
+    rebuild = [f.get("time_to_rebuild_s") for f in bus]
+    corrupt = [f for f in faults if f.get("kind") == "corrupt"]
+    return {
+        "peers": len(peers),
+        "detect_s": max((f["time_to_detect_s"] for f in peers), default=None),
+        "rebuild_s": None if None in rebuild else max(rebuild, default=None),
+        "recover_s": None if None in recover else max(recover, default=None),
+        "recovered": bool(bus) and None not in recover,
+        "reassigned": sum(f.get("events_reassigned", 0) for f in peers),
+        "incomplete_lost_peer": integ.get("incomplete_lost_peer"),
+        "lost": integ.get("lost"),
+        "late_discarded": integ.get("late_discarded"),
+        "corrupt_injected": sum(f.get("injected", 0) for f in corrupt),
+        "corrupt_detected": sum(f.get("detected", 0) for f in corrupt),
+    }
+
+
 class Record:
     """One point as seen by reports: axis values, full config, status, figures."""
 
@@ -31,6 +62,7 @@ class Record:
         self.id, self.values, self.repeat = pid, values, repeat
         self.status, self.exit_code, self.doc = status, exit_code, doc
         self.figures = figures(doc)
+        self.faults = fault_figures(doc)
         self.config = (doc or {}).get("config") or {}
 
     @property

@@ -46,7 +46,9 @@ def aggregate(recs, axis_keys):
             vals = [x[name] for x in f if x[name] is not None]
             return sum(vals) / len(vals) if vals else None
         shifts = (members[0].doc.get("results") or {}).get("shifts")
+        faults = [m.faults for m in members if m.faults]
         rows.append({"params": params, "ids": [m.id for m in members], "n": len(members),
+                     "faults": faults,
                      "min": mean("per_node_min_gbps"), "avg": mean("per_node_avg_gbps"),
                      "max": mean("per_node_max_gbps"), "aggregate": mean("aggregate_gbps"),
                      "eps": mean("events_per_second"), "p99": mean("latency_p99_ms"), "shifts": shifts})
@@ -145,6 +147,40 @@ def driver_table(rows, vary, base_rows, fmt):
     return table
 
 
+def fault_table(rows, vary, fmt):
+    """One row per configuration whose runs had faults: detection, recovery,
+    what was reassigned, reported incomplete, lost and discarded (averaged
+    over repeats; `recovered`: repeats whose aggregate came back to 90 %).
+    Lets a scan compare scheduling (or anything else) under the same faults."""
+    def mean(fs, key):
+        vals = [f[key] for f in fs if f.get(key) is not None]
+        return sum(vals) / len(vals) if vals else None
+    head = ["points"] + vary + ["peers lost", "detect s", "rebuild s", "recover s (90 %)",
+                                "recovered", "reassigned", "incomplete (lost RU)", "lost",
+                                "late discarded", "corrupt injected/detected", "aggregate Gb/s"]
+    body, entries = [], []
+    for r in rows:
+        fs = r["faults"]
+        if not fs:
+            continue
+        e = {"points": r["ids"], "params": dict((k, r["params"][k]) for k in vary),
+             "recovered": sum(1 for f in fs if f["recovered"]), "repeats": len(fs)}
+        for key in ("peers", "detect_s", "rebuild_s", "recover_s", "reassigned",
+                    "incomplete_lost_peer", "lost", "late_discarded", "corrupt_injected",
+                    "corrupt_detected"):
+            e[key] = mean(fs, key)
+        entries.append(e)
+        num = lambda v, f="%.3f": "-" if v is None else f % v
+        body.append([" ".join(r["ids"])] + [fmt(k, r["params"][k]) for k in vary] + [
+            num(e["peers"], "%g"), num(e["detect_s"]), num(e["rebuild_s"]), num(e["recover_s"]),
+            "%d/%d" % (e["recovered"], e["repeats"]) if e["peers"] else "-",
+            num(e["reassigned"], "%g"), num(e["incomplete_lost_peer"], "%g"),
+            num(e["lost"], "%g"), num(e["late_discarded"], "%g"),
+            "%s/%s" % (num(e["corrupt_injected"], "%g"), num(e["corrupt_detected"], "%g")),
+            _g(r["aggregate"])])
+    return head, body, entries
+
+
 def analyse(root, baseline=None):
     meta = Campaign(root).meta()
     recs = collect.write_index(root)
@@ -207,15 +243,18 @@ def write_report(root, outdir, baseline=None):
     drivers = driver_table(rows, vary, base_rows, fmt) if rows else []
     summary["drivers"] = drivers
     top = sorted(rows, key=lambda r: -(r["avg"] or 0))[:10]
+    faults = fault_table(rows, vary, fmt)
+    if faults[1]:
+        summary["faults"] = faults[2]
     with open(os.path.join(outdir, "summary.json"), "w") as f:
         json.dump(summary, f, indent=1)
-    md = _markdown(meta, summary, figures, drivers, top, vary, base_index, baseline, fmt)
+    md = _markdown(meta, summary, figures, drivers, top, vary, base_index, baseline, fmt, faults)
     md_path = os.path.join(outdir, "report.md")
     with open(md_path, "w") as f:
         f.write(md)
     html_path = os.path.join(outdir, "report.html")
     with open(html_path, "w") as f:
-        f.write(_html(meta, summary, figures, drivers, top, vary, base_index, baseline, fmt))
+        f.write(_html(meta, summary, figures, drivers, top, vary, base_index, baseline, fmt, faults))
     return html_path, md_path
 
 
@@ -251,14 +290,17 @@ def _table_rows(drivers, top, vary, base_index, baseline, fmt):
     return (dh, dr), (th, tr)
 
 
-def _markdown(meta, summary, figures, drivers, top, vary, base_index, baseline, fmt):
+def _markdown(meta, summary, figures, drivers, top, vary, base_index, baseline, fmt, faults):
     out = ["# evbench campaign: %s" % meta["scan"], "",
            "%s. Points: %s. Bandwidth = per node, BU receive direction, averaged over repeats." % (
                meta.get("description") or "Scan %s" % meta["scan"], summary["status"])]
     if baseline:
         out.append("Baseline: `%s` (changes are relative to it)." % baseline)
     (dh, dr), (th, tr) = _table_rows(drivers, top, vary, base_index, baseline, fmt)
-    for title, head, body in (("Driver comparison", dh, dr), ("Best points", th, tr)):
+    tables = [("Driver comparison", dh, dr), ("Best points", th, tr)]
+    if faults[1]:
+        tables.append(("Faults", faults[0], faults[1]))
+    for title, head, body in tables:
         out += ["", "## " + title, "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         out += ["| " + " | ".join(str(c) for c in row) + " |" for row in body]
     for name, caption, path in figures:
@@ -266,7 +308,7 @@ def _markdown(meta, summary, figures, drivers, top, vary, base_index, baseline, 
     return "\n".join(out) + "\n"
 
 
-def _html(meta, summary, figures, drivers, top, vary, base_index, baseline, fmt):
+def _html(meta, summary, figures, drivers, top, vary, base_index, baseline, fmt, faults):
     e = html.escape
     (dh, dr), (th, tr) = _table_rows(drivers, top, vary, base_index, baseline, fmt)
 
@@ -283,6 +325,8 @@ def _html(meta, summary, figures, drivers, top, vary, base_index, baseline, fmt)
     if baseline:
         parts.append("<p>Baseline: <code>%s</code> (changes are relative to it).</p>" % e(baseline))
     parts += ["<h2>Driver comparison</h2>", table(dh, dr), "<h2>Best points</h2>", table(th, tr)]
+    if faults[1]:
+        parts += ["<h2>Faults</h2>", table(faults[0], faults[1])]
     for name, caption, path in figures:
         with open(path, "rb") as f:
             data = base64.b64encode(f.read()).decode()

@@ -159,3 +159,40 @@ config:
     assert [s["shift"] for s in doc["results"]["shifts"]] == [0, 1, 2]
     rep, _ = report(out)
     assert os.path.getsize(os.path.join(rep, "shifts.png")) > 1000
+
+
+@pytest.mark.timeout(240)
+def test_report_faults_barrel_vs_random(tmp_path):
+    """The same injected faults under barrel and random scheduling: the Faults
+    table has one row each, and its numbers are the result documents'."""
+    out = campaign(tmp_path, "faults", """name: faults
+config:
+%s  on_failure: exclude
+  layout: split
+  ru_buffer: 4MiB
+  peer_timeout: 20s
+  faults: [{corrupt: 0.01}, {at: 1s, stall: bu1, for: 200ms}, {at: 1s, kill: bu1}]
+axes:
+  scheduling: [barrel, random]
+""" % quick_config(duration="2s", warmup="200ms"))
+    rep, md = report(out)
+    docs = results(out)
+    table = md_table(md, "Faults")
+    assert len(table) == 2 and len(docs) == 2
+    summary = json.load(open(os.path.join(rep, "summary.json")))
+    assert len(summary["faults"]) == 2
+    for row in table:
+        doc = docs[row["points"]]
+        assert row["scheduling"] == doc["config"]["scheduling"]
+        peers = [f for f in doc["results"]["faults"] if f["kind"] == "peer_lost"]
+        assert [f["unit"] for f in peers] == ["BU 1"]
+        assert row["peers lost"] == "1"
+        assert row["reassigned"] == "%g" % peers[0]["events_reassigned"]
+        assert row["detect s"] == "%.3f" % peers[0]["time_to_detect_s"]
+        assert row["lost"] == "0"
+        corrupt = [f for f in doc["results"]["faults"] if f["kind"] == "corrupt"][0]
+        assert corrupt["injected"] > 0
+        assert row["corrupt injected/detected"] == "%g/%g" % (corrupt["injected"],
+                                                              corrupt["detected"])
+        recovered = peers[0]["time_to_recover_s"]
+        assert row["recovered"] == ("1/1" if recovered is not None else "0/1")
