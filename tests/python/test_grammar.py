@@ -212,9 +212,9 @@ def test_missing_evbench_is_named_with_how_to_point_at_one(tmp_path):
 
 def test_examples_expand(evbench, schema):
     counts = {}
-    for name in ("paper", "drivers", "scaling-slurm"):
+    for name in ("paper", "drivers", "scaling-slurm", "faults"):
         scan = grammar.load_scan(os.path.join(REPO, "scan", "examples", name + ".yaml"), schema)
         counts[name] = len(expand.validated_points(scan, evbench))
     # drivers.yaml: tcp and mpi x 3 sizes x 2 repeats (mpi dropped where not built)
     expected_drivers = 12 if "mpi" in schema.keys["driver"]["choices"] else 6
-    assert counts == {"paper": 27, "drivers": expected_drivers, "scaling-slurm": 12}
+    assert counts == {"paper": 27, "drivers": expected_drivers, "scaling-slurm": 12, "faults": 4}
