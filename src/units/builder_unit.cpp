@@ -52,33 +52,39 @@ bool BuilderUnit::should_verify(uint64_t event, int ru) const {
   return mix(config_.seed ^ 0xC4C, event, static_cast<uint64_t>(ru)) < verify_threshold_;
 }
 
-bool BuilderUnit::inject_corruption(uint32_t s, int ru, size_t bytes) {
+int BuilderUnit::inject_corruption(uint32_t s, int ru, size_t bytes) {
   const double p = config_.corrupt_probability;
   const uint64_t n = arrivals_++;
-  if (p <= 0 || bytes < sizeof(FragmentHeader) || slots_.at(s).have.at(ru)) return false;
+  if (p <= 0 || bytes < sizeof(FragmentHeader) || slots_.at(s).have.at(ru)) return -1;
   const uint64_t draw = mix(config_.seed ^ 0xFA17, static_cast<uint64_t>(index_), n);
-  if (to_unit(draw) >= p) return false;
+  if (to_unit(draw) >= p) return -1;
   // Header, metadata or payload, as far as the fragment has them.
   const uint64_t meta = meta_bytes(config_);
   const uint64_t body = bytes - sizeof(FragmentHeader);
   const uint64_t bits = splitmix64(draw);
   uint64_t offset = bits % sizeof(FragmentHeader);
-  const uint64_t region = (bits >> 8) % 3;
+  int region = static_cast<int>((bits >> 8) % 3);
   if (region == 1 && meta > 0 && body >= meta) {
     offset = sizeof(FragmentHeader) + (bits >> 16) % meta;
   } else if (region == 2 && body > meta) {
     offset = sizeof(FragmentHeader) + meta + (bits >> 16) % (body - meta);
+  } else {
+    region = 0;  // the fragment has no such part: its header takes the hit
   }
   window(s, ru)[offset] ^= static_cast<uint8_t>(1u << ((bits >> 5) & 7));
-  return true;
+  return region;
 }
 
 bool BuilderUnit::accept(uint32_t s, int ru, size_t bytes) {
-  const bool injected = inject_corruption(s, ru, bytes);
+  const int region = inject_corruption(s, ru, bytes);
   const bool ok = check(s, ru, bytes);
-  if (injected) {
+  if (region >= 0) {
     ++integrity_.injected;
-    if (!ok) ++integrity_.injected_detected;
+    ++integrity_.injected_in[region];
+    if (!ok) {
+      ++integrity_.injected_detected;
+      ++integrity_.detected_in[region];
+    }
   }
   return ok;
 }

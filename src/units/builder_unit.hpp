@@ -13,6 +13,7 @@
 // Integrity counters: corrupt (bad header, size or checksum), duplicate
 // (second fragment from one RU for one event), incomplete (events left
 // unfinished when the run ended).
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -36,7 +37,11 @@ struct IntegrityCounters {
   // ones its checks refused (must be all).
   uint64_t injected = 0;
   uint64_t injected_detected = 0;
+  // The same per place hit: header, metadata, payload (kCorruptRegions).
+  std::array<uint64_t, 3> injected_in{};
+  std::array<uint64_t, 3> detected_in{};
 };
+inline constexpr std::array<const char*, 3> kCorruptRegions{"header", "metadata", "payload"};
 
 enum class SlotState { free, building, complete };
 
@@ -97,7 +102,8 @@ class BuilderUnit {
   bool should_verify(uint64_t event, int ru) const;
   static void reset(EventSlot& e);  // back to free, keeping the vectors' capacity
   bool check(uint32_t slot, int ru, size_t bytes);
-  bool inject_corruption(uint32_t slot, int ru, size_t bytes);
+  // Returns the region hit (index into kCorruptRegions), or -1: none.
+  int inject_corruption(uint32_t slot, int ru, size_t bytes);
 
   const Config& config_;
   int index_;

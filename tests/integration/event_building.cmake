@@ -84,7 +84,8 @@ add_test(NAME eb_new_user_nodes3_lognormal
 set_tests_properties(eb_new_user_nodes3_lognormal PROPERTIES TIMEOUT 60 LABELS integration)
 # Injected corruption (fault.corrupt): one seeded bit flipped in a header,
 # the metadata or the payload of 5 % of the fragments on arrival; every one is
-# detected (injected == detected == corrupt), every other event built, exit 0.
+# detected (injected == detected == corrupt), in each of the three places,
+# every other event built, exit 0.
 foreach(protocol pull push pull-noevm)
   string(REPLACE "-" "_" id ${protocol})
   add_test(NAME eb_fault_corrupt_${id}
@@ -92,6 +93,12 @@ foreach(protocol pull push pull-noevm)
                    --expect-json results.faults.0.kind=corrupt
                    --expect-json results.faults.0.undetected=0
                    --expect-json-gt results.faults.0.injected=0
+                   --expect-json results.faults.0.header.undetected=0
+                   --expect-json-gt results.faults.0.header.injected=0
+                   --expect-json results.faults.0.metadata.undetected=0
+                   --expect-json-gt results.faults.0.metadata.injected=0
+                   --expect-json results.faults.0.payload.undetected=0
+                   --expect-json-gt results.faults.0.payload.injected=0
                    --expect-json results.integrity.lost=0
                    -- $<TARGET_FILE:evbench> run --quiet --set protocol=${protocol}
                    --set events=600 --set warmup=0s --set scheduling=random

@@ -92,6 +92,10 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
     s.integrity.bad_events += r.integrity.bad_events;
     s.integrity.injected += r.integrity.injected;
     s.integrity.injected_detected += r.integrity.injected_detected;
+    for (size_t k = 0; k < kCorruptRegions.size(); ++k) {
+      s.integrity.injected_in[k] += r.integrity.injected_in[k];
+      s.integrity.detected_in[k] += r.integrity.detected_in[k];
+    }
     s.incomplete += r.integrity.incomplete;
     started += r.events_started;
     if (s.integrity_problem.empty()) s.integrity_problem = r.integrity_problem;
@@ -239,9 +243,17 @@ void print_table(const Config& c, const Topology& t, const Summary& s) {
                 static_cast<unsigned long long>(s.fu_processed),
                 static_cast<unsigned long long>(s.fu_accepted));
   if (c.corrupt_probability > 0)
-    std::printf("# fault corrupt (p %g): injected %llu, detected %llu\n", c.corrupt_probability,
-                static_cast<unsigned long long>(s.integrity.injected),
-                static_cast<unsigned long long>(s.integrity.injected_detected));
+    std::printf(
+        "# fault corrupt (p %g): injected %llu, detected %llu (header %llu/%llu, metadata "
+        "%llu/%llu, payload %llu/%llu)\n",
+        c.corrupt_probability, static_cast<unsigned long long>(s.integrity.injected),
+        static_cast<unsigned long long>(s.integrity.injected_detected),
+        static_cast<unsigned long long>(s.integrity.injected_in[0]),
+        static_cast<unsigned long long>(s.integrity.detected_in[0]),
+        static_cast<unsigned long long>(s.integrity.injected_in[1]),
+        static_cast<unsigned long long>(s.integrity.detected_in[1]),
+        static_cast<unsigned long long>(s.integrity.injected_in[2]),
+        static_cast<unsigned long long>(s.integrity.detected_in[2]));
   for (const FailureRecord& f : s.failures) {
     std::printf("# %s (rank %d) %s %.2f s, detected after %.2f s, %llu events reassigned",
                 f.unit.c_str(), f.rank, f.cause == "silent" ? "silent since" : "lost at",
@@ -368,6 +380,13 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
     w.value("injected", s.integrity.injected);
     w.value("detected", s.integrity.injected_detected);
     w.value("undetected", s.integrity.injected - s.integrity.injected_detected);
+    for (size_t k = 0; k < kCorruptRegions.size(); ++k) {
+      w.begin_object(kCorruptRegions[k]);
+      w.value("injected", s.integrity.injected_in[k]);
+      w.value("detected", s.integrity.detected_in[k]);
+      w.value("undetected", s.integrity.injected_in[k] - s.integrity.detected_in[k]);
+      w.end_object();
+    }
     w.end_object();
   }
   for (const FaultSpec& f : c.faults) {

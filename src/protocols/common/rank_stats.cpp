@@ -66,6 +66,10 @@ std::string RankStats::serialize() const {
   out << YAML::Key << "bad_events" << YAML::Value << integrity.bad_events;
   out << YAML::Key << "injected" << YAML::Value << integrity.injected;
   out << YAML::Key << "injected_detected" << YAML::Value << integrity.injected_detected;
+  out << YAML::Key << "injected_in" << YAML::Value
+      << std::vector<uint64_t>(integrity.injected_in.begin(), integrity.injected_in.end());
+  out << YAML::Key << "detected_in" << YAML::Value
+      << std::vector<uint64_t>(integrity.detected_in.begin(), integrity.detected_in.end());
   out << YAML::Key << "fu_processed" << YAML::Value << fu_processed;
   out << YAML::Key << "fu_accepted" << YAML::Value << fu_accepted;
   out << YAML::Key << "max_requests_in_flight" << YAML::Value << max_requests_in_flight;
@@ -119,6 +123,12 @@ RankStats RankStats::deserialize(const std::string& text) {
   s.integrity.bad_events = n["bad_events"].as<uint64_t>();
   s.integrity.injected = n["injected"].as<uint64_t>();
   s.integrity.injected_detected = n["injected_detected"].as<uint64_t>();
+  const auto in = n["injected_in"].as<std::vector<uint64_t>>(std::vector<uint64_t>{});
+  const auto det = n["detected_in"].as<std::vector<uint64_t>>(std::vector<uint64_t>{});
+  for (size_t k = 0; k < s.integrity.injected_in.size() && k < in.size() && k < det.size(); ++k) {
+    s.integrity.injected_in[k] = in[k];
+    s.integrity.detected_in[k] = det[k];
+  }
   s.fu_processed = n["fu_processed"].as<uint64_t>();
   s.fu_accepted = n["fu_accepted"].as<uint64_t>();
   s.max_requests_in_flight = n["max_requests_in_flight"].as<int>();
