@@ -87,6 +87,10 @@ const char* to_string(PageSize v) {
   return v == PageSize::huge ? "huge" : "normal";
 }
 
+const char* to_string(LocalFragment v) {
+  return v == LocalFragment::in_place ? "in_place" : "copy";
+}
+
 const char* to_string(OnFailure v) {
   switch (v) {
     case OnFailure::abort:

@@ -36,6 +36,11 @@ enum class DataPath { automatic, send, write };
 // and reassign its events (docs/USER_GUIDE.md, "Failures").
 enum class OnFailure { abort, exclude };
 
+// How a BU gets the fragment of the RU in its own process (PULL,
+// PULL-without-EVM): copied into its window like every other, or checked
+// where it lies in the RU's ring and built by reference (no copy).
+enum class LocalFragment { copy, in_place };
+
 // One entry of `faults:`: at `at_s` into the data phase, the process hosting
 // `unit` ("bu2", "ru0", "evm") is killed, stalls for `for_s`, or delays each
 // send by `by_s` for `for_s`; or, for the whole run, each fragment is
@@ -114,6 +119,7 @@ struct Config {
 
   // Failures
   OnFailure on_failure = OnFailure::abort;
+  LocalFragment local_fragment = LocalFragment::in_place;
   double failure_detection_s = 1.0;  // exclude: a BU silent this long is excluded
   std::vector<FaultSpec> faults;     // timed fault injection
 
@@ -143,6 +149,7 @@ const char* to_string(PollMode);
 const char* to_string(PageSize);
 const char* to_string(DataPath);
 const char* to_string(OnFailure);
+const char* to_string(LocalFragment);
 const char* to_string(FaultSpec::Kind);
 
 // True for pull, push, pull-noevm (the event builders).

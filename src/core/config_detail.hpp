@@ -89,6 +89,10 @@ struct EnumValues<DataPath> {
 };
 
 template <>
+struct EnumValues<LocalFragment> {
+  static constexpr std::array values{LocalFragment::copy, LocalFragment::in_place};
+};
+template <>
 struct EnumValues<OnFailure> {
   static constexpr std::array values{OnFailure::abort, OnFailure::exclude};
 };

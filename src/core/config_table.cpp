@@ -185,6 +185,13 @@ const std::vector<CoreKey>& core_key_table() {
               "gave is results.anon_huge_bytes)"),
        [](Config& c, const Value& v) { c.page_size = enum_from<PageSize>(v.text); },
        [](const Config& c) { return text(to_string(c.page_size)); }},
+      {choice("local_fragment", LocalFragment::in_place,
+              "PULL and PULL-without-EVM: the fragment of the RU sharing a BU's process is "
+              "checked where it lies in the RU's ring and built by reference (in_place), or "
+              "copied into the BU's window like the others (copy); copy is used anyway under "
+              "on_failure exclude and with fault.corrupt"),
+       [](Config& c, const Value& v) { c.local_fragment = enum_from<LocalFragment>(v.text); },
+       [](const Config& c) { return text(to_string(c.local_fragment)); }},
       {spec("command_size", K::size, "64", "B", 64, kMiB,
             "bytes of one command message (credit, assign, request)"),
        [](Config& c, const Value& v) { c.command_size = v.bytes; },

@@ -109,8 +109,15 @@ void build_event_builder(EventBuilderRank& out, Engine& engine, Bootstrap& boot,
   if (out.bu) {
     // Without an EVM, BU 0 prints the live line.
     const bool live = !quiet && topo.evm_rank < 0 && me.bu == 0;
-    out.agents.push_back(
-        make.bu(engine, *out.bu, *out.fus, *out.bu_memory, topo, stats, write, live));
+    auto bu = make.bu(engine, *out.bu, *out.fus, *out.bu_memory, topo, stats, write, live);
+    // The own RU's fragment in place: PULL-style requesting only, and not
+    // where a fragment must be copied to be corrupted (fault.corrupt) or kept
+    // by the RU until the EVM acknowledges it (on_failure exclude).
+    const bool pulls = config.protocol == Protocol::pull || config.protocol == Protocol::pull_noevm;
+    if (out.ru && pulls && config.local_fragment == LocalFragment::in_place &&
+        config.on_failure == OnFailure::abort && config.corrupt_probability == 0)
+      bu->serve_local_in_place(*out.ru);
+    out.agents.push_back(std::move(bu));
   }
   if (me.evm) {
     if (!make.evm)

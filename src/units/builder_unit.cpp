@@ -77,7 +77,9 @@ int BuilderUnit::inject_corruption(uint32_t s, int ru, size_t bytes) {
 
 bool BuilderUnit::accept(uint32_t s, int ru, size_t bytes) {
   const int region = inject_corruption(s, ru, bytes);
-  const bool ok = check(s, ru, bytes);
+  const uint8_t* w = window(s, ru);
+  const bool ok =
+      check(s, ru, reinterpret_cast<const FragmentHeader*>(w), w + sizeof(FragmentHeader), bytes);
   if (region >= 0) {
     ++integrity_.injected;
     ++integrity_.injected_in[region];
@@ -89,9 +91,14 @@ bool BuilderUnit::accept(uint32_t s, int ru, size_t bytes) {
   return ok;
 }
 
-bool BuilderUnit::check(uint32_t s, int ru, size_t bytes) {
+bool BuilderUnit::accept_in_place(uint32_t s, int ru, const FragmentHeader& h, const uint8_t* body,
+                                  size_t bytes) {
+  return check(s, ru, &h, body, bytes);
+}
+
+bool BuilderUnit::check(uint32_t s, int ru, const FragmentHeader* h, const uint8_t* data,
+                        size_t bytes) {
   EventSlot& e = slots_.at(s);
-  const auto* h = reinterpret_cast<const FragmentHeader*>(window(s, ru));
   auto fail = [&](const std::string& why) {
     ++integrity_.corrupt;
     e.bad = true;
@@ -140,8 +147,7 @@ bool BuilderUnit::check(uint32_t s, int ru, size_t bytes) {
   if (should_verify(h->event_id, ru)) {
     first_seen_[ru] = 1;
     ++integrity_.verified;
-    if (crc32c(window(s, ru) + sizeof(FragmentHeader), body) != h->crc32c)
-      return fail("metadata/payload checksum mismatch");
+    if (crc32c(data, body) != h->crc32c) return fail("metadata/payload checksum mismatch");
   }
   e.have[ru] = 1;
   ++e.received;

@@ -91,6 +91,12 @@ class BuilderUnit {
   // metadata or payload) with that probability, and counts whether the
   // checks caught it.
   bool accept(uint32_t slot, int ru, size_t bytes);
+  // The same checks for a fragment that is not in the slot's window: its
+  // header `h` and, right behind it in memory, `body` (metadata + payload)
+  // where they lie (the RU ring of this process, local_fragment in_place).
+  // No corruption is injected here. `bytes` counts the header too.
+  bool accept_in_place(uint32_t slot, int ru, const FragmentHeader& h, const uint8_t* body,
+                       size_t bytes);
   bool complete(uint32_t slot) const { return slots_.at(slot).received == nru_; }
   void release(uint32_t slot) { reset(slots_.at(slot)); }
 
@@ -101,7 +107,7 @@ class BuilderUnit {
  private:
   bool should_verify(uint64_t event, int ru) const;
   static void reset(EventSlot& e);  // back to free, keeping the vectors' capacity
-  bool check(uint32_t slot, int ru, size_t bytes);
+  bool check(uint32_t slot, int ru, const FragmentHeader* h, const uint8_t* body, size_t bytes);
   // Returns the region hit (index into kCorruptRegions), or -1: none.
   int inject_corruption(uint32_t slot, int ru, size_t bytes);
 

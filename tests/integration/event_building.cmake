@@ -74,6 +74,37 @@ add_test(NAME eb_corruption_detected
                  --expect-json-gt results.integrity.corrupt=0
                  --expect-json-gt results.integrity.corrupt_events=0
                  -- $<TARGET_FILE:evbench> run ${_evb_short} --set fault.corrupt_every=50)
+# local_fragment: the own RU's fragment checked in place (every fragment
+# checked: the in-place checks see what a copy's would), or copied. Events
+# built exactly once either way; only in_place counts fragments_in_place.
+foreach(protocol pull pull-noevm)
+  string(REPLACE "-" "_" id ${protocol})
+  foreach(mode in_place copy)
+    if(mode STREQUAL "in_place")
+      set(_evb_in_place --expect-json-gt results.fragments_in_place=0)
+    else()
+      set(_evb_in_place --expect-json results.fragments_in_place=0)
+    endif()
+    add_test(NAME eb_local_fragment_${mode}_${id}
+             COMMAND ${_evb_check} --expect-json results.status=ok
+                     --expect-json results.events_built=400 ${_evb_in_place}
+                     --expect-json config.local_fragment=${mode}
+                     -- $<TARGET_FILE:evbench> run --quiet --set protocol=${protocol}
+                     --set events=400 --set warmup=0s --set verify.sample=1
+                     --set local_fragment=${mode} --set fragment.meta_segments=1
+                     --set fragment.meta_size=256B)
+    set_tests_properties(eb_local_fragment_${mode}_${id} PROPERTIES TIMEOUT 60 LABELS integration)
+  endforeach()
+endforeach()
+# In place, a corrupt fragment of the own RU is caught as well: every RU
+# corrupts every 50th checksum, and 1 node means every fragment is local.
+add_test(NAME eb_local_fragment_in_place_corruption
+         COMMAND ${_evb_check} --expect-exit 3 --expect-json results.status=integrity_error
+                 --expect-json results.integrity.corrupt=4
+                 --expect-json results.fragments_in_place=200
+                 -- $<TARGET_FILE:evbench> run --quiet --set nodes=1 --set events=200
+                 --set warmup=0s --set fault.corrupt_every=50 --set verify.sample=1)
+set_tests_properties(eb_local_fragment_in_place_corruption PROPERTIES TIMEOUT 60 LABELS integration)
 # As a new user would try it: three nodes and a lognormal size spread with
 # nothing else set (parallel adapts to nodes, the spread takes its default).
 add_test(NAME eb_new_user_nodes3_lognormal

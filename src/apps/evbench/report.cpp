@@ -57,6 +57,7 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
   std::vector<uint8_t> excluded(static_cast<size_t>(c.nodes), 0);
   for (const RankStats& r : ranks) {
     s.late_discarded += r.late_discarded;
+    s.fragments_in_place += r.fragments_in_place;
     if (!r.evm) continue;
     accepted = r.completed_per_bu;
     s.failures = r.failures;
@@ -341,6 +342,7 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
   w.value("events_built", s.events_built);
   w.value("events_assigned", s.events_assigned);
   w.value("events_per_second", s.events_per_second);
+  w.value("fragments_in_place", s.fragments_in_place);
   w.begin_object("bandwidth_gbps");
   per_node_object(w, s.min_gbps, s.avg_gbps, s.max_gbps);
   w.begin_array("per_node_values");

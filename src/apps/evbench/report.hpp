@@ -37,6 +37,7 @@ struct Summary {
   // discarded because their BU had been excluded.
   uint64_t incomplete_lost_peer = 0;
   uint64_t late_discarded = 0;
+  uint64_t fragments_in_place = 0;      // local_fragment in_place: checked in the RU's ring
   std::vector<FailureRecord> failures;  // lost or excluded peers, as the EVM saw them
   // The EVM's built bytes per time bin and when assignment stopped
   // (RankStats): recovery times are read from them (aggregate_recovery).

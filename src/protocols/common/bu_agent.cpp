@@ -94,6 +94,13 @@ void BuAgent::request_fragments(uint32_t slot) {
   while (e.in_flight < parallel && e.next < bu_.nru()) {
     const int r = e.order[e.next++];
     if (ru_lost(r)) continue;
+    if (local_ru_ && r == local_ru_->index()) {
+      // In place: nothing to ask, nothing to copy; checked when it "arrives".
+      engine_.complete_locally(Completion{cookie(slot, r), OpType::recv, OpStatus::ok,
+                                          engine_.rank(), data_tag(slot), 0});
+      ++e.in_flight;
+      continue;
+    }
     expect_fragment(slot, r);
     engine_.send_command(topo_.ru_rank[r], Channel::to_ru,
                          Command{.type = CommandType::pull_request,
@@ -147,7 +154,16 @@ void BuAgent::fragment(uint32_t slot, int ru, size_t bytes, PeerId from) {
     throw PeerError(from, "BU " + std::to_string(bu_.index()) + ": a fragment from " +
                               engine_.peer_name(from) + " for a slot that is not building");
   if (e.in_flight > 0) --e.in_flight;
-  bu_.accept(slot, ru, bytes);
+  if (local_ru_ && ru == local_ru_->index() && from == engine_.rank()) {
+    const FragmentView f = local_ru_->fragment(e.event);
+    FragmentHeader h;
+    local_ru_->fill_header(h, f, e.event, bu_.index());
+    const uint64_t meta = static_cast<uint64_t>(h.meta_size) * h.meta_segments;
+    bu_.accept_in_place(slot, ru, h, f.meta, sizeof(FragmentHeader) + meta + f.payload_size);
+    ++stats_.fragments_in_place;
+  } else {
+    bu_.accept(slot, ru, bytes);
+  }
   if (bu_.complete(slot)) {
     finish_event(slot, now_ns());
   } else {

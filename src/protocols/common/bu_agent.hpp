@@ -10,6 +10,9 @@
 // but that RU's is finished as incomplete (never built short, not given to
 // the FUs) and its slot handed back; when the EVM excludes this BU it drops
 // everything and leaves (what still arrives is discarded and counted).
+// With local_fragment in_place, the fragment of the RU in the same process
+// is not requested: the BU checks it in the RU's ring (same checks as any
+// fragment) and builds the event with it by reference, no copy.
 #include <string>
 #include <vector>
 
@@ -18,6 +21,7 @@
 #include "protocols/common/rank_stats.hpp"
 #include "units/builder_unit.hpp"
 #include "units/filter_units.hpp"
+#include "units/readout_unit.hpp"
 
 namespace evb {
 
@@ -27,6 +31,10 @@ class BuAgent : public Agent {
   // arrive as writes (no receives posted). `live`: print the live line.
   BuAgent(Engine& engine, BuilderUnit& bu, FilterUnits& fus, const Registration& windows,
           const Topology& topo, RankStats& stats, bool write_path, bool live);
+  // local_fragment in_place: the fragment of `ru`, the RU of this same
+  // process, is checked where it lies in its ring instead of being requested
+  // and copied (used by request_fragments; PULL and PULL-without-EVM).
+  void serve_local_in_place(ReadoutUnit& ru) { local_ru_ = &ru; }
   void on_completion(const Completion& c) override;
   void on_tick(int64_t now_ns) override;
   void on_peer_lost(PeerId peer, int64_t now_ns) override;
@@ -69,6 +77,7 @@ class BuAgent : public Agent {
   }
 
   Engine& engine_;
+  ReadoutUnit* local_ru_ = nullptr;  // local_fragment in_place (null: copy)
   BuilderUnit& bu_;
   FilterUnits& fus_;
   const Registration& windows_;

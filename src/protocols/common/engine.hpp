@@ -90,6 +90,10 @@ class Engine {
   void write(const WriteTarget& target, std::span<const Segment> segments, uint64_t offset,
              uint32_t immediate, uint64_t cookie);
   void send_command(PeerId peer, Channel channel, const Command& cmd);
+  // Queues `c` for its agent as if the driver had reported it (work an
+  // agent did itself, e.g. a fragment checked in place), delivered from the
+  // loop like loopback completions, never from inside the caller.
+  void complete_locally(const Completion& c) { local_completions_.push_back(c); }
 
   Driver& driver() { return driver_; }
   // The faults this rank plays (kept by the caller; null: none).

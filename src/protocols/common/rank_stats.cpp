@@ -78,6 +78,7 @@ std::string RankStats::serialize() const {
   out << YAML::Key << "ru" << YAML::Value << ru;
   out << YAML::Key << "fragments_sent" << YAML::Value << fragments_sent;
   out << YAML::Key << "bytes_sent" << YAML::Value << bytes_sent;
+  out << YAML::Key << "fragments_in_place" << YAML::Value << fragments_in_place;
   out << YAML::Key << "evm" << YAML::Value << evm;
   out << YAML::Key << "events_assigned" << YAML::Value << events_assigned;
   out << YAML::Key << "step_bytes" << YAML::Value << step_bytes;
@@ -137,6 +138,7 @@ RankStats RankStats::deserialize(const std::string& text) {
   s.ru = n["ru"].as<int>();
   s.fragments_sent = n["fragments_sent"].as<uint64_t>();
   s.bytes_sent = n["bytes_sent"].as<uint64_t>();
+  s.fragments_in_place = n["fragments_in_place"].as<uint64_t>(0);
   s.evm = n["evm"].as<bool>();
   s.events_assigned = n["events_assigned"].as<uint64_t>();
   s.step_bytes = n["step_bytes"].as<std::vector<uint64_t>>();

@@ -47,8 +47,9 @@ struct RankStats {
   std::string integrity_problem;  // the BU's first corrupt/duplicate fragment, if any
   uint64_t fu_processed = 0;
   uint64_t fu_accepted = 0;
-  int max_requests_in_flight = 0;  // most fragment requests one slot had outstanding
-  int max_events_in_flight = 0;    // most slots busy at once
+  int max_requests_in_flight = 0;   // most fragment requests one slot had outstanding
+  int max_events_in_flight = 0;     // most slots busy at once
+  uint64_t fragments_in_place = 0;  // own RU's fragments checked in its ring (local_fragment)
   // RU
   int ru = -1;
   uint64_t fragments_sent = 0;
