@@ -36,6 +36,14 @@ struct Summary {
   // discarded because their BU had been excluded.
   uint64_t incomplete_lost_peer = 0;
   uint64_t late_discarded = 0;
+  // on_failure exclude: requests RUs answered from a slot that no longer
+  // held their event (an integrity error), the most events one RU's ring
+  // held at once, its slots (the smallest ring), and the free BU slots the
+  // EVM held back until a release.
+  uint64_t ring_overrun = 0;
+  uint64_t max_events_held = 0;
+  uint64_t ring_slots = 0;
+  uint64_t assignments_held_back = 0;
   std::vector<FailureRecord> failures;  // lost or excluded peers, as the EVM saw them
   int ranks_lost = 0;                   // ranks that contributed no statistics
   uint64_t lost = 0;
@@ -62,7 +70,7 @@ struct Summary {
         integrity.injected > 0 && injected_all_caught && integrity.corrupt == integrity.injected;
     return (integrity.corrupt == 0 || expected_corruption) && injected_all_caught &&
            (integrity.bad_events == 0 || expected_corruption) && integrity.duplicate == 0 &&
-           incomplete == 0 && lost == 0 && duplicate_events == 0;
+           incomplete == 0 && lost == 0 && duplicate_events == 0 && ring_overrun == 0;
   }
 };
 

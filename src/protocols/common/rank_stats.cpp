@@ -87,6 +87,9 @@ std::string RankStats::serialize() const {
   out << YAML::Key << "failures" << YAML::Value << f;
   out << YAML::Key << "late_discarded" << YAML::Value << late_discarded;
   out << YAML::Key << "incomplete_lost_peer" << YAML::Value << incomplete_lost_peer;
+  out << YAML::Key << "ring_overrun" << YAML::Value << ring_overrun;
+  out << YAML::Key << "max_events_held" << YAML::Value << max_events_held;
+  out << YAML::Key << "assignments_held_back" << YAML::Value << assignments_held_back;
   out << YAML::Key << "error" << YAML::Value << error;
   out << YAML::Key << "integrity_problem" << YAML::Value << integrity_problem;
   out << YAML::EndMap;
@@ -136,6 +139,9 @@ RankStats RankStats::deserialize(const std::string& text) {
     s.failures.push_back(FailureRecord::decode(t));
   s.late_discarded = n["late_discarded"].as<uint64_t>(0);
   s.incomplete_lost_peer = n["incomplete_lost_peer"].as<uint64_t>(0);
+  s.ring_overrun = n["ring_overrun"].as<uint64_t>(0);
+  s.max_events_held = n["max_events_held"].as<uint64_t>(0);
+  s.assignments_held_back = n["assignments_held_back"].as<uint64_t>(0);
   s.error = n["error"].as<std::string>("");
   s.integrity_problem = n["integrity_problem"].as<std::string>("");
   return s;
