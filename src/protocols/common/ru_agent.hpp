@@ -48,6 +48,10 @@ class RuAgent : public Agent {
   void on_peer_lost(PeerId peer, int64_t now_ns) override;
   bool done() const override;
   std::string waiting_for() const override;
+  // on_failure exclude: the ring's owners and the requests waiting for a
+  // release (null, 0 under abort); for tests.
+  const RingOwnership* ownership() const { return owned_.get(); }
+  size_t parked() const { return parked_.size(); }
 
  private:
   void send_fragment(uint64_t event, int bu, uint32_t slot);
