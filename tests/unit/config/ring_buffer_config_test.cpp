@@ -31,8 +31,7 @@ TEST_F(RingBufferConfig, AnUnsetRingGrowsToHoldWhatCanBeInFlight) {
   EXPECT_EQ(min_ring_slots(c), 2u * 8 * 64);
   // on_failure abort keeps the default, and so does a run whose default is larger.
   EXPECT_EQ(load_config_text(kBig, "run.yaml", {}, test::real_plugins()).ru_buffer, 64ull << 20);
-  EXPECT_EQ(load_config_text("nodes: 2\n", "run.yaml", {"on_failure=exclude"},
-                             test::real_plugins())
+  EXPECT_EQ(load_config_text("nodes: 2\n", "run.yaml", {"on_failure=exclude"}, test::real_plugins())
                 .ru_buffer,
             64ull << 20);
 }
