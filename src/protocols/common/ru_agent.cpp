@@ -41,7 +41,10 @@ RuAgent::RuAgent(Engine& engine, ReadoutUnit& ru, const Registration& ring, cons
   excluded_.assign(static_cast<size_t>(topo.nodes), 0);
   if (c.on_failure == OnFailure::exclude) {
     owned_ = std::make_unique<RingOwnership>(ru.slots());
-    park_limit_ = static_cast<size_t>(topo.nodes) * c.credits;
+    // One per BU slot, and as many again from BUs excluded while this RU
+    // has not heard it yet (the exclusion and a survivor's request for the
+    // reassigned event come from different peers).
+    park_limit_ = 2 * static_cast<size_t>(topo.nodes) * c.credits;
     parked_.reserve(park_limit_);
   }
 }
@@ -51,7 +54,15 @@ void RuAgent::on_peer_lost(PeerId peer, int64_t) {
     throw Error("RU " + std::to_string(ru_.index()) + ": the EVM, " + engine_.peer_name(peer) +
                 ", was lost; the run cannot go on without it");
   const int bu = topo_.ranks.at(peer).bu;
-  if (bu >= 0) excluded_[bu] = 1;
+  if (bu >= 0) exclude(bu);
+}
+
+void RuAgent::exclude(int bu) {
+  excluded_[bu] = 1;
+  // Its requests waiting for a release are dropped like its later ones.
+  const size_t before = parked_.size();
+  std::erase_if(parked_, [bu](const Parked& p) { return p.cmd.bu == static_cast<uint32_t>(bu); });
+  stats_.late_discarded += before - parked_.size();
 }
 
 void RuAgent::start(int64_t) {}
@@ -195,7 +206,7 @@ void RuAgent::on_command(PeerId from, const Command& cmd) {
       break;
     case CommandType::exclude:
       if (!valid_bu || from != topo_.evm_rank) refuse("an exclusion");
-      excluded_[cmd.bu] = 1;
+      exclude(static_cast<int>(cmd.bu));
       break;
     case CommandType::bu_done:
       if (!valid_bu || from != topo_.bu_rank[cmd.bu] || bu_done_[cmd.bu]) refuse("a bu_done");

@@ -58,6 +58,7 @@ class RuAgent : public Agent {
   // on_failure exclude: a checked request or assignment for `cmd.bu`.
   void admit(const Command& cmd);
   void overrun(const std::string& what);
+  void exclude(int bu);
 
   struct Parked {
     PeerId from;
@@ -85,7 +86,7 @@ class RuAgent : public Agent {
   // on_failure exclude only (empty otherwise: nothing is kept).
   std::unique_ptr<RingOwnership> owned_;
   std::vector<Parked> parked_;  // requests waiting for a release on its way
-  size_t park_limit_ = 0;       // one per BU slot
+  size_t park_limit_ = 0;       // two per BU slot (see the constructor)
 };
 
 // The immediate of a fragment write: which slot of the BU and which RU.

@@ -249,16 +249,30 @@ TEST(RuRing, ARequestAheadOfItsReleaseWaitsForIt) {
   EXPECT_EQ(outcome(f.agent, 2, release(1)), "accepted");
   EXPECT_EQ(f.driver.sends.size(), 3u);  // served from the slot event 0 left
   EXPECT_EQ(f.stats.ring_overrun, 0u);
-  // One waiting request per BU slot at most.
-  EXPECT_EQ(outcome(f.agent, 1, request(5, 0, 2)), "accepted");
-  EXPECT_EQ(outcome(f.agent, 1, request(6, 1, 2)), "accepted");
-  EXPECT_EQ(outcome(f.agent, 1, request(7, 0, 2)), "accepted");
-  EXPECT_EQ(outcome(f.agent, 1, request(7, 1, 2)), "accepted");
-  EXPECT_NE(outcome(f.agent, 1, request(7, 1, 2)).find("waiting for a release"), std::string::npos);
+  // At most two waiting requests per BU slot (one more from a BU excluded
+  // that this RU has not heard of yet).
+  for (uint32_t n = 0; n < 8; ++n)
+    EXPECT_EQ(outcome(f.agent, 1, request(5 + n / 2, n % 2, 2)), "accepted");
+  EXPECT_EQ(f.agent.parked(), 8u);
+  EXPECT_NE(outcome(f.agent, 1, request(9, 1, 2)).find("waiting for a release"), std::string::npos);
+  EXPECT_EQ(f.driver.sends.size(), 3u);
   // A stop before the release came: each waiting request is counted.
   EXPECT_EQ(outcome(f.agent, 2, Command{.type = CommandType::stop}), "accepted");
-  EXPECT_EQ(f.stats.ring_overrun, 4u);
+  EXPECT_EQ(f.stats.ring_overrun, 8u);
   EXPECT_NE(f.stats.integrity_problem.find("that never came"), std::string::npos);
+}
+
+TEST(RuRing, AnExcludedBusWaitingRequestsAreDropped) {
+  RuFixture f(OnFailure::exclude);
+  EXPECT_EQ(outcome(f.agent, 1, request(0, 0, 0)), "accepted");
+  EXPECT_EQ(outcome(f.agent, 1, request(1, 1, 1)), "accepted");  // waits for release 1
+  EXPECT_EQ(f.agent.parked(), 1u);
+  EXPECT_EQ(outcome(f.agent, 2, Command{.type = CommandType::exclude, .bu = 1}), "accepted");
+  EXPECT_EQ(f.agent.parked(), 0u);
+  EXPECT_EQ(f.stats.late_discarded, 1u);
+  EXPECT_EQ(outcome(f.agent, 2, release(1)), "accepted");
+  EXPECT_EQ(f.driver.sends.size(), 1u);  // nothing more for the excluded BU
+  EXPECT_EQ(f.stats.ring_overrun, 0u);
 }
 
 TEST(RuRing, AbortKeepsNothingAndRefusesReleases) {
