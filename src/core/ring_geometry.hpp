@@ -29,7 +29,8 @@ uint64_t ring_bytes(const Config& c, uint64_t fragments);
 // nodes x credits events can be in flight; a ring of fewer slots throttles
 // the run. The least `ru_buffer` for that, and the default when the user
 // sets none (twice that: the EVM releases slots in batches of a quarter
-// ring, so a healthy run is never held back).
+// ring, so the batching alone never holds assignment back; an event that
+// lags the others by more than the ring still does, as in a real RU).
 uint64_t exclude_min_ru_buffer(const Config& c);
 uint64_t exclude_default_ru_buffer(const Config& c);
 
