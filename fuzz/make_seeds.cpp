@@ -55,6 +55,22 @@ void command_seeds(const fs::path& dir) {
   write(dir, "evm_credits",
         record(1, 0, cmd(T::credit, 0, 0, 0, 0)) + record(1, 1, cmd(T::credit, 1, 0, 0, 0)) +
             record(1, 0, cmd(T::credit, 0, 0, 0, 1)) + record(1, 0, cmd(T::credit, 0, 1, 0, 0)));
+  // on_failure exclude (bit 1 of the first agent byte): RU 0 serves events 0
+  // and 1, a request made under release 1 waits for it, the release frees
+  // event 0's slot and serves it; then the stop.
+  auto req = [&](uint64_t event, uint32_t slot, uint64_t released) {
+    return cmd(T::pull_request, 1, slot, event, released);
+  };
+  write(dir, "ru_exclude_release",
+        record(2, 1, req(0, 0, 0)) + record(2, 1, req(1, 1, 0)) + record(2, 1, req(4, 0, 1)) +
+            record(2, 2, cmd(T::release, 0, 0, 0, 1)) + record(2, 2, cmd(T::stop, 0, 0, 0, 0)));
+  // The EVM under exclude with rings of 4 slots: four offers take events
+  // 0..3, finishing event 1 holds event 4 back, finishing event 0 releases
+  // events below 2 and serves the waiting slots.
+  write(dir, "evm_exclude_backpressure",
+        record(3, 0, cmd(T::credit, 0, 0, 0, 0)) + record(3, 1, cmd(T::credit, 1, 0, 0, 0)) +
+            record(3, 0, cmd(T::credit, 0, 1, 0, 0)) + record(3, 1, cmd(T::credit, 1, 1, 0, 0)) +
+            record(3, 1, cmd(T::credit, 1, 0, 1, 1)) + record(3, 0, cmd(T::credit, 0, 0, 0, 1)));
   // One command alone, in a larger command_size slot: padding behind it.
   write(dir, "padded", raw(cmd(T::credit, 0, 0, 0, 0)) + std::string(64, '\0'));
 }

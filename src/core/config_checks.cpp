@@ -7,6 +7,7 @@
 
 #include "core/config_detail.hpp"
 #include "core/error.hpp"
+#include "core/ring_geometry.hpp"
 
 namespace evb::config_detail {
 namespace {
@@ -175,6 +176,24 @@ const std::vector<Rule>& rules() {
                         "ru_buffer (" + format_size(c.ru_buffer) +
                             ") is smaller than one maximal fragment (" + num(need) +
                             " B with metadata)"};
+       }},
+      {"under `on_failure: exclude` every RU's `ru_buffer` holds `nodes` x `credits` maximal "
+       "fragments (RUs keep each fragment until its event is built; a default `ru_buffer` "
+       "grows to twice that)",
+       [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
+         if (c.on_failure != OnFailure::exclude || !is_event_builder(c.protocol))
+           return std::nullopt;
+         const uint64_t need = exclude_min_ru_buffer(c);
+         if (c.ru_buffer >= need) return std::nullopt;
+         return Failure{{"ru_buffer", "credits", "nodes"},
+                        "ru_buffer (" + format_size(c.ru_buffer) + ") holds " +
+                            num(min_ring_slots(c)) +
+                            " fragments, but on_failure exclude keeps every fragment until its "
+                            "event is built and nodes (" +
+                            std::to_string(c.nodes) + ") x credits (" + std::to_string(c.credits) +
+                            ") = " + num(static_cast<uint64_t>(c.nodes) * c.credits) +
+                            " events can be in flight: ru_buffer must be at least " +
+                            format_size(need) + " (or leave it unset)"};
        }},
       {"with `events` = 0, `warmup` is shorter than `duration`",
        [](const Config& c, const PluginKeys&) -> std::optional<Failure> {

@@ -14,6 +14,7 @@
 
 #include "core/config_detail.hpp"
 #include "core/error.hpp"
+#include "core/ring_geometry.hpp"
 
 namespace evb {
 namespace config_detail {
@@ -122,6 +123,12 @@ class Loader {
     resolve_driver_options();
     // Keys the user did not set adapt to the ones they did (`--set nodes=3`).
     if (!origin_.count("parallel")) config_.parallel = std::min(config_.parallel, config_.nodes);
+    // on_failure exclude keeps every fragment until its event is built: a
+    // ring the user did not size grows to hold what can be in flight.
+    const bool factors_fit = config_.ru_rate_factors.empty() ||
+                             config_.ru_rate_factors.size() == static_cast<size_t>(config_.nodes);
+    if (!origin_.count("ru_buffer") && config_.on_failure == OnFailure::exclude && factors_fit)
+      config_.ru_buffer = std::max(config_.ru_buffer, exclude_default_ru_buffer(config_));
     if (!origin_.count("fragment.spread"))
       config_.fragment.spread =
           default_spread(config_.fragment.distribution, config_.fragment.spread);

@@ -176,7 +176,8 @@ const std::vector<CoreKey>& core_key_table() {
          return v;
        }},
       {spec("ru_buffer", K::size, "64MiB", "B", 4 * kKiB, kTiB,
-            "bytes of each RU's fragment ring (cache- or memory-resident)"),
+            "bytes of each RU's fragment ring (cache- or memory-resident); under on_failure "
+            "exclude, when unset, at least twice nodes x credits maximal fragments"),
        [](Config& c, const Value& v) { c.ru_buffer = v.bytes; },
        [](const Config& c) { return bytes(c.ru_buffer); }},
       {choice("page_size", PageSize::huge,

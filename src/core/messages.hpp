@@ -30,6 +30,7 @@ enum class CommandType : uint16_t {
   bench = 7,         // micro-benchmarks: a command segment
   heartbeat = 8,     // BU -> EVM (on_failure exclude): still alive
   exclude = 9,       // EVM -> RU, BU (on_failure exclude): BU `bu` is out of the run
+  release = 10,      // EVM -> RU (on_failure exclude): every event below `value` is built
 };
 
 struct Command {
@@ -43,7 +44,10 @@ struct Command {
   uint32_t count = 0;
   uint64_t bytes = 0;  // credit: payload bytes of the finished event
   uint64_t value = 0;  // credit: 1 if the slot carries a finished event
-                       // (count = 1: it could not be completed, an RU was lost)
+                       // (count = 1: it could not be completed, an RU was lost);
+                       // release: the watermark; under on_failure exclude, assign,
+                       // push_assign and pull_request: the last watermark the EVM
+                       // had released to the RUs when it assigned the event
   uint64_t pad[2] = {0, 0};
 };
 static_assert(sizeof(Command) == 64, "commands are 64 bytes on the wire");

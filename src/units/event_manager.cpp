@@ -31,18 +31,45 @@ std::optional<uint64_t> EventManager::assign(int bu) {
     stopping_ = true;
     return std::nullopt;
   }
+  if (ring_slots_ && next_event_ >= released_ + ring_slots_) {
+    waiting_release_ = true;
+    ++held_back_;
+    return std::nullopt;
+  }
   max_outstanding_ = std::max(max_outstanding_, ++outstanding_.at(bu));
   ++assigned_per_bu_[bu];
   ++outstanding_total_;
   return next_event_++;
 }
 
-void EventManager::completed(int bu) {
+void EventManager::completed(int bu, uint64_t event) {
   if (outstanding_.at(bu) == 0)
     throw std::logic_error("EVM: BU " + std::to_string(bu) + " completed more than assigned");
   --outstanding_[bu];
   --outstanding_total_;
   ++completed_total_;
+  if (!ring_slots_) return;
+  if (event < watermark_ || event >= next_event_ || finished_[event % ring_slots_])
+    throw std::logic_error("EVM: event " + std::to_string(event) +
+                           " finished twice or never assigned");
+  finished_[event % ring_slots_] = 1;
+  while (watermark_ < next_event_ && finished_[watermark_ % ring_slots_])
+    finished_[watermark_++ % ring_slots_] = 0;
+}
+
+void EventManager::hold_fragments(size_t ring_slots) {
+  if (next_event_) throw std::logic_error("EVM: hold_fragments after assignment began");
+  ring_slots_ = std::max<size_t>(1, ring_slots);
+  finished_.assign(ring_slots_, 0);
+}
+
+std::optional<uint64_t> EventManager::take_release(bool final) {
+  if (!ring_slots_ || watermark_ == released_) return std::nullopt;
+  const uint64_t batch = std::max<uint64_t>(1, ring_slots_ / 4);
+  if (!final && !waiting_release_ && watermark_ - released_ < batch) return std::nullopt;
+  released_ = watermark_;
+  waiting_release_ = false;
+  return released_;
 }
 
 }  // namespace evb

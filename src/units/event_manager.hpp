@@ -7,7 +7,12 @@
 // Under on_failure exclude a BU can be excluded: the events it held go back
 // to a queue and are handed out again, before any new id and even after
 // assignment stopped (they were assigned, so they must be built); the run
-// drains only when they are built too.
+// drains only when they are built too. There the RUs also keep every
+// fragment until its event is acknowledged built (hold_fragments): the EVM
+// tracks the watermark W, the oldest event not yet finished (queued ones
+// included), tells the RUs in batches (take_release) and holds back a new
+// event e while e >= released + ring slots, the home slot of e still
+// belonging to an event the RUs have not heard is built.
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -20,9 +25,23 @@ class EventManager {
   // events_limit 0: unlimited (deadline-driven).
   EventManager(int nbu, uint64_t events_limit);
 
-  // Next event id for `bu`, or nothing when assignment has stopped.
+  // Next event id for `bu`, or nothing when assignment has stopped (or a
+  // new id is held back until a release: held_back()).
   std::optional<uint64_t> assign(int bu);
-  void completed(int bu);
+  // `bu` finished `event` (built, or incomplete for a lost RU).
+  void completed(int bu, uint64_t event);
+  // on_failure exclude: RUs of `ring_slots` slots keep fragments until
+  // released; turns on the watermark and the back-pressure. Before assigning.
+  void hold_fragments(size_t ring_slots);
+  // The watermark to send the RUs now, if it moved: by a quarter of the ring
+  // or more, at all when an assignment is held back for it, or when `final`.
+  // It becomes released().
+  std::optional<uint64_t> take_release(bool final);
+  // Every event below it is finished.
+  uint64_t watermark() const { return watermark_; }
+  uint64_t released() const { return released_; }
+  // How often a free slot got no new event because of the back-pressure.
+  uint64_t held_back() const { return held_back_; }
   // Takes `bu` out: its unfinished `events` are queued for reassignment and
   // it is never assigned to again. Returns how many were queued.
   size_t exclude(int bu, const std::vector<uint64_t>& events);
@@ -57,6 +76,14 @@ class EventManager {
   size_t requeued_head_ = 0;
   int active_ = 0;
   uint64_t reassigned_ = 0;
+  // hold_fragments: finished flags of events [watermark_, next_event_), by
+  // event % ring_slots_ (back-pressure keeps the span within the ring).
+  size_t ring_slots_ = 0;
+  std::vector<uint8_t> finished_;
+  uint64_t watermark_ = 0;
+  uint64_t released_ = 0;
+  bool waiting_release_ = false;  // an assignment was held back since the last release
+  uint64_t held_back_ = 0;
 };
 
 }  // namespace evb

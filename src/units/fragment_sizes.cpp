@@ -12,22 +12,7 @@ double factor(const Config& c, int ru) {
   return c.ru_rate_factors.empty() ? 1.0 : c.ru_rate_factors.at(ru);
 }
 
-uint64_t clamp_max(const Config& c) {
-  if (c.fragment.distribution == SizeDistribution::fixed) return c.fragment.size;
-  return c.fragment.max_size ? c.fragment.max_size : 4 * c.fragment.size;
-}
-
 }  // namespace
-
-uint64_t max_payload(const Config& c, int ru) {
-  return std::max<uint64_t>(8, static_cast<uint64_t>(std::ceil(clamp_max(c) * factor(c, ru))));
-}
-
-uint64_t max_payload(const Config& c) {
-  uint64_t m = 0;
-  for (int r = 0; r < c.nodes; ++r) m = std::max(m, max_payload(c, r));
-  return m;
-}
 
 uint64_t fragment_payload(const Config& c, int ru, uint64_t event) {
   const double mean = static_cast<double>(c.fragment.size);

@@ -17,7 +17,7 @@ ReadoutUnit::ReadoutUnit(int index, const Config& config)
   stride_ = (sizeof(FragmentHeader) + meta_bytes_ + max_payload_ + 63) & ~uint64_t{63};
   // `ru_buffer` counts fragment bytes; the 64 B header room per slot comes on
   // top, so a ring of N maximal fragments really holds N slots.
-  slots_ = std::max<size_t>(1, config.ru_buffer / (meta_bytes_ + max_payload_));
+  slots_ = ring_slots(config, index);
   ring_ = AlignedBuffer(slots_ * stride_, config.page_size);
   blocks_per_slot_ = max_payload_ / kCrcBlock + 1;
   prefix_crc_.resize(slots_ * blocks_per_slot_);

@@ -4,11 +4,13 @@ results say about them. Always: the exit status, and afterwards that no
 process of the run is left. With --expect-integrity (the default for exit 0):
 every assigned event was built exactly once or reported incomplete for lack
 of a lost RU (lost 0, built twice 0, built + incomplete_lost_peer ==
-assigned, no other integrity error).
+assigned, no other integrity error); under on_failure exclude also that no
+RU ring overran and none held more events than it has slots.
 
   fault_run.py EVBENCH [--expect-exit N] [--expect-failure "BU 1"]
       [--expect-no-failure] [--expect-reassigned] [--expect-incomplete]
-      [--expect-late-discarded] [--expect-stderr TEXT] -- --set K=V ...
+      [--expect-late-discarded] [--expect-held-back] [--expect-stderr TEXT]
+      -- --set K=V ...
 """
 import argparse
 import json
@@ -45,6 +47,8 @@ p.add_argument("--expect-no-failure", action="store_true")
 p.add_argument("--expect-reassigned", action="store_true")
 p.add_argument("--expect-incomplete", action="store_true")
 p.add_argument("--expect-late-discarded", action="store_true")
+p.add_argument("--expect-held-back", action="store_true",
+               help="the EVM held back an assignment until a release (back-pressure engaged)")
 p.add_argument("--expect-stderr", action="append", default=[])
 p.add_argument("--timeout", type=int, default=80)
 argv = sys.argv[1:]
@@ -125,6 +129,15 @@ def check_recovery(what, f):
 for f in r["faults"]:
     if f["kind"] in ("stall", "delay"):
         check_recovery(f"{f['kind']} {f['unit']}", f)
+b = r["bounds"]
+if doc["config"]["on_failure"] == "exclude":
+    if i["ring_overrun"] != 0:
+        fail(f"ring_overrun {i['ring_overrun']}: {i['first_problem']}")
+    held, slots = b["max_events_held_per_ru"], b["ru_ring_slots"]
+    if not 1 <= held <= slots:
+        fail(f"an RU held at most {held} events at once; its ring has {slots} slots")
+if a.expect_held_back and b["assignments_held_back"] < 1:
+    fail("the EVM never held an assignment back for a release")
 seen = [f for f in r["faults"] if f["kind"] in ("peer_lost", "excluded_silent")]
 if a.expect_no_failure and seen:
     fail(f"no peer should have been lost or excluded: {seen}")
@@ -149,4 +162,6 @@ if a.expect_late_discarded and i["late_discarded"] < 1:
 if not a.expect_late_discarded and not seen and i["late_discarded"] != 0:
     fail(f"late_discarded {i['late_discarded']} without any exclusion")
 print(f"PASSED (built {built} of {assigned}, incomplete (lost RU) {incomplete}, "
-      f"late discarded {i['late_discarded']}, faults {seen})")
+      f"late discarded {i['late_discarded']}, ring: {b['max_events_held_per_ru']} of "
+      f"{b['ru_ring_slots']} slots held, {b['assignments_held_back']} assignments held back; "
+      f"faults {seen})")

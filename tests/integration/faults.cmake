@@ -27,6 +27,20 @@ foreach(protocol pull push)
   endforeach()
 endforeach()
 
+# RU rings of nodes x credits fragments, the least on_failure exclude takes
+# (4 x 64 KiB): while BU 1 stalls and dies holding its events, the EVM must
+# hold new events back until their ring slots are released (back-pressure),
+# and still every assigned event is built exactly once, no ring overruns.
+foreach(protocol pull push)
+  set(name fault_kill_bu_small_ring_${protocol})
+  add_test(NAME ${name}
+           COMMAND ${_evb_fault} --expect-failure "BU 1" --expect-kind peer_lost
+                   --expect-reassigned --expect-held-back
+                   -- ${_evb_fault_base} --set protocol=${protocol} --set ru_buffer=256KiB
+                   --set "faults=[{at: 1s, stall: bu1, for: 200ms}, {at: 1s, kill: bu1}]")
+  list(APPEND _evb_fault_tests ${name})
+endforeach()
+
 # An RU killed: its events are reported incomplete, none built short. It is
 # stalled first and killed as the stall ends, so BUs are certainly waiting
 # for its fragments when it dies.

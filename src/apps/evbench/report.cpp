@@ -10,6 +10,7 @@
 #include "core/config_loader.hpp"
 #include "core/error.hpp"
 #include "core/json_writer.hpp"
+#include "core/ring_geometry.hpp"
 #include "protocols/common/fault_injector.hpp"
 #include "protocols/common/rate_timeline.hpp"
 
@@ -55,10 +56,17 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
   // discarded), also when its rank was lost and sent no statistics.
   std::vector<uint64_t> accepted;
   std::vector<uint8_t> excluded(static_cast<size_t>(c.nodes), 0);
+  s.ring_slots = min_ring_slots(c);
   for (const RankStats& r : ranks) {
     s.late_discarded += r.late_discarded;
     s.fragments_in_place += r.fragments_in_place;
+    if (r.ru >= 0) {
+      s.ring_overrun += r.ring_overrun;
+      s.max_events_held = std::max(s.max_events_held, r.max_events_held);
+      if (r.ring_overrun && s.integrity_problem.empty()) s.integrity_problem = r.integrity_problem;
+    }
     if (!r.evm) continue;
+    s.assignments_held_back = r.assignments_held_back;
     accepted = r.completed_per_bu;
     s.failures = r.failures;
     s.rate_bins = r.rate_bins;
@@ -99,7 +107,7 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
     }
     s.incomplete += r.integrity.incomplete;
     started += r.events_started;
-    if (s.integrity_problem.empty()) s.integrity_problem = r.integrity_problem;
+    if (s.integrity_problem.empty() && !r.ring_overrun) s.integrity_problem = r.integrity_problem;
     latency.merge(r.latency);
     if (s.sample_bytes.size() < r.sample_bytes.size()) {
       s.sample_bytes.resize(r.sample_bytes.size(), 0);
@@ -281,6 +289,14 @@ void print_table(const Config& c, const Topology& t, const Summary& s) {
         "incomplete for lack of a lost RU\n",
         to_string(c.on_failure), s.ranks_lost, static_cast<unsigned long long>(s.late_discarded),
         static_cast<unsigned long long>(s.incomplete_lost_peer));
+  if (is_event_builder(c.protocol) && c.on_failure == OnFailure::exclude)
+    std::printf(
+        "# RU rings keep fragments until built: at most %llu of %llu slots held, %llu overruns, "
+        "%llu assignments held back for a release\n",
+        static_cast<unsigned long long>(s.max_events_held),
+        static_cast<unsigned long long>(s.ring_slots),
+        static_cast<unsigned long long>(s.ring_overrun),
+        static_cast<unsigned long long>(s.assignments_held_back));
   std::printf("# %s\n", s.integrity_ok() ? "OK" : "FAILED: integrity errors");
   std::fflush(stdout);
 }
@@ -365,6 +381,7 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
   w.value("verified_fragments", s.integrity.verified);
   w.value("incomplete_lost_peer", s.incomplete_lost_peer);
   w.value("late_discarded", s.late_discarded);
+  w.value("ring_overrun", s.ring_overrun);
   w.value("first_problem", s.integrity_problem);
   w.end_object();
   w.begin_array("peak_rss_bytes");  // by rank
@@ -435,6 +452,9 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
   w.value("max_requests_in_flight_per_credit", s.max_requests_in_flight);
   w.value("max_events_in_flight_per_bu", s.max_events_in_flight);
   w.value("max_events_assigned_per_bu", s.max_outstanding_per_bu);
+  w.value("ru_ring_slots", s.ring_slots);
+  w.value("max_events_held_per_ru", s.max_events_held);
+  w.value("assignments_held_back", s.assignments_held_back);
   w.end_object();
   w.begin_array("samples");
   for (size_t k = 0; k < s.sample_bytes.size(); ++k) {
@@ -515,12 +535,13 @@ int report_run(const Config& c, const Topology& t, const std::vector<RankStats>&
   if (!s.integrity_ok()) {
     std::fprintf(stderr,
                  "evbench: integrity errors: %llu corrupt, %llu duplicate, %llu incomplete, "
-                 "%llu lost, %llu built twice\n",
+                 "%llu lost, %llu built twice, %llu ring overruns\n",
                  static_cast<unsigned long long>(s.integrity.corrupt),
                  static_cast<unsigned long long>(s.integrity.duplicate),
                  static_cast<unsigned long long>(s.incomplete),
                  static_cast<unsigned long long>(s.lost),
-                 static_cast<unsigned long long>(s.duplicate_events));
+                 static_cast<unsigned long long>(s.duplicate_events),
+                 static_cast<unsigned long long>(s.ring_overrun));
     if (!s.integrity_problem.empty())
       std::fprintf(stderr, "evbench: first problem: %s\n", s.integrity_problem.c_str());
     return kExitIntegrity;

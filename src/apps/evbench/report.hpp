@@ -38,6 +38,14 @@ struct Summary {
   uint64_t incomplete_lost_peer = 0;
   uint64_t late_discarded = 0;
   uint64_t fragments_in_place = 0;      // local_fragment in_place: checked in the RU's ring
+  // on_failure exclude: requests RUs answered from a slot that no longer
+  // held their event (an integrity error), the most events one RU's ring
+  // held at once, its slots (the smallest ring), and the free BU slots the
+  // EVM held back until a release.
+  uint64_t ring_overrun = 0;
+  uint64_t max_events_held = 0;
+  uint64_t ring_slots = 0;
+  uint64_t assignments_held_back = 0;
   std::vector<FailureRecord> failures;  // lost or excluded peers, as the EVM saw them
   // The EVM's built bytes per time bin and when assignment stopped
   // (RankStats): recovery times are read from them (aggregate_recovery).
@@ -69,7 +77,7 @@ struct Summary {
         integrity.injected > 0 && injected_all_caught && integrity.corrupt == integrity.injected;
     return (integrity.corrupt == 0 || expected_corruption) && injected_all_caught &&
            (integrity.bad_events == 0 || expected_corruption) && integrity.duplicate == 0 &&
-           incomplete == 0 && lost == 0 && duplicate_events == 0;
+           incomplete == 0 && lost == 0 && duplicate_events == 0 && ring_overrun == 0;
   }
 };
 

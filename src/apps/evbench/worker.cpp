@@ -104,7 +104,8 @@ int run_worker(const Config& config, const PluginRegistry& plugins, Bootstrap& b
   }
   if (units.bu) {
     stats.integrity = units.bu->integrity();
-    stats.integrity_problem = units.bu->first_problem();
+    if (stats.integrity_problem.empty())  // else the RU's (ring overrun) came first
+      stats.integrity_problem = units.bu->first_problem();
     stats.fu_processed = units.fus->processed();
     stats.fu_accepted = units.fus->accepted();
   }

@@ -25,6 +25,7 @@ BuAgent::BuAgent(Engine& engine, BuilderUnit& bu, FilterUnits& fus, const Regist
   if (write_path_) engine_.listen_writes(id_);
   slot_bytes_.assign(c.credits, 0);
   slot_event_.assign(c.credits, 0);
+  released_at_assign_.assign(c.credits, 0);
   stats_.bu = bu.index();
   warmup_ns_ = s_to_ns(c.warmup_s);
   end_ns_ = c.events ? 0 : s_to_ns(c.duration_s);
@@ -107,7 +108,8 @@ void BuAgent::request_fragments(uint32_t slot) {
                                  .event_id = e.event,
                                  .slot = slot,
                                  .bu = static_cast<uint32_t>(bu_.index()),
-                                 .ru = static_cast<uint32_t>(r)});
+                                 .ru = static_cast<uint32_t>(r),
+                                 .value = released_at_assign_[slot]});
     ++e.in_flight;
     stats_.max_requests_in_flight = std::max(stats_.max_requests_in_flight, e.in_flight);
   }

@@ -90,6 +90,9 @@ class BuAgent : public Agent {
   int busy_slots_ = 0;
   bool stopped_ = false;   // no more events will come
   bool excluded_ = false;  // the EVM took this BU out of the run
+  // Per slot: the watermark the EVM had released when it assigned the
+  // slot's event (PULL, on_failure exclude); each pull request carries it.
+  std::vector<uint64_t> released_at_assign_;
 
  private:
   void fragment(uint32_t slot, int ru, size_t bytes, PeerId from);

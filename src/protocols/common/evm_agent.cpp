@@ -5,6 +5,7 @@
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "core/ring_geometry.hpp"
 #include "protocols/common/fault_injector.hpp"
 
 namespace evb {
@@ -24,6 +25,7 @@ EvmAgent::EvmAgent(Engine& engine, const Topology& topo, RankStats& stats, bool 
   stats_.completed_per_bu.assign(static_cast<size_t>(topo.nodes), 0);
   exclude_ = engine.config().on_failure == OnFailure::exclude;
   detection_ns_ = s_to_ns(engine.config().failure_detection_s);
+  if (exclude_) evm_.hold_fragments(min_ring_slots(engine.config()));
 }
 
 double EvmAgent::since_t0(int64_t ns) const {
@@ -164,7 +166,7 @@ void EvmAgent::on_command(PeerId from, const Command& cmd) {
     if (cmd.event_id != slot_event_[k] && cmd.event_id != kEventUnknown)
       refuse("it reports another event finished in that slot");
     held_[k] = 0;
-    evm_.completed(bu);
+    evm_.completed(bu, slot_event_[k]);
     ++stats_.completed_per_bu[bu];
     if (exclude_) book_reassigned_built(cmd.event_id, now_ns());
     interval_bytes_ += cmd.bytes;
@@ -172,7 +174,20 @@ void EvmAgent::on_command(PeerId from, const Command& cmd) {
     timeline_.add(now_ns() - engine_.t0_ns(), cmd.bytes);
   }
   serve(from, bu, cmd.slot);
+  if (exclude_) release(false);
   maybe_stop();
+}
+
+void EvmAgent::release(bool final) {
+  const auto w = evm_.take_release(final);
+  if (!w) return;
+  const Command r{.type = CommandType::release, .value = *w};
+  for (int n = 0; n < topo_.nodes; ++n) engine_.send_command(topo_.ru_rank[n], Channel::to_ru, r);
+  if (final) return;
+  std::vector<IdleSlot> idle;
+  idle.swap(idle_);
+  for (const IdleSlot& i : idle)
+    if (!evm_.excluded(i.bu)) serve(i.from, i.bu, i.slot);
 }
 
 void EvmAgent::serve(PeerId from, int bu, uint32_t slot) {
@@ -195,6 +210,10 @@ void EvmAgent::maybe_stop() {
   stats_.assign_stopped_at_s = since_t0(stopping_at_ns_);
   stats_.events_assigned = evm_.assigned();
   stats_.max_outstanding_per_bu = static_cast<int>(evm_.max_outstanding());
+  if (exclude_) {
+    release(true);  // the RUs hold nothing when they stop
+    stats_.assignments_held_back = evm_.held_back();
+  }
   for (int n = 0; n < topo_.nodes; ++n) {
     engine_.send_command(topo_.ru_rank[n], Channel::to_ru, Command{.type = CommandType::stop});
     if (!evm_.excluded(n))

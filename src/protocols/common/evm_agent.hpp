@@ -16,6 +16,12 @@
 // replaced: the others end the run with an error naming it.
 // It keeps the bytes of built events over time (RateTimeline) for the
 // recovery times of results.faults.
+// Under exclude the RUs also keep every fragment until its event is
+// acknowledged built: the EVM sends them the release watermark (release
+// command; batched by EventManager::take_release, and once more before the
+// stop), puts it into every assignment (Command::value), and a free slot
+// whose next event's ring slot is still held waits among the idle slots
+// until a release frees it.
 #include <string>
 #include <utility>
 #include <vector>
@@ -45,6 +51,9 @@ class EvmAgent : public Agent {
  protected:
   // Hands event `event` to BU `bu`'s slot `slot` (the credit came from `from`).
   virtual void assign_event(PeerId from, int bu, uint32_t slot, uint64_t event) = 0;
+  // The watermark the RUs have been sent (0 under on_failure abort): goes
+  // into each assignment, so an RU can wait for a release still on its way.
+  uint64_t released() const { return evm_.released(); }
 
   Engine& engine_;
   const Topology& topo_;
@@ -53,6 +62,9 @@ class EvmAgent : public Agent {
   void maybe_stop();
   void exclude_bu(int bu, int64_t now, const char* cause, int64_t lost_ns);
   void book_reassigned_built(uint64_t event, int64_t now);
+  // on_failure exclude: sends the RUs the watermark when it is due (always
+  // when `final`), then offers the idle slots again.
+  void release(bool final);
   // Offers the slot to assignment; remembers it when nothing is to be had.
   void serve(PeerId from, int bu, uint32_t slot);
   double since_t0(int64_t ns) const;
@@ -82,7 +94,7 @@ class EvmAgent : public Agent {
     int bu;
     uint32_t slot;
   };
-  std::vector<IdleSlot> idle_;  // free slots whose credit got no event (after stopping)
+  std::vector<IdleSlot> idle_;  // free slots whose credit got no event (stopping, held back)
 };
 
 }  // namespace evb

@@ -95,6 +95,9 @@ std::string RankStats::serialize() const {
   out << YAML::Key << "assign_stopped_at_s" << YAML::Value << assign_stopped_at_s;
   out << YAML::Key << "late_discarded" << YAML::Value << late_discarded;
   out << YAML::Key << "incomplete_lost_peer" << YAML::Value << incomplete_lost_peer;
+  out << YAML::Key << "ring_overrun" << YAML::Value << ring_overrun;
+  out << YAML::Key << "max_events_held" << YAML::Value << max_events_held;
+  out << YAML::Key << "assignments_held_back" << YAML::Value << assignments_held_back;
   out << YAML::Key << "error" << YAML::Value << error;
   out << YAML::Key << "integrity_problem" << YAML::Value << integrity_problem;
   out << YAML::EndMap;
@@ -154,6 +157,9 @@ RankStats RankStats::deserialize(const std::string& text) {
   s.assign_stopped_at_s = n["assign_stopped_at_s"].as<double>(-1.0);
   s.late_discarded = n["late_discarded"].as<uint64_t>(0);
   s.incomplete_lost_peer = n["incomplete_lost_peer"].as<uint64_t>(0);
+  s.ring_overrun = n["ring_overrun"].as<uint64_t>(0);
+  s.max_events_held = n["max_events_held"].as<uint64_t>(0);
+  s.assignments_held_back = n["assignments_held_back"].as<uint64_t>(0);
   s.error = n["error"].as<std::string>("");
   s.integrity_problem = n["integrity_problem"].as<std::string>("");
   return s;

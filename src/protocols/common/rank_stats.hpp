@@ -54,6 +54,11 @@ struct RankStats {
   int ru = -1;
   uint64_t fragments_sent = 0;
   uint64_t bytes_sent = 0;
+  // on_failure exclude (RingOwnership): requests whose fragment the ring no
+  // longer held (an integrity error; the first goes to integrity_problem),
+  // and the most events the ring held at once.
+  uint64_t ring_overrun = 0;
+  uint64_t max_events_held = 0;
   // EVM
   bool evm = false;
   uint64_t events_assigned = 0;
@@ -66,6 +71,8 @@ struct RankStats {
   std::vector<uint64_t> rate_bins;
   double rate_bin_s = 0;
   double assign_stopped_at_s = -1;
+  // on_failure exclude: free slots that waited for a release (back-pressure).
+  uint64_t assignments_held_back = 0;
   // Deliveries refused after an exclusion: credits from an excluded BU (EVM),
   // requests from it (RU), fragments reaching it (BU).
   uint64_t late_discarded = 0;

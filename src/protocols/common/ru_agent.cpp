@@ -39,6 +39,14 @@ RuAgent::RuAgent(Engine& engine, ReadoutUnit& ru, const Registration& ring, cons
   stats_.ru = ru.index();
   bu_done_.assign(static_cast<size_t>(topo.nodes), 0);
   excluded_.assign(static_cast<size_t>(topo.nodes), 0);
+  if (c.on_failure == OnFailure::exclude) {
+    owned_ = std::make_unique<RingOwnership>(ru.slots());
+    // One per BU slot, and as many again from BUs excluded while this RU
+    // has not heard it yet (the exclusion and a survivor's request for the
+    // reassigned event come from different peers).
+    park_limit_ = 2 * static_cast<size_t>(topo.nodes) * c.credits;
+    parked_.reserve(park_limit_);
+  }
 }
 
 void RuAgent::on_peer_lost(PeerId peer, int64_t) {
@@ -46,7 +54,15 @@ void RuAgent::on_peer_lost(PeerId peer, int64_t) {
     throw Error("RU " + std::to_string(ru_.index()) + ": the EVM, " + engine_.peer_name(peer) +
                 ", was lost; the run cannot go on without it");
   const int bu = topo_.ranks.at(peer).bu;
-  if (bu >= 0) excluded_[bu] = 1;
+  if (bu >= 0) exclude(bu);
+}
+
+void RuAgent::exclude(int bu) {
+  excluded_[bu] = 1;
+  // Its requests waiting for a release are dropped like its later ones.
+  const size_t before = parked_.size();
+  std::erase_if(parked_, [bu](const Parked& p) { return p.cmd.bu == static_cast<uint32_t>(bu); });
+  stats_.late_discarded += before - parked_.size();
 }
 
 void RuAgent::start(int64_t) {}
@@ -56,9 +72,11 @@ void RuAgent::send_fragment(uint64_t event, int bu, uint32_t slot) {
   if (slot_sends_.empty()) slot_sends_.assign(ru_.slots(), 0);
   // Prefer a ring slot no other send is reading, so its header room is free
   // and the fragment leaves as one contiguous segment (a derived datatype
-  // makes MPI pack it: an extra copy). Look a few slots ahead of home.
+  // makes MPI pack it: an extra copy). Look a few slots ahead of home. A
+  // kept fragment (on_failure exclude) leaves from its home slot only.
   size_t ring_slot = ru_.home_slot(event);
-  for (size_t probe = 0; probe < std::min<size_t>(ru_.slots(), 8); ++probe) {
+  const size_t probes = owned_ ? 1 : std::min<size_t>(ru_.slots(), 8);
+  for (size_t probe = 0; probe < probes; ++probe) {
     const size_t s = (ru_.home_slot(event) + probe) % ru_.slots();
     if (slot_sends_[s] == 0) {
       ring_slot = s;
@@ -120,6 +138,11 @@ void RuAgent::on_command(PeerId from, const Command& cmd) {
     throw PeerError(from, "RU " + std::to_string(ru_.index()) + ": " + what + " from " +
                               engine_.peer_name(from) + " refused");
   };
+  auto unexpected = [&] {
+    throw PeerError(from, "RU " + std::to_string(ru_.index()) + ": unexpected command " +
+                              std::to_string(static_cast<int>(cmd.type)) + " from " +
+                              engine_.peer_name(from));
+  };
   const bool valid_bu = cmd.bu < static_cast<uint32_t>(topo_.nodes);
   switch (cmd.type) {
     case CommandType::pull_request:
@@ -135,16 +158,55 @@ void RuAgent::on_command(PeerId from, const Command& cmd) {
         ++stats_.late_discarded;
         break;
       }
-      send_fragment(cmd.event_id, static_cast<int>(cmd.bu), cmd.slot);
+      if (!owned_) {
+        send_fragment(cmd.event_id, static_cast<int>(cmd.bu), cmd.slot);
+        break;
+      }
+      if (cmd.value > cmd.event_id)
+        refuse(std::string(pull ? "a pull request" : "an assignment") +
+               " made under a release beyond its own event");
+      if (cmd.value <= owned_->released()) {
+        admit(cmd);
+        break;
+      }
+      if (parked_.size() >= park_limit_)
+        refuse(std::string(pull ? "a pull request" : "an assignment") +
+               " beyond the BU slots waiting for a release");
+      parked_.push_back({from, cmd});
+      break;
+    }
+    case CommandType::release: {
+      if (!owned_) unexpected();  // on_failure abort keeps nothing to release
+      if (from != topo_.evm_rank) refuse("a release");
+      if (const char* why = owned_->release_refusal(cmd.value))
+        refuse(std::string("a release (") + why + ")");
+      owned_->release(cmd.value);
+      // Requests made under this release (or an earlier one) go on now.
+      size_t keep = 0;
+      for (size_t i = 0; i < parked_.size(); ++i) {
+        if (parked_[i].cmd.value > owned_->released()) {
+          parked_[keep++] = parked_[i];
+        } else if (excluded_[parked_[i].cmd.bu]) {
+          ++stats_.late_discarded;
+        } else {
+          admit(parked_[i].cmd);
+        }
+      }
+      parked_.resize(keep);
       break;
     }
     case CommandType::stop:
       if (from != topo_.evm_rank) refuse("a stop");
       stopped_ = true;
+      for (const Parked& p : parked_)  // the EVM stopped before releasing them
+        overrun("a request for event " + std::to_string(p.cmd.event_id) + " from " +
+                engine_.peer_name(p.from) + " waited for a release of the events below " +
+                std::to_string(p.cmd.value) + " that never came");
+      parked_.clear();
       break;
     case CommandType::exclude:
       if (!valid_bu || from != topo_.evm_rank) refuse("an exclusion");
-      excluded_[cmd.bu] = 1;
+      exclude(static_cast<int>(cmd.bu));
       break;
     case CommandType::bu_done:
       if (!valid_bu || from != topo_.bu_rank[cmd.bu] || bu_done_[cmd.bu]) refuse("a bu_done");
@@ -152,10 +214,28 @@ void RuAgent::on_command(PeerId from, const Command& cmd) {
       if (++bus_done_ == topo_.nodes) stopped_ = true;
       break;
     default:
-      throw PeerError(from, "RU " + std::to_string(ru_.index()) + ": unexpected command " +
-                                std::to_string(static_cast<int>(cmd.type)) + " from " +
-                                engine_.peer_name(from));
+      unexpected();
   }
+}
+
+void RuAgent::admit(const Command& cmd) {
+  const RingOwnership::Entry e = owned_->enter(cmd.event_id);
+  if (e.verdict == RingOwnership::Verdict::overrun)
+    overrun("ring overrun: event " + std::to_string(cmd.event_id) + " needs ring slot " +
+            std::to_string(e.slot) + ", still held by event " + std::to_string(e.other) +
+            " (not acknowledged built)");
+  else if (e.verdict == RingOwnership::Verdict::stale)
+    overrun("event " + std::to_string(cmd.event_id) +
+            " asked for after its release (events below " + std::to_string(owned_->released()) +
+            " acknowledged built); ring slot " + std::to_string(e.slot) + " no longer holds it");
+  stats_.max_events_held = owned_->max_held();
+  send_fragment(cmd.event_id, static_cast<int>(cmd.bu), cmd.slot);
+}
+
+void RuAgent::overrun(const std::string& what) {
+  ++stats_.ring_overrun;
+  if (stats_.integrity_problem.empty())
+    stats_.integrity_problem = "RU " + std::to_string(ru_.index()) + ": " + what;
 }
 
 void RuAgent::on_completion(const Completion& c) {
@@ -184,6 +264,10 @@ bool RuAgent::done() const {
 }
 
 std::string RuAgent::waiting_for() const {
+  if (!stopped_ && !parked_.empty())
+    return "RU " + std::to_string(ru_.index()) + ": a release of the events below " +
+           std::to_string(parked_.front().cmd.value) + " (" + std::to_string(parked_.size()) +
+           " request(s) wait for it), then the end of the run (stop)";
   if (!stopped_) return "RU " + std::to_string(ru_.index()) + ": the end of the run (stop)";
   return "RU " + std::to_string(ru_.index()) + ": " + std::to_string(in_flight_) +
          " fragment send(s) to complete";

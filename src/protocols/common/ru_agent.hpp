@@ -8,12 +8,22 @@
 //    in the BU's memory (WindowLayout), the immediate naming slot and RU.
 // The segment array is sized once from the fragment layout and checked
 // against the driver's segments per operation at construction.
-// Under on_failure exclude, requests and assignments for a BU the EVM
+// Under on_failure abort the ring is a pure function of the event id: a
+// fragment may leave from any slot (one nobody else sends from, near its
+// home), and nothing is kept. Under on_failure exclude the ring is a readout
+// buffer (RingOwnership): a fragment lives in its home slot from the first
+// request for its event until the EVM's release says the event is built, so
+// a reassigned event is served again from the data it had; a request whose
+// slot another unacknowledged event holds (or whose event was released
+// already) is a ring overrun, counted (an integrity error, the first named
+// in integrity_problem) and never passed off as sound. A request carries
+// the watermark the EVM had released when it assigned the event: one ahead
+// of the releases received waits (parked) for that release, which is on
+// its way. Releases come only from the EVM, each past the last and not
+// beyond the events asked for. Requests and assignments for a BU the EVM
 // excluded (or whose rank is lost) are discarded and counted, and a send to
-// a lost BU that fails only frees its ring slot. Every fragment can be served
-// again at any time: the ring is a pure function of the event id (a ring slot
-// is busy only while a send reads it), so a reassigned event is re-served
-// from the same data.
+// a lost BU that fails only frees its ring slot.
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,6 +32,7 @@
 #include "protocols/common/rank_stats.hpp"
 #include "protocols/common/registered_pool.hpp"
 #include "units/readout_unit.hpp"
+#include "units/ring_ownership.hpp"
 #include "units/window_layout.hpp"
 
 namespace evb {
@@ -37,9 +48,22 @@ class RuAgent : public Agent {
   void on_peer_lost(PeerId peer, int64_t now_ns) override;
   bool done() const override;
   std::string waiting_for() const override;
+  // on_failure exclude: the ring's owners and the requests waiting for a
+  // release (null, 0 under abort); for tests.
+  const RingOwnership* ownership() const { return owned_.get(); }
+  size_t parked() const { return parked_.size(); }
 
  private:
   void send_fragment(uint64_t event, int bu, uint32_t slot);
+  // on_failure exclude: a checked request or assignment for `cmd.bu`.
+  void admit(const Command& cmd);
+  void overrun(const std::string& what);
+  void exclude(int bu);
+
+  struct Parked {
+    PeerId from;
+    Command cmd;
+  };
 
   Engine& engine_;
   ReadoutUnit& ru_;
@@ -59,6 +83,10 @@ class RuAgent : public Agent {
   int bus_done_ = 0;
   std::vector<uint8_t> bu_done_;   // per BU: its bu_done arrived (pull-noevm)
   std::vector<uint8_t> excluded_;  // per BU: excluded by the EVM or lost
+  // on_failure exclude only (empty otherwise: nothing is kept).
+  std::unique_ptr<RingOwnership> owned_;
+  std::vector<Parked> parked_;  // requests waiting for a release on its way
+  size_t park_limit_ = 0;       // two per BU slot (see the constructor)
 };
 
 // The immediate of a fragment write: which slot of the BU and which RU.

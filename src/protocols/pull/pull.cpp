@@ -22,6 +22,7 @@ void PullBuAgent::on_command(PeerId from, const Command& cmd) {
         throw PeerError(from, "BU " + std::to_string(bu_.index()) + ": assignment from " +
                                   engine_.peer_name(from) + " for a slot it holds no credit of");
       if (excluded_) break;  // sent before the EVM excluded this BU
+      released_at_assign_[cmd.slot] = cmd.value;
       begin_event(cmd.slot, cmd.event_id, now_ns());
       request_fragments(cmd.slot);
       check_incomplete(cmd.slot);
@@ -44,9 +45,12 @@ void PullBuAgent::on_command(PeerId from, const Command& cmd) {
 
 void PullEvmAgent::assign_event(PeerId from, int, uint32_t slot, uint64_t event) {
   const auto bu = static_cast<uint32_t>(topo_.ranks.at(from).bu);
-  engine_.send_command(
-      from, Channel::to_bu,
-      Command{.type = CommandType::assign, .event_id = event, .slot = slot, .bu = bu});
+  engine_.send_command(from, Channel::to_bu,
+                       Command{.type = CommandType::assign,
+                               .event_id = event,
+                               .slot = slot,
+                               .bu = bu,
+                               .value = released()});
 }
 
 }  // namespace evb::pull

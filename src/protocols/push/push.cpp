@@ -51,7 +51,8 @@ void PushEvmAgent::assign_event(PeerId, int bu, uint32_t slot, uint64_t event) {
                                  .event_id = event,
                                  .slot = slot,
                                  .bu = static_cast<uint32_t>(bu),
-                                 .ru = static_cast<uint32_t>(r)});
+                                 .ru = static_cast<uint32_t>(r),
+                                 .value = released()});
 }
 
 }  // namespace evb::push

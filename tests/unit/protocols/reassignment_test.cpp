@@ -33,14 +33,14 @@ TEST(Reassignment, ReassignedEventsAreServedAfterStopAndHoldTheDrain) {
   EXPECT_EQ(evm.assign(0), 0u);
   EXPECT_EQ(evm.assign(1), 1u);
   evm.stop_assigning();
-  evm.completed(0);
+  evm.completed(0, 0);
   EXPECT_FALSE(evm.drained());  // event 1 is still out
   evm.exclude(1, {1});
   EXPECT_FALSE(evm.drained());   // and still to be built
   EXPECT_EQ(evm.assign(0), 1u);  // handed out although assignment stopped
   EXPECT_FALSE(evm.assign(0).has_value());
   EXPECT_FALSE(evm.drained());
-  evm.completed(0);
+  evm.completed(0, 1);
   EXPECT_TRUE(evm.drained());
   EXPECT_EQ(evm.completed_total(), 2u);
 }
@@ -52,8 +52,8 @@ TEST(Reassignment, EventsLimitCountsAReassignedEventOnce) {
   EXPECT_FALSE(evm.assign(0).has_value());  // the limit: stopping
   evm.exclude(1, {1});
   EXPECT_EQ(evm.assign(0), 1u);
-  evm.completed(0);
-  evm.completed(0);
+  evm.completed(0, 0);
+  evm.completed(0, 1);
   EXPECT_TRUE(evm.drained());
   EXPECT_EQ(evm.assigned(), 2u);
 }
@@ -65,7 +65,7 @@ TEST(Reassignment, RefusesAMismatchedHandBackAndASecondExclusion) {
   evm.exclude(0, {0});
   EXPECT_THROW(evm.exclude(0, {}), std::logic_error);
   // A completion from an excluded BU is a logic error: the EVM discards those.
-  EXPECT_THROW(evm.completed(0), std::logic_error);
+  EXPECT_THROW(evm.completed(0, 0), std::logic_error);
 }
 
 }  // namespace

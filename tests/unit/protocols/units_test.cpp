@@ -31,12 +31,12 @@ TEST(EventManager, AssignsUntilLimitAndDrains) {
   EXPECT_EQ(evm.assign(0), 2u);
   EXPECT_FALSE(evm.assign(1).has_value());
   EXPECT_FALSE(evm.drained());
-  evm.completed(0);
-  evm.completed(0);
-  evm.completed(1);
+  evm.completed(0, 0);
+  evm.completed(0, 2);
+  evm.completed(1, 1);
   EXPECT_TRUE(evm.drained());
   EXPECT_EQ(evm.max_outstanding(), 2u);
-  EXPECT_THROW(evm.completed(1), std::logic_error);
+  EXPECT_THROW(evm.completed(1, 1), std::logic_error);
 }
 
 TEST(ReadoutUnit, PrecomputedChecksumMatchesPayload) {

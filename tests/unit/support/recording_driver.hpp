@@ -1,12 +1,14 @@
 #pragma once
 // A driver for driving protocol agents without a network: it accepts every
-// post, records the destination rank of each send and completes nothing.
+// post, records the destination rank of each send (and what a command send
+// carried) and completes nothing.
 // Shared by the command tests (tests/unit/protocols/commands_test.cpp) and
 // the command fuzz target (fuzz/fuzz_command.cpp).
 #include <span>
 #include <string>
 #include <vector>
 
+#include "core/messages.hpp"
 #include "drivers/api/driver.hpp"
 
 namespace evb::test_support {
@@ -21,14 +23,18 @@ class RecordingDriver final : public Driver {
   }
   std::string local_address() override { return "-"; }
   void connect(const std::vector<std::string>&, const std::vector<PeerId>&) override {}
-  void post_send(PeerId peer, Tag, std::span<const Segment>, uint64_t) override {
+  void post_send(PeerId peer, Tag, std::span<const Segment> segs, uint64_t) override {
     sends.push_back(peer);
+    Command cmd{};
+    if (segs.size() == 1 && !decode_command(segs[0].data, segs[0].size, &cmd)) cmd = Command{};
+    commands.push_back(cmd);  // a fragment (several segments) records an empty command
   }
   void post_recv(PeerId, Tag, void*, size_t, const Registration*, uint64_t) override {}
   size_t poll(std::span<Completion>) override { return 0; }
   void shutdown() override {}
 
-  std::vector<PeerId> sends;  // destination of every post_send, in order
+  std::vector<PeerId> sends;      // destination of every post_send, in order
+  std::vector<Command> commands;  // by send: the command it carried (type 0: none)
 };
 
 }  // namespace evb::test_support
