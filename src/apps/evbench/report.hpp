@@ -37,7 +37,7 @@ struct Summary {
   // discarded because their BU had been excluded.
   uint64_t incomplete_lost_peer = 0;
   uint64_t late_discarded = 0;
-  uint64_t fragments_in_place = 0;      // local_fragment in_place: checked in the RU's ring
+  uint64_t fragments_in_place = 0;  // local_fragment in_place: checked in the RU's ring
   // on_failure exclude: requests RUs answered from a slot that no longer
   // held their event (an integrity error), the most events one RU's ring
   // held at once, its slots (the smallest ring), and the free BU slots the
