@@ -119,6 +119,7 @@ void LfDriver::open_endpoint() {
   inject_buf_.resize(caps_.inline_size);
 
   peers_.resize(context_.size);
+  tx_queue_.resize(static_cast<size_t>(context_.size));
   post_internal_receives();
 
   // The endpoint's own address (the port is chosen once it is enabled).
