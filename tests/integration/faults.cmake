@@ -90,8 +90,7 @@ add_test(NAME fault_kill_bu_abort
 list(APPEND _evb_fault_tests fault_stall_short_kept fault_delay_ru fault_kill_evm_exclude
      fault_kill_bu_abort)
 
-# The same over UCX (tcp transport) where it is built. (libfabric is not
-# run here: see docs/drivers/libfabric.md, "What it survives".)
+# The same over UCX (tcp transport) where it is built (libfabric: at the end).
 if(TARGET evbench_driver_ucx)
   foreach(protocol pull push)
     set(name fault_kill_bu_ucx_${protocol})
@@ -109,3 +108,58 @@ set_tests_properties(${_evb_fault_tests} PROPERTIES TIMEOUT 90 LABELS "integrati
 # sanitizer build.
 set_tests_properties(fault_kill_bu_pull_barrel fault_stall_long_excluded_push fault_delay_ru
                      fault_kill_ru_push PROPERTIES LABELS "integration;faults;sanitize")
+
+# The same over libfabric's tcp;ofi_rxm (docs/drivers/libfabric.md, "What it
+# survives"). The provider reports nothing when a peer's process dies, so a
+# killed BU is excluded by the EVM's heartbeat check (kind not asserted: which
+# of heartbeat and keepalive comes first is a matter of timing) and a killed
+# RU is found by the driver's keepalive. Not run (exit 77, with the probe's
+# line) where `evbench drivers` does not list tcp;ofi_rxm as usable.
+if(TARGET evbench_driver_libfabric)
+  # (The script has no semicolon: CMake would split the list there.)
+  set(_evb_fault_lf /bin/sh -c "line=$(\"$1\" drivers | grep -E '^ *libfabric ')
+if ! echo \"$line\" | sed 's/not here.*//' | grep -q 'usable: .*tcp.ofi_rxm'
+then
+  echo \"not run: libfabric's tcp provider is not usable here (evbench drivers: $line)\"
+  exit 77
+fi
+shift
+exec \"$@\"" sh
+      $<TARGET_FILE:evbench> ${_evb_fault})
+  set(_evb_fault_lf_base ${_evb_fault_base} --set driver=libfabric --set driver_options.provider=tcp)
+  set(_evb_fault_lf_tests)
+  foreach(protocol pull push)
+    set(name fault_kill_bu_libfabric_tcp_${protocol})
+    add_test(NAME ${name}
+             COMMAND ${_evb_fault_lf} --expect-failure "BU 1" --expect-reassigned
+                     -- ${_evb_fault_lf_base} --set protocol=${protocol}
+                     --set "faults=[{at: 1s, stall: bu1, for: 200ms}, {at: 1s, kill: bu1}]")
+    set(name_ru fault_kill_ru_libfabric_tcp_${protocol})
+    add_test(NAME ${name_ru}
+             COMMAND ${_evb_fault_lf} --expect-failure "RU 1" --expect-incomplete
+                     -- ${_evb_fault_lf_base} --set protocol=${protocol}
+                     --set "faults=[{at: 1s, stall: ru1, for: 300ms}, {at: 1s, kill: ru1}]")
+    # A BU silent for 1.5 s: excluded after failure_detection, its late
+    # credits discarded when it wakes; the keepalive keeps it (it answers
+    # within keepalive_timeout, 4 s). failure_detection is 700 ms, not the
+    # 300 ms of the tests above: on a loaded 2-core machine a healthy BU was
+    # once silent for 340 ms and excluded too (then no BU was left).
+    set(name_stall fault_stall_long_excluded_libfabric_tcp_${protocol})
+    add_test(NAME ${name_stall}
+             COMMAND ${_evb_fault_lf} --expect-failure "BU 1" --expect-kind excluded_silent
+                     --expect-late-discarded
+                     -- ${_evb_fault_lf_base} --set protocol=${protocol}
+                     --set failure_detection=700ms
+                     --set "faults=[{at: 1s, stall: bu1, for: 1500ms}]")
+    list(APPEND _evb_fault_lf_tests ${name} ${name_ru} ${name_stall})
+  endforeach()
+  # Providers that do not survive a lost peer are refused at start (exit 2).
+  add_test(NAME fault_exclude_libfabric_shm_refused
+           COMMAND ${_evb_fault} --expect-exit 2
+                   --expect-stderr "on_failure: exclude is not supported over provider shm"
+                   -- ${_evb_fault_base} --set driver=libfabric --set driver_options.provider=shm
+                   --set "faults=[{at: 1s, kill: bu1}]")
+  list(APPEND _evb_fault_lf_tests fault_exclude_libfabric_shm_refused)
+  set_tests_properties(${_evb_fault_lf_tests} PROPERTIES TIMEOUT 90 LABELS "integration;faults"
+                       SKIP_RETURN_CODE 77)
+endif()

@@ -413,7 +413,7 @@ void LfDriver::peer_down(PeerId peer, OpStatus status, const std::string& why) {
   for (Op* op : ops_.live_ops()) {
     if (op->peer == peer && !op->reported && !op->abandoned && !is_rx(op)) tx.push_back(op);
   }
-  std::erase_if(tx_queue_, [&](Op* op) { return op->peer == peer; });
+  (void)tx_queue_.take(peer);  // still live: failed below with the rest
   for (Op* op : tx) {
     if (op->kind != OpKind::ctl_send || !op->live) continue;
     if (Op* parent = std::exchange(op->parent, nullptr)) write_part_done(parent, status, why);

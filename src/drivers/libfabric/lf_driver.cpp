@@ -70,6 +70,12 @@ LfDriver::LfDriver(const DriverContext& context, LfOptions options)
   }
   name_ = std::string("libfabric/") + info->fabric_attr->prov_name;
   source_ = (info->caps & FI_SOURCE) != 0;
+  if (options_.exclude_lost_peers && !survives_peer_loss(info->fabric_attr->prov_name))
+    throw ConfigError(prefix() + ": on_failure: exclude is not supported over provider " +
+                      info->fabric_attr->prov_name +
+                      " (a lost peer stalls the survivors or is never reported; "
+                      "docs/drivers/libfabric.md, \"What it survives\"): use "
+                      "driver_options.provider=tcp, or on_failure: abort");
 
   const bool has_cq_data = info->domain_attr->cq_data_size >= 4;
   if (options_.write_immediate == ImmediateMode::native && !has_cq_data)
@@ -119,6 +125,7 @@ void LfDriver::open_endpoint() {
   inject_buf_.resize(caps_.inline_size);
 
   peers_.resize(context_.size);
+  tx_queue_.resize(static_cast<size_t>(context_.size));
   post_internal_receives();
 
   // The endpoint's own address (the port is chosen once it is enabled).

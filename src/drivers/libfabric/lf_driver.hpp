@@ -30,6 +30,7 @@
 #include "drivers/libfabric/lf_memory.hpp"
 #include "drivers/libfabric/lf_ops.hpp"
 #include "drivers/libfabric/lf_options.hpp"
+#include "drivers/libfabric/lf_tx_queues.hpp"
 
 namespace evb::libfabric {
 
@@ -153,8 +154,8 @@ class LfDriver final : public Driver {
   std::string address_;
   std::vector<Peer> peers_;  // indexed by rank
   std::unordered_map<fi_addr_t, PeerId> by_addr_;
-  std::deque<Op*> tx_queue_;  // FI_EAGAIN: waiting to be posted, in order
-  std::deque<Op*> rx_queue_;
+  TxQueues tx_queue_;                   // FI_EAGAIN: waiting to be posted, in order per peer
+  std::deque<Op*> rx_queue_;            // (receives: in order)
   std::unordered_set<Op*> user_recvs_;  // posted or queued user receives
   std::vector<Op*> internal_recvs_;     // control / remote-CQ-data receives
   RingQueue<Completion> ready_;

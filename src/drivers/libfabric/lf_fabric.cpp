@@ -44,6 +44,11 @@ std::string canonical_provider(const std::string& name) {
   return name;
 }
 
+bool survives_peer_loss(const std::string& prov_name) {
+  const auto semi = prov_name.find(';');
+  return semi != std::string::npos && prov_name.substr(semi + 1) == "ofi_rxm";
+}
+
 bool is_ip_provider(const std::string& prov_name) {
   const std::string core = prov_name.substr(0, prov_name.find(';'));
   return core == "tcp" || core == "sockets" || core == "udp" || core == "net";

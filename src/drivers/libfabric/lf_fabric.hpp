@@ -87,6 +87,13 @@ std::string canonical_provider(const std::string& name);
 // True for providers addressed by IP (tcp, sockets, udp, net and their
 // utility layerings): those get a source address to stay on loopback.
 bool is_ip_provider(const std::string& prov_name);
+// True for providers over which a run survives losing a peer (on_failure:
+// exclude): the ofi_rxm layerings (tcp;ofi_rxm measured; verbs;ofi_rxm
+// shares the layer that answers FI_EAGAIN for a dead peer). Others are
+// refused: shm and sockets failed the fault runs, udp;ofi_rxd stalls on
+// fragment-sized messages anyway (docs/drivers/libfabric.md, "What it
+// survives"); the rest is unmeasured.
+bool survives_peer_loss(const std::string& prov_name);
 
 // What to ask fi_getinfo for.
 struct InfoRequest {

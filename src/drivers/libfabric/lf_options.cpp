@@ -102,6 +102,7 @@ const std::vector<KeySpec>& lf_option_specs() {
 LfOptions parse_lf_options(const Config* config) {
   LfOptions o;
   if (!config) return o;
+  o.exclude_lost_peers = config->on_failure == OnFailure::exclude;
   for (const auto& [raw_key, value] : config->driver_options) {
     // Accept "provider" as well as "libfabric.provider" / "driver_options.provider".
     const std::string key = option_key(raw_key);

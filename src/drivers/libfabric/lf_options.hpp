@@ -34,6 +34,7 @@ struct LfOptions {
   std::chrono::milliseconds keepalive_timeout{4000};  // 0 = no keepalive
   std::chrono::milliseconds connect_timeout{30000};
   std::chrono::milliseconds shutdown_timeout{10000};
+  bool exclude_lost_peers = false;  // on_failure: exclude (the provider must survive it)
 };
 
 const std::vector<KeySpec>& lf_option_specs();

@@ -216,14 +216,14 @@ void LfDriver::landed(Op* op) {
 }
 
 bool LfDriver::submit_tx(Op* op) {
-  if (!tx_queue_.empty()) {
-    tx_queue_.push_back(op);
+  if (tx_queue_.waiting(op->peer)) {
+    tx_queue_.push(op);
     return true;
   }
   const int rc = issue(op);
   if (busy(rc, op)) {
     ++eagains_;
-    tx_queue_.push_back(op);
+    tx_queue_.push(op);
     return true;
   }
   if (rc != 0) {
@@ -369,17 +369,25 @@ void LfDriver::fail_issue(Op* op, int rc) {
 }
 
 void LfDriver::retry_queued() {
-  for (auto* queue : {&tx_queue_, &rx_queue_}) {
-    while (!queue->empty()) {
-      Op* op = queue->front();
-      const int rc = issue(op);
-      if (busy(rc, op)) {
-        ++eagains_;
-        break;
-      }
-      queue->pop_front();
-      if (rc != 0) fail_issue(op, rc);
+  // Transmits: each peer's queue in order, a busy peer blocking only itself.
+  tx_queue_.drain([&](Op* op) {
+    const int rc = issue(op);
+    if (busy(rc, op)) {
+      ++eagains_;
+      return false;
     }
+    if (rc != 0) fail_issue(op, rc);
+    return true;
+  });
+  while (!rx_queue_.empty()) {
+    Op* op = rx_queue_.front();
+    const int rc = issue(op);
+    if (busy(rc, op)) {
+      ++eagains_;
+      break;
+    }
+    rx_queue_.pop_front();
+    if (rc != 0) fail_issue(op, rc);
   }
 }
 

@@ -197,6 +197,43 @@ TEST_P(LfFaults, KeepaliveKeepsQuietPeersAndLosesSilentOnes) {
   EXPECT_EQ(ok[0].status, OpStatus::ok);
 }
 
+// A peer that vanished without a goodbye: tcp;ofi_rxm answers FI_EAGAIN to
+// every send for it while it retries the connection, so the driver queues
+// them. A send to another peer posted behind them must not wait: one queue
+// for all peers kept it (and every keepalive answer) behind the dead peer's.
+TEST_P(LfFaults, SendsQueuedForAVanishedPeerDoNotHoldUpOthers) {
+  if (GetParam() == "shm")
+    GTEST_SKIP() << "shm endpoints of one process share their mappings: a destroyed peer "
+                    "cannot be told from a live one without crashing";
+  LfOptions o = options();
+  o.keepalive_timeout = std::chrono::milliseconds(0);  // nothing declares rank 1 lost
+  o.shutdown_timeout = std::chrono::milliseconds(500);
+  Cluster c(3, o);
+  c.connect();
+  c.destroy(1);
+  // Let rank 0's provider see the connection go.
+  (void)c.settle(0, std::chrono::milliseconds(300));
+  auto m = pattern(1024, 5);
+  Segment s{m.data(), m.size(), nullptr};
+  for (int i = 0; i < 8; ++i) c[0].post_send(1, 1, {&s, 1}, 100 + i);
+  (void)c.settle(0, std::chrono::milliseconds(100));
+  if (c[0].queued_ops() == 0)
+    GTEST_SKIP() << GetParam() << " did not refuse the sends to the vanished rank (they "
+                 << "completed or failed: " << c.queued(0)
+                 << " completions), so nothing waits in the driver's queue";
+  std::vector<std::byte> buf(1024);
+  c[2].post_recv(0, 1, buf.data(), buf.size(), nullptr, 7);
+  c[0].post_send(2, 1, {&s, 1}, 200);
+  auto got = c.take(2, 1, std::chrono::seconds(5));
+  ASSERT_EQ(got.size(), 1u) << "the send to rank 2 waited behind those to rank 1";
+  EXPECT_EQ(got[0].status, OpStatus::ok);
+  EXPECT_EQ(got[0].peer, 0);
+  EXPECT_EQ(std::memcmp(buf.data(), m.data(), m.size()), 0);
+  EXPECT_GT(c[0].queued_ops(), 0u) << "the sends to rank 1 left the queue meanwhile";
+  std::cout << "[ queued ] " << GetParam() << ": " << c[0].queued_ops()
+            << " operations for the vanished rank still queued, the live rank served\n";
+}
+
 TEST_P(LfFaults, ConnectTimesOutNamingTheMissingRank) {
   LfOptions o = options();
   o.connect_timeout = std::chrono::milliseconds(300);

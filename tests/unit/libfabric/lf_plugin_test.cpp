@@ -127,6 +127,39 @@ TEST(libfabricPlugin, UnknownProviderIsRefusedAtCreation) {
   }
 }
 
+// on_failure: exclude runs over the ofi_rxm providers only: the others
+// failed the fault runs (docs/drivers/libfabric.md, "What it survives").
+TEST(libfabricPlugin, ExcludeIsRefusedOverProvidersThatDoNotSurviveALostPeer) {
+  EXPECT_TRUE(survives_peer_loss("tcp;ofi_rxm"));
+  EXPECT_TRUE(survives_peer_loss("verbs;ofi_rxm"));
+  for (const char* p : {"shm", "sockets", "udp;ofi_rxd", "psm2", "ofi_rxm", "tcp"})
+    EXPECT_FALSE(survives_peer_loss(p)) << p;
+  Config config;
+  config.on_failure = OnFailure::exclude;
+  EXPECT_TRUE(parse_lf_options(&config).exclude_lost_peers);
+  config.on_failure = OnFailure::abort;
+  EXPECT_FALSE(parse_lf_options(&config).exclude_lost_peers);
+  for (const char* provider : {"shm", "tcp"}) {
+    if (!test::unusable(provider).empty()) continue;
+    LfOptions o = test::options_for(provider);
+    o.exclude_lost_peers = true;
+    if (std::string(provider) == "tcp") {
+      EXPECT_NO_THROW(LfDriver(test::context_of(0, 1), o));
+      continue;
+    }
+    try {
+      LfDriver d(test::context_of(0, 1), o);
+      FAIL() << "on_failure exclude accepted over " << provider;
+    } catch (const ConfigError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("on_failure: exclude is not supported over provider shm"),
+                std::string::npos)
+          << what;
+      EXPECT_NE(what.find("driver_options.provider"), std::string::npos) << what;
+    }
+  }
+}
+
 TEST(libfabricPlugin, BadRankIsRefused) {
   EXPECT_THROW(LfDriver(test::context_of(3, 2), LfOptions{}), ConfigError);
 }
