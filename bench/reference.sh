@@ -21,12 +21,18 @@
 #
 # -p huge: huge pages on both sides (evbench page_size: huge; the loops' buffers
 # 2 MiB-aligned with MADV_HUGEPAGE, bench/ref_alloc.h), the default; -p normal: 4 KiB pages.
+# -b KEY=VALUE: before/after in the same run: every evbench measurement is
+# also made with --set KEY=VALUE (interleaved: A, B, reference, A, B, ...),
+# printed as a second evbench column "B" with its own ratio, and B/A.
 #
-#   bench/reference.sh [-s SECONDS] [-r REPEAT] [-n "4 8"] [-w WINDOW] [-p normal|huge] [-j FILE.json]
+# -P "pull/mpi pull/tcp": only these pairs (default: all four).
+#
+#   bench/reference.sh [-s SECONDS] [-r REPEAT] [-n "4 8"] [-w WINDOW] [-p normal|huge]
+#                      [-b KEY=VALUE] [-P PAIRS] [-j FILE.json]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-secs=3 repeat=3 procs="4 8" window=16 json="" pages=huge
-while getopts "s:r:n:w:p:j:" o; do
+secs=3 repeat=3 procs="4 8" window=16 json="" pages=huge variant="" pairs="pull/mpi pull/tcp p2p/mpi p2p/tcp"
+while getopts "s:r:n:w:p:j:b:P:" o; do
   case $o in
     s) secs=$OPTARG ;;
     r) repeat=$OPTARG ;;
@@ -34,7 +40,9 @@ while getopts "s:r:n:w:p:j:" o; do
     w) window=$OPTARG ;;
     j) json=$OPTARG ;;
     p) pages=$OPTARG ;;
-    *) sed -n '2,25p' "$0" >&2; exit 2 ;;
+    b) variant=$OPTARG ;;
+    P) pairs=$OPTARG ;;
+    *) sed -n '2,32p' "$0" >&2; exit 2 ;;
   esac
 done
 evbench=${EVBENCH:-build/bin/evbench}
@@ -84,7 +92,7 @@ loop() {  # $1 = nodes, $2 = transport (vader|tcp), rest = program and its argum
 }
 
 measure() {  # $1 = row, $2 = nodes, $3 = policy; appends "row nodes policy side value"
-  local row=$1 np=$2 policy=$3 ring pool ev ref
+  local row=$1 np=$2 policy=$3 ring pool ev ref evb=""
   if [[ $policy == cache ]]; then ring=$((np * block)) pool=0; else ring=$memory pool=$memory; fi
   case $row in
     pull/mpi | pull/tcp)
@@ -94,6 +102,10 @@ measure() {  # $1 = row, $2 = nodes, $3 = policy; appends "row nodes policy side
                   --set ru_buffer="$ring" "${credits[@]}")
       if [[ $row == pull/mpi ]]; then ev=$(evbench_mpi "$np" "${opts[@]}")
       else ev=$(evbench_tcp "$np" "${opts[@]}"); fi
+      if [[ -n $variant ]]; then
+        if [[ $row == pull/mpi ]]; then evb=$(evbench_mpi "$np" "${opts[@]}" --set "$variant")
+        else evb=$(evbench_tcp "$np" "${opts[@]}" --set "$variant"); fi
+      fi
       local transport=vader
       [[ $row == pull/tcp ]] && transport=tcp
       ref=$(loop "$np" $transport "$tmp/alltoall_loop" $block "$secs" $pool) ;;
@@ -103,19 +115,24 @@ measure() {  # $1 = row, $2 = nodes, $3 = policy; appends "row nodes policy side
                   --set ru_buffer="$ring")
       if [[ $row == p2p/mpi ]]; then ev=$(evbench_mpi "$np" "${opts[@]}")
       else ev=$(evbench_tcp "$np" "${opts[@]}"); fi
+      if [[ -n $variant ]]; then
+        if [[ $row == p2p/mpi ]]; then evb=$(evbench_mpi "$np" "${opts[@]}" --set "$variant")
+        else evb=$(evbench_tcp "$np" "${opts[@]}" --set "$variant"); fi
+      fi
       local transport=vader
       [[ $row == p2p/tcp ]] && transport=tcp
       ref=$(loop "$np" $transport "$tmp/p2p_loop" $block "$secs" $pool "$window" 1) ;;
   esac
   echo "$row $np $policy evbench $ev" >>"$tmp/samples"
   echo "$row $np $policy reference $ref" >>"$tmp/samples"
-  echo "  $row n=$np $policy: evbench $ev, reference $ref" >&2
+  [[ -n $variant ]] && echo "$row $np $policy evbench_b $evb" >>"$tmp/samples"
+  echo "  $row n=$np $policy: evbench $ev${variant:+, B ($variant) $evb}, reference $ref" >&2
 }
 
 : >"$tmp/samples"
 echo "# reference.sh: 512 KiB, ${secs} s per measurement, ${repeat} interleaved repeats, $pages pages, $(nproc) cores" >&2
 for np in $procs; do
-  for row in pull/mpi pull/tcp p2p/mpi p2p/tcp; do
+  for row in $pairs; do
     for policy in cache memory; do
       for ((k = 0; k < repeat; ++k)); do measure $row "$np" $policy; done
     done
@@ -123,9 +140,9 @@ for np in $procs; do
 done
 
 /usr/bin/python3 - "$tmp/samples" "$json" "$secs" "$repeat" "$window" "$pages" \
-  "$("$evbench" --version)" "$(mpirun --version | head -1)" <<'EOF'
+  "$("$evbench" --version)" "$(mpirun --version | head -1)" "$variant" <<'EOF'
 import json, math, statistics, sys
-samples, out, secs, repeat, window, pages, version, mpi = sys.argv[1:9]
+samples, out, secs, repeat, window, pages, version, mpi, variant = sys.argv[1:10]
 refs = {"pull/mpi": "MPI_Alltoall loop, vader", "pull/tcp": "MPI_Alltoall loop, TCP BTL",
         "p2p/mpi": "p2p_loop (osu_bibw-like), vader", "p2p/tcp": "p2p_loop, TCP BTL"}
 table = {}
@@ -137,22 +154,35 @@ def median(v):
     return statistics.median(v) if v else float("nan")
 rows = []
 print(f"# {version}; {mpi}; medians of {repeat}, {secs} s each; one-to-one window {window}; {pages} pages")
-print(f"{'pair':9} {'n':>2} {'policy':7} {'evbench Gb/s':>12} {'reference Gb/s':>14} {'ratio':>6}  reference")
+def div(a, b):
+    return a / b if b and not math.isnan(a) and not math.isnan(b) else float("nan")
+if variant:
+    print(f"# B: every evbench measurement again with --set {variant}, interleaved")
+extra = f" {'B Gb/s':>8} {'B ratio':>7} {'B/A':>5}" if variant else ""
+print(f"{'pair':9} {'n':>2} {'policy':7} {'evbench Gb/s':>12} {'reference Gb/s':>14} {'ratio':>6}{extra}  reference")
 for (row, n, policy), sides in table.items():
     e, r = median(sides.get("evbench", [])), median(sides.get("reference", []))
-    ratio = e / r if r and not math.isnan(r) and not math.isnan(e) else float("nan")
-    print(f"{row:9} {n:>2} {policy:7} {e:12.2f} {r:14.2f} {ratio:6.2f}  {refs[row]}")
-    rows.append({"pair": row, "nodes": n, "policy": policy, "evbench_gbps": e,
-                 "reference_gbps": r, "ratio": ratio, "reference": refs[row],
-                 "evbench_samples": sides.get("evbench", []),
-                 "reference_samples": sides.get("reference", [])})
+    ratio = div(e, r)
+    b = median(sides.get("evbench_b", [])) if variant else float("nan")
+    more = f" {b:8.2f} {div(b, r):7.2f} {div(b, e):5.2f}" if variant else ""
+    print(f"{row:9} {n:>2} {policy:7} {e:12.2f} {r:14.2f} {ratio:6.2f}{more}  {refs[row]}")
+    entry = {"pair": row, "nodes": n, "policy": policy, "evbench_gbps": e,
+             "reference_gbps": r, "ratio": ratio, "reference": refs[row],
+             "evbench_samples": sides.get("evbench", []),
+             "reference_samples": sides.get("reference", [])}
+    if variant:
+        entry.update({"variant": variant, "variant_gbps": b, "variant_ratio": div(b, r),
+                      "variant_samples": sides.get("evbench_b", [])})
+    rows.append(entry)
 if out:
     clean = lambda x: None if isinstance(x, float) and math.isnan(x) else x
     for r in rows:
-        for k in ("evbench_gbps", "reference_gbps", "ratio"):
-            r[k] = clean(r[k])
-        r["evbench_samples"] = [clean(x) for x in r["evbench_samples"]]
-        r["reference_samples"] = [clean(x) for x in r["reference_samples"]]
+        for k in ("evbench_gbps", "reference_gbps", "ratio", "variant_gbps", "variant_ratio"):
+            if k in r:
+                r[k] = clean(r[k])
+        for k in ("evbench_samples", "reference_samples", "variant_samples"):
+            if k in r:
+                r[k] = [clean(x) for x in r[k]]
     json.dump({"benchmark": "reference", "block_bytes": 524288, "seconds": float(secs),
                "repeat": int(repeat), "window": int(window), "pages": pages, "evbench": version, "mpi": mpi,
                "rows": rows}, open(out, "w"), indent=1)
