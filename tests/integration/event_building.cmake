@@ -105,6 +105,13 @@ add_test(NAME eb_local_fragment_in_place_corruption
                  -- $<TARGET_FILE:evbench> run --quiet --set nodes=1 --set events=200
                  --set warmup=0s --set fault.corrupt_every=50 --set verify.sample=1)
 set_tests_properties(eb_local_fragment_in_place_corruption PROPERTIES TIMEOUT 60 LABELS integration)
+# One node without an EVM is one process: the tcp driver has no peer, and its
+# command receives must stay posted rather than fail "peer closed".
+add_test(NAME eb_single_node_pull_noevm
+         COMMAND ${_evb_check} --expect-json results.events_built=50
+                 -- $<TARGET_FILE:evbench> run --quiet --set nodes=1 --set protocol=pull-noevm
+                 --set events=50 --set warmup=0s)
+set_tests_properties(eb_single_node_pull_noevm PROPERTIES TIMEOUT 60 LABELS integration)
 # As a new user would try it: three nodes and a lognormal size spread with
 # nothing else set (parallel adapts to nodes, the spread takes its default).
 add_test(NAME eb_new_user_nodes3_lognormal

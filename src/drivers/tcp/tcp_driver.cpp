@@ -168,7 +168,9 @@ void TcpDriver::post_recv(PeerId peer, Tag tag, void* buffer, size_t size, const
     return fail_now(OpType::recv, peer, tag, cookie,
                     status_of_gone(peers_[peer].state == PeerState::lost), {});
   }
-  if (peer == kAnyPeer && live_peers_ == 0) {
+  // Every peer gone: nothing can match. A run of one rank has no peers to
+  // lose: its any-peer receive stays posted (only loopback reaches it).
+  if (peer == kAnyPeer && live_peers_ == 0 && context_.size > 1) {
     return fail_now(OpType::recv, peer, tag, cookie, status_of_gone(any_lost_ || !connected_), {});
   }
   matcher_.add_posted(r);
