@@ -6,8 +6,10 @@
 # (results.samples, report_interval = INTERVAL) and each rank's peak RSS
 # (results.peak_rss_bytes). At the end it prints a table: per rank the RSS
 # after warm-up, at the end, its growth and peak; throughput of the first
-# and last tenth of the measured intervals and the drift between them; and
-# writes the same as JSON (soak.json) next to the results and the samples.
+# and last tenth of the measured intervals and the drift between them; the
+# same per CPU-second the ranks used (utime + stime from /proc/PID/stat),
+# which a busy neighbour does not move; and writes the same as JSON
+# (soak.json) next to the results and the samples.
 # Not a test (no thresholds); see docs/METRICS.md "Soak".
 #
 #   bench/soak.sh [DURATION [OUTDIR]] [-- evbench run arguments...]
@@ -45,14 +47,17 @@ children() {
   done | sort -n
 }
 start=$(date +%s.%N)
-echo "t_s rank pid rss_kib" >"$outdir/rss.tsv"
+echo "t_s rank pid rss_kib cpu_ticks" >"$outdir/rss.tsv"
 while kill -0 "$launcher" 2>/dev/null; do
   sleep "$interval"
   t=$(/usr/bin/python3 -c "import time; print(round(time.time() - $start, 1))")
   rank=0
   for pid in $(children); do
     rss=$(awk '/^VmRSS:/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
-    [[ -n $rss ]] && echo "$t $rank $pid $rss" >>"$outdir/rss.tsv"
+    # utime + stime (clock ticks): the CPU the rank used so far (fields 14
+    # and 15; the command name in field 2 has no spaces: evbench).
+    cpu=$(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || true)
+    [[ -n $rss && -n $cpu ]] && echo "$t $rank $pid $rss $cpu" >>"$outdir/rss.tsv"
     rank=$((rank + 1))
   done
 done

@@ -6,6 +6,7 @@ peak_rss_bytes per rank) and OUTDIR/rss.tsv (VmRSS sampled by soak.sh), prints
 a table and writes OUTDIR/soak.json. Usage: soak_report.py OUTDIR
 """
 import json
+import os
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -13,6 +14,42 @@ from pathlib import Path
 
 def mean(xs):
     return sum(xs) / len(xs) if xs else 0.0
+
+
+def ticks_at(series, t):
+    """CPU ticks of one rank at time t (linear between samples; None outside)."""
+    for (t0, c0), (t1, c1) in zip(series, series[1:]):
+        if t0 <= t <= t1:
+            return c0 + (c1 - c0) * ((t - t0) / (t1 - t0) if t1 > t0 else 0)
+    return None
+
+
+def cpu_normalised(measured, interval, cpu, tenth):
+    """Gbit built per CPU-second of all ranks, first vs last tenth: a
+    slowdown of evbench itself shows here, a busy neighbour does not (it takes
+    CPU time away, not CPU work per byte). None without CPU samples. The
+    watcher's clock starts with the launcher, the samples' at the data phase
+    (about a second later): the windows are a tenth of the run, so that
+    offset is small against them."""
+    if not cpu or not measured:
+        return None
+    hz = os.sysconf("SC_CLK_TCK")
+
+    def window(samples):
+        t0, t1 = samples[0]["t_s"] - interval, samples[-1]["t_s"]
+        used = 0.0
+        for series in cpu.values():
+            # The part of the window the watcher sampled, scaled to the whole
+            # window (the last interval may end after the last sample).
+            lo, hi = max(t0, series[0][0]), min(t1, series[-1][0])
+            if hi - lo < 0.5 * (t1 - t0):
+                return None
+            used += (ticks_at(series, hi) - ticks_at(series, lo)) / hz * (t1 - t0) / (hi - lo)
+        bits = sum(s["aggregate_gbps"] * interval for s in samples)
+        return bits / used if used > 0 else None
+    first, last = window(measured[:tenth]), window(measured[-tenth:])
+    return {"first_gbit_per_cpu_s": first, "last_gbit_per_cpu_s": last,
+            "drift_percent": (last - first) / first * 100 if first and last else None}
 
 
 def main(outdir):
@@ -36,9 +73,13 @@ def main(outdir):
     ev_last = mean([s["events_per_second"] for s in last])
 
     rss = defaultdict(list)  # rank -> [(t, kib)]
+    cpu = defaultdict(list)  # rank -> [(t, ticks)]
     for line in (out / "rss.tsv").read_text().splitlines()[1:]:
-        t, rank, _pid, kib = line.split()
+        t, rank, _pid, kib, *ticks = line.split()
         rss[int(rank)].append((float(t), int(kib)))
+        if ticks:
+            cpu[int(rank)].append((float(t), int(ticks[0])))
+    per_cpu = cpu_normalised(measured, interval, cpu, tenth)
     peaks = res.get("peak_rss_bytes", [])
     ranks = []
     for rank in sorted(rss):
@@ -63,6 +104,7 @@ def main(outdir):
             "drift_percent": (gb_last - gb_first) / gb_first * 100 if gb_first else None,
             "first_events_per_second": ev_first, "last_events_per_second": ev_last,
         },
+        "per_cpu_second": per_cpu,
         "ranks": ranks,
         "integrity": res.get("integrity"),
     }
@@ -74,6 +116,9 @@ def main(outdir):
     print(f"aggregate Gb/s  first {gb_first:9.3f}  last {gb_last:9.3f}  drift "
           f"{drift:+.2f} %" if drift is not None else "drift n/a")
     print(f"events/s        first {ev_first:9.0f}  last {ev_last:9.0f}")
+    if per_cpu and per_cpu["drift_percent"] is not None:
+        print(f"Gbit/CPU-s      first {per_cpu['first_gbit_per_cpu_s']:9.3f}  last "
+              f"{per_cpu['last_gbit_per_cpu_s']:9.3f}  drift {per_cpu['drift_percent']:+.2f} %")
     print(f"{'rank':>4} {'samples':>7} {'RSS after warm-up':>18} {'RSS end':>10} "
           f"{'growth':>9} {'peak (results)':>15}")
     for r in ranks:
