@@ -121,7 +121,7 @@ void EvmAgent::book_reassigned_built(uint64_t event, int64_t now) {
   FailureRecord& r = stats_.failures[record];
   r.recovered_at_s = since_t0(now);
   std::fprintf(stderr,
-               "evbench: %s (rank %d): its %llu events built elsewhere; recovered in %.3f s\n",
+               "evbench: %s (rank %d): its %llu events built elsewhere, %.3f s after detection\n",
                r.unit.c_str(), r.rank, static_cast<unsigned long long>(r.reassigned),
                r.recovered_at_s - r.detected_at_s);
 }
