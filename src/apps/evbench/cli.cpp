@@ -1,5 +1,6 @@
 #include "apps/evbench/cli.hpp"
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -182,7 +183,7 @@ int cmd_run(const Args& a, const PluginRegistry& r, int argc, char** argv) {
 
 // The simulation always runs the mpi driver and bootstrap (what SMPI
 // provides): a config file's other choice is replaced, an explicit --set of
-// another one is a contradiction.
+// another one is a contradiction. The mpi driver's idle ranks block.
 int cmd_sim(Args a, const PluginRegistry& r) {
   for (const auto& [key, value] : {std::pair<std::string, std::string>{"driver", "mpi"},
                                    std::pair<std::string, std::string>{"bootstrap", "mpi"}}) {
@@ -192,6 +193,12 @@ int cmd_sim(Args a, const PluginRegistry& r) {
                           " (SimGrid SMPI); drop the --set");
     a.sets.push_back(key + "=" + value);
   }
+  // Idle simulated ranks block in MPI_Waitsome (docs/SCALE.md), unless told
+  // otherwise: polling costs a poll per simulated microsecond and rank.
+  const std::string wait_key = "driver_options.wait=";
+  if (std::none_of(a.sets.begin(), a.sets.end(),
+                   [&](const std::string& s) { return s.rfind(wait_key, 0) == 0; }))
+    a.sets.push_back(wait_key + "waitsome");
   const Config config = load(a, r);
   SimRequest req;
   req.platform = a.platform;

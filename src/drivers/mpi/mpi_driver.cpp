@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 #include <climits>
+#include <ctime>
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
@@ -61,7 +62,7 @@ Capabilities MpiDriver::capabilities() const {
   caps.rdma_write = false;
   caps.ordered_per_peer = true;  // MPI non-overtaking rule: same comm, same tag
   caps.zero_copy_send = true;    // hindexed datatype over the caller's segments
-  caps.can_block = false;
+  caps.can_block = options_.wait == WaitMode::waitsome;
   caps.max_message = 1ull << 30;  // MPI counts are int; stay well below INT_MAX
   caps.max_segments = kMaxSegments;
   caps.tag_bits = std::popcount(tag_mask_);
@@ -225,6 +226,10 @@ size_t MpiDriver::poll(std::span<Completion> out) {
     last_error_ = "mpi poll: " + error_string(-rc);
     return n;
   }
+  return hand_out(out, n);
+}
+
+size_t MpiDriver::hand_out(std::span<Completion> out, size_t n) {
   if (finished_.size() > 1) {
     std::sort(finished_.begin(), finished_.end(),
               [](const FinishedOp& a, const FinishedOp& b) { return a.op.seq < b.op.seq; });
@@ -237,6 +242,29 @@ size_t MpiDriver::poll(std::span<Completion> out) {
     }
   }
   return n;
+}
+
+// Under SMPI a blocked MPI_Waitsome lets simulated time run to the next
+// completion, where polling costs smpi/test per failed test (and a context
+// switch per rank and poll). With nothing in flight, no completion can come:
+// sleep until the engine's timer (nanosleep is simulated time under SMPI).
+void MpiDriver::wait(std::chrono::microseconds timeout) {
+  if (options_.wait != WaitMode::waitsome || shut_down_ || !backlog_.empty()) return;
+  if (timeout.count() <= 0 || ns_to_s(timeout.count() * 1000) < options_.waitsome_min_timeout_s)
+    return;
+  if (pool_.in_flight() == 0) {
+    timespec ts{static_cast<time_t>(timeout.count() / 1000000),
+                static_cast<long>(timeout.count() % 1000000) * 1000};
+    nanosleep(&ts, nullptr);
+    return;
+  }
+  finished_.clear();
+  const int rc = pool_.wait(finished_);
+  if (rc < 0) {
+    last_error_ = "mpi wait: " + error_string(-rc);
+    return;
+  }
+  hand_out(std::span<Completion>(), 0);
 }
 
 void MpiDriver::shutdown() {

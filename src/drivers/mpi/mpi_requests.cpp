@@ -61,10 +61,24 @@ int RequestPool::test(std::vector<FinishedOp>& out) {
   return test_some(out);
 }
 
+int RequestPool::wait(std::vector<FinishedOp>& out) {
+  if (count_ == 0) return 0;
+  int done = 0;
+  const int rc = MPI_Waitsome(static_cast<int>(count_), requests_.data(), &done, indices_.data(),
+                              statuses_.data());
+  return collect(rc, done, out);
+}
+
 int RequestPool::test_some(std::vector<FinishedOp>& out) {
   int done = 0;
-  int rc = MPI_Testsome(static_cast<int>(count_), requests_.data(), &done, indices_.data(),
-                        statuses_.data());
+  const int rc = MPI_Testsome(static_cast<int>(count_), requests_.data(), &done, indices_.data(),
+                              statuses_.data());
+  return collect(rc, done, out);
+}
+
+// The output of MPI_Testsome / MPI_Waitsome (in indices_ and statuses_):
+// appends the finished operations to `out` and removes them from the table.
+int RequestPool::collect(int rc, int done, std::vector<FinishedOp>& out) {
   if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) return -rc;
   if (done == MPI_UNDEFINED || done <= 0) return 0;
   // Statuses' MPI_ERROR fields are only defined with MPI_ERR_IN_STATUS.

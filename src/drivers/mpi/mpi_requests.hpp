@@ -57,6 +57,9 @@ class RequestPool {
   // were appended, or a negative MPI error code if the test call itself
   // failed (then nothing was appended).
   int test(std::vector<FinishedOp>& out);
+  // Like test(), but blocks in MPI_Waitsome until at least one request in
+  // flight finishes (returns 0 at once when none is in flight).
+  int wait(std::vector<FinishedOp>& out);
 
   // Cancels every pending receive (their completions appear in test()).
   void cancel_receives();
@@ -69,6 +72,7 @@ class RequestPool {
  private:
   void remove(size_t index);
   int test_some(std::vector<FinishedOp>& out);
+  int collect(int rc, int done, std::vector<FinishedOp>& out);
   int test_any(std::vector<FinishedOp>& out);
   int test_each(std::vector<FinishedOp>& out);
 
