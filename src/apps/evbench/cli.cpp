@@ -193,12 +193,12 @@ int cmd_sim(Args a, const PluginRegistry& r) {
                           " (SimGrid SMPI); drop the --set");
     a.sets.push_back(key + "=" + value);
   }
-  // Idle simulated ranks block in MPI_Waitsome (docs/SCALE.md), unless told
+  // Idle simulated ranks block in MPI_Waitany (docs/SCALE.md), unless told
   // otherwise: polling costs a poll per simulated microsecond and rank.
   const std::string wait_key = "driver_options.wait=";
   if (std::none_of(a.sets.begin(), a.sets.end(),
                    [&](const std::string& s) { return s.rfind(wait_key, 0) == 0; }))
-    a.sets.push_back(wait_key + "waitsome");
+    a.sets.push_back(wait_key + "waitany");
   const Config config = load(a, r);
   SimRequest req;
   req.platform = a.platform;

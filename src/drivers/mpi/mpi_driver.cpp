@@ -62,7 +62,7 @@ Capabilities MpiDriver::capabilities() const {
   caps.rdma_write = false;
   caps.ordered_per_peer = true;  // MPI non-overtaking rule: same comm, same tag
   caps.zero_copy_send = true;    // hindexed datatype over the caller's segments
-  caps.can_block = options_.wait == WaitMode::waitsome;
+  caps.can_block = options_.wait == WaitMode::waitany;
   caps.max_message = 1ull << 30;  // MPI counts are int; stay well below INT_MAX
   caps.max_segments = kMaxSegments;
   caps.tag_bits = std::popcount(tag_mask_);
@@ -244,14 +244,13 @@ size_t MpiDriver::hand_out(std::span<Completion> out, size_t n) {
   return n;
 }
 
-// Under SMPI a blocked MPI_Waitsome lets simulated time run to the next
-// completion, where polling costs smpi/test per failed test (and a context
-// switch per rank and poll). With nothing in flight, no completion can come:
+// Under SMPI a blocked MPI_Waitany lets simulated time run to the next
+// completion; polling instead costs smpi/test of simulated time per failed
+// test (and a context switch per rank and poll). With nothing in flight, no completion can come:
 // sleep until the engine's timer (nanosleep is simulated time under SMPI).
 void MpiDriver::wait(std::chrono::microseconds timeout) {
-  if (options_.wait != WaitMode::waitsome || shut_down_ || !backlog_.empty()) return;
-  if (timeout.count() <= 0 || ns_to_s(timeout.count() * 1000) < options_.waitsome_min_timeout_s)
-    return;
+  if (options_.wait != WaitMode::waitany || shut_down_ || !backlog_.empty()) return;
+  if (timeout.count() <= 0 || ns_to_s(timeout.count() * 1000) < options_.wait_min_timeout_s) return;
   if (pool_.in_flight() == 0) {
     timespec ts{static_cast<time_t>(timeout.count() / 1000000),
                 static_cast<long>(timeout.count() % 1000000) * 1000};

@@ -23,8 +23,8 @@ namespace evb::mpi {
 
 // What wait() does (driver_options.wait).
 enum class WaitMode : uint8_t {
-  none,      // return at once: the engine polls (MPI_Testsome) while idle
-  waitsome,  // block in MPI_Waitsome until an operation in flight finishes
+  none,     // return at once: the engine polls (MPI_Testsome) while idle
+  waitany,  // block in MPI_Waitany until an operation in flight finishes
 };
 
 struct MpiOptions {
@@ -33,9 +33,9 @@ struct MpiOptions {
   PollMethod poll_method = PollMethod::testsome;
   double shutdown_timeout_s = 10.0;  // shutdown(): wait this long for unfinished sends
   WaitMode wait = WaitMode::none;
-  // waitsome: block only for waits at least this long (no engine timer due
+  // waitany: block only for waits at least this long (no engine timer due
   // sooner); shorter ones return at once and the engine polls to its timer.
-  double waitsome_min_timeout_s = 0.010;
+  double wait_min_timeout_s = 0.010;
 
   // Reads config->driver_options (null: defaults). Throws ConfigError.
   static MpiOptions from(const Config* config);

@@ -61,12 +61,19 @@ int RequestPool::test(std::vector<FinishedOp>& out) {
   return test_some(out);
 }
 
+// MPI_Waitany, not MPI_Waitsome: SMPI's MPI_Waitsome tests every other
+// request after the first completion, and each failed test costs smpi/test
+// of simulated time; the engine's next poll collects the others.
 int RequestPool::wait(std::vector<FinishedOp>& out) {
   if (count_ == 0) return 0;
-  int done = 0;
-  const int rc = MPI_Waitsome(static_cast<int>(count_), requests_.data(), &done, indices_.data(),
-                              statuses_.data());
-  return collect(rc, done, out);
+  int index = MPI_UNDEFINED;
+  MPI_Status status;
+  const int rc = MPI_Waitany(static_cast<int>(count_), requests_.data(), &index, &status);
+  if (index == MPI_UNDEFINED) return rc == MPI_SUCCESS ? 0 : -rc;
+  out.push_back(FinishedOp{ops_[index], status, rc});
+  if (requests_[index] != MPI_REQUEST_NULL) MPI_Request_free(&requests_[index]);
+  remove(static_cast<size_t>(index));
+  return 1;
 }
 
 int RequestPool::test_some(std::vector<FinishedOp>& out) {

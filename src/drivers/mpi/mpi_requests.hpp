@@ -57,8 +57,8 @@ class RequestPool {
   // were appended, or a negative MPI error code if the test call itself
   // failed (then nothing was appended).
   int test(std::vector<FinishedOp>& out);
-  // Like test(), but blocks in MPI_Waitsome until at least one request in
-  // flight finishes (returns 0 at once when none is in flight).
+  // Like test(), but blocks in MPI_Waitany until one request in flight
+  // finishes and appends that one (returns 0 at once when none is in flight).
   int wait(std::vector<FinishedOp>& out);
 
   // Cancels every pending receive (their completions appear in test()).

@@ -331,12 +331,12 @@ TEST(MpiDriver, PollRespectsOutputSize) {
   d->shutdown();
 }
 
-// wait waitsome: the driver can block, and wait() returns once an
+// wait waitany: the driver can block, and wait() returns once an
 // operation in flight has finished, its completion then handed out by poll().
-TEST(MpiDriver, WaitsomeBlocksUntilACompletion) {
+TEST(MpiDriver, WaitanyBlocksUntilACompletion) {
   MpiOptions o;
-  o.wait = WaitMode::waitsome;
-  o.waitsome_min_timeout_s = 0;
+  o.wait = WaitMode::waitany;
+  o.wait_min_timeout_s = 0;
   auto d = make_driver(o);
   EXPECT_TRUE(d->capabilities().can_block);
   const int me = world_rank();
@@ -361,12 +361,12 @@ TEST(MpiDriver, WaitsomeBlocksUntilACompletion) {
   d->shutdown();
 }
 
-// A wait shorter than waitsome_min_timeout (a timer is due sooner) returns at
+// A wait shorter than wait_min_timeout (a timer is due sooner) returns at
 // once although nothing finished: the engine polls up to its timer.
-TEST(MpiDriver, WaitsomeReturnsAtOnceBeforeANearTimer) {
+TEST(MpiDriver, WaitanyReturnsAtOnceBeforeANearTimer) {
   MpiOptions o;
-  o.wait = WaitMode::waitsome;
-  o.waitsome_min_timeout_s = 0.010;
+  o.wait = WaitMode::waitany;
+  o.wait_min_timeout_s = 0.010;
   auto d = make_driver(o);
   uint32_t in = 0;
   d->post_recv(world_rank(), 4, &in, sizeof in, nullptr, 1);  // never matched
@@ -392,7 +392,7 @@ TEST(MpiDriverFactory, RegistersOptionsAndProbe) {
   EXPECT_TRUE(keys.count("sync_send"));
   EXPECT_TRUE(keys.count("max_requests"));
   EXPECT_TRUE(keys.count("wait"));
-  EXPECT_TRUE(keys.count("waitsome_min_timeout"));
+  EXPECT_TRUE(keys.count("wait_min_timeout"));
   DriverProbe p = f->probe();
   EXPECT_TRUE(p.can_run);
   EXPECT_FALSE(p.library_version.empty());
@@ -460,10 +460,10 @@ TEST(MpiDriverFactory, BadOptionIsAConfigError) {
   EXPECT_DOUBLE_EQ(MpiOptions::from(&cfg).shutdown_timeout_s, 0.25);
   cfg.driver_options = {{"wait", "sometimes"}};
   EXPECT_THROW(MpiOptions::from(&cfg), ConfigError);
-  cfg.driver_options = {{"wait", "waitsome"}, {"waitsome_min_timeout", "2ms"}};
-  EXPECT_EQ(MpiOptions::from(&cfg).wait, WaitMode::waitsome);
-  EXPECT_DOUBLE_EQ(MpiOptions::from(&cfg).waitsome_min_timeout_s, 0.002);
-  cfg.driver_options = {{"waitsome_min_timeout", "-1ms"}};
+  cfg.driver_options = {{"wait", "waitany"}, {"wait_min_timeout", "2ms"}};
+  EXPECT_EQ(MpiOptions::from(&cfg).wait, WaitMode::waitany);
+  EXPECT_DOUBLE_EQ(MpiOptions::from(&cfg).wait_min_timeout_s, 0.002);
+  cfg.driver_options = {{"wait_min_timeout", "-1ms"}};
   EXPECT_THROW(MpiOptions::from(&cfg), ConfigError);
 }
 
