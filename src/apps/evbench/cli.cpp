@@ -193,12 +193,19 @@ int cmd_sim(Args a, const PluginRegistry& r) {
                           " (SimGrid SMPI); drop the --set");
     a.sets.push_back(key + "=" + value);
   }
-  // Idle simulated ranks block in MPI_Waitany (docs/SCALE.md), unless told
-  // otherwise: polling costs a poll per simulated microsecond and rank.
-  const std::string wait_key = "driver_options.wait=";
-  if (std::none_of(a.sets.begin(), a.sets.end(),
-                   [&](const std::string& s) { return s.rfind(wait_key, 0) == 0; }))
-    a.sets.push_back(wait_key + "waitany");
+  // Idle simulated ranks block in MPI_Waitany and poll with MPI_Testany (one
+  // simulator call, where MPI_Testsome makes one per request), unless the
+  // user chose (docs/SCALE.md). SMPI's MPI_Testany never reports finished
+  // eager sends; MPI_Waitany does, so testany is only set with waitany.
+  auto user_set = [&](const std::string& key) {
+    return std::any_of(a.sets.begin(), a.sets.end(),
+                       [&](const std::string& s) { return s.rfind(key + "=", 0) == 0; });
+  };
+  if (!user_set("driver_options.wait")) {
+    a.sets.push_back("driver_options.wait=waitany");
+    if (!user_set("driver_options.poll_method"))
+      a.sets.push_back("driver_options.poll_method=testany");
+  }
   const Config config = load(a, r);
   SimRequest req;
   req.platform = a.platform;

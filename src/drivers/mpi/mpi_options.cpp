@@ -73,7 +73,8 @@ std::vector<KeySpec> mpi_option_keys() {
                          .min = 0,
                          .doc = "wait waitany: block only when the engine's next timer is at "
                                 "least this far away (10ms: the engine's longest wait, i.e. no "
-                                "timer due); a nearer timer makes the rank poll up to it"});
+                                "timer due); a nearer timer makes the rank poll at 1-us "
+                                "intervals up to it"});
   return keys;
 }
 

@@ -48,9 +48,9 @@ void RequestPool::remove(size_t index) {
   --count_;
 }
 
-int RequestPool::test(std::vector<FinishedOp>& out) {
+int RequestPool::test(std::vector<FinishedOp>& out, PollMethod method) {
   if (count_ == 0) return 0;
-  switch (method_) {
+  switch (method) {
     case PollMethod::testany:
       return test_any(out);
     case PollMethod::test:
