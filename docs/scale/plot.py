@@ -1,7 +1,7 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Draws docs/scale/*.png from docs/scale/results.json (written by run.py).
 
-  docs/scale/plot.py
+  docs/scale/plot.py    (Debian python3-matplotlib: scripts/install-deps.sh --test)
 
 scaling.png: per-node rate (avg, min-max bars) against simulated nodes for
 PULL barrel and random on the irregular-routing tree, barrel on the ideal
@@ -61,11 +61,14 @@ def main():
         ax.plot([p[0] for p in pts], [p[1] for p in pts], linestyle="none", marker=m,
                 markersize=11, color="black", label=label)
     ax.set_xscale("log", base=2)
+    ticks = [16, 32, 64, 128, 256, 512]
+    ax.set_xticks(ticks)
+    ax.set_xticklabels([str(t) for t in ticks])
     ax.set_xlabel("simulated nodes (100 Gbit/s links, 16 hosts per leaf)")
     ax.set_ylabel("per-node rate, Gb/s (avg; bars min-max)")
     ax.set_ylim(0, 100)
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7, loc="lower left")
+    ax.legend(fontsize=7, loc="upper right")
     ax.set_title("evbench sim: event building and MPI_Alltoall at scale")
     fig.tight_layout()
     fig.savefig(os.path.join(HERE, "scaling.png"), dpi=90)
