@@ -34,7 +34,8 @@ struct MpiOptions {
   double shutdown_timeout_s = 10.0;  // shutdown(): wait this long for unfinished sends
   WaitMode wait = WaitMode::none;
   // waitany: block only for waits at least this long (no engine timer due
-  // sooner); shorter ones return at once and the engine polls to its timer.
+  // sooner); shorter ones sleep one 1-us poll interval, so the engine polls
+  // up to its timer.
   double wait_min_timeout_s = 0.010;
 
   // Reads config->driver_options (null: defaults). Throws ConfigError.

@@ -361,9 +361,10 @@ TEST(MpiDriver, WaitanyBlocksUntilACompletion) {
   d->shutdown();
 }
 
-// A wait shorter than wait_min_timeout (a timer is due sooner) returns at
-// once although nothing finished: the engine polls up to its timer.
-TEST(MpiDriver, WaitanyReturnsAtOnceBeforeANearTimer) {
+// A wait shorter than wait_min_timeout (a timer is due sooner) returns
+// after one poll interval although nothing finished: the engine polls up to
+// its timer instead of blocking past it.
+TEST(MpiDriver, WaitanyReturnsBeforeANearTimer) {
   MpiOptions o;
   o.wait = WaitMode::waitany;
   o.wait_min_timeout_s = 0.010;
