@@ -16,6 +16,10 @@ CHECK is one of
                          scheduling builds faster than barrel shift
   ideal-beats-miscabled  barrel shift on the ideal d-mod-k tree
                          (sim-tree-16) is faster than on the mis-cabled one
+  waitany-matches-polling  the switch run with idle ranks blocked in
+                         MPI_Waitany (what `evbench sim` sets) and with
+                         polling (driver_options.wait=none): poll modes block
+                         and yield, per-node rates within 5 %
 Exit 77 (CTest skip) with the reason when the ordinary evbench is missing.
 The figures compared are simulated (deterministic for a given SimGrid), not
 timings of this machine.
@@ -83,8 +87,11 @@ def write(path, text):
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def sim(evbench, workdir, platform_text, scheduling, tag, config=None, platform=None):
-    """platform_text/CONFIG written to workdir, or files of the source tree."""
+def sim(evbench, workdir, platform_text, scheduling, tag, config=None, platform=None, sets=(),
+        poll_mode=None):
+    """platform_text/CONFIG written to workdir, or files of the source tree;
+    `sets` are extra --set arguments; `poll_mode` the one every rank must
+    report."""
     if platform is None:
         platform = write(os.path.join(workdir, f"{tag}.platform.yaml"), platform_text)
     if config is None:
@@ -93,6 +100,8 @@ def sim(evbench, workdir, platform_text, scheduling, tag, config=None, platform=
     out = os.path.join(workdir, f"{tag}.json")
     cmd = [evbench, "sim", config, "--platform", platform, "--set", f"scheduling={scheduling}",
            "--json", out, "--quiet"]
+    for kv in sets:
+        cmd += ["--set", kv]
     # Own process group: on a timeout smpirun and the simulation go too.
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          start_new_session=True)
@@ -111,6 +120,9 @@ def sim(evbench, workdir, platform_text, scheduling, tag, config=None, platform=
     assert res["simulated_time_s"] > 0 and res["wall_time_s"] > 0
     assert res["status"] == "ok", res["status"]
     assert res["events_built"] > 0, "no event built"
+    if poll_mode is not None:
+        # One mode when all ranks agree, else the ranks' modes comma-joined.
+        assert res["poll_mode"] == poll_mode, f"poll mode {res['poll_mode']}, expected {poll_mode}"
     avg = res["bandwidth_gbps"]["per_node"]["avg"]
     print(f"{tag}: {scheduling} avg {avg:.2f} Gb/s per node "
           f"({res['simulated_time_s']:.3f} s simulated, {res['wall_time_s']:.1f} s wall)")
@@ -143,6 +155,14 @@ def main():
             sys.exit(f"FAIL: two leaves {leaves:.3f} Gb/s not slower than one switch {switch:.3f}")
         if not leaves <= bound:
             sys.exit(f"FAIL: two leaves {leaves:.3f} Gb/s above the uplink bound")
+    elif check == "waitany-matches-polling":
+        blocked = sim(evbench, workdir, single_switch(NODES), "barrel", "blocked",
+                      poll_mode="block")
+        polled = sim(evbench, workdir, single_switch(NODES), "barrel", "polled",
+                     sets=["driver_options.wait=none"], poll_mode="yield")
+        if not abs(blocked - polled) <= 0.05 * polled:
+            sys.exit(f"FAIL: blocked {blocked:.3f} Gb/s, polled {polled:.3f} Gb/s: "
+                     "more than 5 % apart")
     elif check in ("random-beats-barrel", "ideal-beats-miscabled"):
         config = os.path.join(SOURCE, "configs/sim/pull-1mib.yaml")
         platforms = os.path.join(SOURCE, "configs/platforms")

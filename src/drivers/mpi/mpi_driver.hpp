@@ -21,11 +21,22 @@
 
 namespace evb::mpi {
 
+// What wait() does (driver_options.wait).
+enum class WaitMode : uint8_t {
+  none,     // return at once: the engine polls (MPI_Testsome) while idle
+  waitany,  // block in MPI_Waitany until an operation in flight finishes
+};
+
 struct MpiOptions {
   bool sync_send = false;       // MPI_Issend: completion means "matched by the receiver"
   size_t max_requests = 65536;  // operations in flight at once
   PollMethod poll_method = PollMethod::testsome;
   double shutdown_timeout_s = 10.0;  // shutdown(): wait this long for unfinished sends
+  WaitMode wait = WaitMode::none;
+  // waitany: block only for waits at least this long (no engine timer due
+  // sooner); shorter ones sleep one 1-us poll interval, so the engine polls
+  // up to its timer.
+  double wait_min_timeout_s = 0.010;
 
   // Reads config->driver_options (null: defaults). Throws ConfigError.
   static MpiOptions from(const Config* config);
@@ -53,6 +64,7 @@ class MpiDriver final : public Driver {
   void post_recv(PeerId peer, Tag tag, void* buffer, size_t size, const Registration* reg,
                  uint64_t cookie) override;
   size_t poll(std::span<Completion> out) override;
+  void wait(std::chrono::microseconds timeout) override;
   void shutdown() override;
   std::string last_error() const override { return last_error_; }
 
@@ -64,6 +76,10 @@ class MpiDriver final : public Driver {
  private:
   void fail_now(OpType type, PeerId peer, Tag tag, uint64_t cookie, const std::string& why);
   Completion to_completion(const FinishedOp& f);
+  // Converts finished_ (sorted by posting order) into completions: into
+  // `out` while it has room, the rest into backlog_. Returns how many went
+  // into `out`.
+  size_t hand_out(std::span<Completion> out, size_t n);
 
   MpiOptions options_;
   MPI_Comm comm_ = MPI_COMM_NULL;

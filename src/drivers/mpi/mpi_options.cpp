@@ -57,6 +57,24 @@ std::vector<KeySpec> mpi_option_keys() {
                          .min = 0,
                          .doc = "how long shutdown waits for unfinished sends before "
                                 "detaching them"});
+  keys.push_back(KeySpec{.path = "wait",
+                         .type = KeyType::choice,
+                         .default_value = "none",
+                         .choices = {"none", "waitany"},
+                         .doc = "what an idle rank does in the driver's wait(): none returns at "
+                                "once (the engine polls), waitany blocks in MPI_Waitany until "
+                                "an operation finishes (evbench sim sets it: simulated time then "
+                                "runs to the next completion instead of advancing one poll at a "
+                                "time)"});
+  keys.push_back(KeySpec{.path = "wait_min_timeout",
+                         .type = KeyType::duration,
+                         .default_value = "10ms",
+                         .unit = "s",
+                         .min = 0,
+                         .doc = "wait waitany: block only when the engine's next timer is at "
+                                "least this far away (10ms: the engine's longest wait, i.e. no "
+                                "timer due); a nearer timer makes the rank poll at 1-us "
+                                "intervals up to it"});
   return keys;
 }
 
@@ -83,6 +101,17 @@ MpiOptions MpiOptions::from(const Config* config) {
     } else if (key == "shutdown_timeout") {
       o.shutdown_timeout_s = to_seconds(key, value);
       if (o.shutdown_timeout_s < 0) bad(key, value, "a non-negative duration");
+    } else if (key == "wait") {
+      if (value == "none") {
+        o.wait = WaitMode::none;
+      } else if (value == "waitany") {
+        o.wait = WaitMode::waitany;
+      } else {
+        bad(key, value, "one of none, waitany");
+      }
+    } else if (key == "wait_min_timeout") {
+      o.wait_min_timeout_s = to_seconds(key, value);
+      if (o.wait_min_timeout_s < 0) bad(key, value, "a non-negative duration");
     }
     // Other keys were rejected by config validation against mpi_option_keys().
   }

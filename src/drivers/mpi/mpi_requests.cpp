@@ -48,9 +48,9 @@ void RequestPool::remove(size_t index) {
   --count_;
 }
 
-int RequestPool::test(std::vector<FinishedOp>& out) {
+int RequestPool::test(std::vector<FinishedOp>& out, PollMethod method) {
   if (count_ == 0) return 0;
-  switch (method_) {
+  switch (method) {
     case PollMethod::testany:
       return test_any(out);
     case PollMethod::test:
@@ -61,10 +61,31 @@ int RequestPool::test(std::vector<FinishedOp>& out) {
   return test_some(out);
 }
 
+// MPI_Waitany, not MPI_Waitsome: SMPI's MPI_Waitsome tests every other
+// request after the first completion, and each failed test costs smpi/test
+// of simulated time; the engine's next poll collects the others.
+int RequestPool::wait(std::vector<FinishedOp>& out) {
+  if (count_ == 0) return 0;
+  int index = MPI_UNDEFINED;
+  MPI_Status status;
+  const int rc = MPI_Waitany(static_cast<int>(count_), requests_.data(), &index, &status);
+  if (index == MPI_UNDEFINED) return rc == MPI_SUCCESS ? 0 : -rc;
+  out.push_back(FinishedOp{ops_[index], status, rc});
+  if (requests_[index] != MPI_REQUEST_NULL) MPI_Request_free(&requests_[index]);
+  remove(static_cast<size_t>(index));
+  return 1;
+}
+
 int RequestPool::test_some(std::vector<FinishedOp>& out) {
   int done = 0;
-  int rc = MPI_Testsome(static_cast<int>(count_), requests_.data(), &done, indices_.data(),
-                        statuses_.data());
+  const int rc = MPI_Testsome(static_cast<int>(count_), requests_.data(), &done, indices_.data(),
+                              statuses_.data());
+  return collect(rc, done, out);
+}
+
+// The output of MPI_Testsome / MPI_Waitsome (in indices_ and statuses_):
+// appends the finished operations to `out` and removes them from the table.
+int RequestPool::collect(int rc, int done, std::vector<FinishedOp>& out) {
   if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) return -rc;
   if (done == MPI_UNDEFINED || done <= 0) return 0;
   // Statuses' MPI_ERROR fields are only defined with MPI_ERR_IN_STATUS.

@@ -56,7 +56,11 @@ class RequestPool {
   // Appends finished operations to `out` (never blocks). Returns how many
   // were appended, or a negative MPI error code if the test call itself
   // failed (then nothing was appended).
-  int test(std::vector<FinishedOp>& out);
+  int test(std::vector<FinishedOp>& out) { return test(out, method_); }
+  int test(std::vector<FinishedOp>& out, PollMethod method);
+  // Like test(), but blocks in MPI_Waitany until one request in flight
+  // finishes and appends that one (returns 0 at once when none is in flight).
+  int wait(std::vector<FinishedOp>& out);
 
   // Cancels every pending receive (their completions appear in test()).
   void cancel_receives();
@@ -69,6 +73,7 @@ class RequestPool {
  private:
   void remove(size_t index);
   int test_some(std::vector<FinishedOp>& out);
+  int collect(int rc, int done, std::vector<FinishedOp>& out);
   int test_any(std::vector<FinishedOp>& out);
   int test_each(std::vector<FinishedOp>& out);
 

@@ -331,6 +331,58 @@ TEST(MpiDriver, PollRespectsOutputSize) {
   d->shutdown();
 }
 
+// wait waitany: the driver can block, and wait() returns once an
+// operation in flight has finished, its completion then handed out by poll().
+TEST(MpiDriver, WaitanyBlocksUntilACompletion) {
+  MpiOptions o;
+  o.wait = WaitMode::waitany;
+  o.wait_min_timeout_s = 0;
+  auto d = make_driver(o);
+  EXPECT_TRUE(d->capabilities().can_block);
+  const int me = world_rank();
+  uint32_t in = 0, out = 7;
+  d->post_recv(me, 3, &in, sizeof in, nullptr, 1);
+  Segment s{&out, sizeof out};
+  d->post_send(me, 3, std::span<const Segment>(&s, 1), 2);
+  std::vector<Completion> got;
+  Completion c[4];
+  for (int i = 0; i < 10 && got.size() < 2; ++i) {
+    d->wait(std::chrono::seconds(10));  // blocks: never returns with nothing done
+    const size_t n = d->poll(c);
+    ASSERT_GT(n, 0u) << "wait() returned with no completion to hand out";
+    got.insert(got.end(), c, c + n);
+  }
+  ASSERT_EQ(got.size(), 2u);
+  for (const Completion& x : got) EXPECT_EQ(x.status, OpStatus::ok) << d->last_error();
+  EXPECT_EQ(in, 7u);
+  // Nothing in flight: wait() sleeps for the timeout and returns.
+  d->wait(std::chrono::microseconds(1000));
+  EXPECT_EQ(d->poll(c), 0u);
+  d->shutdown();
+}
+
+// A wait shorter than wait_min_timeout (a timer is due sooner) returns
+// after one poll interval although nothing finished: the engine polls up to
+// its timer instead of blocking past it.
+TEST(MpiDriver, WaitanyReturnsBeforeANearTimer) {
+  MpiOptions o;
+  o.wait = WaitMode::waitany;
+  o.wait_min_timeout_s = 0.010;
+  auto d = make_driver(o);
+  uint32_t in = 0;
+  d->post_recv(world_rank(), 4, &in, sizeof in, nullptr, 1);  // never matched
+  d->wait(std::chrono::microseconds(9999));
+  Completion c[2];
+  EXPECT_EQ(d->poll(c), 0u);
+  d->shutdown();  // cancels the receive
+}
+
+TEST(MpiDriver, NoWaitModeCannotBlock) {
+  auto d = make_driver();
+  EXPECT_FALSE(d->capabilities().can_block);
+  d->shutdown();
+}
+
 TEST(MpiDriverFactory, RegistersOptionsAndProbe) {
   PluginRegistry reg;
   evb_register_driver_mpi(reg);
@@ -340,6 +392,8 @@ TEST(MpiDriverFactory, RegistersOptionsAndProbe) {
   for (const auto& k : f->options) keys.insert(k.path);
   EXPECT_TRUE(keys.count("sync_send"));
   EXPECT_TRUE(keys.count("max_requests"));
+  EXPECT_TRUE(keys.count("wait"));
+  EXPECT_TRUE(keys.count("wait_min_timeout"));
   DriverProbe p = f->probe();
   EXPECT_TRUE(p.can_run);
   EXPECT_FALSE(p.library_version.empty());
@@ -405,6 +459,13 @@ TEST(MpiDriverFactory, BadOptionIsAConfigError) {
   EXPECT_THROW(MpiOptions::from(&cfg), ConfigError);
   cfg.driver_options = {{"shutdown_timeout", "250ms"}};
   EXPECT_DOUBLE_EQ(MpiOptions::from(&cfg).shutdown_timeout_s, 0.25);
+  cfg.driver_options = {{"wait", "sometimes"}};
+  EXPECT_THROW(MpiOptions::from(&cfg), ConfigError);
+  cfg.driver_options = {{"wait", "waitany"}, {"wait_min_timeout", "2ms"}};
+  EXPECT_EQ(MpiOptions::from(&cfg).wait, WaitMode::waitany);
+  EXPECT_DOUBLE_EQ(MpiOptions::from(&cfg).wait_min_timeout_s, 0.002);
+  cfg.driver_options = {{"wait_min_timeout", "-1ms"}};
+  EXPECT_THROW(MpiOptions::from(&cfg), ConfigError);
 }
 
 // Run with --no-mpi-init outside mpirun: creating the driver explains how to launch.
