@@ -61,11 +61,18 @@ add_test(NAME fault_stall_short_kept
                  --set "faults=[{at: 1s, stall: bu1, for: 200ms}]")
 # failure_detection 700 ms, not less: on a loaded 2-core machine a healthy
 # BU was once silent for 340 ms (and excluded too, leaving no BU).
+# Late deliveries are certain only under pull, where a running BU always has
+# events in flight; a push BU may wake holding none and send nothing late
+# (seen once in CI over libfabric): then there is nothing to count.
 foreach(protocol pull push)
+  set(_evb_late)
+  if(protocol STREQUAL "pull")
+    set(_evb_late --expect-late-discarded)
+  endif()
   set(name fault_stall_long_excluded_${protocol})
   add_test(NAME ${name}
            COMMAND ${_evb_fault} --expect-failure "BU 1" --expect-kind excluded_silent
-                   --expect-late-discarded
+                   ${_evb_late}
                    -- ${_evb_fault_base} --set protocol=${protocol}
                    --set failure_detection=700ms
                    --set "faults=[{at: 1s, stall: bu1, for: 1500ms}]")
@@ -146,10 +153,14 @@ exec \"$@\"" sh
     # within keepalive_timeout, 4 s). failure_detection is 700 ms, not the
     # 300 ms of the tests above: on a loaded 2-core machine a healthy BU was
     # once silent for 340 ms and excluded too (then no BU was left).
+    set(_evb_late)
+    if(protocol STREQUAL "pull")
+      set(_evb_late --expect-late-discarded)  # see the tcp stall tests above
+    endif()
     set(name_stall fault_stall_long_excluded_libfabric_tcp_${protocol})
     add_test(NAME ${name_stall}
              COMMAND ${_evb_fault_lf} --expect-failure "BU 1" --expect-kind excluded_silent
-                     --expect-late-discarded
+                     ${_evb_late}
                      -- ${_evb_fault_lf_base} --set protocol=${protocol}
                      --set failure_detection=700ms
                      --set "faults=[{at: 1s, stall: bu1, for: 1500ms}]")
