@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -50,11 +51,38 @@ void print_resolved_config(const Config& config) {
   std::fflush(stdout);
 }
 
+int run_worker_with(const Topology& topo, const Config& config, const PluginRegistry& plugins,
+                    Bootstrap& boot, const RunOptions& options);
+
 }  // namespace
+
+std::string with_units(const std::string& what, int peer, const Topology& topo) {
+  if (peer < 0 || peer >= topo.nprocs) return what;
+  const std::string name = "rank " + std::to_string(peer);
+  size_t at = what.find(name);
+  while (at != std::string::npos) {
+    const size_t end = at + name.size();
+    if (end >= what.size() || !std::isdigit(static_cast<unsigned char>(what[end]))) break;
+    at = what.find(name, end);
+  }
+  if (at == std::string::npos || what.compare(at + name.size(), 2, " (") == 0) return what;
+  return what.substr(0, at) + peer_names(topo)[peer] + what.substr(at + name.size());
+}
 
 int run_worker(const Config& config, const PluginRegistry& plugins, Bootstrap& boot,
                const RunOptions& options) {
   const Topology topo = make_topology(config);
+  try {
+    return run_worker_with(topo, config, plugins, boot, options);
+  } catch (const PeerError& e) {
+    throw PeerError(e.peer(), with_units(e.what(), e.peer(), topo));
+  }
+}
+
+namespace {
+
+int run_worker_with(const Topology& topo, const Config& config, const PluginRegistry& plugins,
+                    Bootstrap& boot, const RunOptions& options) {
   if (boot.size() != topo.nprocs)
     throw ConfigError(
         "the run has " + std::to_string(boot.size()) + " processes but the config needs " +
@@ -132,4 +160,5 @@ int run_worker(const Config& config, const PluginRegistry& plugins, Bootstrap& b
   return report_run(resolved, topo, ranks, options, probe);
 }
 
+}  // namespace
 }  // namespace evb
