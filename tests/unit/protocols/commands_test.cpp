@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/command_outcome.hpp"
 #include "../support/recording_driver.hpp"
 #include "core/error.hpp"
 #include "core/topology.hpp"
@@ -31,13 +32,7 @@ Config two_nodes() {
 }
 
 std::string refusal(Agent& a, PeerId from, const Command& cmd) {
-  try {
-    a.on_command(from, cmd);
-  } catch (const PeerError& e) {
-    EXPECT_EQ(e.peer(), from);
-    return e.what();
-  }
-  return "accepted";
+  return test_support::command_outcome(a, from, cmd);
 }
 
 TEST(Commands, RuServesOnlyTheEntitledSender) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/command_outcome.hpp"
 #include "../support/recording_driver.hpp"
 #include "core/error.hpp"
 #include "core/ring_geometry.hpp"
@@ -154,13 +155,7 @@ Config held_config(OnFailure policy) {
 const std::vector<std::string> kNames = {"rank 0", "rank 1", "rank 2 (EVM)"};
 
 std::string outcome(Agent& a, PeerId from, const Command& cmd) {
-  try {
-    a.on_command(from, cmd);
-  } catch (const PeerError& e) {
-    EXPECT_EQ(e.peer(), from);
-    return e.what();
-  }
-  return "accepted";
+  return test_support::command_outcome(a, from, cmd);
 }
 
 Command request(uint64_t event, uint32_t slot, uint64_t released) {
