@@ -118,23 +118,38 @@ IoResult Connection::on_readable() {
         direct = true;
       }
     }
+    if (!direct && lowat_ != 1) set_lowat(1);
     ssize_t r = ::recv(fd_.get(), dst, io_limit(len), MSG_DONTWAIT);
     if (r == 0) return IoResult::eof;
     if (r < 0) {
       if (errno == EINTR) continue;
-      if (errno == EAGAIN || errno == EWOULDBLOCK) return IoResult::ok;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) {
+        // Half way through a large payload: be woken when the rest is there.
+        if (direct && limits_.rcvlowat) set_lowat(std::min(len, limits_.rcvlowat));
+        return IoResult::ok;
+      }
       error_ = errno;
       return IoResult::failed;
     }
     if (direct) {
       received_ += static_cast<uint64_t>(r);
-      if (received_ == header_.length) finish_message(OpStatus::ok);
+      if (received_ == header_.length) {
+        if (lowat_ != 1) set_lowat(1);  // the next header may be a few bytes
+        finish_message(OpStatus::ok);
+      }
       continue;
     }
     const IoResult stop = feed(staging_.data(), static_cast<size_t>(r));
     if (stop != IoResult::ok) return stop;
   }
   return IoResult::ok;
+}
+
+void Connection::set_lowat(size_t bytes) {
+  const int v = static_cast<int>(std::min<size_t>(bytes, 1u << 30));
+  if (v == lowat_) return;
+  // Best effort: a kernel that refuses only costs the wake-ups it would save.
+  if (::setsockopt(fd_.get(), SOL_SOCKET, SO_RCVLOWAT, &v, sizeof v) == 0) lowat_ = v;
 }
 
 IoResult Connection::feed(const std::byte* data, size_t n) {

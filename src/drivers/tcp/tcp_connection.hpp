@@ -27,11 +27,19 @@
 
 namespace evb::tcp {
 
+// The SO_RCVLOWAT asked for at most (the kernel caps it further at half the
+// receive buffer).
+inline constexpr size_t kRcvLowatCap = size_t{1} << 30;
+
 struct ConnectionLimits {
   size_t max_io = 0;    // bytes per send/recv call, 0 = unlimited (tests use 1)
   size_t max_iov = 64;  // iovecs per sendmsg
   uint64_t max_message = 1ull << 30;
   size_t staging = 16 * 1024;
+  // SO_RCVLOWAT while a large payload is half read: the socket reports
+  // readable (and wakes a blocked rank) only once this many more bytes are
+  // queued, instead of at every segment. 0 = off.
+  size_t rcvlowat = kRcvLowatCap;
 };
 
 enum class IoResult {
@@ -87,6 +95,7 @@ class Connection {
   bool header_complete(IoResult& stop);
   void finish_message(OpStatus status);
   size_t io_limit(size_t n) const { return limits_.max_io ? std::min(n, limits_.max_io) : n; }
+  void set_lowat(size_t bytes);
 
   PeerId peer_;
   Fd fd_;
@@ -100,6 +109,7 @@ class Connection {
   size_t header_have_ = 0;
   RecvTarget target_{};
   uint64_t received_ = 0;  // payload bytes of the current message
+  int lowat_ = 1;          // the socket's SO_RCVLOWAT (1 = the kernel's default)
   std::vector<std::byte> staging_;
 
   bool bye_received_ = false;

@@ -45,6 +45,16 @@ const std::vector<KeySpec>& tcp_option_specs() {
        INFINITY,
        {},
        "TCP_NODELAY (disable Nagle) on every connection"},
+      {"rcvlowat",
+       KeyType::boolean,
+       "true",
+       "",
+       -INFINITY,
+       INFINITY,
+       {},
+       "while a large payload is half read, SO_RCVLOWAT = the bytes still missing (capped by "
+       "the kernel at half the receive buffer): a waiting rank is woken once per message, not "
+       "once per segment"},
       duration_option("connect_timeout", "30s",
                       "how long connect() waits for all peers before failing"),
       duration_option("shutdown_timeout", "10s",
@@ -130,6 +140,8 @@ TcpOptions parse_tcp_options(const Config* config) {
       o.socket.rcvbuf = parse_bytes(key, value);
     } else if (key == "nodelay") {
       o.socket.nodelay = parse_flag(key, value);
+    } else if (key == "rcvlowat") {
+      o.limits.rcvlowat = parse_flag(key, value) ? kRcvLowatCap : 0;
     } else if (key == "connect_timeout") {
       o.connect_timeout = parse_ms(key, value);
     } else if (key == "shutdown_timeout") {
