@@ -7,6 +7,14 @@ completion sets off: protocol logic and the driver calls it makes), and the
 number of heap allocations (calls into malloc and its relatives: operator new
 ends in malloc, so it is not counted twice).
 
+overhead.sh runs callgrind with --dump-after=evb::Engine::run(), so each
+process leaves two files: cg.PID.1 (start-up and the event loop) and cg.PID
+(what follows the loop: the results exchange and report, whose cost and
+allocations grow with the run's duration, not with its fragments). Every
+figure counts only the part up to the end of the loop. A process without a
+part file (the launcher, which runs no Engine, or an older callgrind
+command) counts whole.
+
   callgrind_cost.py DIR      prints: total copies dispatch allocations
 """
 import glob
@@ -60,7 +68,11 @@ total = copies = dispatch = allocs = 0
 files = sorted(glob.glob(sys.argv[1] + "/cg.*"))
 if not files:
     sys.exit("no callgrind.out files in " + sys.argv[1])
+parts = {f for f in files if re.search(r"/cg\.\d+\.\d+$", f)}
+split = {f.rsplit(".", 1)[0] for f in parts}  # processes whose loop ended in a part
 for f in files:
+    if f not in parts and f in split:
+        continue  # after the event loop
     for cost, name in annotate(f, inclusive=False):
         if name.startswith("PROGRAM TOTALS"):
             total += cost

@@ -12,6 +12,9 @@
 #             (protocol logic, bookkeeping, the driver calls it makes)
 #   allocs    heap allocations (malloc/new calls) per fragment: 0 in steady
 #             state is the goal
+# Every figure stops at the end of the event loop (Engine::run): the results
+# exchange and report after it cost in proportion to the run's duration (rank
+# 0 parses every rank's samples), which under valgrind is long.
 # `loop` also counts the driver's polling: with poll_mode block (tcp) an idle
 # rank sleeps in the kernel, which callgrind does not count; the mpi driver
 # cannot block, so its `loop` includes idle polling and depends on how long
@@ -34,7 +37,9 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 nodes=4
 common=(--quiet --set nodes=$nodes --set evm=with-rank0 --set fragment.size=4KiB
         --set ru_buffer=1MiB --set warmup=0s --set peer_timeout=300s)
-cg=(valgrind --tool=callgrind --quiet)
+# The event loop's end splits each profile: what follows it (the results
+# exchange and report, which grow with the run's duration) is not counted.
+cg=(valgrind --tool=callgrind --quiet "--dump-after=evb::Engine::run()")
 
 measure() {  # $1 driver, $2 protocol, $3 events, $4 binary: prints "total copies dispatch allocs"
   local dir="$tmp/$1-$2-$3-$RANDOM"
