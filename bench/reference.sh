@@ -15,6 +15,9 @@
 #           one-to-one: a 512 KiB send buffer reused (as OSU), `parallel` = window
 #           receive slots, vs p2p_loop reusing one send and one receive buffer.
 #   memory  256 MiB RU ring vs all-to-all / p2p send and receive pools of 256 MiB.
+#           PULL keeps credits 1 (BU windows N x 512 KiB) here too: the two
+#           policies differ only in where the sent data comes from; -b credits=2
+#           shows the default beside it.
 # Aggregate Gb/s = sum over ranks of bytes received per second (docs/METRICS.md);
 # PULL and the all-to-all count a node's own fragment/block, the p2p pair has none.
 # Not a test: numbers depend on the machine and its load (compare ratios).
@@ -42,7 +45,7 @@ while getopts "s:r:n:w:p:j:b:P:" o; do
     p) pages=$OPTARG ;;
     b) variant=$OPTARG ;;
     P) pairs=$OPTARG ;;
-    *) sed -n '2,32p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,34p' "$0" >&2; exit 2 ;;
   esac
 done
 evbench=${EVBENCH:-build/bin/evbench}
@@ -96,10 +99,8 @@ measure() {  # $1 = row, $2 = nodes, $3 = policy; appends "row nodes policy side
   if [[ $policy == cache ]]; then ring=$((np * block)) pool=0; else ring=$memory pool=$memory; fi
   case $row in
     pull/mpi | pull/tcp)
-      local credits=()
-      [[ $policy == cache ]] && credits=(--set credits=1)
       local opts=(--set protocol=pull --set evm=with-rank0 --set parallel="$np"
-                  --set ru_buffer="$ring" "${credits[@]}")
+                  --set ru_buffer="$ring" --set credits=1)
       if [[ $row == pull/mpi ]]; then ev=$(evbench_mpi "$np" "${opts[@]}")
       else ev=$(evbench_tcp "$np" "${opts[@]}"); fi
       if [[ -n $variant ]]; then
@@ -139,52 +140,5 @@ for np in $procs; do
   done
 done
 
-/usr/bin/python3 - "$tmp/samples" "$json" "$secs" "$repeat" "$window" "$pages" \
-  "$("$evbench" --version)" "$(mpirun --version | head -1)" "$variant" <<'EOF'
-import json, math, statistics, sys
-samples, out, secs, repeat, window, pages, version, mpi, variant = sys.argv[1:10]
-refs = {"pull/mpi": "MPI_Alltoall loop, vader", "pull/tcp": "MPI_Alltoall loop, TCP BTL",
-        "p2p/mpi": "p2p_loop (osu_bibw-like), vader", "p2p/tcp": "p2p_loop, TCP BTL"}
-table = {}
-for line in open(samples):
-    row, n, policy, side, value = line.split()
-    table.setdefault((row, int(n), policy), {}).setdefault(side, []).append(float(value))
-def median(v):
-    v = [x for x in v if not math.isnan(x)]
-    return statistics.median(v) if v else float("nan")
-rows = []
-print(f"# {version}; {mpi}; medians of {repeat}, {secs} s each; one-to-one window {window}; {pages} pages")
-def div(a, b):
-    return a / b if b and not math.isnan(a) and not math.isnan(b) else float("nan")
-if variant:
-    print(f"# B: every evbench measurement again with --set {variant}, interleaved")
-extra = f" {'B Gb/s':>8} {'B ratio':>7} {'B/A':>5}" if variant else ""
-print(f"{'pair':9} {'n':>2} {'policy':7} {'evbench Gb/s':>12} {'reference Gb/s':>14} {'ratio':>6}{extra}  reference")
-for (row, n, policy), sides in table.items():
-    e, r = median(sides.get("evbench", [])), median(sides.get("reference", []))
-    ratio = div(e, r)
-    b = median(sides.get("evbench_b", [])) if variant else float("nan")
-    more = f" {b:8.2f} {div(b, r):7.2f} {div(b, e):5.2f}" if variant else ""
-    print(f"{row:9} {n:>2} {policy:7} {e:12.2f} {r:14.2f} {ratio:6.2f}{more}  {refs[row]}")
-    entry = {"pair": row, "nodes": n, "policy": policy, "evbench_gbps": e,
-             "reference_gbps": r, "ratio": ratio, "reference": refs[row],
-             "evbench_samples": sides.get("evbench", []),
-             "reference_samples": sides.get("reference", [])}
-    if variant:
-        entry.update({"variant": variant, "variant_gbps": b, "variant_ratio": div(b, r),
-                      "variant_samples": sides.get("evbench_b", [])})
-    rows.append(entry)
-if out:
-    clean = lambda x: None if isinstance(x, float) and math.isnan(x) else x
-    for r in rows:
-        for k in ("evbench_gbps", "reference_gbps", "ratio", "variant_gbps", "variant_ratio"):
-            if k in r:
-                r[k] = clean(r[k])
-        for k in ("evbench_samples", "reference_samples", "variant_samples"):
-            if k in r:
-                r[k] = [clean(x) for x in r[k]]
-    json.dump({"benchmark": "reference", "block_bytes": 524288, "seconds": float(secs),
-               "repeat": int(repeat), "window": int(window), "pages": pages, "evbench": version, "mpi": mpi,
-               "rows": rows}, open(out, "w"), indent=1)
-    print(f"# JSON: {out}")
-EOF
+/usr/bin/python3 bench/reference_table.py "$tmp/samples" "$json" "$secs" "$repeat" "$window" "$pages" \
+  "$("$evbench" --version)" "$(mpirun --version | head -1)" "$variant"
