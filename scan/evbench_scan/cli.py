@@ -86,7 +86,13 @@ def cmd_collect(args):
 def cmd_report(args):
     from . import report   # matplotlib only when reporting
     out = args.output or os.path.join(args.dir, "report")
-    html, md = report.write_report(args.dir, out, baseline=args.baseline)
+    from .references import ReferenceError
+    try:
+        html, md = report.write_report(args.dir, out, baseline=args.baseline,
+                                       reference_files=args.reference or ())
+    except ReferenceError as e:
+        print("evbench-scan report: --reference %s" % e, file=sys.stderr)
+        return 2
     print("report: %s\n        %s" % (html, md))
     return 0
 
@@ -127,6 +133,8 @@ def parser():
     p = sub.add_parser("report", help="HTML + Markdown report with plots")
     p.add_argument("dir")
     p.add_argument("--baseline", help="earlier campaign directory to compare against")
+    p.add_argument("--reference", action="append", metavar="FILE.json",
+                   help="bench/reference.sh -j result to show as a table (repeatable)")
     p.add_argument("-o", "--output", help="report directory (default DIR/report)")
     p.set_defaults(func=cmd_report)
     return top

@@ -191,8 +191,11 @@ def analyse(root, baseline=None):
     return meta, recs, rows, base_rows
 
 
-def write_report(root, outdir, baseline=None):
+def write_report(root, outdir, baseline=None, reference_files=()):
     from . import plots   # matplotlib import is slow; only here
+    from . import references
+    # Bad reference files fail before anything is written.
+    ref_docs = [references.load(path) for path in reference_files]
     os.makedirs(outdir, exist_ok=True)
     meta, recs, rows, base_rows = analyse(root, baseline)
     fmt = formatter(Campaign(root).schema())
@@ -246,15 +249,19 @@ def write_report(root, outdir, baseline=None):
     faults = fault_table(rows, vary, fmt)
     if faults[1]:
         summary["faults"] = faults[2]
+    extra = []
+    if ref_docs:
+        head, body, summary["references"] = references.table(ref_docs)
+        extra.append(("Against the references", head, body))
     with open(os.path.join(outdir, "summary.json"), "w") as f:
         json.dump(summary, f, indent=1)
-    md = _markdown(meta, summary, figures, drivers, top, vary, base_index, baseline, fmt, faults)
+    md = _markdown(meta, summary, figures, drivers, top, vary, base_index, baseline, fmt, faults, extra)
     md_path = os.path.join(outdir, "report.md")
     with open(md_path, "w") as f:
         f.write(md)
     html_path = os.path.join(outdir, "report.html")
     with open(html_path, "w") as f:
-        f.write(_html(meta, summary, figures, drivers, top, vary, base_index, baseline, fmt, faults))
+        f.write(_html(meta, summary, figures, drivers, top, vary, base_index, baseline, fmt, faults, extra))
     return html_path, md_path
 
 
@@ -290,7 +297,7 @@ def _table_rows(drivers, top, vary, base_index, baseline, fmt):
     return (dh, dr), (th, tr)
 
 
-def _markdown(meta, summary, figures, drivers, top, vary, base_index, baseline, fmt, faults):
+def _markdown(meta, summary, figures, drivers, top, vary, base_index, baseline, fmt, faults, extra):
     out = ["# evbench campaign: %s" % meta["scan"], "",
            "%s. Points: %s. Bandwidth = per node, BU receive direction, averaged over repeats." % (
                meta.get("description") or "Scan %s" % meta["scan"], summary["status"])]
@@ -300,6 +307,7 @@ def _markdown(meta, summary, figures, drivers, top, vary, base_index, baseline, 
     tables = [("Driver comparison", dh, dr), ("Best points", th, tr)]
     if faults[1]:
         tables.append(("Faults", faults[0], faults[1]))
+    tables += extra
     for title, head, body in tables:
         out += ["", "## " + title, "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         out += ["| " + " | ".join(str(c) for c in row) + " |" for row in body]
@@ -308,7 +316,7 @@ def _markdown(meta, summary, figures, drivers, top, vary, base_index, baseline, 
     return "\n".join(out) + "\n"
 
 
-def _html(meta, summary, figures, drivers, top, vary, base_index, baseline, fmt, faults):
+def _html(meta, summary, figures, drivers, top, vary, base_index, baseline, fmt, faults, extra):
     e = html.escape
     (dh, dr), (th, tr) = _table_rows(drivers, top, vary, base_index, baseline, fmt)
 
@@ -327,6 +335,8 @@ def _html(meta, summary, figures, drivers, top, vary, base_index, baseline, fmt,
     parts += ["<h2>Driver comparison</h2>", table(dh, dr), "<h2>Best points</h2>", table(th, tr)]
     if faults[1]:
         parts += ["<h2>Faults</h2>", table(faults[0], faults[1])]
+    for title, head, body in extra:
+        parts += ["<h2>%s</h2>" % e(title), table(head, body)]
     for name, caption, path in figures:
         with open(path, "rb") as f:
             data = base64.b64encode(f.read()).decode()

@@ -2,10 +2,12 @@
 and changes against a baseline campaign that really differs."""
 import json
 import os
+import subprocess
+import sys
 
 import pytest
 
-from conftest import quick_config, real_evbench, run_cli, write
+from conftest import REPO, quick_config, real_evbench, run_cli, write
 
 
 def second_driver(schema):
@@ -196,3 +198,52 @@ axes:
                                                               corrupt["detected"])
         recovered = peers[0]["time_to_recover_s"]
         assert row["recovered"] == ("1/1" if recovered is not None else "0/1")
+
+
+def reference_json(tmp_path, samples):
+    """A reference result made by the script bench/reference.sh uses
+    (bench/reference_table.py) from these samples."""
+    path = write(tmp_path / "samples", "".join("%s %d %s %s %r\n" % s for s in samples))
+    out = str(tmp_path / "reference.json")
+    proc = subprocess.run([sys.executable, os.path.join(REPO, "bench", "reference_table.py"), path, out,
+                           "1", "3", "16", "huge", "evbench test", "mpirun test", "credits=2"],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    assert proc.returncode == 0, proc.stderr
+    return out
+
+
+@pytest.mark.timeout(120)
+def test_report_against_the_references(tmp_path):
+    out = campaign(tmp_path, "refs", "name: refs\nconfig:\n" + quick_config())
+    samples = []
+    for k, (e, r, b) in enumerate([(10.0, 8.0, 9.0), (12.0, 7.5, 9.5), (11.0, 9.0, 8.0)]):
+        samples += [("pull/tcp", 4, "memory", "evbench", e), ("pull/tcp", 4, "memory", "reference", r),
+                    ("pull/tcp", 4, "memory", "evbench_b", b)]
+    samples += [("p2p/mpi", 4, "cache", "evbench", 3.0), ("p2p/mpi", 4, "cache", "reference", 6.0),
+                ("p2p/mpi", 4, "cache", "evbench_b", 2.5)]
+    ref = reference_json(tmp_path, samples)
+    rep, md = report(out, "--reference", ref)
+    rows = md_table(md, "Against the references")
+    assert [(r["pair"], r["nodes"], r["policy"]) for r in rows] == [
+        ("pull/tcp", "4", "memory"), ("p2p/mpi", "4", "cache")]
+    doc = json.load(open(ref))
+    for row, want in zip(rows, doc["rows"]):
+        assert row["evbench Gb/s"] == "%.2f" % want["evbench_gbps"]
+        assert row["reference Gb/s"] == "%.2f" % want["reference_gbps"]
+        assert row["ratio"] == "%.2f" % (want["evbench_gbps"] / want["reference_gbps"])
+        assert (row["variant"], row["variant Gb/s"]) == ("credits=2", "%.2f" % want["variant_gbps"])
+        assert row["source"].startswith(ref)
+    assert rows[0]["evbench Gb/s"] == "11.00" and rows[0]["ratio"] == "1.38"   # medians 11 / 8
+    summary = json.load(open(os.path.join(rep, "summary.json")))
+    assert [r["ratio"] for r in summary["references"]] == [r["ratio"] for r in doc["rows"]]
+    assert "Against the references" in open(os.path.join(rep, "report.html")).read()
+
+    # A file that is not a reference result, or a wrong field: exit 2 naming both.
+    bad = write(tmp_path / "bad.json", json.dumps({"benchmark": "reference", "rows": [
+        dict(doc["rows"][0], nodes="four")]}))
+    proc = run_cli(["report", out, "-o", str(tmp_path / "r2"), "--reference", bad])
+    assert proc.returncode == 2 and "bad.json: rows[0].nodes" in proc.stderr, proc.stderr
+    other = write(tmp_path / "other.json", json.dumps({"results": {}}))
+    proc = run_cli(["report", out, "-o", str(tmp_path / "r3"), "--reference", other])
+    assert proc.returncode == 2 and "other.json: not a bench/reference.sh result" in proc.stderr
+    assert not os.path.exists(str(tmp_path / "r3"))
