@@ -18,3 +18,15 @@ add_test(NAME sim_cli_too_few_hosts
          COMMAND ${_evb_sim_check} --expect-exit 2 --expect-stderr "offers 64 hosts" --
                  $<TARGET_FILE:evbench> sim --platform ${_evb_sim_platform} --set nodes=65)
 set_tests_properties(sim_cli_too_few_hosts PROPERTIES TIMEOUT 30 LABELS integration)
+# Payloads are shared under sim, so payload checks cannot be asked for, and
+# corruption injection (found by them) contradicts them (exit 2, naming the key).
+add_test(NAME sim_cli_payload_checks_are_an_error
+         COMMAND ${_evb_sim_check} --expect-exit 2 "--expect-stderr=verify.payload: on" --
+                 $<TARGET_FILE:evbench> sim --platform ${_evb_sim_platform} --set nodes=4
+                 --set verify.payload=on)
+set_tests_properties(sim_cli_payload_checks_are_an_error PROPERTIES TIMEOUT 30 LABELS integration)
+add_test(NAME sim_cli_corruption_needs_payload_checks
+         COMMAND ${_evb_sim_check} --expect-exit 2 --expect-stderr "fault.corrupt: corruption is found by payload checks" --
+                 $<TARGET_FILE:evbench> sim --platform ${_evb_sim_platform} --set nodes=4
+                 --set fault.corrupt=0.01)
+set_tests_properties(sim_cli_corruption_needs_payload_checks PROPERTIES TIMEOUT 30 LABELS integration)

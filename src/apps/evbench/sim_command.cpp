@@ -41,6 +41,9 @@ const char* const kSimGridOptions[] = {
     "--cfg=smpi/gather:ompi_binomial",
     "--cfg=smpi/barrier:ompi_bruck",
     "--cfg=smpi/grow-injected-times:no",
+    // Payload memory (core/payload_memory.hpp): shared blocks are honoured
+    // (SimGrid copies only private bytes) in the global mode.
+    "--cfg=smpi/shared-malloc:global",
     "--log=root.thres:warning",
 };
 
