@@ -72,7 +72,7 @@ def main():
     ax.set_ylabel("per-node rate, Gb/s (avg; bars min-max)")
     ax.set_ylim(0, 100)
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7, loc="upper right")
+    ax.legend(fontsize=6, loc="lower left")
     ax.set_title("evbench sim: event building and MPI_Alltoall at scale")
     fig.tight_layout()
     fig.savefig(os.path.join(HERE, "scaling.png"), dpi=90)
