@@ -5,7 +5,8 @@
 
 scaling.png: per-node rate (avg, min-max bars) against simulated nodes for
 PULL barrel and random on the irregular-routing tree, barrel on the ideal
-d-mod-k tree, and MPI_Alltoall on both, with the paper's figures as marks.
+d-mod-k tree (configs/sim/pull-64kib.yaml to 128 nodes, pull-512.yaml from
+64 to 512), and MPI_Alltoall, with the paper's figures as marks.
 """
 import json
 import os
@@ -40,6 +41,9 @@ def main():
         ("irregular", "barrel", "PULL barrel, irregular tables"),
         ("irregular", "random", "PULL random, irregular tables"),
         ("ideal", "barrel", "PULL barrel, ideal d-mod-k tree"),
+        ("lean-ideal", "barrel", "PULL barrel, ideal tree, pull-512.yaml (1 credit x 2)"),
+        ("lean-irregular", "barrel", "PULL barrel, irregular, pull-512.yaml"),
+        ("lean-irregular", "random", "PULL random, irregular, pull-512.yaml"),
     ]
     for group, what, label in lines:
         pts = series(runs, group, what)
@@ -50,10 +54,10 @@ def main():
         lo = [p[1]["avg"] - p[1]["min"] for p in pts]
         hi = [p[1]["max"] - p[1]["avg"] for p in pts]
         ax.errorbar(x, avg, yerr=[lo, hi], marker="o", capsize=3, label=label)
-    for r_id, label in (("irregular", "MPI_Alltoall, irregular tables"),
-                        ("ideal", "MPI_Alltoall, ideal tree")):
+    for r_id, label in (("alltoall-irregular-", "MPI_Alltoall, irregular tables"),
+                        ("alltoall-ideal-", "MPI_Alltoall, ideal tree")):
         pts = sorted((r["nodes"], r["per_node_gbps"]["avg"]) for r in runs
-                     if r["group"] == "alltoall" and r["id"].startswith(f"alltoall-{r_id}-"))
+                     if r["id"].startswith(r_id))
         if pts:
             ax.plot([p[0] for p in pts], [p[1] for p in pts], linestyle="--", marker="s",
                     label=label)
@@ -68,7 +72,7 @@ def main():
     ax.set_ylabel("per-node rate, Gb/s (avg; bars min-max)")
     ax.set_ylim(0, 100)
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7, loc="upper right")
+    ax.legend(fontsize=6, loc="lower left")
     ax.set_title("evbench sim: event building and MPI_Alltoall at scale")
     fig.tight_layout()
     fig.savefig(os.path.join(HERE, "scaling.png"), dpi=90)

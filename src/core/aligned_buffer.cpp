@@ -54,15 +54,21 @@ AlignedBuffer::~AlignedBuffer() {
 }
 
 void AlignedBuffer::release() noexcept {
-  if (data_) munmap(data_, mapped_);
+  if (data_ && release_) {
+    release_(data_, size_);
+  } else if (data_) {
+    munmap(data_, mapped_);
+  }
   data_ = nullptr;
   size_ = mapped_ = 0;
+  release_ = nullptr;
 }
 
 AlignedBuffer::AlignedBuffer(AlignedBuffer&& o) noexcept
     : data_(std::exchange(o.data_, nullptr)),
       size_(std::exchange(o.size_, 0)),
-      mapped_(std::exchange(o.mapped_, 0)) {}
+      mapped_(std::exchange(o.mapped_, 0)),
+      release_(std::exchange(o.release_, nullptr)) {}
 
 AlignedBuffer& AlignedBuffer::operator=(AlignedBuffer&& o) noexcept {
   if (this != &o) {
@@ -70,6 +76,7 @@ AlignedBuffer& AlignedBuffer::operator=(AlignedBuffer&& o) noexcept {
     data_ = std::exchange(o.data_, nullptr);
     size_ = std::exchange(o.size_, 0);
     mapped_ = std::exchange(o.mapped_, 0);
+    release_ = std::exchange(o.release_, nullptr);
   }
   return *this;
 }
@@ -80,6 +87,17 @@ uint64_t anon_huge_bytes() {
   uint64_t kib = 0;
   while (in >> key) {
     if (key == "AnonHugePages:" && in >> kib) return kib * 1024;
+    in.ignore(4096, '\n');
+  }
+  return 0;
+}
+
+uint64_t anon_rss_bytes() {
+  std::ifstream in("/proc/self/status");
+  std::string key;
+  uint64_t kib = 0;
+  while (in >> key) {
+    if (key == "RssAnon:" && in >> kib) return kib * 1024;
     in.ignore(4096, '\n');
   }
   return 0;

@@ -91,6 +91,18 @@ const char* to_string(LocalFragment v) {
   return v == LocalFragment::in_place ? "in_place" : "copy";
 }
 
+const char* to_string(VerifyPayload v) {
+  switch (v) {
+    case VerifyPayload::automatic:
+      return "auto";
+    case VerifyPayload::on:
+      return "on";
+    case VerifyPayload::off:
+      return "off";
+  }
+  return "?";
+}
+
 const char* to_string(OnFailure v) {
   switch (v) {
     case OnFailure::abort:

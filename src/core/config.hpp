@@ -40,6 +40,9 @@ enum class OnFailure { abort, exclude };
 // PULL-without-EVM): copied into its window like every other, or checked
 // where it lies in the RU's ring and built by reference (no copy).
 enum class LocalFragment { copy, in_place };
+// verify.payload: automatic checks payloads (sampled, verify.sample) unless
+// `evbench sim` turns them off (payload memory shared under SMPI).
+enum class VerifyPayload { automatic, on, off };
 
 // One entry of `faults:`: at `at_s` into the data phase, the process hosting
 // `unit` ("bu2", "ru0", "evm") is killed, stalls for `for_s`, or delays each
@@ -114,8 +117,9 @@ struct Config {
 
   // Integrity
   double verify_sample = 1.0 / 64.0;  // fraction of fragments whose CRC is checked
-  uint64_t corrupt_every = 0;         // fault injection: RU corrupts every Nth fragment
-  double corrupt_probability = 0;     // fault injection: BU flips a bit of a fragment on arrival
+  VerifyPayload verify_payload = VerifyPayload::automatic;  // off: header checks only
+  uint64_t corrupt_every = 0;      // fault injection: RU corrupts every Nth fragment
+  double corrupt_probability = 0;  // fault injection: BU flips a bit of a fragment on arrival
 
   // Failures
   OnFailure on_failure = OnFailure::abort;
@@ -150,6 +154,7 @@ const char* to_string(PageSize);
 const char* to_string(DataPath);
 const char* to_string(OnFailure);
 const char* to_string(LocalFragment);
+const char* to_string(VerifyPayload);
 const char* to_string(FaultSpec::Kind);
 
 // True for pull, push, pull-noevm (the event builders).

@@ -246,6 +246,18 @@ const std::vector<Rule>& rules() {
              "on_failure exclude needs a driver that goes on when a peer dies; driver " + c.driver +
                  " ends the whole job (surviving: " + join(p.drivers_surviving_peer_loss) + ")"};
        }},
+      {"corruption (fault.corrupt, fault.corrupt_every) is found by payload checks: not with "
+       "verify.payload off",
+       [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
+         if (c.verify_payload != VerifyPayload::off) return std::nullopt;
+         if (c.corrupt_probability > 0)
+           return Failure{{"fault.corrupt", "verify.payload"},
+                          "fault.corrupt needs payload checks, and verify.payload is off"};
+         if (c.corrupt_every > 0)
+           return Failure{{"fault.corrupt_every", "verify.payload"},
+                          "fault.corrupt_every needs payload checks, and verify.payload is off"};
+         return std::nullopt;
+       }},
       {"each of `faults` names a unit of this run (ru<N>, bu<N> below `nodes`; evm only with an "
        "EVM); under `on_failure: exclude` no kill hits rank 0, which writes the results",
        [](const Config& c, const PluginKeys&) -> std::optional<Failure> {

@@ -93,6 +93,11 @@ struct EnumValues<LocalFragment> {
   static constexpr std::array values{LocalFragment::copy, LocalFragment::in_place};
 };
 template <>
+struct EnumValues<VerifyPayload> {
+  static constexpr std::array values{VerifyPayload::automatic, VerifyPayload::on,
+                                     VerifyPayload::off};
+};
+template <>
 struct EnumValues<OnFailure> {
   static constexpr std::array values{OnFailure::abort, OnFailure::exclude};
 };

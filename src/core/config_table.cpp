@@ -225,6 +225,13 @@ const std::vector<CoreKey>& core_key_table() {
             "fraction of fragments whose payload CRC32C is checked"),
        [](Config& c, const Value& v) { c.verify_sample = v.real; },
        [](const Config& c) { return real(c.verify_sample); }},
+      {choice("verify.payload", VerifyPayload::automatic,
+              "payload checksums at the BU: on (verify.sample of the fragments, and each RU's "
+              "first), off (header checks only), auto: on, except under `evbench sim`, where "
+              "payloads live in shared memory and sim sets off (results.integrity.payload_checks "
+              "says which)"),
+       [](Config& c, const Value& v) { c.verify_payload = enum_from<VerifyPayload>(v.text); },
+       [](const Config& c) { return text(to_string(c.verify_payload)); }},
       {spec("fault.corrupt_every", K::integer, "0", "fragments", 0, kInf,
             "fault injection: each RU corrupts every Nth fragment (0 = off)"),
        [](Config& c, const Value& v) { c.corrupt_every = static_cast<uint64_t>(v.integer); },

@@ -5,13 +5,18 @@
 #include <cstring>
 
 #include "core/crc32c.hpp"
+#include "core/payload_memory.hpp"
 #include "core/rng.hpp"
 #include "units/fragment_sizes.hpp"
 
 namespace evb {
 
 BuilderUnit::BuilderUnit(int index, const Config& config, uint8_t* memory)
-    : config_(config), index_(index), nru_(config.nodes), layout_(config) {
+    : config_(config),
+      index_(index),
+      nru_(config.nodes),
+      verify_payload_(evb::payload_checks(config)),
+      layout_(config) {
   // Injected corruption must all be looked for: fault.corrupt checks everything.
   const double sample =
       config.corrupt_probability > 0 ? 1.0 : std::clamp(config.verify_sample, 0.0, 1.0);
@@ -144,7 +149,7 @@ bool BuilderUnit::check(uint32_t s, int ru, const FragmentHeader* h, const uint8
   const uint64_t body = bytes - sizeof(FragmentHeader);
   if (meta > body || h->payload_size != body - meta)
     return fail("size " + std::to_string(bytes) + " does not match the header");
-  if (should_verify(h->event_id, ru)) {
+  if (verify_payload_ && should_verify(h->event_id, ru)) {
     first_seen_[ru] = 1;
     ++integrity_.verified;
     if (crc32c(data, body) != h->crc32c) return fail("metadata/payload checksum mismatch");

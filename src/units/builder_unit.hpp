@@ -9,7 +9,8 @@
 // reserved bytes (zero), event id, RU and BU index, the metadata layout against the configuration,
 // and that the sizes it names add up to the bytes received (checked without overflow before any
 // checksum reads the payload). The order of sequence numbers is not checked (one RU's fragments to
-// one BU need not arrive in order). The checksum of metadata + payload is checked on a sample.
+// one BU need not arrive in order). The checksum of metadata + payload is checked on a sample,
+// unless payload checks are off (verify.payload; `evbench sim`, whose payloads are shared).
 // Integrity counters: corrupt (bad header, size or checksum), duplicate
 // (second fragment from one RU for one event), incomplete (events left
 // unfinished when the run ended).
@@ -83,6 +84,7 @@ class BuilderUnit {
   // Opens `slot` for `event`, visiting RUs in `order` (copied: the slot's
   // vectors keep their capacity from event to event).
   void start(uint32_t slot, uint64_t event, std::span<const int> order, int64_t now_ns);
+  bool payload_checks() const { return verify_payload_; }
   // Checks the fragment that arrived from RU `ru` into `slot` (`bytes` long)
   // and records it. A corrupt fragment is counted, marks the event bad and
   // still counts as arrived (the event completes and is not counted built);
@@ -115,6 +117,7 @@ class BuilderUnit {
   int index_;
   int nru_;
   uint64_t verify_threshold_;
+  bool verify_payload_;  // payload_checks(config)
   WindowLayout layout_;
   AlignedBuffer own_;  // when the caller gave no memory
   uint8_t* base_ = nullptr;

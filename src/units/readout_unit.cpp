@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/crc32c.hpp"
+#include "core/payload_memory.hpp"
 #include "core/rng.hpp"
 #include "units/fragment_sizes.hpp"
 
@@ -18,7 +19,8 @@ ReadoutUnit::ReadoutUnit(int index, const Config& config)
   // `ru_buffer` counts fragment bytes; the 64 B header room per slot comes on
   // top, so a ring of N maximal fragments really holds N slots.
   slots_ = ring_slots(config, index);
-  ring_ = AlignedBuffer(slots_ * stride_, config.page_size);
+  // Each slot's header room stays private where payloads are shared (SMPI).
+  ring_ = payload_slots(slots_, stride_, sizeof(FragmentHeader), config.page_size);
   blocks_per_slot_ = max_payload_ / kCrcBlock + 1;
   prefix_crc_.resize(slots_ * blocks_per_slot_);
   Rng rng(mix(config.seed, 0xF00D, static_cast<uint64_t>(index)));

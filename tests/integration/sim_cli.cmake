@@ -18,3 +18,26 @@ add_test(NAME sim_cli_too_few_hosts
          COMMAND ${_evb_sim_check} --expect-exit 2 --expect-stderr "offers 64 hosts" --
                  $<TARGET_FILE:evbench> sim --platform ${_evb_sim_platform} --set nodes=65)
 set_tests_properties(sim_cli_too_few_hosts PROPERTIES TIMEOUT 30 LABELS integration)
+# Payloads are shared under sim, so payload checks cannot be asked for, and
+# corruption injection (found by them) contradicts them (exit 2, naming the key).
+add_test(NAME sim_cli_payload_checks_are_an_error
+         COMMAND ${_evb_sim_check} --expect-exit 2 "--expect-stderr=verify.payload: on" --
+                 $<TARGET_FILE:evbench> sim --platform ${_evb_sim_platform} --set nodes=4
+                 --set verify.payload=on)
+set_tests_properties(sim_cli_payload_checks_are_an_error PROPERTIES TIMEOUT 30 LABELS integration)
+add_test(NAME sim_cli_corruption_needs_payload_checks
+         COMMAND ${_evb_sim_check} --expect-exit 2 --expect-stderr "fault.corrupt: corruption is found by payload checks" --
+                 $<TARGET_FILE:evbench> sim --platform ${_evb_sim_platform} --set nodes=4
+                 --set fault.corrupt=0.01)
+set_tests_properties(sim_cli_corruption_needs_payload_checks PROPERTIES TIMEOUT 30 LABELS integration)
+# SimGrid maps every RU ring slot's shared payload apart: a ring too large for
+# vm.max_map_count fails before the simulation, naming ru_buffer (1 TiB rings
+# of 512 RUs exceed any limit the kernel allows).
+add_test(NAME sim_cli_ring_exceeding_memory_maps
+         COMMAND ${_evb_sim_check} --expect-exit 2 --expect-stderr "ru_buffer: 512 RU rings"
+                 --expect-stderr "vm.max_map_count" --
+                 $<TARGET_FILE:evbench> sim ${PROJECT_SOURCE_DIR}/configs/sim/pull-512.yaml
+                 --platform ${PROJECT_SOURCE_DIR}/configs/platforms/fat-tree-512.yaml
+                 --set ru_buffer=1TiB)
+set_tests_properties(sim_cli_ring_exceeding_memory_maps PROPERTIES TIMEOUT 30 LABELS integration
+                     ENVIRONMENT "EVBENCH_SMPI_BUILD=${CMAKE_BINARY_DIR}/no-smpi-build")

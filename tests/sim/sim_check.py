@@ -20,6 +20,12 @@ CHECK is one of
                          MPI_Waitany (what `evbench sim` sets) and with
                          polling (driver_options.wait=none): poll modes block
                          and yield, per-node rates within 5 %
+  payload-shared         configs/sim/pull-1mib.yaml on sim-switch-16: payloads
+                         live in SMPI shared memory (resident anonymous memory
+                         below what the BU windows and RU rings would take),
+                         payload checks are off and say so, and every
+                         fragment still passed the header checks (a header
+                         SimGrid did not copy fails them: bad magic)
 Exit 77 (CTest skip) with the reason when the ordinary evbench is missing.
 The figures compared are simulated (deterministic for a given SimGrid), not
 timings of this machine.
@@ -88,7 +94,7 @@ SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file_
 
 
 def sim(evbench, workdir, platform_text, scheduling, tag, config=None, platform=None, sets=(),
-        poll_mode=None):
+        poll_mode=None, inspect=None):
     """platform_text/CONFIG written to workdir, or files of the source tree;
     `sets` are extra --set arguments; `poll_mode` the one every rank must
     report."""
@@ -123,6 +129,8 @@ def sim(evbench, workdir, platform_text, scheduling, tag, config=None, platform=
     if poll_mode is not None:
         # One mode when all ranks agree, else the ranks' modes comma-joined.
         assert res["poll_mode"] == poll_mode, f"poll mode {res['poll_mode']}, expected {poll_mode}"
+    if inspect is not None:
+        inspect(doc)
     avg = res["bandwidth_gbps"]["per_node"]["avg"]
     print(f"{tag}: {scheduling} avg {avg:.2f} Gb/s per node "
           f"({res['simulated_time_s']:.3f} s simulated, {res['wall_time_s']:.1f} s wall)")
@@ -178,6 +186,27 @@ def main():
             if not ideal > barrel:
                 sys.exit(f"FAIL: barrel on the ideal tree {ideal:.2f} Gb/s, "
                          f"on the mis-cabled one {barrel:.2f} Gb/s")
+    elif check == "payload-shared":
+        def shared(doc):
+            c, res = doc["config"], doc["results"]
+            integrity = res["integrity"]
+            assert c["verify"]["payload"] == "off", c["verify"]
+            assert integrity["payload_checks"] == "off", integrity
+            assert integrity["verified_fragments"] == 0, integrity
+            # Header checks ran on every fragment and found nothing wrong.
+            assert integrity["corrupt"] == 0 and integrity["first_problem"] == "", integrity
+            assert res["events_built"] == res["events_assigned"] > 0, res["events_built"]
+            # What private payloads would take: every BU's windows (credits x
+            # nodes fragments) and every RU's ring; all ranks are one process.
+            n = c["nodes"]
+            private = n * c["credits"] * n * c["fragment"]["size"] + n * c["ru_buffer"]
+            anon = max(res["anon_rss_bytes"])
+            print(f"resident anonymous memory {anon / 2**20:.0f} MiB, "
+                  f"private payloads would take {private / 2**20:.0f} MiB")
+            assert 0 < anon < private / 2, (anon, private)
+        sim(evbench, workdir, None, "barrel", "payload-shared",
+            os.path.join(SOURCE, "configs/sim/pull-1mib.yaml"),
+            os.path.join(SOURCE, "configs/platforms/sim-switch-16.yaml"), inspect=shared)
     else:
         sys.exit(f"unknown check {check}")
     print("OK")

@@ -204,13 +204,39 @@ int cmd_sim(Args a, const PluginRegistry& r) {
     return std::any_of(a.sets.begin(), a.sets.end(),
                        [&](const std::string& s) { return s.rfind(key + "=", 0) == 0; });
   };
-  const Protocol protocol = load(a, r).protocol;
+  const Config asked = load(a, r);
+  const Protocol protocol = asked.protocol;
+  // Payloads live in SMPI shared memory (core/payload_memory.hpp): their
+  // checksums cannot hold, so sim turns payload checks off, and results say
+  // so (results.integrity.payload_checks); asking for them is an error.
+  if (is_event_builder(protocol)) {
+    if (asked.verify_payload == VerifyPayload::on)
+      throw ConfigError(
+          "verify.payload: on: sim keeps payloads in shared memory, where payload checksums "
+          "cannot hold (headers are still checked); drop the key or set it off");
+    for (const auto& [key, set] :
+         {std::pair<const char*, bool>{"fault.corrupt", asked.corrupt_probability > 0},
+          {"fault.corrupt_every", asked.corrupt_every > 0}})
+      if (set)
+        throw ConfigError(std::string(key) +
+                          ": corruption is found by payload checks, which sim turns off "
+                          "(payloads in shared memory, verify.payload); drop the key");
+    a.sets.push_back("verify.payload=off");
+  }
+  // Normal pages: a touched fragment header must not pull in a 2 MiB page of
+  // window (the windows of 512 BUs are 32 GiB of address space).
+  if (!user_set("page_size")) a.sets.push_back("page_size=normal");
   if (!user_set("driver_options.wait") &&
       (is_event_builder(protocol) || protocol == Protocol::alltoall)) {
     a.sets.push_back("driver_options.wait=waitany");
     if (!user_set("driver_options.poll_method"))
       a.sets.push_back("driver_options.poll_method=testany");
   }
+  // Every MPI_Waitany / MPI_Testany call costs SimGrid work per request
+  // posted; command receives beyond a few per channel only queue
+  // (docs/SCALE.md, "Cost").
+  if (!user_set("driver_options.any_source_depth"))
+    a.sets.push_back("driver_options.any_source_depth=4");
   const Config config = load(a, r);
   SimRequest req;
   req.platform = a.platform;

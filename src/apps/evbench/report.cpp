@@ -10,6 +10,7 @@
 #include "core/config_loader.hpp"
 #include "core/error.hpp"
 #include "core/json_writer.hpp"
+#include "core/payload_memory.hpp"
 #include "core/ring_geometry.hpp"
 #include "protocols/common/fault_injector.hpp"
 #include "protocols/common/rate_timeline.hpp"
@@ -247,6 +248,9 @@ void print_table(const Config& c, const Topology& t, const Summary& s) {
       static_cast<unsigned long long>(s.integrity.duplicate),
       static_cast<unsigned long long>(s.integrity.corrupt),
       static_cast<unsigned long long>(s.integrity.verified));
+  if (is_event_builder(c.protocol) && !payload_checks(c))
+    std::printf("# payload checks off (verify.payload %s): headers checked, payloads not\n",
+                to_string(c.verify_payload));
   if (is_event_builder(c.protocol))
     std::printf("# filter units: %llu events processed, %llu accepted\n",
                 static_cast<unsigned long long>(s.fu_processed),
@@ -379,6 +383,8 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
   w.value("corrupt", s.integrity.corrupt);
   w.value("corrupt_events", s.integrity.bad_events);
   w.value("verified_fragments", s.integrity.verified);
+  // off: header checks only (verify.payload; `evbench sim` shares payloads).
+  w.value("payload_checks", std::string(payload_checks(c) ? "on" : "off"));
   w.value("incomplete_lost_peer", s.incomplete_lost_peer);
   w.value("late_discarded", s.late_discarded);
   w.value("ring_overrun", s.ring_overrun);
@@ -389,6 +395,12 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
   w.end_array();
   w.begin_array("anon_huge_bytes");  // by rank, while its buffers were in use
   for (uint64_t b : s.anon_huge_bytes) w.value("", b);
+  w.end_array();
+  // by rank, at the same moment: resident anonymous memory (RssAnon), which
+  // unlike peak_rss_bytes leaves out file pages mapped many times over
+  // (`evbench sim`'s shared payloads)
+  w.begin_array("anon_rss_bytes");
+  for (uint64_t b : s.anon_rss_bytes) w.value("", b);
   w.end_array();
   // One entry per configured fault (fault.corrupt so far).
   w.begin_array("faults");
@@ -506,6 +518,7 @@ Summary summarize(const Config& c, const Topology& t, const std::vector<RankStat
   for (const RankStats& r : ranks) {
     s.peak_rss_bytes.push_back(r.peak_rss_bytes);
     s.anon_huge_bytes.push_back(r.anon_huge_bytes);
+    s.anon_rss_bytes.push_back(r.anon_rss_bytes);
   }
   return s;
 }

@@ -60,6 +60,7 @@ struct Summary {
   std::vector<uint64_t> sample_bytes, sample_events;
   std::vector<uint64_t> peak_rss_bytes;   // by rank
   std::vector<uint64_t> anon_huge_bytes;  // by rank: transparent huge pages in use
+  std::vector<uint64_t> anon_rss_bytes;   // by rank: resident anonymous memory then
   // micro-benchmarks: per step (shift) min/avg/max per-node Gb/s
   struct Step {
     int shift;

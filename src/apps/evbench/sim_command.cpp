@@ -14,6 +14,7 @@
 #include "apps/evbench/sim_platform.hpp"
 #include "core/config_loader.hpp"
 #include "core/error.hpp"
+#include "core/ring_geometry.hpp"
 #include "core/topology.hpp"
 #include "topo/platform_loader.hpp"
 
@@ -41,6 +42,9 @@ const char* const kSimGridOptions[] = {
     "--cfg=smpi/gather:ompi_binomial",
     "--cfg=smpi/barrier:ompi_bruck",
     "--cfg=smpi/grow-injected-times:no",
+    // Payload memory (core/payload_memory.hpp): shared blocks are honoured
+    // (SimGrid copies only private bytes) in the global mode.
+    "--cfg=smpi/shared-malloc:global",
     "--log=root.thres:warning",
 };
 
@@ -103,6 +107,29 @@ int run_child(const std::vector<std::string>& argv,
   return 128 + WTERMSIG(status);
 }
 
+// SimGrid maps the shared payload of every RU ring slot on its own, next to
+// the slot's private header room (core/payload_memory.hpp): about two memory
+// maps per slot, in one process, which the kernel limits
+// (vm.max_map_count). Fails before the simulation would, saying what to change.
+void check_memory_maps(const Config& config) {
+  if (!is_event_builder(config.protocol)) return;
+  uint64_t limit = 0;
+  std::ifstream("/proc/sys/vm/max_map_count") >> limit;
+  if (limit == 0) return;
+  uint64_t maps = 0;
+  for (int ru = 0; ru < config.nodes; ++ru) maps += 2 * ring_slots(config, ru) + 2;
+  // SimGrid, the libraries and two per simulated rank (stack and guard).
+  const uint64_t others = 8192 + 2 * static_cast<uint64_t>(config.nodes);
+  if (maps + others > limit)
+    throw ConfigError("ru_buffer: " + std::to_string(config.nodes) + " RU rings of " +
+                      std::to_string(ring_slots(config, 0)) + " slots need about " +
+                      std::to_string(maps + others) +
+                      " memory maps in the simulation, and vm.max_map_count is " +
+                      std::to_string(limit) +
+                      ": lower ru_buffer (a ring needs few slots under sim) or raise "
+                      "vm.max_map_count");
+}
+
 }  // namespace
 
 std::string find_smpi_build(const std::string& self_exe) {
@@ -128,6 +155,7 @@ std::string find_smpi_build(const std::string& self_exe) {
 int run_sim(const Config& config, const SimRequest& req) {
   if (req.platform.empty()) throw UsageError("sim: --platform FILE is required");
   const Topology topo = make_topology(config);
+  check_memory_maps(config);
   const topo::Platform platform = topo::load_platform(req.platform);
   std::vector<int> order;
   if (req.order.empty()) {

@@ -143,7 +143,10 @@ int run_worker_with(const Topology& topo, const Config& config, const PluginRegi
     boot.abort(failure);
     return kExitRuntime;
   }
-  if (units.ru || units.bu) stats.anon_huge_bytes = anon_huge_bytes();  // buffers still held
+  if (units.ru || units.bu) {  // buffers still held
+    stats.anon_huge_bytes = anon_huge_bytes();
+    stats.anon_rss_bytes = anon_rss_bytes();
+  }
   boot.barrier();
   driver->shutdown();
   rusage usage{};

@@ -163,21 +163,64 @@ void MpiDriver::post_recv(PeerId peer, Tag tag, void* buffer, size_t size, const
   if (peer != kAnyPeer && (peer < 0 || peer >= size_)) {
     return fail_now(OpType::recv, peer, tag, cookie, "no such rank");
   }
+  if (options_.any_source_depth > 0) {
+    if (peer != kAnyPeer) {
+      flush_any_source(tag);
+    } else {
+      AnySource& a = any_source_[tag];
+      if (a.posted >= options_.any_source_depth) {
+        a.held.push_back(HeldRecv{buffer, size, cookie});
+        return;
+      }
+      if (post_irecv(peer, tag, buffer, size, cookie)) ++a.posted;
+      return;
+    }
+  }
+  post_irecv(peer, tag, buffer, size, cookie);
+}
+
+bool MpiDriver::post_irecv(PeerId peer, Tag tag, void* buffer, size_t size, uint64_t cookie) {
   // Larger buffers are fine: no message exceeds max_message anyway.
   int count = static_cast<int>(std::min<size_t>(size, INT_MAX));
   MPI_Request* req = pool_.reserve();
   if (req == nullptr) {
-    return fail_now(OpType::recv, peer, tag, cookie,
-                    "max_requests (" + std::to_string(pool_.max_requests()) +
-                        ") operations already in flight; raise driver_options.max_requests");
+    fail_now(OpType::recv, peer, tag, cookie,
+             "max_requests (" + std::to_string(pool_.max_requests()) +
+                 ") operations already in flight; raise driver_options.max_requests");
+    return false;
   }
   int rc = MPI_Irecv(buffer, count, MPI_BYTE, peer == kAnyPeer ? MPI_ANY_SOURCE : peer,
                      mpi_tag(tag), comm_, req);
   if (rc != MPI_SUCCESS) {
     pool_.rollback();
-    return fail_now(OpType::recv, peer, tag, cookie, error_string(rc));
+    fail_now(OpType::recv, peer, tag, cookie, error_string(rc));
+    return false;
   }
   pool_.commit(PendingOp{cookie, seq_++, OpType::recv, peer, tag, size});
+  return true;
+}
+
+void MpiDriver::release_any_source(Tag tag) {
+  auto it = any_source_.find(tag);
+  if (it == any_source_.end()) return;
+  AnySource& a = it->second;
+  if (a.posted > 0) --a.posted;
+  while (!shut_down_ && a.posted < options_.any_source_depth && !a.held.empty()) {
+    const HeldRecv h = a.held.front();
+    a.held.pop_front();
+    if (post_irecv(kAnyPeer, tag, h.buffer, h.size, h.cookie)) ++a.posted;
+  }
+}
+
+void MpiDriver::flush_any_source(Tag tag) {
+  auto it = any_source_.find(tag);
+  if (it == any_source_.end()) return;
+  AnySource& a = it->second;
+  while (!a.held.empty()) {
+    const HeldRecv h = a.held.front();
+    a.held.pop_front();
+    if (post_irecv(kAnyPeer, tag, h.buffer, h.size, h.cookie)) ++a.posted;
+  }
 }
 
 Completion MpiDriver::to_completion(const FinishedOp& f) {
@@ -235,6 +278,8 @@ size_t MpiDriver::hand_out(std::span<Completion> out, size_t n) {
               [](const FinishedOp& a, const FinishedOp& b) { return a.op.seq < b.op.seq; });
   }
   for (const FinishedOp& f : finished_) {
+    if (f.op.type == OpType::recv && f.op.peer == kAnyPeer && options_.any_source_depth > 0)
+      release_any_source(f.op.tag);
     if (n < out.size()) {
       out[n++] = to_completion(f);
     } else {
@@ -286,6 +331,7 @@ void MpiDriver::shutdown() {
   // shutdown_timeout to finish, then are detached. No barrier: peers may
   // already be gone.
   pool_.cancel_receives();
+  any_source_.clear();  // held back: MPI never saw them
   const int64_t deadline = now_ns() + s_to_ns(options_.shutdown_timeout_s);
   std::vector<FinishedOp> sink;
   while (pool_.in_flight() > 0 && now_ns() < deadline) {

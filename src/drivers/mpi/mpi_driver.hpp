@@ -10,6 +10,7 @@
 #include <mpi.h>
 
 #include <deque>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,10 @@ struct MpiOptions {
   // sooner); shorter ones sleep one 1-us poll interval, so the engine polls
   // up to its timer.
   double wait_min_timeout_s = 0.010;
+  // Any-source receives of one tag handed to MPI at once (0: all); the
+  // others wait here, in posting order (SMPI: every MPI_Waitany/Testany
+  // looks at every request posted).
+  size_t any_source_depth = 0;
 
   // Reads config->driver_options (null: defaults). Throws ConfigError.
   static MpiOptions from(const Config* config);
@@ -80,6 +85,13 @@ class MpiDriver final : public Driver {
   // `out` while it has room, the rest into backlog_. Returns how many went
   // into `out`.
   size_t hand_out(std::span<Completion> out, size_t n);
+  // MPI_Irecv into the pool; false when it failed (reported by fail_now).
+  bool post_irecv(PeerId peer, Tag tag, void* buffer, size_t size, uint64_t cookie);
+  // An any-source receive of `tag` finished: hand MPI the next one held back.
+  void release_any_source(Tag tag);
+  // Every held-back receive of `tag` to MPI (a receive from one peer with
+  // that tag must not overtake them).
+  void flush_any_source(Tag tag);
 
   MpiOptions options_;
   MPI_Comm comm_ = MPI_COMM_NULL;
@@ -92,6 +104,17 @@ class MpiDriver final : public Driver {
   std::vector<FinishedOp> finished_;
   RingQueue<Completion> backlog_;  // finished but not yet handed out by poll()
   std::string last_error_;
+  // any_source_depth: per tag, receives given to MPI and the ones held back.
+  struct HeldRecv {
+    void* buffer;
+    size_t size;
+    uint64_t cookie;
+  };
+  struct AnySource {
+    size_t posted = 0;
+    std::deque<HeldRecv> held;
+  };
+  std::map<Tag, AnySource> any_source_;
 };
 
 }  // namespace evb::mpi

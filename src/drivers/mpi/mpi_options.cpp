@@ -75,6 +75,17 @@ std::vector<KeySpec> mpi_option_keys() {
                                 "least this far away (10ms: the engine's longest wait, i.e. no "
                                 "timer due); a nearer timer makes the rank poll at 1-us "
                                 "intervals up to it"});
+  keys.push_back(KeySpec{.path = "any_source_depth",
+                         .type = KeyType::integer,
+                         .default_value = "0",
+                         .unit = "requests",
+                         .min = 0,
+                         .max = 1 << 24,
+                         .doc = "any-source receives of one tag (the engine's command "
+                                "receives) handed to MPI at once; the others wait in the "
+                                "driver, in order, and follow as those complete; 0 = all at "
+                                "once (evbench sim sets 4: SMPI's MPI_Waitany and "
+                                "MPI_Testany cost grows with every request posted)"});
   return keys;
 }
 
@@ -112,6 +123,10 @@ MpiOptions MpiOptions::from(const Config* config) {
     } else if (key == "wait_min_timeout") {
       o.wait_min_timeout_s = to_seconds(key, value);
       if (o.wait_min_timeout_s < 0) bad(key, value, "a non-negative duration");
+    } else if (key == "any_source_depth") {
+      long long n = to_int(key, value);
+      if (n < 0 || n > (1 << 24)) bad(key, value, "in 0..16777216");
+      o.any_source_depth = static_cast<size_t>(n);
     }
     // Other keys were rejected by config validation against mpi_option_keys().
   }

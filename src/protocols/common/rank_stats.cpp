@@ -85,6 +85,7 @@ std::string RankStats::serialize() const {
   out << YAML::Key << "step_window_s" << YAML::Value << step_window_s;
   out << YAML::Key << "peak_rss_bytes" << YAML::Value << peak_rss_bytes;
   out << YAML::Key << "anon_huge_bytes" << YAML::Value << anon_huge_bytes;
+  out << YAML::Key << "anon_rss_bytes" << YAML::Value << anon_rss_bytes;
   out << YAML::Key << "completed_per_bu" << YAML::Value << completed_per_bu;
   out << YAML::Key << "excluded_bus" << YAML::Value << excluded_bus;
   std::vector<std::string> f;
@@ -148,6 +149,7 @@ RankStats RankStats::deserialize(const std::string& text) {
   s.step_window_s = n["step_window_s"].as<std::vector<double>>();
   s.peak_rss_bytes = n["peak_rss_bytes"].as<uint64_t>(0);
   s.anon_huge_bytes = n["anon_huge_bytes"].as<uint64_t>(0);
+  s.anon_rss_bytes = n["anon_rss_bytes"].as<uint64_t>(0);
   s.completed_per_bu = n["completed_per_bu"].as<std::vector<uint64_t>>(std::vector<uint64_t>{});
   s.excluded_bus = n["excluded_bus"].as<std::vector<int>>(std::vector<int>{});
   for (const auto& t : n["failures"].as<std::vector<std::string>>(std::vector<std::string>{}))

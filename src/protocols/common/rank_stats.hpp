@@ -88,6 +88,8 @@ struct RankStats {
   // Bytes of transparent huge pages backing the process while its buffers
   // were in use (page_size: huge asks for them; the kernel decides).
   uint64_t anon_huge_bytes = 0;
+  // Resident anonymous memory of the process at the same moment (RssAnon).
+  uint64_t anon_rss_bytes = 0;
   // Failure, if any (empty when the rank succeeded).
   std::string error;
 

@@ -7,8 +7,8 @@ std::vector<ProtocolKeys> keys() {
   return {{{"pull"},
            {"credits", "parallel", "scheduling", "topology.platform", "topology.order", "seed",
             "data_path", "evm", "events", "fu_per_bu", "fu.processing_time", "fu.accept_ratio",
-            "ru_rate_factors", "verify.sample", "fault.corrupt_every", "fault.corrupt",
-            "local_fragment"}}};
+            "ru_rate_factors", "verify.sample", "verify.payload", "fault.corrupt_every",
+            "fault.corrupt", "local_fragment"}}};
 }
 
 }  // namespace evb::pull

@@ -5,10 +5,11 @@
 namespace evb::push {
 
 std::vector<ProtocolKeys> keys() {
-  return {{{"push"},
-           {"credits", "scheduling", "topology.platform", "topology.order", "seed", "data_path",
-            "evm", "events", "fu_per_bu", "fu.processing_time", "fu.accept_ratio",
-            "ru_rate_factors", "verify.sample", "fault.corrupt_every", "fault.corrupt"}}};
+  return {
+      {{"push"},
+       {"credits", "scheduling", "topology.platform", "topology.order", "seed", "data_path", "evm",
+        "events", "fu_per_bu", "fu.processing_time", "fu.accept_ratio", "ru_rate_factors",
+        "verify.sample", "verify.payload", "fault.corrupt_every", "fault.corrupt"}}};
 }
 
 }  // namespace evb::push

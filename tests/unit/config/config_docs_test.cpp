@@ -204,7 +204,7 @@ TEST(ConfigJson, NestedObjectWithEveryKey) {
   EXPECT_HAS(json, "\"fragment\":{\"size\":524288,\"distribution\":\"fixed\"");
   EXPECT_HAS(json, "\"ru_rate_factors\":[]");
   EXPECT_HAS(json, "\"duration\":3,");
-  EXPECT_HAS(json, "\"verify\":{\"sample\":0.015625}");
+  EXPECT_HAS(json, "\"verify\":{\"sample\":0.015625,\"payload\":\"auto\"}");
   EXPECT_HAS(json, "\"driver_options\":{\"");
   EXPECT_HAS(json, "\"sndbuf\":\"8192\"");  // with tcp's other options at their defaults
   EXPECT_HAS(json, "\"bootstrap\":\"lo\\\"cal\\\\\\n\"");

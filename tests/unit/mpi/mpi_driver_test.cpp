@@ -1,5 +1,6 @@
 // The mpi driver over real MPI ranks (mpirun -np 2/4, or one rank alone).
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <map>
 #include <set>
@@ -183,6 +184,59 @@ TEST(MpiDriver, AnySourceReceivesNameTheSender) {
     senders.insert(c.peer);
   }
   EXPECT_EQ(senders.size(), size_t(n));
+  d->shutdown();
+}
+
+// any_source_depth: only that many any-source receives of a tag reach MPI;
+// the rest follow in posting order, so every message still arrives, in its
+// sender's order. A receive from one peer with that tag hands MPI the held
+// ones first (it must not overtake them).
+TEST(MpiDriver, AnySourceDepthHoldsReceivesBackInOrder) {
+  MpiOptions o;
+  o.any_source_depth = 2;
+  auto d = make_driver(o);
+  const int n = world_size();
+  const int per_peer = 3;
+  const size_t total = size_t(n) * per_peer;
+  std::vector<std::array<int, 2>> in(total, {-1, -1});
+  for (size_t i = 0; i < total; ++i)
+    d->post_recv(kAnyPeer, 78, in[i].data(), sizeof(in[i]), nullptr, i);
+  EXPECT_EQ(d->in_flight(), std::min<size_t>(total, 2));
+  std::vector<std::array<int, 2>> out;
+  out.reserve(total);
+  for (int k = 0; k < per_peer; ++k) {
+    for (int p = 0; p < n; ++p) {
+      out.push_back({world_rank(), k});
+      Segment s{out.back().data(), sizeof(out.back())};
+      d->post_send(p, 78, std::span<const Segment>(&s, 1), 1000 + out.size());
+    }
+  }
+  auto got = poll_n(*d, 2 * total);
+  ASSERT_EQ(got.size(), 2 * total);
+  std::map<int, int> last;  // sender -> index of its latest message, in cookie order
+  std::vector<int> from(total, -1);
+  for (const Completion& c : got) {
+    ASSERT_EQ(c.status, OpStatus::ok) << d->last_error();
+    if (c.type == OpType::recv) from[c.cookie] = c.peer;
+  }
+  for (size_t i = 0; i < total; ++i) {
+    ASSERT_EQ(in[i][0], from[i]) << "receive " << i;
+    auto it = last.find(in[i][0]);
+    if (it != last.end()) {
+      EXPECT_GT(in[i][1], it->second) << "order broken from " << in[i][0];
+    }
+    last[in[i][0]] = in[i][1];
+  }
+  EXPECT_EQ(last.size(), size_t(n));
+  // Held receives go to MPI before one from a named peer with their tag.
+  int a = 0, b = 0, c = 0;
+  d->post_recv(kAnyPeer, 79, &a, sizeof a, nullptr, 1);
+  d->post_recv(kAnyPeer, 79, &b, sizeof b, nullptr, 2);
+  d->post_recv(kAnyPeer, 79, &c, sizeof c, nullptr, 3);
+  EXPECT_EQ(d->in_flight(), 2u);
+  int d_ = 0;
+  d->post_recv(world_rank(), 79, &d_, sizeof d_, nullptr, 4);
+  EXPECT_EQ(d->in_flight(), 4u);
   d->shutdown();
 }
 
