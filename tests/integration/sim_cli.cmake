@@ -41,3 +41,13 @@ add_test(NAME sim_cli_ring_exceeding_memory_maps
                  --set ru_buffer=1TiB)
 set_tests_properties(sim_cli_ring_exceeding_memory_maps PROPERTIES TIMEOUT 30 LABELS integration
                      ENVIRONMENT "EVBENCH_SMPI_BUILD=${CMAKE_BINARY_DIR}/no-smpi-build")
+# A node sending to itself has no route on a simulated platform (SMPI moves it
+# for free): one-to-one shift 0 alone is an error naming `shift`; a scan
+# leaves shift 0 out (tests/sim shift-scan).
+add_test(NAME sim_cli_shift_zero_is_an_error
+         COMMAND ${_evb_sim_check} --expect-exit 2 --expect-stderr "shift: 0 sends every node's data to itself"
+                 --expect-stderr "use a shift of 1..3 or scan" --
+                 $<TARGET_FILE:evbench> sim --platform ${_evb_sim_platform} --set nodes=4
+                 --set protocol=one-to-one --set shift=0)
+set_tests_properties(sim_cli_shift_zero_is_an_error PROPERTIES TIMEOUT 30 LABELS integration
+                     ENVIRONMENT "EVBENCH_SMPI_BUILD=${CMAKE_BINARY_DIR}/no-smpi-build")

@@ -26,6 +26,12 @@ CHECK is one of
                          payload checks are off and say so, and every
                          fragment still passed the header checks (a header
                          SimGrid did not copy fails them: bad magic)
+  shift-scan             a one-to-one shift scan on the two leaves: shift 0
+                         (every node to itself, which the platform has no
+                         route for) is left out and said so; shifts 1..7
+                         stay within the link rate, and shift 4, where all
+                         8 flows share the uplink (4 each way), runs at most
+                         half of shift 1, where 1 flow each way crosses it
 Exit 77 (CTest skip) with the reason when the ordinary evbench is missing.
 The figures compared are simulated (deterministic for a given SimGrid), not
 timings of this machine.
@@ -207,6 +213,20 @@ def main():
         sim(evbench, workdir, None, "barrel", "payload-shared",
             os.path.join(SOURCE, "configs/sim/pull-1mib.yaml"),
             os.path.join(SOURCE, "configs/platforms/sim-switch-16.yaml"), inspect=shared)
+    elif check == "shift-scan":
+        def scan(doc):
+            res = doc["results"]
+            assert res.get("shifts_left_out") == [0], res.get("shifts_left_out")
+            steps = dict((st["shift"], st["per_node"]) for st in res["shifts"])
+            assert sorted(steps) == list(range(1, NODES)), sorted(steps)
+            edge = FRAGMENT_BYTES * 8 / 0.025 / 1e9  # one message straddling the window
+            for shift, per_node in steps.items():
+                assert per_node["max"] <= LINK_GBPS + edge, (shift, per_node)
+            assert steps[4]["max"] <= steps[1]["min"] / 2, (steps[4], steps[1])
+            # The headline is the first step kept (shift 1), not shift 0.
+            assert res["bandwidth_gbps"]["per_node"]["avg"] == steps[1]["avg"]
+        sim(evbench, workdir, TWO_LEAVES, "barrel", "shift-scan", inspect=scan,
+            sets=["protocol=one-to-one", "shift=scan", "duration=30ms", "warmup=5ms"])
     else:
         sys.exit(f"unknown check {check}")
     print("OK")

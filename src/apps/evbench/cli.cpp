@@ -206,6 +206,14 @@ int cmd_sim(Args a, const PluginRegistry& r) {
   };
   const Config asked = load(a, r);
   const Protocol protocol = asked.protocol;
+  // A node sending to itself has no route on the simulated platform: SMPI
+  // moves it at no cost. A scan leaves shift 0 out (report.hpp); asked alone
+  // it is an error.
+  if (protocol == Protocol::one_to_one && !asked.shift_scan && asked.shift % asked.nodes == 0)
+    throw ConfigError("shift: " + std::to_string(asked.shift) +
+                      " sends every node's data to itself, which sim does not simulate (no "
+                      "route from a host to itself: SMPI moves it at no cost); use a shift of 1.." +
+                      std::to_string(asked.nodes - 1) + " or scan");
   // Payloads live in SMPI shared memory (core/payload_memory.hpp): their
   // checksums cannot hold, so sim turns payload checks off, and results say
   // so (results.integrity.payload_checks); asking for them is an error.

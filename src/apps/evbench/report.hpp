@@ -67,6 +67,10 @@ struct Summary {
     double min, avg, max, aggregate;
   };
   std::vector<Step> steps;
+  // A one-to-one shift scan under `evbench sim` leaves shift 0 out: a node
+  // sending to itself has no route on the simulated platform, so SMPI moves
+  // it at no simulated cost (docs/SCALE.md). The headline is then shift 1's.
+  bool self_shift_left_out = false;
   // The poll mode every rank ran, or the ranks' modes in rank order joined
   // by "," when they differ (hosts with different core counts).
   std::string poll_mode;
@@ -82,7 +86,9 @@ struct Summary {
   }
 };
 
-Summary summarize(const Config& config, const Topology& topo, const std::vector<RankStats>& ranks);
+// `simulated`: the ranks ran under `evbench sim` (see self_shift_left_out).
+Summary summarize(const Config& config, const Topology& topo, const std::vector<RankStats>& ranks,
+                  bool simulated = false);
 
 // How the aggregate came back after a fault that began at `fault_s` and was
 // over (detected, or its stall/delay ended) at `since_s`, seconds since the

@@ -82,6 +82,7 @@ std::string RankStats::serialize() const {
   out << YAML::Key << "evm" << YAML::Value << evm;
   out << YAML::Key << "events_assigned" << YAML::Value << events_assigned;
   out << YAML::Key << "step_bytes" << YAML::Value << step_bytes;
+  out << YAML::Key << "step_messages" << YAML::Value << step_messages;
   out << YAML::Key << "step_window_s" << YAML::Value << step_window_s;
   out << YAML::Key << "peak_rss_bytes" << YAML::Value << peak_rss_bytes;
   out << YAML::Key << "anon_huge_bytes" << YAML::Value << anon_huge_bytes;
@@ -146,6 +147,7 @@ RankStats RankStats::deserialize(const std::string& text) {
   s.evm = n["evm"].as<bool>();
   s.events_assigned = n["events_assigned"].as<uint64_t>();
   s.step_bytes = n["step_bytes"].as<std::vector<uint64_t>>();
+  s.step_messages = n["step_messages"].as<std::vector<uint64_t>>();
   s.step_window_s = n["step_window_s"].as<std::vector<double>>();
   s.peak_rss_bytes = n["peak_rss_bytes"].as<uint64_t>(0);
   s.anon_huge_bytes = n["anon_huge_bytes"].as<uint64_t>(0);

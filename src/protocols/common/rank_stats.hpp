@@ -82,6 +82,7 @@ struct RankStats {
   // Micro-benchmarks: bytes received in the window, per shift step (one-to-one
   // scan) or one entry; and each step's window length.
   std::vector<uint64_t> step_bytes;
+  std::vector<uint64_t> step_messages;  // data messages received in the window, per step
   std::vector<double> step_window_s;
   // The process's peak resident set size (getrusage ru_maxrss), bytes.
   uint64_t peak_rss_bytes = 0;

@@ -331,7 +331,9 @@ void MicroAgent::on_completion(const Completion& c) {
         ++stats_.integrity.corrupt;
       ++src.data_done;
       ++stats_.events_built;
-      book(now_ns(), c.bytes);
+      const int64_t now = now_ns();
+      if (now >= window_begin_ns_ && now <= deadline_ns_) ++stats_.step_messages.at(step_);
+      book(now, c.bytes);
       if (!src.final) post_data(s, slot);
       exchange_progress(s);
       return;

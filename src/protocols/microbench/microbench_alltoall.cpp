@@ -116,6 +116,7 @@ void run_alltoall(Driver& driver, Bootstrap& boot, const Topology& topo, const C
     d = agree(boot, next);
   }
   stats.step_bytes.assign(1, measured_bytes);
+  stats.step_messages.assign(1, measured_calls * static_cast<uint64_t>(n));
   stats.step_window_s.assign(1, ns_to_s(measured_ns));
   stats.anon_huge_bytes = anon_huge_bytes();  // the buffers are still held
 }

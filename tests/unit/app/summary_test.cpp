@@ -81,3 +81,50 @@ TEST(Summary, ReportedIncompleteIsNotLost) {
 
 }  // namespace
 }  // namespace evb
+
+namespace evb {
+namespace {
+
+// A one-to-one scan over 2 nodes: shift 0 (each node to itself) then shift 1.
+std::vector<RankStats> scan_ranks() {
+  std::vector<RankStats> r(2);
+  for (int b = 0; b < 2; ++b) {
+    r[b].rank = r[b].ru = r[b].bu = b;
+    r[b].step_bytes = {1000000000, 125000};  // 1 s windows: 8 Gb/s, then 0.001 Gb/s
+    r[b].step_messages = {1000, 2};
+    r[b].step_window_s = {1.0, 1.0};
+    r[b].events_built = 1002;
+  }
+  return r;
+}
+
+Config scan_config() {
+  Config c;
+  c.nodes = 2;
+  c.protocol = Protocol::one_to_one;
+  c.shift_scan = true;
+  return c;
+}
+
+// Under sim, shift 0 has no route and costs nothing: it is left out, and the
+// headline and the message count are shift 1's; a real run keeps it.
+TEST(Summary, SimulatedShiftScanLeavesTheSelfShiftOut) {
+  const Config c = scan_config();
+  const Summary sim = summarize(c, make_topology(c), scan_ranks(), true);
+  EXPECT_TRUE(sim.self_shift_left_out);
+  ASSERT_EQ(sim.steps.size(), 1u);
+  EXPECT_EQ(sim.steps[0].shift, 1);
+  EXPECT_DOUBLE_EQ(sim.avg_gbps, 0.001);
+  EXPECT_EQ(sim.events_built, 4u);
+  EXPECT_DOUBLE_EQ(sim.events_per_second, 4.0);
+
+  const Summary real = summarize(c, make_topology(c), scan_ranks(), false);
+  EXPECT_FALSE(real.self_shift_left_out);
+  ASSERT_EQ(real.steps.size(), 2u);
+  EXPECT_EQ(real.steps[0].shift, 0);
+  EXPECT_DOUBLE_EQ(real.avg_gbps, 8.0);
+  EXPECT_EQ(real.events_built, 2004u);
+}
+
+}  // namespace
+}  // namespace evb
