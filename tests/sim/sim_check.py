@@ -32,6 +32,11 @@ CHECK is one of
                          stay within the link rate, and shift 4, where all
                          8 flows share the uplink (4 each way), runs at most
                          half of shift 1, where 1 flow each way crosses it
+  microbench-verify-payload  verify.payload (an event-builder key) given to a
+                         one-to-one run under sim is not read, as any other
+                         key a protocol does not read: the run ends ok and
+                         its results carry no payload_checks (it used to
+                         fail at the report, after the whole simulation)
 Exit 77 (CTest skip) with the reason when the ordinary evbench is missing.
 The figures compared are simulated (deterministic for a given SimGrid), not
 timings of this machine.
@@ -227,6 +232,13 @@ def main():
             assert res["bandwidth_gbps"]["per_node"]["avg"] == steps[1]["avg"]
         sim(evbench, workdir, TWO_LEAVES, "barrel", "shift-scan", inspect=scan,
             sets=["protocol=one-to-one", "shift=scan", "duration=30ms", "warmup=5ms"])
+    elif check == "microbench-verify-payload":
+        def no_payload_checks(doc):
+            assert "payload_checks" not in doc["results"]["integrity"], doc["results"]["integrity"]
+        sim(evbench, workdir, TWO_LEAVES, "barrel", "microbench-verify-payload",
+            inspect=no_payload_checks,
+            sets=["protocol=one-to-one", "shift=1", "verify.payload=on", "duration=10ms",
+                  "warmup=2ms"])
     else:
         sys.exit(f"unknown check {check}")
     print("OK")

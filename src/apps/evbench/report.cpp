@@ -396,7 +396,10 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
   w.value("corrupt_events", s.integrity.bad_events);
   w.value("verified_fragments", s.integrity.verified);
   // off: header checks only (verify.payload; `evbench sim` shares payloads).
-  w.value("payload_checks", std::string(payload_checks(c) ? "on" : "off"));
+  // Event builders only: the micro-benchmarks check no payload checksum (and
+  // do not read verify.payload).
+  if (is_event_builder(c.protocol))
+    w.value("payload_checks", std::string(payload_checks(c) ? "on" : "off"));
   w.value("incomplete_lost_peer", s.incomplete_lost_peer);
   w.value("late_discarded", s.late_discarded);
   w.value("ring_overrun", s.ring_overrun);
