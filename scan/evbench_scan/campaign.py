@@ -1,7 +1,9 @@
 """The results directory of one campaign and the files in it.
 
     DIR/scan.yaml            copy of the scan file (base.yaml: copy of its base)
-    DIR/campaign.json        scan name, axes, points (id, axis values, repeat)
+    DIR/campaign.json        scan name, axes, points (id, axis values, repeat),
+                             skipped points (id, values, repeat, reason, source)
+    DIR/drivers.json         `evbench drivers --json` of the machine that ran the points (run)
     DIR/evbench-config.json  `evbench config --json` of the binary that checked the points
     DIR/points/ID.yaml       the full evbench config of each point
     DIR/results/ID.json      the `evbench run --json` document of each point
@@ -58,8 +60,11 @@ class Campaign:
     def log(self, pid):
         return self.path("logs", pid + ".log")
 
-    def create(self, scan, points, mode):
-        """Lay out the directory for `points` (existing results are kept)."""
+    def create(self, scan, points, mode, skipped=(), drivers=None):
+        """Lay out the directory for `points` (existing results are kept).
+        `skipped`: the points not run, as dicts {id, values, repeat, reason,
+        source}; `drivers`: what `evbench drivers --json` said here (a dict
+        {"plain": doc, "wrapped": {wrapper: doc}}), or None."""
         for sub in SUBDIRS:
             os.makedirs(self.path(sub), exist_ok=True)
         write_atomic(self.path("scan.yaml"), scan.text)
@@ -72,8 +77,13 @@ class Campaign:
             "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
             "axes": scan.axis_keys(), "repeats": scan.repeats,
             "points": [{"id": p.id, "values": p.values, "repeat": p.repeat} for p in points],
+            "skipped": list(skipped),
         }
         write_atomic(self.path("campaign.json"), json.dumps(meta, indent=1) + "\n")
+        if drivers and drivers.get("plain") is not None:
+            write_atomic(self.path("drivers.json"), json.dumps(drivers["plain"], indent=1) + "\n")
+        if drivers and any(doc is not None for doc in (drivers.get("wrapped") or {}).values()):
+            write_atomic(self.path("drivers-wrapped.json"), json.dumps(drivers["wrapped"], indent=1) + "\n")
         for p in points:
             text = p.yaml_text()
             old = None

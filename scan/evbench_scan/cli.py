@@ -15,34 +15,50 @@ def _default_outdir(scan_path):
     return os.path.join("scans", os.path.splitext(os.path.basename(scan_path))[0])
 
 
-def _load(args):
+def _load(args, skipped=None):
     """The scan, its valid points and the evbench binary that checked them.
-    Keys, defaults and units come from that binary, so it must be there."""
+    Keys, defaults and units come from that binary, so it must be there.
+    Points dropped by skip_invalid are appended to `skipped`."""
     evbench = runner.find_evbench(args.evbench)
     if evbench is None:
         raise schema.EvbenchMissing(
             "evbench binary not found (looked at --evbench, $EVBENCH, %s and PATH): build it "
             "(cmake --build build) or point at one with --evbench PATH or EVBENCH=PATH" % runner.built_evbench())
     scan = load_scan(args.scan, schema.load(evbench))
-    points = expand.validated_points(scan, evbench, log=_log)
+    points = expand.validated_points(scan, evbench, log=_log, skipped=skipped)
     return scan, points, evbench
 
 
 def cmd_check(args):
-    scan, points, _ = _load(args)
+    skipped = []
+    scan, points, evbench = _load(args, skipped)
     print("# %s: %d point(s)%s" % (scan.name, len(points),
                                    ", %d repeat(s) each" % scan.repeats if scan.repeats > 1 else ""))
+    drivers = runner.machine_drivers(evbench, points)
     for p in points:
-        print("%s  %s" % (p.id, p.label() or "base config"))
+        key = " ".join(p.wrapper or [])
+        why = runner.cannot_run(p, drivers["wrapped"].get(key) if key else drivers["plain"])
+        print("%s  %s%s" % (p.id, p.label() or "base config",
+                            "  [cannot run on this machine: %s]" % why if why else ""))
+    for s in skipped:
+        print("# skipped %s: %s" % (s["id"], s["reason"]))
     return 0
 
 
 def cmd_run(args):
-    scan, points, evbench = _load(args)
+    skipped = []
+    scan, points, evbench = _load(args, skipped)
     outdir = args.output or _default_outdir(args.scan)
-    _log("%d point(s) -> %s" % (len(points), outdir))
+    drivers = runner.machine_drivers(evbench, points)
+    points = runner.runnable_points(scan, points, drivers, skipped)
+    if not points:
+        _log("no point can run on this machine")
+        return 2
+    _log("%d point(s) -> %s%s" % (len(points), outdir, " (%d skipped, listed in campaign.json)" % len(skipped)
+                                  if skipped else ""))
     try:
-        recs = runner.run_campaign(scan, points, outdir, evbench, force=args.force)
+        recs = runner.run_campaign(scan, points, outdir, evbench, force=args.force,
+                                   skipped=sorted(skipped, key=lambda s: s["id"]), drivers=drivers)
     except KeyboardInterrupt:
         return 130
     _log("%s; index: %s" % (collect.summary(recs), os.path.join(outdir, "index.csv")))
@@ -87,12 +103,20 @@ def cmd_report(args):
     from . import report   # matplotlib only when reporting
     out = args.output or os.path.join(args.dir, "report")
     from .references import ReferenceError
+    evbench = runner.find_evbench(args.evbench) if args.platform else None
+    if args.platform and not os.path.isfile(args.platform):
+        print("evbench-scan report: --platform %s: no such file" % args.platform, file=sys.stderr)
+        return 2
     try:
         html, md = report.write_report(args.dir, out, baseline=args.baseline,
-                                       reference_files=args.reference or ())
+                                       reference_files=args.reference or (),
+                                       platform=args.platform, evbench=evbench)
     except ReferenceError as e:
         print("evbench-scan report: --reference %s" % e, file=sys.stderr)
         return 2
+    except (report.ReportError, FileNotFoundError) as e:
+        print("evbench-scan report: %s" % e, file=sys.stderr)
+        return 1
     print("report: %s\n        %s" % (html, md))
     return 0
 
@@ -135,6 +159,10 @@ def parser():
     p.add_argument("--baseline", help="earlier campaign directory to compare against")
     p.add_argument("--reference", action="append", metavar="FILE.json",
                    help="bench/reference.sh -j result to show as a table (repeatable)")
+    p.add_argument("--platform", metavar="FILE",
+                   help="platform file (configs/platforms/): put `evbench topo`'s per-shift prediction "
+                        "beside a one-to-one shift scan (needs the evbench binary)")
+    p.add_argument("--evbench", help="evbench binary for --platform (default: $EVBENCH, build/bin/evbench, PATH)")
     p.add_argument("-o", "--output", help="report directory (default DIR/report)")
     p.set_defaults(func=cmd_report)
     return top

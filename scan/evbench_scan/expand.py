@@ -11,27 +11,30 @@ import copy
 import itertools
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import tempfile
 
 import yaml
 
-from .grammar import Group, ScanError
+from .grammar import ENV_PREFIX, WRAPPER, Group, ScanError, Variants, is_config_key
 
 class Point:
     """One configuration of a campaign."""
 
-    def __init__(self, index, values, repeat, config, schema):
+    def __init__(self, index, values, repeat, config, schema, env=None, wrapper=None):
         self.index = index
         self.id = "p%04d" % index
-        self.values = values          # axis key -> value, in axis order
+        self.values = values          # flat axis key -> plain value (None: not set), in axis order
         self.repeat = repeat          # 0-based
         self.config = config          # nested dict, full point config
         self.schema = schema          # the evbench key table (defaults, units)
+        self.env = env or {}          # environment for the point's process (scan env + env.* keys)
+        self.wrapper = wrapper        # command (string) the point runs under, or None
 
     def label(self):
-        text = ", ".join("%s=%s" % (k, v) for k, v in self.values.items())
+        text = ", ".join("%s=%s" % (k, v) for k, v in self.values.items() if v is not None)
         return text + (" (repeat %d)" % (self.repeat + 1) if self.repeat else "")
 
     def get(self, dotted, default=None):
@@ -53,7 +56,9 @@ class Point:
 
 def expand_group(group):
     """A Group -> list of {key: value} dicts."""
-    lists = [expand_group(e) if isinstance(e, Group) else [{e.key: v} for v in e.values]
+    lists = [expand_group(e) if isinstance(e, Group) else
+             [dict(row) for row in e.rows] if isinstance(e, Variants) else
+             [{e.key: v} for v in e.values]
              for e in group.entries]
     if group.kind == "zip":
         combos = zip(*lists)
@@ -80,6 +85,24 @@ def set_dotted(config, dotted, value):
     target[parts[-1]] = value
 
 
+def unset_dotted(config, dotted):
+    """Remove a key (evbench's default applies); empty parent maps go too."""
+    parts = dotted.split(".")
+    if parts[0] == "driver_options" and len(parts) > 2:
+        parts = [parts[0], ".".join(parts[1:])]
+    chain, target = [], config
+    for part in parts[:-1]:
+        if not isinstance(target.get(part), dict):
+            return
+        chain.append((target, part))
+        target = target[part]
+    target.pop(parts[-1], None)
+    for parent, part in reversed(chain):
+        if parent[part]:
+            break
+        del parent[part]
+
+
 def get_dotted(config, dotted, default=None):
     target = config
     parts = dotted.split(".")
@@ -92,6 +115,15 @@ def get_dotted(config, dotted, default=None):
     return target
 
 
+def wrapper_command(text, scan_path):
+    """A wrapper as written in the scan -> argv; a relative program path with
+    a slash is taken relative to the scan file's directory."""
+    argv = shlex.split(text)
+    if argv and os.sep in argv[0] and not os.path.isabs(argv[0]):
+        argv[0] = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(scan_path)), argv[0]))
+    return argv
+
+
 def expand(scan):
     """All points of a scan, in order (not yet validated)."""
     keys = scan.axis_keys()
@@ -101,9 +133,26 @@ def expand(scan):
         ordered = dict((k, combo[k]) for k in keys if k in combo)
         for repeat in range(scan.repeats):
             config = copy.deepcopy(scan.config)
+            env = dict(scan.env)
+            wrapper = None
             for key, value in ordered.items():
-                set_dotted(config, key, value)
-            points.append(Point(len(points) + 1, ordered, repeat, config, scan.schema))
+                if key.startswith(ENV_PREFIX):
+                    if value is not None:
+                        env[key[len(ENV_PREFIX):]] = str(value)
+                elif key == WRAPPER:
+                    wrapper = wrapper_command(value, scan.path) if value is not None else None
+                    if wrapper and not shutil.which(wrapper[0]):
+                        _, line = scan.mark_of(WRAPPER)
+                        raise ScanError("%s:%d" % (scan.path, line) if line else scan.path, None, WRAPPER,
+                                        "%s: no such program (a relative path is taken from the scan "
+                                        "file's directory)" % wrapper[0])
+                elif not is_config_key(key):
+                    continue
+                elif value is None:
+                    unset_dotted(config, key)    # ~ / a variant without the key: not set
+                else:
+                    set_dotted(config, key, value)
+            points.append(Point(len(points) + 1, ordered, repeat, config, scan.schema, env, wrapper))
     return points
 
 
@@ -138,10 +187,16 @@ def check_point(point, evbench, workdir):
     return problems
 
 
-def validated_points(scan, evbench, log=None):
+def skipped_entry(point, reason, source):
+    """How campaign.json lists a point that was not run."""
+    return {"id": point.id, "values": point.values, "repeat": point.repeat,
+            "reason": reason, "source": source}
+
+
+def validated_points(scan, evbench, log=None, skipped=None):
     """Expand and check every point with `evbench validate`. Invalid points are
-    dropped when the scan says skip_invalid: true, otherwise a ScanError names
-    the first few."""
+    dropped when the scan says skip_invalid: true (appended to `skipped`, a
+    list, with evbench's reason), otherwise a ScanError names the first few."""
     points = expand(scan)
     workdir = tempfile.mkdtemp(prefix="evbench-scan-validate-")
     kept = []
@@ -162,6 +217,9 @@ def validated_points(scan, evbench, log=None):
                 text = "%s: %s%s" % (where, key + ": " if key else "", message)
                 problems_seen.setdefault(text, []).append(
                     "%s (%s)" % (point.id, point.label() or "base config"))
+            reason = "; ".join("%s%s" % (key + ": " if key else "", message) for key, message in problems)
+            if scan.skip_invalid and skipped is not None:
+                skipped.append(skipped_entry(point, reason, "validate"))
             if scan.skip_invalid and log:
                 log("skipping invalid point %s (%s): %s" % (
                     point.id, point.label(), problems[0][1]))

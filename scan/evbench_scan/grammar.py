@@ -11,12 +11,25 @@ import os
 
 import yaml
 
-TOP_KEYS = ("name", "description", "base", "config", "axes", "repeats", "skip_invalid", "cluster")
+TOP_KEYS = ("name", "description", "base", "config", "env", "axes", "repeats", "skip_invalid", "cluster")
 CLUSTER_KEYS = ("launcher", "startup", "margin", "account", "partition", "queue", "port",
                 "overcommit", "evbench", "modules", "max_hosts")
 LAUNCHERS = ("srun-env", "srun-pmix", "mpirun", "mpirun-env")
 GROUP_KINDS = ("matrix", "zip")
 RANGE_KEYS = ("from", "to", "factor", "step")
+VARIANTS = "variants"
+# Axis keys that are not evbench config keys: what the runner does for a point.
+#   env.NAME   an environment variable of the point's evbench (and mpirun) process
+#   wrapper    a command the point's evbench (or mpirun) is run under
+#   label      the `name:` of a variants entry (a label for reports)
+ENV_PREFIX = "env."
+WRAPPER = "wrapper"
+VARIANT_NAME = "label"
+
+
+def is_config_key(key):
+    """True for evbench config keys, False for env.NAME, wrapper and label."""
+    return not (key.startswith(ENV_PREFIX) or key in (WRAPPER, VARIANT_NAME))
 
 
 class ScanError(Exception):
@@ -42,6 +55,23 @@ class Axis:
 
     def __repr__(self):
         return "Axis(%s=%r)" % (self.key, self.values)
+
+
+class Variants:
+    """A list of partial configurations, each one value of the axis: the keys
+    are the union of the flattened (dotted) keys of the maps; a map that lacks
+    a key leaves it unset (None)."""
+
+    def __init__(self, keys, rows, marks, mark):
+        self.keys, self.rows, self.marks, self.mark = keys, rows, marks, mark
+        self.key = "variants"
+
+    @property
+    def values(self):
+        return self.rows
+
+    def __repr__(self):
+        return "Variants(%r)" % (self.rows,)
 
 
 class Group:
@@ -74,20 +104,26 @@ class Scan:
         self.repeats = 1
         self.skip_invalid = False
         self.cluster = {}
+        self.env = {}             # top-level env: NAME -> value, for every point
 
     def axis_list(self):
         return list(self.axes.axes())
 
     def axis_keys(self):
+        """The flattened keys the axes set, in axis order (a variants entry
+        contributes every key any of its maps sets)."""
         seen = []
         for axis in self.axis_list():
-            if axis.key not in seen:
-                seen.append(axis.key)
+            for key in (axis.keys if isinstance(axis, Variants) else [axis.key]):
+                if key not in seen:
+                    seen.append(key)
         return seen
 
     def mark_of(self, key):
         """(file, line) that decides `key` in this scan, for error messages."""
         for axis in self.axis_list():
+            if isinstance(axis, Variants) and key in axis.marks:
+                return self.path, axis.marks[key].line + 1
             if axis.key == key:
                 return self.path, axis.mark.line + 1
         while key:
@@ -220,13 +256,25 @@ def _range(path, knode, key, spec, schema):
 def _axis(path, loader, knode, vnode, prefix, schema):
     key = knode.value
     where = _join(prefix, key)
-    if key in ("config", "base", "repeats") or key.startswith("."):
+    if key in ("config", "base", "repeats", "env") or key.startswith("."):
         raise ScanError(path, knode.start_mark, where, "'%s' is not a config key" % key)
+    if key == WRAPPER or key == VARIANT_NAME:
+        raise ScanError(path, knode.start_mark, where,
+                        "'%s' is set inside a variants entry, not as an axis" % key)
     if isinstance(vnode, yaml.SequenceNode):
+        if any(isinstance(item, yaml.MappingNode) for item in vnode.value):
+            # driver_options: [{tls: sm}, {tls: tcp}]: maps are flattened to
+            # driver_options.tls, one value per map (as a variants entry).
+            return _variants(path, loader, knode, vnode, prefix, key)
         values = [_value(loader, item) for item in vnode.value]
         for item, value in zip(vnode.value, values):
-            if isinstance(value, (list, dict)) and not key.startswith("driver_options"):
+            if isinstance(value, (list, dict)):
                 raise ScanError(path, item.start_mark, key, "axis values must be scalars")
+    elif isinstance(vnode, yaml.MappingNode) and (key == "driver_options" or not any(
+            k.value in RANGE_KEYS for k, _ in vnode.value if isinstance(k, yaml.ScalarNode))):
+        # A single map (driver_options: {tls: sm}): a one-value axis of its keys.
+        return _variants(path, loader, knode, yaml.SequenceNode("tag:yaml.org,2002:seq", [vnode]),
+                         prefix, key)
     elif isinstance(vnode, yaml.MappingNode):
         spec = _value(loader, vnode)
         values = _range(path, knode, key, spec, schema)
@@ -237,10 +285,98 @@ def _axis(path, loader, knode, vnode, prefix, schema):
     return Axis(key, values, knode.start_mark)
 
 
+def _flat_variant(path, loader, node, prefix, where, row, marks):
+    """One variant map -> flat {dotted key: scalar or None} in `row`."""
+    for knode, vnode in _mapping_items(path, node, where):
+        name = knode.value
+        if not prefix and name == "env":
+            for k2, v2 in _mapping_items(path, vnode, _join(where, "env")):
+                value = _value(loader, v2)
+                if isinstance(value, (list, dict)) or value is None:
+                    raise ScanError(path, v2.start_mark, _join(where, "env." + k2.value),
+                                    "an environment value must be a string or number")
+                row[ENV_PREFIX + k2.value] = value if isinstance(value, str) else \
+                    ("true" if value is True else "false" if value is False else str(value))
+                marks.setdefault(ENV_PREFIX + k2.value, k2.start_mark)
+            continue
+        if not prefix and name == WRAPPER:
+            value = _value(loader, vnode)
+            if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+                value = " ".join(value)
+            if not isinstance(value, str) or not value.strip():
+                raise ScanError(path, vnode.start_mark, _join(where, WRAPPER),
+                                "expected a command (a string or a list of strings)")
+            row[WRAPPER] = value
+            marks.setdefault(WRAPPER, knode.start_mark)
+            continue
+        if not prefix and name == "name":
+            value = _value(loader, vnode)
+            if not isinstance(value, (str, int)) or isinstance(value, bool):
+                raise ScanError(path, vnode.start_mark, _join(where, "name"), "expected a name")
+            row[VARIANT_NAME] = str(value)
+            marks.setdefault(VARIANT_NAME, knode.start_mark)
+            continue
+        dotted = _join(prefix, name)
+        if name in ("config", "base", "repeats", VARIANTS) or name.startswith("."):
+            raise ScanError(path, knode.start_mark, _join(where, name), "'%s' is not a config key" % name)
+        if isinstance(vnode, yaml.MappingNode):
+            _flat_variant(path, loader, vnode, dotted, where, row, marks)
+            continue
+        value = _value(loader, vnode)
+        if isinstance(value, (list, dict)):
+            raise ScanError(path, vnode.start_mark, _join(where, dotted),
+                            "variant values must be scalars or null (~ for not set)")
+        if dotted in row:
+            raise ScanError(path, knode.start_mark, _join(where, dotted), "given twice")
+        row[dotted] = value
+        marks.setdefault(dotted, knode.start_mark)
+
+
+def _variants(path, loader, knode, vnode, prefix, key_prefix=""):
+    """`variants: [{driver: ucx, driver_options.tls: sm}, {driver: tcp}, ...]`
+    (or KEY: [{...}, ...], whose maps are under KEY)."""
+    where = _join(prefix, knode.value)
+    if not isinstance(vnode, yaml.SequenceNode):
+        raise ScanError(path, vnode.start_mark, where,
+                        "expected a list of partial configurations ([{driver: tcp}, ...])")
+    if not vnode.value:
+        raise ScanError(path, knode.start_mark, where, "needs at least one variant")
+    rows, marks, keys = [], {}, []
+    for i, item in enumerate(vnode.value):
+        here = "%s[%d]" % (where, i)
+        if not isinstance(item, yaml.MappingNode):
+            raise ScanError(path, item.start_mark, here,
+                            "expected a map of config keys (a partial configuration)")
+        if not item.value and not key_prefix:
+            raise ScanError(path, item.start_mark, here, "an empty variant sets nothing")
+        row = {}
+        if key_prefix:
+            _flat_variant(path, loader, item, key_prefix, here, row, marks)
+        else:
+            _flat_variant(path, loader, item, "", here, row, marks)
+        if row in rows:
+            raise ScanError(path, item.start_mark, here,
+                            "the same as variant %d" % rows.index(row))
+        names = [r.get(VARIANT_NAME) for r in rows]
+        if row.get(VARIANT_NAME) is not None and row[VARIANT_NAME] in names:
+            raise ScanError(path, item.start_mark, here,
+                            "name '%s' is used by variant %d too" % (row[VARIANT_NAME],
+                                                                     names.index(row[VARIANT_NAME])))
+        rows.append(row)
+        keys.extend(k for k in row if k not in keys)
+    if VARIANT_NAME in keys:   # the name first: it is what reports show
+        keys.remove(VARIANT_NAME)
+        keys.insert(0, VARIANT_NAME)
+    rows = [dict((k, row.get(k)) for k in keys) for row in rows]
+    return Variants(keys, rows, marks, knode.start_mark)
+
+
 def _group(path, loader, node, kind, prefix, mark, schema):
     entries = []
     for knode, vnode in _mapping_items(path, node, prefix):
-        if knode.value in GROUP_KINDS:
+        if knode.value == VARIANTS:
+            entries.append(_variants(path, loader, knode, vnode, prefix))
+        elif knode.value in GROUP_KINDS:
             subs = vnode.value if isinstance(vnode, yaml.SequenceNode) else [vnode]
             for i, sub in enumerate(subs):
                 where = _join(prefix, knode.value) + ("[%d]" % i if len(subs) > 1 else "")
@@ -321,14 +457,32 @@ def parse_scan(text, path, schema):
         scan.skip_invalid = value
     if "cluster" in items:
         scan.cluster = _cluster(path, loader, items["cluster"][1], schema)
+    if "env" in items:
+        for k2, v2 in _mapping_items(path, items["env"][1], "env"):
+            value = _value(loader, v2)
+            if isinstance(value, (list, dict)) or value is None:
+                raise ScanError(path, v2.start_mark, "env." + k2.value,
+                                "an environment value must be a string or number")
+            scan.env[k2.value] = value if isinstance(value, str) else \
+                ("true" if value is True else "false" if value is False else str(value))
     if "axes" in items:
         knode, vnode = items["axes"]
         if not (isinstance(vnode, yaml.ScalarNode) and vnode.value in ("", "~", "null")):
             scan.axes = _group(path, loader, vnode, "matrix", "axes", knode.start_mark, schema)
-    keys = [a.key for a in scan.axis_list()]
+    keys, marks = [], {}
     for axis in scan.axis_list():
-        if keys.count(axis.key) > 1:
-            raise ScanError(path, axis.mark, axis.key, "axis appears more than once")
+        for key in (axis.keys if isinstance(axis, Variants) else [axis.key]):
+            mark = axis.marks.get(key, axis.mark) if isinstance(axis, Variants) else axis.mark
+            if key in keys:
+                raise ScanError(path, mark, key, "axis appears more than once (first at line %d; a key "
+                                "may be set by only one axis or variants entry)" % (marks[key].line + 1))
+            keys.append(key)
+            marks[key] = mark
+    for key in keys:
+        for other in keys:
+            if other.startswith(key + ".") and is_config_key(key):
+                raise ScanError(path, marks[other], other, "'%s' is set by another axis too "
+                                "(set either the map or its keys)" % key)
     return scan
 
 

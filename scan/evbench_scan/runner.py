@@ -6,10 +6,12 @@ so an interrupted or crashed point never looks complete. Ctrl-C (or SIGTERM)
 kills the running process group, rewrites the index from what is done and
 leaves nothing behind.
 """
+import json
 import os
 import shutil
 import signal
 import subprocess
+import tempfile
 import time
 
 from . import collect
@@ -58,16 +60,136 @@ def kill_group(proc, grace=3.0):
         pass
 
 
-def launch_prefix(point):
+def point_env(point):
+    """The environment of a point's process: ours plus the scan's `env:` and
+    the point's env.NAME values."""
+    env = dict(os.environ)
+    env.update(point.env)
+    return env
+
+
+def launch_prefix(point, env=None):
     """Points configured with `bootstrap: mpi` are started by mpirun, one rank
-    per evbench process (the same count the job scripts use)."""
+    per evbench process (the same count the job scripts use). All ranks are on
+    this host, so Open MPI's TCP traffic is kept on loopback unless the
+    environment says otherwise; the point's own environment variables are
+    exported to the ranks (OMPI_MCA_* are read by mpirun itself)."""
     if point.setting("bootstrap") != "mpi":
         return []
     from .submit import ranks_of
+    env = os.environ if env is None else env
     prefix = ["mpirun", "-np", str(ranks_of(point)[2]), "--oversubscribe"]
-    if os.geteuid() == 0 and not os.environ.get("OMPI_ALLOW_RUN_AS_ROOT"):
+    if os.geteuid() == 0 and not env.get("OMPI_ALLOW_RUN_AS_ROOT"):
         prefix.append("--allow-run-as-root")
+    for param in ("btl_tcp_if_include", "oob_tcp_if_include"):
+        if not env.get("OMPI_MCA_" + param) and not env.get("OMPI_MCA_" + param.replace("include", "exclude")):
+            prefix += ["--mca", param, "lo"]
+    for name in sorted(point.env):
+        if not name.startswith("OMPI_"):
+            prefix += ["-x", name]
     return prefix
+
+
+def point_command(point, evbench, config_path, json_path, extra_args=(), env=None):
+    """argv of one point: [wrapper...] [mpirun ...] evbench run CONFIG --json FILE."""
+    return list(point.wrapper or []) + launch_prefix(point, env) + \
+        [evbench, "run", config_path, "--json", json_path] + list(extra_args)
+
+
+def drivers_json(evbench, wrapper=None):
+    """`evbench drivers --json` (run under `wrapper`, an argv list, if given):
+    a list of {"driver", "can_run", "library", "reason", "details",
+    "variants_usable", "variants_not_here": [{"name", "reason"}]}, or None
+    when this evbench cannot say (an older build prints only its table)."""
+    fd, path = tempfile.mkstemp(prefix="evbench-drivers-", suffix=".json")
+    os.close(fd)
+    os.remove(path)
+    try:
+        try:
+            proc = subprocess.run(list(wrapper or []) + [evbench, "drivers", "--json", path],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  stdin=subprocess.DEVNULL, universal_newlines=True, timeout=60)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        for text in (_read(path), proc.stdout):
+            try:
+                doc = json.loads(text) if text else None
+            except ValueError:
+                continue
+            if isinstance(doc, dict) and isinstance(doc.get("drivers"), list):
+                doc = doc["drivers"]
+            if isinstance(doc, list) and all(isinstance(d, dict) and "driver" in d for d in doc):
+                return doc
+        return None
+    finally:
+        if os.path.exists(path):
+            os.remove(path)
+
+
+def _read(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def cannot_run(point, drivers):
+    """Why `evbench drivers --json` says this point's driver or variant cannot
+    run here (None: it can, or nothing is known)."""
+    if not drivers:
+        return None
+    driver = point.setting("driver")
+    entry = next((d for d in drivers if d.get("driver") == driver), None)
+    if entry is None:
+        return None
+    if entry.get("can_run") is False:
+        return "driver %s cannot run here: %s" % (driver, entry.get("reason") or entry.get("details") or "no reason given")
+    # A variant (libfabric provider, ucx tls, verbs device, ...) is named by
+    # one of the point's driver options.
+    options = point.get("driver_options") or {}
+    for value in options.values():
+        for missing in entry.get("variants_not_here") or ():
+            name = str(missing.get("name", ""))
+            if name and str(value) in (name, name.split(";")[0]):
+                return "%s variant %s cannot run here: %s" % (driver, name, missing.get("reason") or "no reason given")
+    return None
+
+
+def machine_drivers(evbench, points):
+    """What `evbench drivers --json` says, plain and under each wrapper the
+    points use: {"plain": doc or None, "wrapped": {wrapper text: doc}}."""
+    out = {"plain": drivers_json(evbench), "wrapped": {}}
+    for point in points:
+        key = " ".join(point.wrapper or [])
+        if key and key not in out["wrapped"]:
+            out["wrapped"][key] = drivers_json(evbench, point.wrapper)
+    return out
+
+
+def runnable_points(scan, points, drivers, skipped):
+    """Split off the points whose driver or variant cannot run on this machine:
+    appended to `skipped` with the reason when skip_invalid, otherwise a
+    ScanError lists them (nothing is run)."""
+    from .expand import skipped_entry
+    from .grammar import ScanError
+    skip_invalid = scan.skip_invalid
+    kept, bad = [], []
+    for point in points:
+        key = " ".join(point.wrapper or [])
+        doc = drivers["wrapped"].get(key) if key else drivers["plain"]
+        reason = cannot_run(point, doc)
+        if reason is None:
+            kept.append(point)
+        elif skip_invalid:
+            skipped.append(skipped_entry(point, reason, "drivers"))
+        else:
+            bad.append("%s (%s): %s" % (point.id, point.label(), reason))
+    if bad:
+        raise ScanError(scan.path, None, "", "points that cannot run on this machine (evbench drivers):\n  " +
+                           "\n  ".join(bad[:5]) + ("\n  (and %d more)" % (len(bad) - 5) if len(bad) > 5 else "") +
+                           "\n(add 'skip_invalid: true' to list them as skipped and run the rest)")
+    return kept
 
 
 def run_point(campaign, point, evbench, extra_args=()):
@@ -76,13 +198,14 @@ def run_point(campaign, point, evbench, extra_args=()):
     tmp = final + ".partial"
     if os.path.exists(tmp):
         os.remove(tmp)
-    cmd = launch_prefix(point) + [evbench, "run", campaign.point_yaml(point.id), "--json", tmp] + list(extra_args)
+    env = point_env(point)
+    cmd = point_command(point, evbench, campaign.point_yaml(point.id), tmp, extra_args, env)
     start = time.monotonic()
     with open(campaign.log(point.id), "w") as log:
-        log.write("# %s\n" % " ".join(cmd))
+        log.write("# %s%s\n" % ("".join("%s=%s " % kv for kv in sorted(point.env.items())), " ".join(cmd)))
         log.flush()
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                start_new_session=True, cwd=campaign.root)
+                                start_new_session=True, cwd=campaign.root, env=env)
         try:
             code = proc.wait(timeout=point_timeout(point))
             status = EXIT_MEANING.get(code, "failed")
@@ -112,10 +235,13 @@ def run_point(campaign, point, evbench, extra_args=()):
     return status, code, doc
 
 
-def run_campaign(scan, points, outdir, evbench, force=False, retry_failed=True, stream=None):
-    """Run every point not yet done; returns the records of the campaign."""
+def run_campaign(scan, points, outdir, evbench, force=False, retry_failed=True, stream=None,
+                 skipped=(), drivers=None):
+    """Run every point not yet done; returns the records of the campaign.
+    `skipped` (points not run, with their reason) and `drivers` (what
+    machine_drivers found) are recorded in the campaign directory."""
     campaign = Campaign(outdir)
-    campaign.create(scan, points, "local")
+    campaign.create(scan, points, "local", skipped=skipped, drivers=drivers)
     progress = Progress(len(points), stream=stream)
 
     def on_signal(signum, frame):

@@ -128,7 +128,7 @@ def test_no_axes_is_one_point(points_of):
     ("axes:\n  credits: {from: 1, to: 8, factor: 1}\n", 2, "factor must be greater than 1"),
     ("axes:\n  matrix:\n    credits: [1]\n  zip:\n    nodes: [2, 4]\n    parallel: [2]\n", 4,
      "same number of values (nodes has 2, parallel has 1)"),
-    ("axes:\n  credits: [1]\n  matrix:\n    credits: [2]\n", 2, "more than once"),
+    ("axes:\n  credits: [1]\n  matrix:\n    credits: [2]\n", 4, "more than once (first at line 2"),
     ("axes:\n  credits: []\n", 2, "at least one value"),
     ("repeats: 0\n", 1, "positive integer"),
     ("axes:\n  credits: [1, 2\n", 3, "not valid YAML"),
@@ -218,3 +218,103 @@ def test_examples_expand(evbench, schema):
     # drivers.yaml: tcp and mpi x 3 sizes x 2 repeats (mpi dropped where not built)
     expected_drivers = 12 if "mpi" in schema.keys["driver"]["choices"] else 6
     assert counts == {"paper": 27, "drivers": expected_drivers, "scaling-slurm": 12, "faults": 4}
+
+
+# --- variants, driver_options maps, ~ for "not set", env and wrapper ---------
+
+VARIANTS = """config: {nodes: 2}
+env: {OMPI_MCA_btl_tcp_if_include: lo}
+axes:
+  variants:
+    - {name: tcp, driver: tcp}
+    - name: ucx-sm
+      driver: ucx
+      driver_options: {tls: sm}
+      data_path: write
+    - name: mpi-tcp-btl
+      driver: mpi
+      bootstrap: mpi
+      env: {OMPI_MCA_pml: ob1, OMPI_MCA_btl: "self,tcp"}
+  fragment.size: [64KiB, 1MiB]
+"""
+
+
+def test_variants_are_flat_plain_values_and_unset_keys(points_of):
+    pts = points_of(VARIANTS)
+    assert len(pts) == 6
+    keys = ["label", "driver", "driver_options.tls", "data_path", "bootstrap",
+            "env.OMPI_MCA_pml", "env.OMPI_MCA_btl", "fragment.size"]
+    assert all(list(p.values) == keys for p in pts)
+    tcp, ucx, mpi = pts[0], pts[2], pts[4]
+    assert tcp.values == dict(dict.fromkeys(keys), label="tcp", driver="tcp", **{"fragment.size": "64KiB"})
+    assert tcp.values["driver_options.tls"] is None and "driver_options" not in tcp.config
+    assert "data_path" not in tcp.config and tcp.env == {"OMPI_MCA_btl_tcp_if_include": "lo"}
+    assert ucx.config["driver_options"] == {"tls": "sm"} and ucx.config["data_path"] == "write"
+    assert ucx.values["driver_options.tls"] == "sm"
+    assert mpi.env == {"OMPI_MCA_btl_tcp_if_include": "lo", "OMPI_MCA_pml": "ob1", "OMPI_MCA_btl": "self,tcp"}
+    assert "env" not in mpi.config and "label" not in mpi.config
+    assert mpi.label() == ("label=mpi-tcp-btl, driver=mpi, bootstrap=mpi, env.OMPI_MCA_pml=ob1, "
+                           "env.OMPI_MCA_btl=self,tcp, fragment.size=64KiB")
+    assert all(not isinstance(v, (dict, list)) for p in pts for v in p.values.values())
+
+
+def test_driver_options_maps_and_tilde_are_flattened(points_of):
+    # A map (or a list of maps) for driver_options becomes driver_options.KEY.
+    pts = points_of("axes:\n  zip:\n    driver: [tcp, ucx, ucx]\n"
+                    "    driver_options: [{}, {tls: sm}, {tls: tcp, devices: lo}]\n")
+    assert [p.values for p in pts] == [
+        {"driver": "tcp", "driver_options.tls": None, "driver_options.devices": None},
+        {"driver": "ucx", "driver_options.tls": "sm", "driver_options.devices": None},
+        {"driver": "ucx", "driver_options.tls": "tcp", "driver_options.devices": "lo"}]
+    assert "driver_options" not in pts[0].config
+    pts = points_of("config: {driver: ucx}\naxes:\n  driver_options: {tls: sm}\n")
+    assert pts[0].values == {"driver_options.tls": "sm"} and pts[0].config["driver_options"] == {"tls": "sm"}
+    # ~ (null) in a plain axis: the key is not set for that point.
+    pts = points_of("config: {driver_options: {tls: sm}}\naxes:\n  zip:\n    driver: [tcp, ucx]\n"
+                    "    driver_options.tls: [~, tcp]\n")
+    assert "driver_options" not in pts[0].config and pts[0].label() == "driver=tcp"
+    assert pts[1].config["driver_options"] == {"tls": "tcp"}
+
+
+def test_variants_zip_with_an_axis_and_wrapper_is_resolved(tmp_path, schema):
+    os.makedirs(str(tmp_path / "bin"))
+    tool = write(tmp_path / "bin" / "wrap.sh", "#!/bin/sh\nexec \"$@\"\n")
+    os.chmod(tool, 0o755)
+    scan = grammar.load_scan(write(tmp_path / "s.yaml",
+                                   "axes:\n  zip:\n    variants:\n      - {driver: tcp}\n"
+                                   "      - {driver: psm2, wrapper: bin/wrap.sh -v}\n"
+                                   "    credits: [1, 2]\n"), schema)
+    pts = expand.expand(scan)
+    assert pts[0].wrapper is None and pts[1].wrapper == [tool, "-v"]
+    assert pts[1].values == {"driver": "psm2", "wrapper": "bin/wrap.sh -v", "credits": 2}
+    scan = grammar.load_scan(write(tmp_path / "t.yaml",
+                                   "axes:\n  variants:\n    - {driver: psm2, wrapper: nowhere/x.sh}\n"), schema)
+    with pytest.raises(ScanError) as err:
+        expand.expand(scan)
+    assert "t.yaml:3" in str(err.value) and "no such program" in str(err.value)
+
+
+@pytest.mark.parametrize("text, line, col, fragment", [
+    ("axes:\n  variants: {driver: tcp}\n", 2, 13, "expected a list of partial configurations"),
+    ("axes:\n  variants: []\n", 2, 3, "needs at least one variant"),
+    ("axes:\n  variants:\n    - tcp\n", 3, 7, "axes.variants[0]: expected a map of config keys"),
+    ("axes:\n  variants:\n    - {driver: tcp}\n    - {}\n", 4, 7, "an empty variant sets nothing"),
+    ("axes:\n  variants:\n    - {driver: tcp, faults: [1]}\n", 3, 29, "values must be scalars or null"),
+    ("axes:\n  variants:\n    - {driver: tcp}\n    - {driver: tcp}\n", 4, 7, "the same as variant 0"),
+    ("axes:\n  variants:\n    - {name: a, driver: tcp}\n    - {name: a, driver: mpi}\n", 4, 7,
+     "name 'a' is used by variant 0 too"),
+    ("axes:\n  variants:\n    - {driver: tcp, env: [A]}\n", 3, 26, "expected a mapping"),
+    ("axes:\n  variants:\n    - {driver: tcp, wrapper: {a: 1}}\n", 3, 30, "expected a command"),
+    ("axes:\n  driver: [tcp]\n  variants:\n    - {driver: mpi}\n", 4, 8,
+     "driver: axis appears more than once (first at line 2"),
+    ("axes:\n  driver_options.tls: [sm]\n  variants:\n    - {driver_options: {tls: tcp}}\n", 4, 25,
+     "axis appears more than once"),
+    ("axes:\n  zip:\n    variants:\n      - {driver: tcp}\n    credits: [1, 2]\n", 2, 3,
+     "same number of values (variants has 1, credits has 2)"),
+    ("axes:\n  wrapper: [a.sh]\n", 2, 3, "set inside a variants entry"),
+])
+def test_bad_variants_name_key_line_and_column(schema, text, line, col, fragment):
+    with pytest.raises(ScanError) as err:
+        parse_scan(text, "bad.yaml", schema)
+    assert (err.value.line, err.value.column) == (line, col), str(err.value)
+    assert fragment in str(err.value)
