@@ -135,12 +135,13 @@ def _text_colour(cmap, norm, value):
 def _ticklabels_fit(ax, labels, slot_in, axis="x"):
     """Rotate tick labels that would not fit in their slot (inches per tick)."""
     longest = max((len(str(s)) for s in labels), default=0)
-    if longest * 10 * 0.6 / 72 > slot_in:
-        if axis == "x":
-            ax.tick_params(axis="x", labelrotation=35)
-            for t in ax.get_xticklabels():
-                t.set_horizontalalignment("right")
-                t.set_rotation_mode("anchor")
+    if longest * 10 * 0.6 / 72 > slot_in and axis == "x":
+        # 35 degrees while neighbours' baselines stay a line apart, else upright
+        angle = 35 if slot_in * math.sin(math.radians(35)) > 0.2 else 90
+        ax.tick_params(axis="x", labelrotation=angle)
+        for t in ax.get_xticklabels():
+            t.set_horizontalalignment("right" if angle != 90 else "center")
+            t.set_rotation_mode("anchor" if angle != 90 else "default")
 
 
 # ---------------------------------------------------------------- figures
@@ -337,7 +338,7 @@ def _heat_panel(ax, panel, cmap, norm, pt):
     for iy, row in enumerate(cells):
         for ix, c in enumerate(row):
             if c is None:
-                ax.text(ix, iy, "not run", ha="center", va="center", fontsize=MIN_TEXT_PT, color="dimgray")
+                ax.text(ix, iy, "not run", ha="center", va="center", fontsize=pt, color="dimgray")
                 continue
             text = _fmt(c["median"])
             if c.get("n", 1) > 1:
@@ -400,10 +401,10 @@ def _pair_numbers(ax, matrix, cmap, norm, pt):
     for i, row in enumerate(matrix):
         for j, v in enumerate(row):
             if i == j:
-                ax.text(j, i, "local\ncopy", ha="center", va="center", fontsize=MIN_TEXT_PT,
+                ax.text(j, i, "local\ncopy", ha="center", va="center", fontsize=pt,
                         color="black", linespacing=1.0)
             elif v is None:
-                ax.text(j, i, "n/a", ha="center", va="center", fontsize=MIN_TEXT_PT, color="dimgray")
+                ax.text(j, i, "n/a", ha="center", va="center", fontsize=pt, color="dimgray")
             else:
                 ax.text(j, i, _fmt(v), ha="center", va="center", fontsize=pt,
                         color=_text_colour(cmap, norm, v))
