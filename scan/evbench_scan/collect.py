@@ -1,11 +1,17 @@
 """Gathering per-point results into index.csv and into records for reports."""
 import csv
 import io
+import json
 
 from .campaign import Campaign, read_json, write_atomic
 
 FIGURES = ("events_built", "aggregate_gbps", "per_node_min_gbps", "per_node_avg_gbps",
-           "per_node_max_gbps", "events_per_second", "latency_p99_ms")
+           "per_node_max_gbps", "network_per_node_avg_gbps", "network_aggregate_gbps",
+           "events_per_second", "latency_p99_ms")
+
+# The protocols that build events; the others are micro-benchmarks (no
+# latency, no events assigned: docs/MICROBENCH.md).
+EVENT_BUILDERS = ("pull", "push", "pull-noevm")
 
 
 def figures(doc):
@@ -13,15 +19,46 @@ def figures(doc):
     res = (doc or {}).get("results") or {}
     bw = res.get("bandwidth_gbps") or {}
     per_node = bw.get("per_node") or {}
+    network = bw.get("network") or {}
+    builder = ((doc or {}).get("config") or {}).get("protocol") in EVENT_BUILDERS
     return {
         "events_built": res.get("events_built"),
         "aggregate_gbps": bw.get("aggregate"),
         "per_node_min_gbps": per_node.get("min"),
         "per_node_avg_gbps": per_node.get("avg"),
         "per_node_max_gbps": per_node.get("max"),
+        "network_per_node_avg_gbps": (network.get("per_node") or {}).get("avg"),
+        "network_aggregate_gbps": network.get("aggregate"),
         "events_per_second": res.get("events_per_second"),
-        "latency_p99_ms": (res.get("latency_ms") or {}).get("p99"),
+        # a micro-benchmark has no event latency (its columns would read 0)
+        "latency_p99_ms": (res.get("latency_ms") or {}).get("p99") if builder else None,
     }
+
+
+def variant(doc):
+    """The variant that ran, as the result says (`results.variant`: driver,
+    transport or provider, data path where the driver has two): "ucx/sm
+    write", "mpi/vader", "tcp". Older results name it from `results.driver`
+    and the data path."""
+    res = (doc or {}).get("results") or {}
+    if res.get("variant"):
+        return str(res["variant"])
+    name = str(res.get("driver") or ((doc or {}).get("config") or {}).get("driver") or "?")
+    return name + " write" if res.get("data_path") == "write" else name
+
+
+def flatten(tree, prefix=""):
+    """{"fragment": {"size": 1}} -> {"fragment.size": 1}; lists become text."""
+    out = {}
+    for k, v in (tree or {}).items():
+        dotted = prefix + str(k)
+        if isinstance(v, dict):
+            out.update(flatten(v, dotted + "."))
+        elif isinstance(v, list):
+            out[dotted] = json.dumps(v, sort_keys=True)
+        else:
+            out[dotted] = v
+    return out
 
 
 def fault_figures(doc):
@@ -58,12 +95,16 @@ def fault_figures(doc):
 class Record:
     """One point as seen by reports: axis values, full config, status, figures."""
 
-    def __init__(self, pid, values, repeat, status, exit_code, doc):
+    def __init__(self, pid, values, repeat, status, exit_code, doc, message=""):
         self.id, self.values, self.repeat = pid, values, repeat
+        self.message = message  # why a point did not finish, as its status file says
         self.status, self.exit_code, self.doc = status, exit_code, doc
         self.figures = figures(doc)
         self.faults = fault_figures(doc)
         self.config = (doc or {}).get("config") or {}
+        self.flat = flatten(self.config)
+        self.variant = variant(doc) if doc is not None else None
+        self.builder = self.config.get("protocol") in EVENT_BUILDERS
 
     @property
     def ok(self):
@@ -92,28 +133,36 @@ def records(root):
         else:
             status = status_doc.get("status", "pending")
         exit_code = status_doc.get("exit_code", 0 if status == "ok" else None)
-        out.append(Record(pid, entry["values"], entry.get("repeat", 0), status, exit_code, doc))
+        out.append(Record(pid, entry["values"], entry.get("repeat", 0), status, exit_code, doc,
+                          status_doc.get("message") or ""))
     return out
 
 
 def _cell(value):
     if value is None:
         return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
     if isinstance(value, float):
         return "%.6g" % value
+    if isinstance(value, dict):   # never a Python repr: key=value pairs
+        return ";".join("%s=%s" % (k, _cell(v)) for k, v in sorted(flatten(value).items()))
     return str(value)
 
 
 def write_index(root):
-    """Rewrite DIR/index.csv from what is in the directory; returns the records."""
+    """Rewrite DIR/index.csv from what is in the directory; returns the records.
+
+    One row per point: its id and repeat, the variant that ran, one plain
+    column per axis key, status, exit code, the key figures and its JSON."""
     campaign = Campaign(root)
-    axes = campaign.meta()["axes"]
+    axes = [a for a in campaign.meta()["axes"] if a != "variant"]
     recs = records(root)
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["point", "repeat"] + axes + ["status", "exit_code"] + list(FIGURES) + ["json"])
+    writer.writerow(["point", "repeat", "variant"] + axes + ["status", "exit_code"] + list(FIGURES) + ["json"])
     for r in recs:
-        writer.writerow([r.id, r.repeat] + [_cell(r.values.get(a)) for a in axes] +
+        writer.writerow([r.id, r.repeat, r.variant or ""] + [_cell(r.values.get(a)) for a in axes] +
                         [r.status, _cell(r.exit_code)] + [_cell(r.figures[f]) for f in FIGURES] +
                         ["results/%s.json" % r.id if r.doc is not None else ""])
     write_atomic(campaign.path("index.csv"), buf.getvalue())

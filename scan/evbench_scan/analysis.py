@@ -1,0 +1,116 @@
+"""From a campaign's records to rows: one row per configuration that ran.
+
+A row is every repeat of one configuration (the variant that ran and the
+whole resolved config, flattened to dotted keys), each figure reduced to a
+`stats.Spread` over those repeats. `varying` names the keys a reader needs to
+tell the rows apart: the variant first when more than one ran, then every
+config key whose value differs across rows — except the keys that only say
+which variant it was (driver, data_path, bootstrap, driver_options.*), when
+each variant has one value of them.
+"""
+from .stats import Spread, key as spread_key
+
+# Keys whose values say which variant ran (its name carries them).
+VARIANT_KEYS = ("driver", "data_path", "bootstrap")
+
+
+def _text(value):
+    return "" if value is None else str(value)
+
+
+class Row:
+    """All repeats of one configuration, figures as spreads over the repeats."""
+
+    def __init__(self, members):
+        self.members = members
+        first = members[0]
+        self.variant = first.variant
+        self.config = dict(first.flat, variant=first.variant)
+        self.builder = first.builder
+        self.ids = [m.id for m in members]
+        f = [m.figures for m in members]
+        spread = lambda name: Spread([x[name] for x in f])
+        self.per_node = spread("per_node_avg_gbps")
+        self.node_min = spread("per_node_min_gbps")
+        self.node_max = spread("per_node_max_gbps")
+        self.network = spread("network_per_node_avg_gbps")
+        self.aggregate = spread("aggregate_gbps")
+        self.eps = spread("events_per_second")
+        self.p99 = spread("latency_p99_ms")
+        self.faults = [m.faults for m in members if m.faults]
+
+    def value(self, k):
+        return self.config.get(k)
+
+    def identity(self):
+        return tuple(sorted((k, _text(v)) for k, v in self.config.items()))
+
+    def docs(self):
+        return [m.doc for m in self.members]
+
+
+def rows_of(recs):
+    """Rows of the finished points (status ok), in the order first seen."""
+    groups = {}
+    for r in recs:
+        if not r.ok:
+            continue
+        ident = (r.variant, tuple(sorted((k, _text(v)) for k, v in r.flat.items())))
+        groups.setdefault(ident, []).append(r)
+    return [Row(members) for members in groups.values()]
+
+
+def _variant_key(k):
+    return k in VARIANT_KEYS or k.startswith("driver_options.")
+
+
+def varying(rows, axes=()):
+    """The keys whose values differ across rows, axis keys first."""
+    if not rows:
+        return []
+    keys = set()
+    for r in rows:
+        keys.update(r.config)
+    differ = [k for k in keys if k != "variant" and len({_text(r.value(k)) for r in rows}) > 1]
+    variants = {r.variant for r in rows}
+    out = ["variant"] if len(variants) > 1 else []
+    for k in differ:
+        if _variant_key(k):
+            per_variant = {}
+            for r in rows:
+                per_variant.setdefault(r.variant, set()).add(_text(r.value(k)))
+            if all(len(v) == 1 for v in per_variant.values()):
+                continue   # said by the variant's name
+        out.append(k)
+    order = dict((a, i) for i, a in enumerate(axes))
+    head, rest = out[:1] if out[:1] == ["variant"] else [], out[1:] if out[:1] == ["variant"] else out
+    return head + sorted(rest, key=lambda k: (order.get(k, len(order)), k))
+
+
+def is_numeric(rows, k):
+    vals = [r.value(k) for r in rows]
+    return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals)
+
+
+def best(rows):
+    return max(rows, key=lambda r: spread_key(r.per_node)) if rows else None
+
+
+def ranked(rows):
+    return sorted(rows, key=lambda r: -spread_key(r.per_node))
+
+
+def best_by(rows, label_of):
+    """{label: best row with that label}."""
+    out = {}
+    for r in rows:
+        label = label_of(r)
+        if label not in out or spread_key(r.per_node) > spread_key(out[label].per_node):
+            out[label] = r
+    return out
+
+
+def match(rows, base_rows):
+    """{id(row): baseline row with the same variant and configuration}."""
+    index = dict((b.identity(), b) for b in base_rows)
+    return dict((id(r), index.get(r.identity())) for r in rows)

@@ -1,0 +1,147 @@
+"""The report's tables as plain data (title, head, body, note) that both
+templates render: variants, configurations (with the baseline, point by
+point), faults (counts per repeat, never averaged), what did not run.
+
+Gb/s figures are medians of the repeats, with the repeats' min–max beside
+them; "per node" counts the node's own fragment (it never crosses a
+network), "network only" leaves it out.
+"""
+from . import analysis
+from .stats import Verdict
+
+MAX_ROWS = 30
+
+
+class Table:
+    def __init__(self, title, head, body, note=""):
+        self.title, self.head, self.body, self.note = title, head, body, note
+
+
+def _g(spread):
+    return spread.short() if spread else "-"
+
+
+def _range(spread):
+    if not spread:
+        return "-"
+    return "%.2f–%.2f" % (spread.lo, spread.hi)
+
+
+def config_text(row, keys, fmt):
+    return ", ".join("%s=%s" % (k, fmt(k, row.value(k))) for k in keys) or "(the only configuration)"
+
+
+def variants(rows, vary, fmt):
+    tops = analysis.ranked(list(analysis.best_by(rows, lambda r: r.variant).values()))
+    others = [k for k in vary if k != "variant"]
+    head = ["variant", "Gb/s per node", "repeats min–max", "runs", "network only Gb/s per node",
+            "aggregate Gb/s", "vs the fastest", "best configuration", "points"]
+    body = []
+    for r in tops:
+        vs = "fastest" if r is tops[0] else Verdict(r.per_node, tops[0].per_node).text()
+        body.append([r.variant, _g(r.per_node), _range(r.per_node), str(r.per_node.n), _g(r.network),
+                     _g(r.aggregate), vs, config_text(r, others, fmt), " ".join(r.ids)])
+    note = "Each variant at its best configuration%s." % (
+        " over %s" % ", ".join(others) if others else "")
+    return Table("Variants", head, body, note)
+
+
+def configurations(rows, vary, fmt, base_rows=None):
+    ranked = analysis.ranked(rows)
+    matched = analysis.match(rows, base_rows) if base_rows else {}
+    builders = any(r.builder for r in rows)
+    rate = "events/s" if all(r.builder for r in rows) else "events/s (messages/s)" if builders else "messages/s"
+    head = list(vary) + ["Gb/s per node", "repeats min–max", "runs", "over nodes min / max",
+                         "network only", "aggregate Gb/s", rate]
+    if builders:
+        head.append("p99 ms")
+    if base_rows is not None:
+        head += ["baseline Gb/s", "change vs baseline"]
+    head.append("points")
+    body = []
+    for r in ranked[:MAX_ROWS]:
+        line = [fmt(k, r.value(k)) for k in vary] + [
+            _g(r.per_node), _range(r.per_node), str(r.per_node.n),
+            "%s / %s" % (_g(r.node_min), _g(r.node_max)), _g(r.network), _g(r.aggregate),
+            "%.0f" % r.eps.median if r.eps else "-"]
+        if builders:
+            line.append(_g(r.p99) if r.builder else "-")
+        if base_rows is not None:
+            b = matched.get(id(r))
+            line += [_g(b.per_node) if b else "-", Verdict(r.per_node, b.per_node).text() if b else "-"]
+        line.append(" ".join(r.ids))
+        body.append(line)
+    note = "Fastest first%s. Gb/s per node: median over the repeats of the nodes' average; " \
+           "\"over nodes\": the slowest and fastest node (medians of the repeats)." % (
+               ", %d of %d shown" % (MAX_ROWS, len(rows)) if len(rows) > MAX_ROWS else "")
+    if base_rows is not None:
+        n = sum(1 for r in rows if matched.get(id(r)))
+        note += " Baseline: only configurations equal in every key are compared (%d of %d matched)." % (
+            n, len(rows))
+    return Table("Configurations", head, body, note)
+
+
+def _counts(values):
+    """Counts per repeat, never averaged: '77' when all agree, else '77 / 78'."""
+    vals = [v for v in values if v is not None]
+    if not vals:
+        return "-"
+    texts = ["%d" % v if float(v).is_integer() else "%g" % v for v in vals]
+    return texts[0] if len(set(texts)) == 1 else " / ".join(texts)
+
+
+def _seconds(values):
+    vals = sorted(v for v in values if v is not None)
+    if not vals:
+        return "-"
+    med = vals[len(vals) // 2] if len(vals) % 2 else (vals[len(vals) // 2 - 1] + vals[len(vals) // 2]) / 2
+    return "%.3f" % med if len(vals) == 1 else "%.3f (%.3f–%.3f)" % (med, vals[0], vals[-1])
+
+
+def faults(rows, vary, fmt):
+    head = list(vary) + ["runs", "peers lost", "detect s", "rebuild s", "recover s (90 %)", "recovered",
+                         "reassigned", "incomplete (lost RU)", "lost", "late discarded",
+                         "corrupt injected/detected", "aggregate Gb/s", "points"]
+    body, entries = [], []
+    for r in rows:
+        fs = r.faults
+        if not fs:
+            continue
+        col = lambda key: [f.get(key) for f in fs]
+        entry = {"points": r.ids, "params": dict((k, r.value(k)) for k in vary), "repeats": len(fs),
+                 "recovered": sum(1 for f in fs if f["recovered"])}
+        for key in ("peers", "detect_s", "rebuild_s", "recover_s", "reassigned", "incomplete_lost_peer",
+                    "lost", "late_discarded", "corrupt_injected", "corrupt_detected"):
+            entry[key] = col(key)
+        entries.append(entry)
+        corrupt = " / ".join("%s/%s" % (_counts([f["corrupt_injected"]]), _counts([f["corrupt_detected"]]))
+                             for f in fs)
+        if len({c for c in corrupt.split(" / ")}) == 1:
+            corrupt = corrupt.split(" / ")[0]
+        body.append([fmt(k, r.value(k)) for k in vary] + [
+            str(len(fs)), _counts(col("peers")), _seconds(col("detect_s")), _seconds(col("rebuild_s")),
+            _seconds(col("recover_s")),
+            "%d/%d" % (entry["recovered"], len(fs)) if any(col("peers")) else "-",
+            _counts(col("reassigned")), _counts(col("incomplete_lost_peer")), _counts(col("lost")),
+            _counts(col("late_discarded")), corrupt, _g(r.aggregate), " ".join(r.ids)])
+    note = "Counts are per run (\"77 / 78\": two runs), never averaged; times are the median " \
+           "(min–max) of the runs."
+    return Table("Faults", head, body, note), entries
+
+
+def not_run(meta, recs, fmt):
+    """Variants or points that did not run, with the reason evbench gave."""
+    body = []
+    for s in meta.get("skipped") or []:
+        values = s.get("values") or {}
+        what = ", ".join("%s=%s" % (k, fmt(k, v)) for k, v in sorted(values.items())) or s.get("variant", "?")
+        body.append([s.get("variant") or what, "not run here", s.get("reason", "")])
+    for r in recs:
+        if r.status in ("ok", "pending"):
+            continue
+        what = ", ".join("%s=%s" % (k, fmt(k, v)) for k, v in sorted(r.values.items()))
+        body.append([("%s (%s)" % (r.id, what)) if what else r.id, r.status,
+                     r.message or "exit %s, see logs/%s.log" % (r.exit_code, r.id)])
+    pending = sum(1 for r in recs if r.status == "pending")
+    note = "%d point(s) not run yet (pending)." % pending if pending else ""
+    return Table("Not run", ["variant or point", "status", "reason"], body, note)
