@@ -99,6 +99,31 @@ def cmd_collect(args):
     return 0 if all(r.status == "ok" for r in recs) else 1
 
 
+def cmd_import(args):
+    from .campaign import ImportProblem, import_results
+    evbench = runner.find_evbench(args.evbench)
+    loaded = None
+    if evbench:   # only to write sizes and durations with units; not needed
+        try:
+            loaded = schema.load(evbench)
+        except schema.EvbenchMissing:
+            loaded = None
+    try:
+        new, duplicates = import_results(args.dir, args.results, name=args.name, schema=loaded)
+    except ImportProblem as err:
+        print("evbench-scan import: %s (nothing imported)" % err, file=sys.stderr)
+        return 2
+    for path in duplicates:
+        _log("%s: already imported, skipped" % path)
+    recs = collect.write_index(args.dir)
+    from .campaign import Campaign
+    meta = Campaign(args.dir).meta()
+    print("%s: imported %d result(s)%s; axes: %s; %s; index: %s" % (
+        args.dir, len(new), " (%s)" % " ".join(new) if new else "", ", ".join(meta["axes"]) or "(none: "
+        "the documents have the same configuration)", collect.summary(recs), os.path.join(args.dir, "index.csv")))
+    return 0
+
+
 def cmd_report(args):
     from . import report   # matplotlib only when reporting
     out = args.output or os.path.join(args.dir, "report")
@@ -154,6 +179,13 @@ def parser():
     p = sub.add_parser("collect", help="rebuild DIR/index.csv from the results in DIR")
     p.add_argument("dir")
     p.set_defaults(func=cmd_collect)
+    p = sub.add_parser("import", help="make (or extend) campaign DIR from `evbench run --json` documents")
+    p.add_argument("dir", help="campaign directory (created if missing)")
+    p.add_argument("results", nargs="+", metavar="RESULT.json", help="`evbench run --json` documents")
+    p.add_argument("--name", help="campaign name (default: the directory's name)")
+    p.add_argument("--evbench", help="evbench binary, used only to write sizes and durations with units "
+                   "(default: $EVBENCH, build/bin/evbench, PATH)")
+    p.set_defaults(func=cmd_import)
     p = sub.add_parser("report", help="HTML + Markdown report with plots")
     p.add_argument("dir")
     p.add_argument("--baseline", help="earlier campaign directory to compare against")
