@@ -157,6 +157,7 @@ bool BuilderUnit::check(uint32_t s, int ru, const FragmentHeader* h, const uint8
   e.have[ru] = 1;
   ++e.received;
   e.bytes += bytes;
+  if (ru == index_) e.own_bytes += bytes;
   return true;
 }
 

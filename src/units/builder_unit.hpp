@@ -49,10 +49,11 @@ enum class SlotState { free, building, complete };
 struct EventSlot {
   SlotState state = SlotState::free;
   uint64_t event = 0;
-  int next = 0;        // next position in the visit order
-  int in_flight = 0;   // requests outstanding
-  int received = 0;    // fragments arrived
-  uint64_t bytes = 0;  // bytes received (headers + meta + payload)
+  int next = 0;            // next position in the visit order
+  int in_flight = 0;       // requests outstanding
+  int received = 0;        // fragments arrived
+  uint64_t bytes = 0;      // bytes received (headers + meta + payload)
+  uint64_t own_bytes = 0;  // of those, the fragment of the BU's own node's RU
   int64_t started_ns = 0;
   bool bad = false;           // a fragment failed its checks
   std::vector<int> order;     // RU visit order

@@ -6,6 +6,7 @@ Used by the CTest integration tests (tests/integration/*.cmake):
   check_result.py [--expect-exit N] [--min-events N] [--shifts N]
                   [--expect-json PATH=VALUE]... [--expect-json-gt PATH=NUMBER]...
                   [--expect-stderr TEXT]... [--expect-stdout TEXT]... [--no-json]
+                  [--reject-stdout TEXT]... [--check-network] [--check-shift-scan]
                   -- EVBENCH ARGS...
 
 Unless --no-json, a temporary --json FILE is added to the command and the
@@ -14,6 +15,12 @@ events_assigned > 0 when the exit is 0), all integrity counters zero, and the
 fields of docs/METRICS.md present. --expect-json compares the value at a
 dotted path with VALUE as text (`results.events_built=500`); --expect-json-gt
 requires a number strictly greater than NUMBER (`results.integrity.corrupt=0`).
+--check-network: the network-only figure (results.bandwidth_gbps.network) is
+below the per-node one on every node and, for an event builder with fixed
+fragment sizes, exactly (N-1)/N of it (byte counts, not timing).
+--check-shift-scan: every shift entry has per_node_values by node and
+local_copy true for shift 0 only; the headline is the mean over shifts
+1..N-1 (one node: shift 0, flagged results.headline_local_copy).
 The command runs in its own process group, which is killed on timeout (or
 when the command ends) so no rank outlives the test.
 """
@@ -60,6 +67,79 @@ def lookup(doc, path):
             fail(f"JSON lacks '{path}'")
         node = node[part]
     return node
+
+
+def close(a, b, rel=1e-4):
+    return abs(a - b) <= rel * max(abs(a), abs(b), 1e-9)
+
+
+def check_network(doc):
+    r = doc["results"]
+    cfg = doc["config"]
+    bw = r["bandwidth_gbps"]
+    net = bw.get("network")
+    if net is None:
+        fail("bandwidth_gbps lacks 'network'")
+    n = cfg["nodes"]
+    per_node = bw["per_node_values"]
+    values = net["per_node_values"]
+    if len(values) != n or len(per_node) != n:
+        fail(f"per_node_values: {len(per_node)} and network {len(values)} entries, {n} nodes")
+    for k in ("min", "avg", "max"):
+        if k not in net["per_node"]:
+            fail(f"network.per_node lacks '{k}'")
+    if not close(net["aggregate"], sum(values)):
+        fail(f"network aggregate {net['aggregate']} is not the sum of {values}")
+    for node, (a, b) in enumerate(zip(per_node, values)):
+        if n > 1 and not (0 < b < a) and not r.get("headline_local_copy"):
+            if cfg["protocol"] in ("pull", "push", "pull-noevm", "gather", "gather-cmd",
+                                   "gather-cmd-meta", "alltoall"):
+                fail(f"node {node}: network {b} Gb/s not below per-node {a} Gb/s")
+        if b > a * (1 + 1e-5):
+            fail(f"node {node}: network {b} Gb/s above per-node {a} Gb/s")
+        if n == 1 and b != 0:
+            fail(f"one node, yet network {b} Gb/s")
+        fixed = cfg["fragment"]["distribution"] == "fixed"
+        if fixed and cfg["protocol"] in ("pull", "push", "pull-noevm") and a > 0:
+            if not close(b, a * (n - 1) / n, 1e-5):
+                fail(f"node {node}: network {b} != per-node {a} x {n - 1}/{n}")
+    print(f"network only: {values} of per-node {per_node}")
+
+
+def check_shift_scan(doc):
+    r = doc["results"]
+    n = doc["config"]["nodes"]
+    shifts = r.get("shifts", [])
+    if not shifts:
+        fail("no results.shifts")
+    for st in shifts:
+        if len(st.get("per_node_values", [])) != n:
+            fail(f"shift {st['shift']}: per_node_values {st.get('per_node_values')}")
+        if st.get("local_copy") is not (st["shift"] == 0):
+            fail(f"shift {st['shift']}: local_copy {st.get('local_copy')}")
+    network = [st for st in shifts if st["shift"] != 0]
+    bw = r["bandwidth_gbps"]
+    if r.get("headline_local_copy") is not (n == 1):
+        fail(f"headline_local_copy {r.get('headline_local_copy')} with {n} nodes")
+    if n == 1:
+        want = shifts[0]["per_node_values"]
+        agg = shifts[0]["aggregate"]
+    else:
+        want = [sum(st["per_node_values"][k] for st in network) / len(network) for k in range(n)]
+        agg = sum(st["aggregate"] for st in network) / len(network)
+        net = bw["network"]["per_node_values"]
+        for k in range(n):
+            if not close(net[k], want[k]):
+                fail(f"network figure of node {k} {net[k]} is not the network shifts' {want[k]}")
+        zero = [st for st in shifts if st["shift"] == 0]
+        if zero and close(bw["aggregate"], zero[0]["aggregate"], 1e-9):
+            fail("the headline is shift 0's")
+    for k in range(n):
+        if not close(bw["per_node_values"][k], want[k]):
+            fail(f"headline of node {k} {bw['per_node_values'][k]}, expected {want[k]}")
+    if not close(bw["aggregate"], agg):
+        fail(f"headline aggregate {bw['aggregate']}, expected {agg}")
+    print(f"shift scan headline {want} (aggregate {agg:.3f})")
 
 
 def check_document(doc, args):
@@ -124,6 +204,10 @@ def check_document(doc, args):
             fail(f"JSON {path} = {node!r} is not a number")
         if not node > float(bound):
             fail(f"JSON {path} = {node!r}, expected more than {bound}")
+    if args.check_network:
+        check_network(doc)
+    if args.check_shift_scan:
+        check_shift_scan(doc)
     if args.shifts is not None:
         shifts = r.get("shifts", [])
         if len(shifts) != args.shifts:
@@ -141,6 +225,10 @@ def main():
     p.add_argument("--reject-stderr", action="append", default=[],
                    help="fail when stderr contains this text")
     p.add_argument("--expect-stdout", action="append", default=[])
+    p.add_argument("--reject-stdout", action="append", default=[],
+                   help="fail when stdout contains this text")
+    p.add_argument("--check-network", action="store_true")
+    p.add_argument("--check-shift-scan", action="store_true")
     p.add_argument("--no-json", action="store_true")
     p.add_argument("--expect-json", action="append", default=[],
                    help="DOTTED.PATH=VALUE that the results document must hold")
@@ -170,6 +258,12 @@ def main():
         for text in args.expect_stdout:
             if text not in out:
                 fail(f"stdout lacks {text!r}")
+        # The resolved configuration echoed first names every key: not the table.
+        table = "\n".join(line for line in out.splitlines()
+                          if not line.startswith(("#   ", "# resolved configuration")))
+        for text in args.reject_stdout:
+            if text in table:
+                fail(f"stdout contains {text!r}")
         if not args.no_json and (args.expect_exit in (0, 3)):
             if not os.path.exists(path):
                 fail("no JSON document written")

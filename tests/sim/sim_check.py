@@ -228,8 +228,10 @@ def main():
             for shift, per_node in steps.items():
                 assert per_node["max"] <= LINK_GBPS + edge, (shift, per_node)
             assert steps[4]["max"] <= steps[1]["min"] / 2, (steps[4], steps[1])
-            # The headline is the first step kept (shift 1), not shift 0.
-            assert res["bandwidth_gbps"]["per_node"]["avg"] == steps[1]["avg"]
+            # The headline is the mean over the network shifts 1..N-1, never shift 0.
+            mean = sum(per_node["avg"] for per_node in steps.values()) / len(steps)
+            head = res["bandwidth_gbps"]["per_node"]["avg"]
+            assert abs(head - mean) <= 1e-4 * mean, (head, mean)
         sim(evbench, workdir, TWO_LEAVES, "barrel", "shift-scan", inspect=scan,
             sets=["protocol=one-to-one", "shift=scan", "duration=30ms", "warmup=5ms"])
     elif check == "microbench-verify-payload":

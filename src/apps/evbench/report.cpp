@@ -52,6 +52,7 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
   uint64_t started = 0;
   Histogram latency;
   s.per_node_gbps.assign(c.nodes, 0.0);
+  s.network_per_node_gbps.assign(c.nodes, 0.0);
   // Under on_failure exclude the EVM's books count for an excluded BU: what
   // it reported built before it was taken out (later deliveries were
   // discarded), also when its rank was lost and sent no statistics.
@@ -140,46 +141,86 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
       if (r.bu < 0) continue;
       const uint64_t bytes = s.warmup_ignored ? r.bytes_total : r.bytes_in_window;
       s.per_node_gbps[r.bu] = bytes * 8.0 / s.window_s / 1e9;
+      const uint64_t net = s.warmup_ignored ? r.network_bytes_total : r.network_bytes_in_window;
+      s.network_per_node_gbps[r.bu] = net * 8.0 / s.window_s / 1e9;
     }
     s.events_per_second = (s.warmup_ignored ? s.events_built : in_window) / s.window_s;
   }
   min_avg_max(s.per_node_gbps, s.min_gbps, s.avg_gbps, s.max_gbps);
   for (double g : s.per_node_gbps) s.aggregate_gbps += g;
+  min_avg_max(s.network_per_node_gbps, s.network_min_gbps, s.network_avg_gbps, s.network_max_gbps);
+  for (double g : s.network_per_node_gbps) s.network_aggregate_gbps += g;
   s.p50_ms = latency.quantile(0.5) * 1e-6;
   s.p99_ms = latency.quantile(0.99) * 1e-6;
   s.max_ms = latency.max() * 1e-6;
 }
 
+// A step's per-node Gb/s (all bytes, or those from other nodes' RUs) by BU.
+std::vector<double> step_rates(const Config& c, const std::vector<RankStats>& ranks, size_t k,
+                               bool network) {
+  std::vector<double> per_node(c.nodes, 0.0);
+  for (const RankStats& r : ranks) {
+    if (r.bu < 0 || r.bu >= c.nodes || k >= r.step_bytes.size() || r.step_window_s[k] <= 0)
+      continue;
+    const uint64_t bytes = !network                          ? r.step_bytes[k]
+                           : k < r.step_network_bytes.size() ? r.step_network_bytes[k]
+                                                             : 0;
+    per_node[r.bu] = bytes * 8.0 / r.step_window_s[k] / 1e9;
+  }
+  return per_node;
+}
+
+// The headline of a micro-benchmark: one step, or the mean over the network
+// shifts 1..N-1 of a one-to-one scan (shift 0, a node to itself, is reported
+// apart: docs/METRICS.md). Per node: the mean of its rates over those steps;
+// aggregate: the mean of the steps' aggregates; events/s likewise.
 void summarize_microbench(const Config& c, const std::vector<RankStats>& ranks, bool simulated,
                           Summary& s) {
   size_t steps = 0;
   for (const RankStats& r : ranks) steps = std::max(steps, r.step_bytes.size());
-  s.self_shift_left_out = simulated && c.shift_scan && steps > 1;
+  const bool scan = c.protocol == Protocol::one_to_one && c.shift_scan;
+  s.self_shift_left_out = simulated && scan && steps > 1;
   const size_t first = s.self_shift_left_out ? 1 : 0;
-  for (size_t k = first; k < steps; ++k) {
-    std::vector<double> per_node(c.nodes, 0.0);
-    for (const RankStats& r : ranks) {
-      if (r.bu < 0 || k >= r.step_bytes.size() || r.step_window_s[k] <= 0) continue;
-      per_node[r.bu] = r.step_bytes[k] * 8.0 / r.step_window_s[k] / 1e9;
+  // Steps the headline averages: the network shifts of a scan, else the one step.
+  const size_t head_first = scan && steps > 1 ? 1 : 0;
+  const size_t head_end = scan && steps > 1 ? steps : std::min<size_t>(steps, 1);
+  s.headline_steps = static_cast<int>(std::max<size_t>(1, head_end - head_first));
+  s.per_node_gbps.assign(c.nodes, 0.0);
+  s.network_per_node_gbps.assign(c.nodes, 0.0);
+  for (size_t k = 0; k < steps; ++k) {
+    const std::vector<double> per_node = step_rates(c, ranks, k, false);
+    if (k >= head_first && k < head_end) {
+      const std::vector<double> net = step_rates(c, ranks, k, true);
+      for (int n = 0; n < c.nodes; ++n) {
+        s.per_node_gbps[n] += per_node[n] / s.headline_steps;
+        s.network_per_node_gbps[n] += net[n] / s.headline_steps;
+      }
     }
-    Summary::Step st{c.shift_scan ? static_cast<int>(k) : c.shift, 0, 0, 0, 0};
+    if (k < first) continue;
+    Summary::Step st;
+    st.shift = scan ? static_cast<int>(k) : c.shift;
     min_avg_max(per_node, st.min, st.avg, st.max);
     for (double g : per_node) st.aggregate += g;
+    st.per_node = per_node;
+    st.local_copy = c.protocol == Protocol::one_to_one && (c.nodes <= 1 || st.shift % c.nodes == 0);
     s.steps.push_back(st);
-    if (k == first || !c.shift_scan) {
-      s.per_node_gbps = per_node;
-      s.min_gbps = st.min;
-      s.avg_gbps = st.avg;
-      s.max_gbps = st.max;
-      s.aggregate_gbps = st.aggregate;
-    }
   }
+  // The headline is a local copy only: one node, or one-to-one at shift 0.
+  s.headline_local_copy =
+      c.protocol == Protocol::one_to_one && (scan ? steps <= 1 : c.shift % c.nodes == 0);
+  min_avg_max(s.per_node_gbps, s.min_gbps, s.avg_gbps, s.max_gbps);
+  for (double g : s.per_node_gbps) s.aggregate_gbps += g;
+  min_avg_max(s.network_per_node_gbps, s.network_min_gbps, s.network_avg_gbps, s.network_max_gbps);
+  for (double g : s.network_per_node_gbps) s.network_aggregate_gbps += g;
+  uint64_t head_messages = 0;
   for (const RankStats& r : ranks) {
     s.integrity.corrupt += r.integrity.corrupt;
     s.integrity.verified += r.integrity.verified;
     s.events_built += r.events_built;  // messages received
-    if (r.bu >= 0 && r.step_window_s.size() > first)
-      s.window_s = std::max(s.window_s, r.step_window_s[first]);
+    if (r.bu >= 0 && r.step_window_s.size() > head_first)
+      s.window_s = std::max(s.window_s, r.step_window_s[head_first]);
+    for (size_t k = head_first; k < head_end && k < r.step_messages.size(); ++k)
+      head_messages += r.step_messages[k];
   }
   if (s.self_shift_left_out) {  // what the summary shows: the steps kept, in their windows
     s.events_built = 0;
@@ -187,8 +228,9 @@ void summarize_microbench(const Config& c, const std::vector<RankStats>& ranks, 
       for (size_t k = first; k < r.step_messages.size(); ++k) s.events_built += r.step_messages[k];
   }
   s.events_assigned = s.events_built;
-  if (s.window_s > 0)
-    s.events_per_second = s.events_built / (s.window_s * std::max<size_t>(1, steps - first));
+  // Every step has its own warm-up (the alltoall loop: one).
+  s.warmup_s = c.warmup_s;
+  if (s.window_s > 0) s.events_per_second = head_messages / (s.window_s * s.headline_steps);
 }
 
 // ", aggregate back to >= 90 % of its pre-fault 12.3 Gb/s after 0.20 s" + newline.
@@ -219,16 +261,33 @@ void recovery_fields(JsonWriter& w, const AggregateRecovery& r) {
   w.value("recovery_resolution_s", r.resolution_s);
 }
 
-void print_table(const Config& c, const Topology& t, const Summary& s) {
-  std::printf("# evbench %s: %s over %s, %d nodes (%s), %s scheduling, %d processes\n",
-              evbench_version().c_str(), to_string(c.protocol), c.driver.c_str(), c.nodes,
-              to_string(c.layout), to_string(c.scheduling), t.nprocs);
-  std::printf(
-      "# credits %d, parallel %d, data path %s, poll mode %s, fragment %s %s, ru_buffer %s, "
-      "window %.2f s (warm-up %.2f s excluded)\n",
-      c.credits, c.parallel, to_string(c.data_path), s.poll_mode.c_str(),
-      human_size(c.fragment.size).c_str(), to_string(c.fragment.distribution),
-      human_size(c.ru_buffer).c_str(), s.window_s, s.warmup_s);
+void print_table(const Config& c, const Topology& t, const Summary& s, const std::string& variant) {
+  const bool builder = is_event_builder(c.protocol);
+  if (builder) {
+    std::printf("# evbench %s: %s over %s, %d nodes (%s), %s scheduling, %d processes\n",
+                evbench_version().c_str(), to_string(c.protocol), variant.c_str(), c.nodes,
+                to_string(c.layout), to_string(c.scheduling), t.nprocs);
+    std::printf(
+        "# credits %d, parallel %d, data path %s, poll mode %s, fragment %s %s, ru_buffer %s, "
+        "window %.2f s (warm-up %.2f s excluded)\n",
+        c.credits, c.parallel, to_string(c.data_path), s.poll_mode.c_str(),
+        human_size(c.fragment.size).c_str(), to_string(c.fragment.distribution),
+        human_size(c.ru_buffer).c_str(), s.window_s, s.warmup_s);
+  } else {
+    std::printf("# evbench %s: micro-benchmark %s over %s, %d nodes (%s), %d processes\n",
+                evbench_version().c_str(), to_string(c.protocol), variant.c_str(), c.nodes,
+                to_string(c.layout), t.nprocs);
+    if (c.protocol == Protocol::alltoall)
+      std::printf(
+          "# message %s per rank pair, poll mode %s, window %.2f s (warm-up %.2f s excluded)\n",
+          human_size(c.fragment.size).c_str(), s.poll_mode.c_str(), s.window_s, s.warmup_s);
+    else
+      std::printf(
+          "# message %s, %d in flight per sender, data path %s, poll mode %s, ru_buffer %s, "
+          "window %.2f s per step (warm-up %.2f s excluded from each)\n",
+          human_size(c.fragment.size).c_str(), c.parallel, to_string(c.data_path),
+          s.poll_mode.c_str(), human_size(c.ru_buffer).c_str(), s.window_s, s.warmup_s);
+  }
   if (s.warmup_ignored)
     std::printf("# every event finished within the warm-up (%.2f s): the whole run is measured\n",
                 c.warmup_s);
@@ -236,30 +295,57 @@ void print_table(const Config& c, const Topology& t, const Summary& s) {
     std::printf("#\n# %5s %12s %12s %12s %14s\n", "shift", "min Gb/s", "avg Gb/s", "max Gb/s",
                 "aggregate Gb/s");
     for (const auto& st : s.steps)
-      std::printf("  %5d %12.3f %12.3f %12.3f %14.3f\n", st.shift, st.min, st.avg, st.max,
-                  st.aggregate);
+      std::printf("  %5d %12.3f %12.3f %12.3f %14.3f%s\n", st.shift, st.min, st.avg, st.max,
+                  st.aggregate,
+                  st.local_copy && !s.headline_local_copy ? "  # local copy, not in the headline"
+                  : st.local_copy                         ? "  # local copy"
+                                                          : "");
     if (s.self_shift_left_out)
       std::printf(
           "# shift 0 (every node to itself) left out: the simulated platform has no route from "
           "a host to itself, so SMPI moves it at no cost\n");
+    if (s.headline_steps > 1)
+      std::printf("# headline below: the mean over the network shifts 1..%d\n", s.headline_steps);
   }
-  std::printf("#\n# %4s %14s\n", "node", "BU Gb/s");
+  if (s.headline_local_copy)
+    std::printf("# headline is a local copy (every node to itself): no byte crossed a network\n");
+  std::printf("#\n# %4s %14s %16s\n", "node", builder ? "BU Gb/s" : "recv Gb/s", "network Gb/s");
   for (size_t n = 0; n < s.per_node_gbps.size(); ++n)
-    std::printf("  %4zu %14.3f\n", n, s.per_node_gbps[n]);
-  std::printf("#\n# %12s %12s %12s %14s %12s %10s %10s %10s\n", "min Gb/s", "avg Gb/s", "max Gb/s",
-              "aggregate Gb/s", "events/s", "p50 ms", "p99 ms", "max ms");
-  std::printf("  %12.3f %12.3f %12.3f %14.3f %12.1f %10.3f %10.3f %10.3f\n", s.min_gbps, s.avg_gbps,
-              s.max_gbps, s.aggregate_gbps, s.events_per_second, s.p50_ms, s.p99_ms, s.max_ms);
+    std::printf("  %4zu %14.3f %16.3f\n", n, s.per_node_gbps[n],
+                n < s.network_per_node_gbps.size() ? s.network_per_node_gbps[n] : 0.0);
+  if (builder) {
+    std::printf("#\n# %12s %12s %12s %14s %12s %10s %10s %10s\n", "min Gb/s", "avg Gb/s",
+                "max Gb/s", "aggregate Gb/s", "events/s", "p50 ms", "p99 ms", "max ms");
+    std::printf("  %12.3f %12.3f %12.3f %14.3f %12.1f %10.3f %10.3f %10.3f\n", s.min_gbps,
+                s.avg_gbps, s.max_gbps, s.aggregate_gbps, s.events_per_second, s.p50_ms, s.p99_ms,
+                s.max_ms);
+  } else {
+    std::printf("#\n# %12s %12s %12s %14s %12s\n", "min Gb/s", "avg Gb/s", "max Gb/s",
+                "aggregate Gb/s", "messages/s");
+    std::printf("  %12.3f %12.3f %12.3f %14.3f %12.1f\n", s.min_gbps, s.avg_gbps, s.max_gbps,
+                s.aggregate_gbps, s.events_per_second);
+  }
+  std::printf("# per-node figures include the node's own %s (never on a network)\n",
+              builder ? "fragment" : "messages");
   std::printf(
-      "#\n# events built %llu of %llu assigned; incomplete %llu, lost %llu, built twice %llu,"
-      " duplicate %llu, corrupt %llu (%llu fragments checksummed)\n",
-      static_cast<unsigned long long>(s.events_built),
-      static_cast<unsigned long long>(s.events_assigned),
-      static_cast<unsigned long long>(s.incomplete), static_cast<unsigned long long>(s.lost),
-      static_cast<unsigned long long>(s.duplicate_events),
-      static_cast<unsigned long long>(s.integrity.duplicate),
-      static_cast<unsigned long long>(s.integrity.corrupt),
-      static_cast<unsigned long long>(s.integrity.verified));
+      "# network only (own fragment excluded): per node min %.3f avg %.3f max %.3f, aggregate "
+      "%.3f Gb/s\n",
+      s.network_min_gbps, s.network_avg_gbps, s.network_max_gbps, s.network_aggregate_gbps);
+  if (builder)
+    std::printf(
+        "#\n# events built %llu of %llu assigned; incomplete %llu, lost %llu, built twice %llu,"
+        " duplicate %llu, corrupt %llu (%llu fragments checksummed)\n",
+        static_cast<unsigned long long>(s.events_built),
+        static_cast<unsigned long long>(s.events_assigned),
+        static_cast<unsigned long long>(s.incomplete), static_cast<unsigned long long>(s.lost),
+        static_cast<unsigned long long>(s.duplicate_events),
+        static_cast<unsigned long long>(s.integrity.duplicate),
+        static_cast<unsigned long long>(s.integrity.corrupt),
+        static_cast<unsigned long long>(s.integrity.verified));
+  else
+    std::printf("#\n# messages received %llu (whole run); corrupt %llu\n",
+                static_cast<unsigned long long>(s.events_built),
+                static_cast<unsigned long long>(s.integrity.corrupt));
   if (is_event_builder(c.protocol) && !payload_checks(c))
     std::printf("# payload checks off (verify.payload %s): headers checked, payloads not\n",
                 to_string(c.verify_payload));
@@ -367,10 +453,14 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
   w.value("status", s.integrity_ok() ? "ok" : "integrity_error");
   if (!o.simulated_platform.empty()) simulation_fields(w, o);
   w.value("driver", probe.variant.empty() ? c.driver : probe.variant);
+  w.value("variant", probe.run_variant.empty() ? (probe.variant.empty() ? c.driver : probe.variant)
+                                               : probe.run_variant);
   w.value("data_path", to_string(c.data_path));
   w.value("poll_mode", s.poll_mode);
   w.value("window_s", s.window_s);
+  w.value("warmup_s", s.warmup_s);
   w.value("warmup_ignored", s.warmup_ignored);
+  w.value("headline_local_copy", s.headline_local_copy);
   w.value("events_built", s.events_built);
   w.value("events_assigned", s.events_assigned);
   w.value("events_per_second", s.events_per_second);
@@ -381,6 +471,14 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
   for (double g : s.per_node_gbps) w.value("", g);
   w.end_array();
   w.value("aggregate", s.aggregate_gbps);
+  // Bytes that crossed a driver: the node's own fragment (messages) left out.
+  w.begin_object("network");
+  per_node_object(w, s.network_min_gbps, s.network_avg_gbps, s.network_max_gbps);
+  w.begin_array("per_node_values");
+  for (double g : s.network_per_node_gbps) w.value("", g);
+  w.end_array();
+  w.value("aggregate", s.network_aggregate_gbps);
+  w.end_object();
   w.end_object();
   w.begin_object("latency_ms");
   w.value("p50", s.p50_ms);
@@ -504,7 +602,11 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
     for (const auto& st : s.steps) {
       w.begin_object();
       w.value("shift", st.shift);
+      w.value("local_copy", st.local_copy);
       per_node_object(w, st.min, st.avg, st.max);
+      w.begin_array("per_node_values");
+      for (double g : st.per_node) w.value("", g);
+      w.end_array();
       w.value("aggregate", st.aggregate);
       w.end_object();
     }
@@ -547,7 +649,7 @@ Summary summarize(const Config& c, const Topology& t, const std::vector<RankStat
 int report_run(const Config& c, const Topology& t, const std::vector<RankStats>& ranks,
                const RunOptions& o, const DriverProbe& probe) {
   const Summary s = summarize(c, t, ranks, !o.simulated_platform.empty());
-  print_table(c, t, s);
+  print_table(c, t, s, probe.run_variant.empty() ? c.driver : probe.run_variant);
   if (!o.simulated_platform.empty()) {
     std::printf(
         "# simulated on %s: %.3f s simulated in %.1f s wall time\n# note: %s\n",

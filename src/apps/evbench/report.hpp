@@ -25,6 +25,11 @@ struct Summary {
   double events_per_second = 0;
   std::vector<double> per_node_gbps;  // by BU index
   double min_gbps = 0, avg_gbps = 0, max_gbps = 0, aggregate_gbps = 0;
+  // The same over the bytes that crossed a driver only: fragments (messages)
+  // from other nodes' RUs, the node's own left out (results.bandwidth_gbps.network).
+  std::vector<double> network_per_node_gbps;
+  double network_min_gbps = 0, network_avg_gbps = 0, network_max_gbps = 0;
+  double network_aggregate_gbps = 0;
   double p50_ms = 0, p99_ms = 0, max_ms = 0;
   IntegrityCounters integrity;
   std::string integrity_problem;  // the first BU's first problem (rank order)
@@ -61,12 +66,21 @@ struct Summary {
   std::vector<uint64_t> peak_rss_bytes;   // by rank
   std::vector<uint64_t> anon_huge_bytes;  // by rank: transparent huge pages in use
   std::vector<uint64_t> anon_rss_bytes;   // by rank: resident anonymous memory then
-  // micro-benchmarks: per step (shift) min/avg/max per-node Gb/s
+  // micro-benchmarks: per step (shift) per-node Gb/s by receiving node and
+  // their min/avg/max; local_copy: every node sent to itself (shift 0), no
+  // byte crossed a driver.
   struct Step {
-    int shift;
-    double min, avg, max, aggregate;
+    int shift = 0;
+    double min = 0, avg = 0, max = 0, aggregate = 0;
+    std::vector<double> per_node;
+    bool local_copy = false;
   };
   std::vector<Step> steps;
+  // A shift scan's headline is the mean over its network shifts (1..N-1);
+  // with one node only shift 0 exists and stays the headline, flagged here
+  // (as is a one-to-one run at shift 0).
+  bool headline_local_copy = false;
+  int headline_steps = 1;  // steps the headline averages (micro-benchmarks)
   // A one-to-one shift scan under `evbench sim` leaves shift 0 out: a node
   // sending to itself has no route on the simulated platform, so SMPI moves
   // it at no simulated cost (docs/SCALE.md). The headline is then shift 1's.

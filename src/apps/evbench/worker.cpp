@@ -160,6 +160,10 @@ int run_worker_with(const Topology& topo, const Config& config, const PluginRegi
     if (!s.empty()) ranks.push_back(RankStats::deserialize(s));
   DriverProbe probe = factory->probe ? factory->probe() : DriverProbe{};
   probe.variant = driver->name();
+  // The data path names the variant only where the driver could do both.
+  probe.run_variant = driver->variant();
+  if (driver->capabilities().rdma_write)
+    probe.run_variant += std::string(" ") + to_string(resolved.data_path);
   return report_run(resolved, topo, ranks, options, probe);
 }
 

@@ -156,6 +156,9 @@ class Driver {
   // The name it is registered under ("tcp", "libfabric"), plus the variant
   // where one library has several ("libfabric/tcp;ofi_rxm").
   virtual std::string name() const = 0;
+  // What ran, once connected: name() plus what the library chose at run time
+  // where name() cannot say it (the mpi driver: "mpi/vader", "mpi/ucx").
+  virtual std::string variant() const { return name(); }
   virtual Capabilities capabilities() const = 0;
 
   // --- setup (may block, throws evb::Error) ---

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/config.hpp"
@@ -22,6 +23,13 @@ struct DriverProbe {
   std::string library_version;  // e.g. "libfabric 1.17.0"
   std::string details;          // extra line for `evbench drivers` (thread level, providers)
   std::string variant;          // after a run: Driver::name() of what ran ("libfabric/shm")
+  // After a run: the variant that ran, with the transport MPI chose and the
+  // data path where the driver could do both ("ucx/sm write", "mpi/vader").
+  std::string run_variant;
+  // Variants (libfabric providers, UCX transports) this machine can run, and
+  // those it cannot with the reason, where the probe knows them.
+  std::vector<std::string> variants_usable;
+  std::vector<std::pair<std::string, std::string>> variants_not_here;  // name, reason
 };
 
 // What a driver gets when it is created.

@@ -183,7 +183,7 @@ void BuAgent::finish_event(uint32_t slot, int64_t now) {
   } else {
     ++stats_.events_built;
     stats_.latency.add(now - e.started_ns);
-    stats_.book(t, e.bytes, 1, warmup_ns_, end_ns_, interval_ns_);
+    stats_.book(t, e.bytes, e.bytes - e.own_bytes, 1, warmup_ns_, end_ns_, interval_ns_);
   }
   slot_bytes_[slot] = e.bad ? 0 : e.bytes;
   slot_event_[slot] = e.event;

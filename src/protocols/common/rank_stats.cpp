@@ -4,12 +4,14 @@
 
 namespace evb {
 
-void RankStats::book(int64_t t, uint64_t bytes, uint64_t events, int64_t warmup_ns, int64_t end_ns,
-                     int64_t interval_ns) {
+void RankStats::book(int64_t t, uint64_t bytes, uint64_t network_bytes, uint64_t events,
+                     int64_t warmup_ns, int64_t end_ns, int64_t interval_ns) {
   bytes_total += bytes;
+  network_bytes_total += network_bytes;
   last_completion_ns = std::max(last_completion_ns, t);
   if (t >= warmup_ns && (end_ns <= 0 || t <= end_ns)) {
     bytes_in_window += bytes;
+    network_bytes_in_window += network_bytes;
     events_in_window += events;
   }
   if (interval_ns > 0 && t >= 0) {
@@ -54,6 +56,8 @@ std::string RankStats::serialize() const {
   out << YAML::Key << "events_in_window" << YAML::Value << events_in_window;
   out << YAML::Key << "bytes_in_window" << YAML::Value << bytes_in_window;
   out << YAML::Key << "bytes_total" << YAML::Value << bytes_total;
+  out << YAML::Key << "network_bytes_in_window" << YAML::Value << network_bytes_in_window;
+  out << YAML::Key << "network_bytes_total" << YAML::Value << network_bytes_total;
   out << YAML::Key << "events_started" << YAML::Value << events_started;
   out << YAML::Key << "last_completion_ns" << YAML::Value << last_completion_ns;
   out << YAML::Key << "sample_bytes" << YAML::Value << sample_bytes;
@@ -83,6 +87,7 @@ std::string RankStats::serialize() const {
   out << YAML::Key << "events_assigned" << YAML::Value << events_assigned;
   out << YAML::Key << "step_bytes" << YAML::Value << step_bytes;
   out << YAML::Key << "step_messages" << YAML::Value << step_messages;
+  out << YAML::Key << "step_network_bytes" << YAML::Value << step_network_bytes;
   out << YAML::Key << "step_window_s" << YAML::Value << step_window_s;
   out << YAML::Key << "peak_rss_bytes" << YAML::Value << peak_rss_bytes;
   out << YAML::Key << "anon_huge_bytes" << YAML::Value << anon_huge_bytes;
@@ -117,6 +122,8 @@ RankStats RankStats::deserialize(const std::string& text) {
   s.events_in_window = n["events_in_window"].as<uint64_t>();
   s.bytes_in_window = n["bytes_in_window"].as<uint64_t>();
   s.bytes_total = n["bytes_total"].as<uint64_t>();
+  s.network_bytes_in_window = n["network_bytes_in_window"].as<uint64_t>(0);
+  s.network_bytes_total = n["network_bytes_total"].as<uint64_t>(0);
   s.events_started = n["events_started"].as<uint64_t>();
   s.last_completion_ns = n["last_completion_ns"].as<int64_t>();
   s.sample_bytes = n["sample_bytes"].as<std::vector<uint64_t>>();
@@ -148,6 +155,7 @@ RankStats RankStats::deserialize(const std::string& text) {
   s.events_assigned = n["events_assigned"].as<uint64_t>();
   s.step_bytes = n["step_bytes"].as<std::vector<uint64_t>>();
   s.step_messages = n["step_messages"].as<std::vector<uint64_t>>();
+  s.step_network_bytes = n["step_network_bytes"].as<std::vector<uint64_t>>(std::vector<uint64_t>{});
   s.step_window_s = n["step_window_s"].as<std::vector<double>>();
   s.peak_rss_bytes = n["peak_rss_bytes"].as<uint64_t>(0);
   s.anon_huge_bytes = n["anon_huge_bytes"].as<uint64_t>(0);

@@ -39,6 +39,10 @@ struct RankStats {
   uint64_t events_in_window = 0;
   uint64_t bytes_in_window = 0;  // bytes received by this BU in the window
   uint64_t bytes_total = 0;
+  // The same for the bytes that crossed a driver: fragments from RUs of
+  // other nodes (the node's own RU's fragment left out), counted exactly.
+  uint64_t network_bytes_in_window = 0;
+  uint64_t network_bytes_total = 0;
   int64_t last_completion_ns = 0;      // since t0
   std::vector<uint64_t> sample_bytes;  // per report interval
   std::vector<uint64_t> sample_events;
@@ -82,7 +86,8 @@ struct RankStats {
   // Micro-benchmarks: bytes received in the window, per shift step (one-to-one
   // scan) or one entry; and each step's window length.
   std::vector<uint64_t> step_bytes;
-  std::vector<uint64_t> step_messages;  // data messages received in the window, per step
+  std::vector<uint64_t> step_messages;       // data messages received in the window, per step
+  std::vector<uint64_t> step_network_bytes;  // of step_bytes, those from other nodes' RUs
   std::vector<double> step_window_s;
   // The process's peak resident set size (getrusage ru_maxrss), bytes.
   uint64_t peak_rss_bytes = 0;
@@ -97,9 +102,10 @@ struct RankStats {
   std::string serialize() const;
   static RankStats deserialize(const std::string& text);
 
-  // Books a completed event's bytes into the window and the samples.
-  void book(int64_t t_ns, uint64_t bytes, uint64_t events, int64_t warmup_ns, int64_t end_ns,
-            int64_t interval_ns);
+  // Books a completed event's bytes (`network_bytes` of them from other
+  // nodes) into the window and the samples.
+  void book(int64_t t_ns, uint64_t bytes, uint64_t network_bytes, uint64_t events,
+            int64_t warmup_ns, int64_t end_ns, int64_t interval_ns);
 };
 
 }  // namespace evb

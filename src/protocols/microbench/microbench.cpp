@@ -97,6 +97,7 @@ void run_point_to_point(Driver& driver, Bootstrap& boot, const Topology& topo, c
                           max_sources, stats);
   stats.step_bytes.assign(plans.size(), 0);
   stats.step_messages.assign(plans.size(), 0);
+  stats.step_network_bytes.assign(plans.size(), 0);
   stats.step_window_s.assign(plans.size(), c.duration_s - c.warmup_s);
   for (size_t k = 0; k < plans.size(); ++k) {
     if (k > 0) boot.barrier();

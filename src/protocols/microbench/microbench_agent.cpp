@@ -239,9 +239,13 @@ void MicroAgent::stop_sending() {
   }
 }
 
-void MicroAgent::book(int64_t now, uint64_t bytes) {
+void MicroAgent::book(int64_t now, uint64_t bytes, int ru) {
+  const bool network = ru != stats_.bu;  // another node's RU: the bytes crossed the driver
   stats_.bytes_total += bytes;
-  if (now >= window_begin_ns_ && now <= deadline_ns_) stats_.step_bytes.at(step_) += bytes;
+  if (network) stats_.network_bytes_total += bytes;
+  if (now < window_begin_ns_ || now > deadline_ns_) return;
+  stats_.step_bytes.at(step_) += bytes;
+  if (network) stats_.step_network_bytes.at(step_) += bytes;
 }
 
 void MicroAgent::exchange_progress(size_t s) {
@@ -293,7 +297,7 @@ void MicroAgent::on_command(PeerId from, const Command& cmd) {
       if (cmd.ru != static_cast<uint32_t>(sources_[s].ru) ||
           cmd.bu != static_cast<uint32_t>(stats_.bu))
         ++stats_.integrity.corrupt;
-      book(now_ns(), config_.command_size);
+      book(now_ns(), config_.command_size, sources_[s].ru);
       return;
   }
   throw PeerError(from, "micro-benchmark: unexpected bench command " + std::to_string(cmd.slot) +
@@ -333,7 +337,7 @@ void MicroAgent::on_completion(const Completion& c) {
       ++stats_.events_built;
       const int64_t now = now_ns();
       if (now >= window_begin_ns_ && now <= deadline_ns_) ++stats_.step_messages.at(step_);
-      book(now, c.bytes);
+      book(now, c.bytes, src.ru);
       if (!src.final) post_data(s, slot);
       exchange_progress(s);
       return;
@@ -343,7 +347,7 @@ void MicroAgent::on_completion(const Completion& c) {
       Source& src = sources_.at(s);
       if (c.bytes != meta_size_) ++stats_.integrity.corrupt;
       ++src.meta_done;
-      book(now_ns(), c.bytes);
+      book(now_ns(), c.bytes, src.ru);
       if (!src.final) post_meta(s, slot_of(v));
       exchange_progress(s);
       return;

@@ -81,7 +81,7 @@ class MicroAgent : public Agent {
   void post_meta(size_t s, uint32_t slot);
   void exchange_progress(size_t s);
   void credit(size_t s);
-  void book(int64_t now, uint64_t bytes);
+  void book(int64_t now, uint64_t bytes, int ru);  // received from RU `ru`
   Command bench_command(BenchOp op) const;
   bool sender_done() const;
   bool receiver_done() const;

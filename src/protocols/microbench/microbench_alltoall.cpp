@@ -95,6 +95,7 @@ void run_alltoall(Driver& driver, Bootstrap& boot, const Topology& topo, const C
     stats.fragments_sent += received;
     stats.bytes_sent += received * block;
     stats.bytes_total += received * block;
+    stats.network_bytes_total += (received - d.calls) * block;  // all but the own block
     if (d.phase == Phase::measure) {
       measured_calls += d.calls;
       measured_bytes += received * block;
@@ -117,6 +118,7 @@ void run_alltoall(Driver& driver, Bootstrap& boot, const Topology& topo, const C
   }
   stats.step_bytes.assign(1, measured_bytes);
   stats.step_messages.assign(1, measured_calls * static_cast<uint64_t>(n));
+  stats.step_network_bytes.assign(1, measured_calls * static_cast<uint64_t>(n - 1) * block);
   stats.step_window_s.assign(1, ns_to_s(measured_ns));
   stats.anon_huge_bytes = anon_huge_bytes();  // the buffers are still held
 }

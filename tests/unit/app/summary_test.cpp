@@ -91,6 +91,7 @@ std::vector<RankStats> scan_ranks() {
   for (int b = 0; b < 2; ++b) {
     r[b].rank = r[b].ru = r[b].bu = b;
     r[b].step_bytes = {1000000000, 125000};  // 1 s windows: 8 Gb/s, then 0.001 Gb/s
+    r[b].step_network_bytes = {0, 125000};   // shift 0 never left the node
     r[b].step_messages = {1000, 2};
     r[b].step_window_s = {1.0, 1.0};
     r[b].events_built = 1002;
@@ -107,7 +108,8 @@ Config scan_config() {
 }
 
 // Under sim, shift 0 has no route and costs nothing: it is left out, and the
-// headline and the message count are shift 1's; a real run keeps it.
+// headline and the message count are shift 1's; a real run keeps it in
+// `steps`, flagged as a local copy, but its headline is shift 1's too.
 TEST(Summary, SimulatedShiftScanLeavesTheSelfShiftOut) {
   const Config c = scan_config();
   const Summary sim = summarize(c, make_topology(c), scan_ranks(), true);
@@ -122,8 +124,93 @@ TEST(Summary, SimulatedShiftScanLeavesTheSelfShiftOut) {
   EXPECT_FALSE(real.self_shift_left_out);
   ASSERT_EQ(real.steps.size(), 2u);
   EXPECT_EQ(real.steps[0].shift, 0);
-  EXPECT_DOUBLE_EQ(real.avg_gbps, 8.0);
+  EXPECT_TRUE(real.steps[0].local_copy);
+  EXPECT_FALSE(real.steps[1].local_copy);
+  EXPECT_EQ(real.steps[0].per_node, (std::vector<double>{8.0, 8.0}));
+  EXPECT_DOUBLE_EQ(real.avg_gbps, 0.001);
+  EXPECT_DOUBLE_EQ(real.network_avg_gbps, 0.001);
+  EXPECT_DOUBLE_EQ(real.events_per_second, 4.0);
+  EXPECT_FALSE(real.headline_local_copy);
   EXPECT_EQ(real.events_built, 2004u);
+}
+
+// The headline of a scan is the mean over its network shifts 1..N-1, per
+// node and for the aggregate.
+TEST(Summary, ShiftScanHeadlineIsTheMeanOfTheNetworkShifts) {
+  Config c = scan_config();
+  c.nodes = 3;
+  std::vector<RankStats> r(3);
+  for (int b = 0; b < 3; ++b) {
+    r[b].rank = r[b].ru = r[b].bu = b;
+    // 1 s windows: 80 Gb/s local, then 2 and 4 Gb/s (node 2: 6 and 4)
+    r[b].step_bytes = {10000000000, b == 2 ? 750000000u : 250000000u, 500000000};
+    r[b].step_network_bytes = {0, r[b].step_bytes[1], r[b].step_bytes[2]};
+    r[b].step_messages = {10, 1, 2};
+    r[b].step_window_s = {1.0, 1.0, 1.0};
+  }
+  const Summary s = summarize(c, make_topology(c), r, false);
+  ASSERT_EQ(s.steps.size(), 3u);
+  EXPECT_EQ(s.per_node_gbps, (std::vector<double>{3.0, 3.0, 5.0}));
+  EXPECT_EQ(s.network_per_node_gbps, s.per_node_gbps);
+  EXPECT_DOUBLE_EQ(s.max_gbps, 5.0);
+  EXPECT_DOUBLE_EQ(s.aggregate_gbps, (10.0 + 12.0) / 2);
+  EXPECT_EQ(s.headline_steps, 2);
+}
+
+// One node: shift 0 is all there is; it stays the headline, flagged, and
+// its network figure is 0.
+TEST(Summary, OneNodeScanHeadlineIsFlaggedAsALocalCopy) {
+  Config c = scan_config();
+  c.nodes = 1;
+  std::vector<RankStats> r(1);
+  r[0].ru = r[0].bu = 0;
+  r[0].step_bytes = {1000000000};
+  r[0].step_network_bytes = {0};
+  r[0].step_messages = {10};
+  r[0].step_window_s = {1.0};
+  const Summary s = summarize(c, make_topology(c), r, false);
+  EXPECT_TRUE(s.headline_local_copy);
+  EXPECT_DOUBLE_EQ(s.avg_gbps, 8.0);
+  EXPECT_DOUBLE_EQ(s.network_avg_gbps, 0.0);
+  ASSERT_EQ(s.steps.size(), 1u);
+  EXPECT_TRUE(s.steps[0].local_copy);
+}
+
+// Event builders: the network figure counts what the BUs booked as coming
+// from other nodes.
+TEST(Summary, EventBuilderNetworkFigureLeavesTheOwnFragmentOut) {
+  Config c = noevm(10);
+  c.events = 0;
+  c.duration_s = 1;
+  std::vector<RankStats> r = bus(5, 5);
+  for (RankStats& x : r) x.network_bytes_in_window = x.bytes_in_window / 2;
+  const Summary s = summarize(c, make_topology(c), r);
+  EXPECT_DOUBLE_EQ(s.network_aggregate_gbps, s.aggregate_gbps / 2);
+  EXPECT_EQ(s.network_per_node_gbps.size(), 2u);
+}
+
+// What a rank sends rank 0 keeps the network byte counts.
+TEST(RankStatsWire, NetworkBytesSurviveSerialization) {
+  RankStats a;
+  a.network_bytes_in_window = 123456789012ull;
+  a.network_bytes_total = 223456789012ull;
+  a.step_network_bytes = {0, 7, 9};
+  const RankStats b = RankStats::deserialize(a.serialize());
+  EXPECT_EQ(b.network_bytes_in_window, a.network_bytes_in_window);
+  EXPECT_EQ(b.network_bytes_total, a.network_bytes_total);
+  EXPECT_EQ(b.step_network_bytes, a.step_network_bytes);
+}
+
+// RankStats::book counts the network part of an event apart, in the window
+// only for the window counter.
+TEST(RankStatsWire, BookSplitsNetworkBytes) {
+  RankStats r;
+  r.book(5, 100, 75, 1, 10, 0, 0);   // inside the warm-up
+  r.book(20, 100, 75, 1, 10, 0, 0);  // in the window
+  EXPECT_EQ(r.bytes_total, 200u);
+  EXPECT_EQ(r.network_bytes_total, 150u);
+  EXPECT_EQ(r.bytes_in_window, 100u);
+  EXPECT_EQ(r.network_bytes_in_window, 75u);
 }
 
 }  // namespace
