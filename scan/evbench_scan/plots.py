@@ -52,6 +52,8 @@ BW_UNIT = "Gb/s"
 DPI = 110
 MIN_TEXT_PT = 8        # nothing in a figure is smaller than this
 CELL_TEXT_PT = 9       # heat-map numbers unless the cells are many
+HEAT_MAX_NUMBERED = 16  # more cells than this along an axis: colours only, no numbers
+PAIR_MIN_SPAN = 0.2     # pair-matrix colours span at least 20 % below the fastest pair
 STYLE = {"font.size": 10, "xtick.labelsize": 10, "ytick.labelsize": 10, "axes.labelsize": 11,
          "axes.titlesize": 12, "legend.fontsize": 9.5, "figure.titlesize": 13,
          "axes.grid": False, "hatch.linewidth": 1.0}
@@ -278,7 +280,8 @@ def heatmap(panels, path, title, colorbar_label):
 
     panel: {"title", "x_label", "y_label", "xs", "ys", "cells": [iy][ix] None or
     {"median", "lo", "hi", "n", "delta_pct"}, "best": (iy, ix)}.  A cell shows the median,
-    "lo-hi" when n > 1 and the change vs baseline when delta_pct is given; best is boxed.
+    "lo-hi" when n > 1 and the change vs baseline when delta_pct is given (no numbers
+    beyond HEAT_MAX_NUMBERED cells along an axis); best is boxed.
     """
     values = [c["median"] for p in panels for row in p["cells"] for c in row if c]
     vmin, vmax = (min(values), max(values)) if values else (0.0, 1.0)
@@ -289,10 +292,11 @@ def heatmap(panels, path, title, colorbar_label):
     ny = max(len(p["ys"]) for p in panels)
     many = nx * ny > 64 or nx > 9
     pt = MIN_TEXT_PT if many else CELL_TEXT_PT
+    numbers = max(nx, ny) <= HEAT_MAX_NUMBERED
     lines_per_cell = 1 + any(c and c.get("n", 1) > 1 for p in panels for r in p["cells"] for c in r) \
         + any(c and c.get("delta_pct") is not None for p in panels for r in p["cells"] for c in r)
-    cell_w = (0.95 if lines_per_cell > 1 else 0.7) * pt / 9
-    cell_h = (0.2 + 0.19 * lines_per_cell) * pt / 9
+    cell_w = (0.95 if lines_per_cell > 1 else 0.7) * pt / 9 if numbers else 0.3
+    cell_h = (0.2 + 0.19 * lines_per_cell) * pt / 9 if numbers else 0.3
     cols = min(len(panels), 3 if nx <= 6 else 2 if nx <= 10 else 1)
     rows = (len(panels) + cols - 1) // cols
     width = cols * (nx * cell_w + 1.6) + 1.4
@@ -302,7 +306,7 @@ def heatmap(panels, path, title, colorbar_label):
         axes = fig.subplots(rows, cols, squeeze=False)
         image = None
         for k, panel in enumerate(panels):
-            image = _heat_panel(axes[k // cols][k % cols], panel, cmap, norm, pt)
+            image = _heat_panel(axes[k // cols][k % cols], panel, cmap, norm, pt if numbers else None)
         for k in range(len(panels), rows * cols):
             axes[k // cols][k % cols].axis("off")
         fig.suptitle(_wrap(title, max(width, 5.0), 13) + "\n" + _cell_legend(panels))
@@ -314,6 +318,8 @@ def heatmap(panels, path, title, colorbar_label):
 
 def _cell_legend(panels):
     """What the lines of a cell mean, e.g. 'cell: median / min-max of 3 repeats / vs baseline; best boxed'."""
+    if max(max(len(p["xs"]), len(p["ys"])) for p in panels) > HEAT_MAX_NUMBERED:
+        return "colour: median; best cell boxed in red"
     cells = [c for p in panels for row in p["cells"] for c in row if c]
     ns = sorted({c.get("n", 1) for c in cells}) or [1]
     parts = ["median"] if ns[-1] <= 1 else ["median of %s repeats" % (
@@ -335,7 +341,7 @@ def _heat_panel(ax, panel, cmap, norm, pt):
     ax.set_xlabel(panel["x_label"])
     ax.set_ylabel(panel["y_label"])
     ax.set_title(panel["title"], fontsize=11)
-    for iy, row in enumerate(cells):
+    for iy, row in enumerate(cells if pt else []):
         for ix, c in enumerate(row):
             if c is None:
                 ax.text(ix, iy, "not run", ha="center", va="center", fontsize=pt, color="dimgray")
@@ -358,7 +364,8 @@ def pair_matrix(matrix, path, title, unit="Gb/s", labels=None):
 
     matrix[i][j]: rate from node i to node j (float or None).  The diagonal is a node
     copying to itself: drawn grey and hatched, labelled "local copy", and left out of
-    the colour scale.  Numbers are written in the cells when N <= 16.
+    the colour scale, which spans at least PAIR_MIN_SPAN below the fastest pair.
+    Numbers are written in the cells when N <= 16.
     """
     n = len(matrix)
     labels = labels or [str(i) for i in range(n)]
@@ -366,6 +373,9 @@ def pair_matrix(matrix, path, title, unit="Gb/s", labels=None):
                      for i, row in enumerate(matrix)], dtype=float)
     off = grid[~np.isnan(grid)]
     vmin, vmax = (float(off.min()), float(off.max())) if off.size else (0.0, 1.0)
+    # The scale spans at least PAIR_MIN_SPAN below the fastest pair, so that noise
+    # on an even network does not paint a "slow" link.
+    vmin = min(vmin, vmax * (1.0 - PAIR_MIN_SPAN))
     if vmax <= vmin:
         vmin, vmax = vmin - 0.5, vmax + 0.5
     norm, cmap = Normalize(vmin, vmax), colormaps["viridis"].with_extremes(bad="white")

@@ -401,3 +401,20 @@ def test_the_checks_catch_a_legend_over_data_and_small_text():
     facts = figure_check(fig)
     assert facts["legend_overlaps"] == [(0, 0)]
     assert facts["min_text_pt"] == 6
+
+
+def test_pair_matrix_of_an_even_network_does_not_paint_noise_as_a_slow_link(tmp_path):
+    matrix = [[137.0 if i == j else 50.0 + 0.1 * ((i + j) % 3) for j in range(4)] for i in range(4)]
+    plots.pair_matrix(matrix, str(tmp_path / "even.png"), "Receive rate per pair, even network")
+    norm = data_axes(plots.last_figure)[0].images[0].norm
+    assert norm.vmax == 50.2 and norm.vmin <= 0.8 * 50.2      # 0.4 % of noise is not the whole scale
+
+
+def test_heatmap_too_many_cells_for_numbers_shows_colours_only(tmp_path):
+    panel = surface("tcp", list(range(20)), list(range(18)), n=3)
+    check_png(plots.heatmap([panel], str(tmp_path / "huge.png"), "Huge surface", "Gb/s per node"))
+    fig = plots.last_figure
+    common_checks(fig)
+    ax = data_axes(fig)[0]
+    assert len(ax.texts) == 0 and len(ax.patches) == 1            # no numbers, best still boxed
+    assert "colour: median" in fig._suptitle.get_text()
