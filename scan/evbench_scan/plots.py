@@ -50,6 +50,7 @@ from matplotlib.patches import Patch, Rectangle  # noqa: E402
 
 BW_UNIT = "Gb/s"
 DPI = 110
+MAX_WIDTH_IN = 12.0    # 1320 px at DPI: shown at (nearly) natural size in a report page
 MIN_TEXT_PT = 8        # nothing in a figure is smaller than this
 CELL_TEXT_PT = 9       # heat-map numbers unless the cells are many
 HEAT_MAX_NUMBERED = 16  # more cells than this along an axis: colours only, no numbers
@@ -116,7 +117,13 @@ def _ylabel(ax, ylabel, points):
 
 
 def _yerr(points):
-    return [[p[1] - p[2] for p in points], [p[3] - p[1] for p in points]]
+    """Asymmetric error bars median-lo .. hi-median of points (never negative)."""
+    return _spans([(p[1], p[2], p[3]) for p in points])
+
+
+def _spans(triples):
+    """[(mid, lo, hi)] -> matplotlib's yerr [[below], [above]], clipped at 0."""
+    return [[max(0.0, m - lo) for m, lo, _ in triples], [max(0.0, hi - m) for m, _, hi in triples]]
 
 
 def _legend_right(ax, handles=None, labels=None):
@@ -159,7 +166,7 @@ def grouped_bars(categories, series, path, title, xlabel, ylabel, baseline=None)
     names = list(series)
     per_cat = len(names) * (2 if baseline else 1)
     slot = 0.8 / per_cat
-    width = min(16.0, max(6.0, 1.5 + len(categories) * max(0.9, 0.55 * per_cat)))
+    width = min(MAX_WIDTH_IN, max(6.0, 1.5 + len(categories) * max(0.9, 0.55 * per_cat)))
     cat_in = (width - 1.5) / max(1, len(categories))
     with rc_context(STYLE):
         fig = _new_figure(width, 4.8)
@@ -227,7 +234,7 @@ def lines(series, path, title, xlabel, ylabel, log2_x=False, x_label=str, baseli
     """
     baseline = baseline or {}
     xs_all = sorted({p[0] for pts in list(series.values()) + list(baseline.values()) for p in pts})
-    width = min(14.0, max(7.0, 2.5 + 0.55 * len(xs_all)))
+    width = min(MAX_WIDTH_IN, max(7.0, 2.5 + 0.55 * len(xs_all)))
     with rc_context(STYLE):
         fig = _new_figure(width, 4.8)
         ax = fig.add_subplot()
@@ -295,9 +302,9 @@ def heatmap(panels, path, title, colorbar_label):
     numbers = max(nx, ny) <= HEAT_MAX_NUMBERED
     lines_per_cell = 1 + any(c and c.get("n", 1) > 1 for p in panels for r in p["cells"] for c in r) \
         + any(c and c.get("delta_pct") is not None for p in panels for r in p["cells"] for c in r)
-    cell_w = (0.95 if lines_per_cell > 1 else 0.7) * pt / 9 if numbers else 0.3
+    cell_w = (0.8 if lines_per_cell > 1 else 0.6) * pt / 9 if numbers else 0.3
     cell_h = (0.2 + 0.19 * lines_per_cell) * pt / 9 if numbers else 0.3
-    cols = min(len(panels), 3 if nx <= 6 else 2 if nx <= 10 else 1)
+    cols = max(1, min(len(panels), int((MAX_WIDTH_IN - 1.4) // (nx * cell_w + 1.6))))
     rows = (len(panels) + cols - 1) // cols
     width = cols * (nx * cell_w + 1.6) + 1.4
     height = rows * (ny * cell_h + 1.6) + 0.8
@@ -381,7 +388,7 @@ def pair_matrix(matrix, path, title, unit="Gb/s", labels=None):
     norm, cmap = Normalize(vmin, vmax), colormaps["viridis"].with_extremes(bad="white")
     numbers = n <= 16
     pt = CELL_TEXT_PT if n <= 10 else MIN_TEXT_PT
-    cell = 0.62 if numbers else max(0.12, 8.0 / n)
+    cell = (0.62 if n <= 10 else 0.5) if numbers else max(0.12, 8.0 / n)
     side = max(4.0, n * cell)
     with rc_context(STYLE):
         fig = _new_figure(side + 2.2, side + 1.6)
@@ -429,7 +436,7 @@ def shift_profile(shifts, path, title):
     """
     local = [s for s in shifts if s.get("local_copy")]
     net = [s for s in shifts if not s.get("local_copy")]
-    width = min(16.0, max(6.5, 2.5 + 0.4 * len(net) + (1.6 if local else 0)))
+    width = min(MAX_WIDTH_IN, max(6.5, 2.5 + 0.4 * len(net) + (1.6 if local else 0)))
     with rc_context(STYLE):
         fig = _new_figure(width, 4.6)
         if local:
@@ -441,7 +448,7 @@ def shift_profile(shifts, path, title):
         if net:
             xs = [s["shift"] for s in net]
             ax.bar(xs, [s["avg"] for s in net], 0.7, color="C0", capsize=3, ecolor="black",
-                   yerr=[[s["avg"] - s["min"] for s in net], [s["max"] - s["avg"] for s in net]])
+                   yerr=_spans([(s["avg"], s["min"], s["max"]) for s in net]))
             _xticks_int(ax, xs)
             ax.set_ylim(0, max(s["max"] for s in net) * 1.12)
             best = max(net, key=lambda s: s["avg"])
@@ -461,7 +468,7 @@ def shift_profile(shifts, path, title):
 def _local_panel(ax, local):
     xs = [s["shift"] for s in local]
     ax.bar(xs, [s["avg"] for s in local], 0.6, color="#d0d0d0", edgecolor="gray", hatch="//",
-           yerr=[[s["avg"] - s["min"] for s in local], [s["max"] - s["avg"] for s in local]],
+           yerr=_spans([(s["avg"], s["min"], s["max"]) for s in local]),
            capsize=3, ecolor="dimgray")
     for s in local:
         ax.annotate(_fmt(s["avg"]), (s["shift"], s["max"]), xytext=(0, 3), textcoords="offset points",
@@ -492,14 +499,14 @@ def measured_vs_predicted(shifts, path, title):
     left_out = [s for s in shifts if s.get("local_copy")]
     shifts = [s for s in shifts if not s.get("local_copy")]
     xs = [s["shift"] for s in shifts]
-    width = min(18.0, max(7.0, 3.0 + 0.45 * len(shifts))) + 3.2   # + room for the legend
+    width = min(MAX_WIDTH_IN - 3.2, max(6.0, 3.0 + 0.45 * len(shifts))) + 3.2   # + room for the legend
     worst = sorted(shifts, key=lambda s: s["measured"]["avg"])[:3 if len(shifts) > 4 else 2]
     with rc_context(STYLE):
         fig = _new_figure(width, 5.2)
         ax = fig.add_subplot()
         m = [s["measured"] for s in shifts]
         ax.bar(xs, [v["avg"] for v in m], 0.7, color="C0", capsize=3, ecolor="black",
-               yerr=[[v["avg"] - v["min"] for v in m], [v["max"] - v["avg"] for v in m]],
+               yerr=_spans([(v["avg"], v["min"], v["max"]) for v in m]),
                label="measured: avg per node,\nbars min\u2013max over nodes")
         pred = [s["predicted"] for s in shifts]
         if any(pred):
