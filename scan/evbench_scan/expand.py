@@ -124,6 +124,20 @@ def wrapper_command(text, scan_path):
     return argv
 
 
+CWD_RELATIVE = "relative to the current directory"
+
+
+def absolute_paths(config, schema):
+    """File keys that evbench reads relative to its current directory (its key
+    table says so, e.g. topology.platform) are made absolute, as seen from
+    where evbench-scan runs: the points run in the campaign directory."""
+    for key, spec in getattr(schema, "keys", {}).items():
+        if spec.get("type") == "string" and CWD_RELATIVE in str(spec.get("doc", "")):
+            value = get_dotted(config, key)
+            if isinstance(value, str) and value and not os.path.isabs(value):
+                set_dotted(config, key, os.path.abspath(value))
+
+
 def expand(scan):
     """All points of a scan, in order (not yet validated)."""
     keys = scan.axis_keys()
@@ -152,6 +166,7 @@ def expand(scan):
                     unset_dotted(config, key)    # ~ / a variant without the key: not set
                 else:
                     set_dotted(config, key, value)
+            absolute_paths(config, scan.schema)
             points.append(Point(len(points) + 1, ordered, repeat, config, scan.schema, env, wrapper))
     return points
 

@@ -204,8 +204,23 @@ def run_point(campaign, point, evbench, extra_args=()):
     with open(campaign.log(point.id), "w") as log:
         log.write("# %s%s\n" % ("".join("%s=%s " % kv for kv in sorted(point.env.items())), " ".join(cmd)))
         log.flush()
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                start_new_session=True, cwd=campaign.root, env=env)
+        proc = None
+        for attempt in range(4):
+            try:
+                proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                        start_new_session=True, cwd=campaign.root, env=env)
+                break
+            except OSError as err:
+                # The binary may be briefly missing (being rebuilt): retry,
+                # then record the point as failed and go on with the campaign.
+                log.write("# evbench-scan: cannot start %s: %s\n" % (cmd[0], err.strerror or err))
+                log.flush()
+                if attempt < 3:
+                    time.sleep(5)
+        if proc is None:
+            campaign.write_status(point.id, "failed", None, time.monotonic() - start,
+                                  "cannot start %s" % cmd[0])
+            return "failed", None, None
         try:
             code = proc.wait(timeout=point_timeout(point))
             status = EXIT_MEANING.get(code, "failed")
