@@ -213,6 +213,7 @@ def test_an_empty_campaign_is_an_error(tmp_path):
     assert not os.path.exists(str(tmp_path / "rep"))
 
 
+@pytest.mark.timeout(150)
 def test_report_renders_in_a_browser(tmp_path, schema):
     browser = pytest.importorskip("browser")
     points = [({"variant": v}, synthetic.result(v, x)) for v, x in (("tcp", 10.0), ("tcp", 11.0),
