@@ -166,8 +166,11 @@ def grouped_bars(categories, series, path, title, xlabel, ylabel, baseline=None)
     names = list(series)
     per_cat = len(names) * (2 if baseline else 1)
     slot = 0.8 / per_cat
-    width = min(MAX_WIDTH_IN, max(6.0, 1.5 + len(categories) * max(0.9, 0.55 * per_cat)))
-    cat_in = (width - 1.5) / max(1, len(categories))
+    # room for the widest tick label, and for the legend beside the axes when there is one
+    label_in = max((len(str(c)) for c in categories), default=1) * 10 * 0.6 / 72 + 0.25
+    legend_in = 0.0 if len(names) == 1 else 0.5 + max(len(str(n)) for n in names) * 9 * 0.6 / 72
+    width = min(MAX_WIDTH_IN, max(6.0, 1.5 + legend_in + len(categories) * max(0.9, 0.55 * per_cat, label_in)))
+    cat_in = (width - 1.5 - legend_in) / max(1, len(categories))
     with rc_context(STYLE):
         fig = _new_figure(width, 4.8)
         ax = fig.add_subplot()
