@@ -66,7 +66,8 @@ def cmd_run(args):
 
 
 def cmd_submit(args):
-    scan, points, evbench = _load(args)
+    skipped = []
+    scan, points, evbench = _load(args, skipped)
     outdir = args.output or _default_outdir(args.scan)
     evbench = scan.cluster.get("evbench") or evbench
     opts = {"account": args.account, "partition": args.partition, "queue": args.queue,
@@ -75,7 +76,7 @@ def cmd_submit(args):
         _log("launcher %s needs Slurm; PBS jobs use mpirun or mpirun-env" % opts["launcher"])
         return 2
     scripts = submit.write_jobs(scan, points, outdir, args.scheduler, os.path.abspath(evbench)
-                                if os.sep in evbench else evbench, opts)
+                                if os.sep in evbench else evbench, opts, skipped=skipped)
     for script in scripts:
         print(("would submit: %s" if args.dry_run else "job script: %s") %
               " ".join(submit.submit_command(args.scheduler, script)))

@@ -213,17 +213,23 @@ def job_script(campaign, scheduler, nodes, points, evbench, opts):
         pre_launch=pre_launch))
     for index, p in enumerate(points):
         ppn, evm, ntasks = ranks_of(p)
-        lines.append("run_point %s %d %d %d %d %d %d %d   # %s" % (
-            p.id, ntasks, nodes, ppn, evm, index, int(3 * point_seconds(p, startup) + 60), hosts,
+        if p.wrapper:
+            raise ValueError("%s: wrapper (%s) is for local runs; submit cannot run a point under it" % (
+                p.id, " ".join(p.wrapper)))
+        # The point's env (scan env: + env.NAME keys), exported for its launch
+        # (srun passes the environment on; mpirun passes OMPI_MCA_*).
+        env = "".join("%s=%s " % (k, shlex.quote(v)) for k, v in sorted(p.env.items()))
+        lines.append("%srun_point %s %d %d %d %d %d %d %d   # %s" % (
+            env, p.id, ntasks, nodes, ppn, evm, index, int(3 * point_seconds(p, startup) + 60), hosts,
             p.label() or "base config"))
     lines.append('echo "evbench-scan job $JOBID finished"')
     return "\n".join(lines) + "\n"
 
 
-def write_jobs(scan, points, outdir, scheduler, evbench, opts):
+def write_jobs(scan, points, outdir, scheduler, evbench, opts, skipped=()):
     """Lay out the campaign and write one job script per scale; returns paths."""
     campaign = Campaign(outdir)
-    campaign.create(scan, points, scheduler)
+    campaign.create(scan, points, scheduler, skipped=skipped)
     os.makedirs(campaign.path("jobs"), exist_ok=True)
     opts = dict(scan.cluster, **{k: v for k, v in opts.items() if v is not None})
     opts.setdefault("name", re.sub(r"[^A-Za-z0-9_.-]", "_", scan.name))
