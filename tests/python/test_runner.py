@@ -172,3 +172,94 @@ def test_ctrl_c_kills_the_point_and_keeps_the_directory_consistent(tmp_path, sca
     proc = run_cli(["run", scan, "-o", out], env={"EVBENCH": evbench})
     assert proc.returncode == 0, proc.stderr
     assert {r["status"] for r in index_rows(out)} == {"ok"}
+
+
+# --- plain values, skipped points, drivers.json, env ---------------------------
+
+# A stand-in for `evbench drivers --json` as the C++ side writes it: verbs cannot
+# run, libfabric's verbs provider is not here. Everything else goes to the real
+# binary (os.execv), so runs and validation are evbench's own.
+FAKE_DRIVERS = r'''#!/usr/bin/python3
+import json, os, sys
+real = os.environ["EVBENCH_FAKE_REAL"]
+if sys.argv[1:3] == ["drivers", "--json"]:
+    doc = [{"driver": "tcp", "can_run": True, "library": "Linux", "reason": "", "details": "",
+            "variants_usable": [], "variants_not_here": []},
+           {"driver": "verbs", "can_run": False, "library": "libibverbs", "reason": "no RDMA device found",
+            "details": "", "variants_usable": [], "variants_not_here": []},
+           {"driver": "libfabric", "can_run": True, "library": "libfabric", "reason": "", "details": "",
+            "variants_usable": ["tcp;ofi_rxm", "shm"],
+            "variants_not_here": [{"name": "verbs", "reason": "no RDMA device, provider not initialised"}]}]
+    open(sys.argv[3], "w").write(json.dumps(doc))
+    sys.exit(0)
+os.execv(real, [real] + sys.argv[1:])
+'''
+
+
+@pytest.mark.timeout(120)
+def test_variants_skipped_points_and_drivers_json(tmp_path, evbench):
+    fake = write(tmp_path / "evbench-fake", FAKE_DRIVERS)
+    os.chmod(fake, 0o755)
+    scan = write(tmp_path / "v.yaml", """name: v
+config:
+%sskip_invalid: true
+env: {EVBENCH_SCAN_TEST_VAR: hello}
+axes:
+  variants:
+    - {name: tcp, driver: tcp, env: {EVBENCH_SCAN_TEST_OTHER: x}}
+    - {name: verbs, driver: verbs}
+    - {name: fi-verbs, driver: libfabric, driver_options: {provider: verbs}}
+    - {name: bad, driver: tcp, credits: 0}
+""" % quick_config(driver="~"))
+    out = str(tmp_path / "out")
+    env = {"EVBENCH": fake, "EVBENCH_FAKE_REAL": evbench}
+    proc = run_cli(["check", scan], env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "p0002  label=verbs, driver=verbs  [cannot run on this machine: driver verbs cannot run here: " \
+           "no RDMA device found]" in proc.stdout
+    assert "# skipped p0004: credits: " in proc.stdout
+    proc = run_cli(["run", scan, "-o", out], env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "(3 skipped, listed in campaign.json)" in proc.stderr
+    meta = json.load(open(os.path.join(out, "campaign.json")))
+    assert meta["axes"] == ["label", "driver", "env.EVBENCH_SCAN_TEST_OTHER", "driver_options.provider", "credits"]
+    assert meta["points"] == [{"id": "p0001", "repeat": 0, "values": {
+        "label": "tcp", "driver": "tcp", "env.EVBENCH_SCAN_TEST_OTHER": "x", "driver_options.provider": None,
+        "credits": None}}]
+    skipped = dict((s["id"], s) for s in meta["skipped"])
+    assert sorted(skipped) == ["p0002", "p0003", "p0004"]
+    assert skipped["p0002"]["reason"] == "driver verbs cannot run here: no RDMA device found"
+    assert skipped["p0002"]["source"] == "drivers" and skipped["p0002"]["values"]["driver"] == "verbs"
+    assert skipped["p0003"]["reason"] == ("libfabric variant verbs cannot run here: "
+                                          "no RDMA device, provider not initialised")
+    assert skipped["p0003"]["values"]["driver_options.provider"] == "verbs"
+    assert skipped["p0004"]["source"] == "validate" and skipped["p0004"]["reason"].startswith("credits: ")
+    drivers = json.load(open(os.path.join(out, "drivers.json")))
+    assert [d["driver"] for d in drivers] == ["tcp", "verbs", "libfabric"]
+    rows = index_rows(out)
+    assert [r["point"] for r in rows] == ["p0001"] and rows[0]["status"] == "ok"
+    assert rows[0]["driver_options.provider"] == "" and rows[0]["env.EVBENCH_SCAN_TEST_OTHER"] == "x"
+    assert "{" not in open(os.path.join(out, "index.csv")).read()
+    log = open(os.path.join(out, "logs", "p0001.log")).readline()
+    assert log.startswith("# EVBENCH_SCAN_TEST_OTHER=x EVBENCH_SCAN_TEST_VAR=hello ")
+    # Without skip_invalid, a point that cannot run here stops the run before anything runs.
+    strict = write(tmp_path / "s.yaml", open(scan).read().replace("skip_invalid: true\n", "")
+                   .replace("    - {name: bad, driver: tcp, credits: 0}\n", ""))
+    proc = run_cli(["run", strict, "-o", str(tmp_path / "out2")], env=env)
+    assert proc.returncode == 2
+    assert "p0002 (label=verbs, driver=verbs): driver verbs cannot run here: no RDMA device found" in proc.stderr
+    assert not os.path.exists(str(tmp_path / "out2"))
+
+
+def test_mpirun_points_stay_on_loopback_and_get_their_env(schema):
+    from evbench_scan import expand, runner
+    from evbench_scan.grammar import parse_scan
+    pts = expand.expand(parse_scan("config: {nodes: 2, driver: mpi, bootstrap: mpi}\naxes:\n  variants:\n"
+                                   "    - {env: {OMPI_MCA_pml: ucx, UCX_TLS: 'self,sm'}}\n"
+                                   "    - {env: {OMPI_MCA_btl_tcp_if_include: eth9}}\n", "s.yaml", schema))
+    cmd = runner.point_command(pts[0], "/x/evbench", "p.yaml", "p.json", env=dict(pts[0].env))
+    assert cmd[:4] == ["mpirun", "-np", "3", "--oversubscribe"]
+    assert "btl_tcp_if_include lo" in " ".join(cmd) and "oob_tcp_if_include lo" in " ".join(cmd)
+    assert "-x UCX_TLS" in " ".join(cmd) and "OMPI_MCA_pml" not in " ".join(cmd)
+    cmd = runner.point_command(pts[1], "/x/evbench", "p.yaml", "p.json", env=dict(pts[1].env))
+    assert "btl_tcp_if_include" not in " ".join(cmd)     # the point's own choice wins
