@@ -147,7 +147,12 @@ def _cell(value):
         return "%.6g" % value
     if isinstance(value, dict):   # never a Python repr: key=value pairs
         return ";".join("%s=%s" % (k, _cell(v)) for k, v in sorted(flatten(value).items()))
+    if isinstance(value, list):
+        return json.dumps(value, sort_keys=True)
     return str(value)
+
+
+cell = _cell   # the same plain text for reports
 
 
 def write_index(root):

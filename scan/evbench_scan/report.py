@@ -41,7 +41,7 @@ def formatter(schema):
                 return schema.format_duration(value)
         if isinstance(value, float):
             return "%g" % value
-        return str(value)
+        return collect.cell(value)   # lists and maps as JSON / key=value, never a Python repr
     return fmt
 
 

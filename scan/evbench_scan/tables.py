@@ -131,11 +131,15 @@ def faults(rows, vary, fmt):
 
 def not_run(meta, recs, fmt):
     """Variants or points that did not run, with the reason evbench gave."""
-    body = []
-    for s in meta.get("skipped") or []:
-        values = s.get("values") or {}
-        what = ", ".join("%s=%s" % (k, fmt(k, v)) for k, v in sorted(values.items())) or s.get("variant", "?")
-        body.append([s.get("variant") or what, "not run here", s.get("reason", "")])
+    body, groups = [], {}
+    for s in meta.get("skipped") or []:   # one row per variant (label) and reason, however many points
+        values = dict(s.get("values") or {})
+        name = values.pop("label", None) or s.get("variant") or ", ".join(
+            "%s=%s" % (k, fmt(k, v)) for k, v in sorted(values.items()))
+        groups.setdefault((name, s.get("reason", "")), []).append(s.get("id", "?"))
+    for (name, reason), ids in groups.items():
+        body.append(["%s (%d point%s)" % (name, len(ids), "" if len(ids) == 1 else "s") if len(ids) > 1 else name,
+                     "not run here", reason])
     for r in recs:
         if r.status in ("ok", "pending"):
             continue
