@@ -114,10 +114,8 @@ def faults(rows, vary, fmt):
                     "lost", "late_discarded", "corrupt_injected", "corrupt_detected"):
             entry[key] = col(key)
         entries.append(entry)
-        corrupt = " / ".join("%s/%s" % (_counts([f["corrupt_injected"]]), _counts([f["corrupt_detected"]]))
-                             for f in fs)
-        if len({c for c in corrupt.split(" / ")}) == 1:
-            corrupt = corrupt.split(" / ")[0]
+        pairs = ["%s/%s" % (_counts([f["corrupt_injected"]]), _counts([f["corrupt_detected"]])) for f in fs]
+        corrupt = pairs[0] if len(set(pairs)) == 1 else "; ".join(pairs)   # per run, never averaged
         body.append([fmt(k, r.value(k)) for k in vary] + [
             str(len(fs)), _counts(col("peers")), _seconds(col("detect_s")), _seconds(col("rebuild_s")),
             _seconds(col("recover_s")),
