@@ -78,3 +78,9 @@ if(TARGET evbench_driver_libfabric)
   list(APPEND _evb_fig_tests fig_network_pull_libfabric_shm_send)
 endif()
 set_tests_properties(${_evb_fig_tests} PROPERTIES TIMEOUT 60 LABELS "integration;figures")
+
+# `evbench drivers --json`: the structured listing tools read.
+add_test(NAME drivers_json
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_drivers_json.py
+                 $<TARGET_FILE:evbench>)
+set_tests_properties(drivers_json PROPERTIES TIMEOUT 60 LABELS "integration;figures")

@@ -4,7 +4,8 @@
 # event-count mode over vader; every protocol with barrel, random and split
 # over the UCX PML; and the mpi bootstrap carrying the tcp driver. Each run
 # builds every assigned event exactly once with zero integrity errors
-# (check_result.py).
+# (check_result.py), and names the transport Open MPI chose in
+# results.variant (mpi/vader, mpi/tcp, mpi/ucx).
 if(TARGET evbench_driver_mpi AND TARGET evbench_bootstrap_mpi)
   find_program(_evb_mpirun NAMES mpirun mpiexec)
   set(_evb_check /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_result.py)
@@ -24,7 +25,9 @@ if(TARGET evbench_driver_mpi AND TARGET evbench_bootstrap_mpi)
       foreach(scheduling barrel random)
         set(name mpi_eb_${btl}_${protocol}_${scheduling})
         add_test(NAME ${name}
-                 COMMAND ${_evb_check} -- ${_evb_mpi} --mca btl self,${btl} -np ${np}
+                 COMMAND ${_evb_check} --expect-json results.variant=mpi/${btl}
+                         --expect-stdout ": ${protocol} over mpi/${btl},"
+                         --check-network -- ${_evb_mpi} --mca btl self,${btl} -np ${np}
                          $<TARGET_FILE:evbench> run ${_evb_short} --set driver=mpi
                          --set protocol=${protocol} --set scheduling=${scheduling})
         set_tests_properties(${name} PROPERTIES TIMEOUT 90 ENVIRONMENT "${_evb_env}"
@@ -54,7 +57,8 @@ if(TARGET evbench_driver_mpi AND TARGET evbench_bootstrap_mpi)
         set(shape)
       endif()
       add_test(NAME mpi_eb_ucx_${protocol}${variant}
-               COMMAND ${_evb_check} -- ${_evb_ucx} -np ${np} $<TARGET_FILE:evbench> run
+               COMMAND ${_evb_check} --expect-json results.variant=mpi/ucx -- ${_evb_ucx}
+                       -np ${np} $<TARGET_FILE:evbench> run
                        ${_evb_short} --set driver=mpi --set protocol=${protocol} ${shape})
       set_tests_properties(mpi_eb_ucx_${protocol}${variant} PROPERTIES TIMEOUT 90
                            ENVIRONMENT "${_evb_env}" LABELS "integration;mpi")

@@ -20,6 +20,7 @@
 #include "apps/evbench/worker.hpp"
 #include "core/config_loader.hpp"
 #include "core/error.hpp"
+#include "core/json_writer.hpp"
 #include "core/topology.hpp"
 #include "drivers/api/registry.hpp"
 #include "protocols/common/protocol_keys.hpp"
@@ -40,8 +41,9 @@ Commands:
         Needs the SMPI build (build-sim/, see docs/SCALE.md).
   validate CONFIG [--set KEY=VALUE]...
         Check a configuration without running it.
-  drivers
-        List the drivers built into this evbench and whether each can run here.
+  drivers [--json]
+        List the drivers built into this evbench and whether each can run here
+        (--json: a JSON array on stdout with the variants usable and not here).
   topo PLATFORM [--order FILE] [--nodes N] [--json FILE] [--write-order FILE]
         [--keep-hosts] [--seed S] [--iterations K] [--quiet]  |  topo --reference
         Barrel-shift link-conflict scan of a platform (configs/platforms/,
@@ -82,7 +84,7 @@ Args parse(int argc, char** argv, int first, const std::string& command) {
       a.sets.push_back(need("KEY=VALUE"));
     } else if (s.rfind("--set=", 0) == 0) {
       a.sets.push_back(s.substr(6));
-    } else if (s == "--json" && command == "config") {
+    } else if (s == "--json" && (command == "config" || command == "drivers")) {
       a.json_reference = true;
     } else if (s == "--json") {
       a.json = need("a file name");
@@ -263,16 +265,56 @@ int cmd_validate(const Args& a, const PluginRegistry& r) {
   return kExitOk;
 }
 
-int cmd_drivers(const PluginRegistry& r) {
+DriverProbe probe_driver(const DriverFactory& f) {
+  DriverProbe p;
+  try {
+    p = f.probe ? f.probe() : DriverProbe{true, "", "", ""};
+  } catch (const std::exception& e) {
+    p.can_run = false;
+    p.reason = e.what();
+  }
+  return p;
+}
+
+// `evbench drivers --json`: one object per built driver, for tools
+// (evbench-scan lists the variants that cannot run here, with the reason).
+std::string drivers_json(const PluginRegistry& r) {
+  JsonWriter w;
+  w.begin_array();
+  for (const auto& [name, f] : r.drivers()) {
+    const DriverProbe p = probe_driver(f);
+    w.begin_object();
+    w.value("driver", name);
+    w.value("can_run", p.can_run);
+    w.value("library", p.library_version);
+    w.value("reason", p.reason);
+    w.value("details", p.details);
+    w.value("summary", f.summary);
+    w.begin_array("variants_usable");
+    for (const std::string& v : p.variants_usable) w.value("", v);
+    w.end_array();
+    w.begin_array("variants_not_here");
+    for (const auto& [variant, why] : p.variants_not_here) {
+      w.begin_object();
+      w.value("name", variant);
+      w.value("reason", why);
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+  }
+  w.end_array();
+  return w.str() + "\n";
+}
+
+int cmd_drivers(const Args& a, const PluginRegistry& r) {
+  if (a.json_reference) {
+    std::cout << drivers_json(r);
+    return kExitOk;
+  }
   std::printf("# %-10s %-8s %-40s %s\n", "driver", "can run", "library", "notes");
   for (const auto& [name, f] : r.drivers()) {
-    DriverProbe p;
-    try {
-      p = f.probe ? f.probe() : DriverProbe{true, "", "", ""};
-    } catch (const std::exception& e) {
-      p.can_run = false;
-      p.reason = e.what();
-    }
+    const DriverProbe p = probe_driver(f);
     std::string notes = p.can_run ? f.summary : p.reason;
     if (!p.details.empty()) notes += " [" + p.details + "]";
     std::printf("  %-10s %-8s %-40s %s\n", name.c_str(), p.can_run ? "yes" : "no",
@@ -328,7 +370,7 @@ int cli_main(int argc, char** argv) {
     if (command == "run") return cmd_run(a, registry, argc, argv);
     if (command == "sim") return cmd_sim(a, registry);
     if (command == "validate") return cmd_validate(a, registry);
-    if (command == "drivers") return cmd_drivers(registry);
+    if (command == "drivers") return cmd_drivers(a, registry);
     if (command == "config") return cmd_config(a, registry);
     throw UsageError("unknown command '" + command + "' (see evbench --help)");
   } catch (const ConfigError& e) {

@@ -2,6 +2,7 @@
 
 #include <rdma/fabric.h>
 
+#include <algorithm>
 #include <cctype>
 #include <set>
 
@@ -106,8 +107,13 @@ DriverProbe probe_libfabric() {
   for (const ProviderCheck& c : check_providers()) {
     if (c.usable) {
       usable += (usable.empty() ? "" : " ") + c.resolved;
+      const std::string variant = "libfabric/" + c.resolved;  // as results.driver names it
+      if (std::find(probe.variants_usable.begin(), probe.variants_usable.end(), variant) ==
+          probe.variants_usable.end())
+        probe.variants_usable.push_back(variant);
     } else {
       missing += (missing.empty() ? "" : ", ") + c.name + " (" + c.reason + ")";
+      probe.variants_not_here.emplace_back("libfabric/" + c.name, c.reason);
     }
   }
   probe.can_run = !usable.empty();

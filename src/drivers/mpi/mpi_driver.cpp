@@ -9,6 +9,7 @@
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "drivers/mpi/mpi_env.hpp"
+#include "drivers/mpi/mpi_transport.hpp"
 
 namespace evb::mpi {
 namespace {
@@ -44,6 +45,15 @@ MpiDriver::MpiDriver(MPI_Comm parent, int rank, const MpiOptions& options)
   tag_mask_ = 1;
   while (tag_mask_ <= static_cast<Tag>(ub) / 2) tag_mask_ = (tag_mask_ << 1) | 1;
   finished_.reserve(256);
+  // Every rank on this host (the shared-memory split holds them all)?
+  MPI_Comm node = MPI_COMM_NULL;
+  int local = 0;
+  if (MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node) ==
+      MPI_SUCCESS) {
+    MPI_Comm_size(node, &local);
+    MPI_Comm_free(&node);
+  }
+  variant_ = transport_variant(detect_transport(), local == size_);
 }
 
 MpiDriver::~MpiDriver() {

@@ -60,6 +60,8 @@ class MpiDriver final : public Driver {
   ~MpiDriver() override;
 
   std::string name() const override { return "mpi"; }
+  // "mpi/vader", "mpi/tcp", "mpi/ucx": what Open MPI chose (mpi_transport.hpp).
+  std::string variant() const override { return variant_; }
   Capabilities capabilities() const override;
   void alltoall(const void* send, void* recv, size_t block) override;
   std::string local_address() override;
@@ -94,6 +96,7 @@ class MpiDriver final : public Driver {
   void flush_any_source(Tag tag);
 
   MpiOptions options_;
+  std::string variant_ = "mpi";
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0;
   int size_ = 1;

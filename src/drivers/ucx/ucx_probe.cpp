@@ -62,6 +62,30 @@ DriverProbe probe_ucx() {
   }
   probe.can_run = !list.empty();
   if (!probe.can_run) probe.reason = "UCX finds no transport here (ucx_info -d lists them)";
+  // The driver_options.tls values and what each needs (results.driver "ucx/<tls>").
+  auto any_of = [&](std::initializer_list<const char*> prefixes) {
+    for (const std::string& r : found)
+      for (const char* p : prefixes)
+        if (r.rfind(p, 0) == 0) return true;
+    return false;
+  };
+  const struct {
+    const char* tls;
+    bool here;
+    const char* reason;
+  } variants[] = {
+      {"tcp", any_of({"tcp/"}), "UCX finds no tcp interface"},
+      {"sm", any_of({"posix/", "sysv/", "cma/"}), "UCX finds no shared-memory transport"},
+      {"rc", any_of({"rc_verbs/", "rc_mlx5/"}), "no InfiniBand/RoCE device (rc transport)"},
+      {"ud", any_of({"ud_verbs/", "ud_mlx5/"}), "no InfiniBand/RoCE device (ud transport)"},
+      {"dc", any_of({"dc_mlx5/"}), "no Mellanox ConnectX device (dc transport)"},
+  };
+  for (const auto& v : variants) {
+    if (v.here)
+      probe.variants_usable.push_back(std::string("ucx/") + v.tls);
+    else
+      probe.variants_not_here.emplace_back(std::string("ucx/") + v.tls, v.reason);
+  }
   probe.details = "transports: " + (list.empty() ? std::string("none") : list) +
                   "; tls=tcp and tls=sm (posix,sysv,cma) run here without RDMA hardware";
   return probe;
