@@ -15,6 +15,7 @@ import shlex
 import shutil
 import subprocess
 import tempfile
+import time
 
 import yaml
 
@@ -180,11 +181,18 @@ def check_point(point, evbench, workdir):
     path = os.path.join(workdir, "%s.yaml" % point.id)
     with open(path, "w") as f:
         f.write(point.yaml_text())
-    try:
-        proc = subprocess.run([evbench, "validate", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              stdin=subprocess.DEVNULL, universal_newlines=True, timeout=60)
-    except subprocess.TimeoutExpired:
-        return [("", "evbench validate timed out")]
+    for attempt in range(4):
+        try:
+            proc = subprocess.run([evbench, "validate", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  stdin=subprocess.DEVNULL, universal_newlines=True, timeout=60)
+            break
+        except subprocess.TimeoutExpired:
+            return [("", "evbench validate timed out")]
+        except OSError as err:
+            # the binary may be briefly missing while it is rebuilt
+            if attempt == 3:
+                return [("", "cannot run %s validate: %s" % (evbench, err.strerror or err))]
+            time.sleep(5)
     if proc.returncode == 0:
         return []
     problems = []
