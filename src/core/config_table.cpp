@@ -98,7 +98,8 @@ const std::vector<CoreKey>& core_key_table() {
        [](Config& c, const Value& v) { c.scheduling = enum_from<Scheduling>(v.text); },
        [](const Config& c) { return text(to_string(c.scheduling)); }},
       {spec("topology.platform", K::string, "", "", -kInf, kInf,
-            "platform file (configs/platforms/, docs/TOPOLOGY.md) for scheduling: topology; "
+            "platform file (configs/platforms/, docs/TOPOLOGY.md) for scheduling: topology, and "
+            "for the predicted rates of a one-to-one shift scan (results.shifts[].predicted); "
             "relative to the current directory"),
        [](Config& c, const Value& v) { c.topology.platform = v.text; },
        [](const Config& c) { return text(c.topology.platform); }},

@@ -16,6 +16,33 @@ std::vector<int> flows_per_link(const Platform& p, const std::vector<int>& order
   return count;
 }
 
+std::vector<ShiftPrediction> predict_shifts(const Platform& p, const std::vector<int>& order) {
+  std::vector<ShiftPrediction> out;
+  const int n = static_cast<int>(order.size());
+  for (int s = 1; s < n; ++s) {
+    const std::vector<int> count = flows_per_link(p, order, s);
+    ShiftPrediction pred;
+    pred.shift = s;
+    pred.per_node_gbps.assign(n, 0.0);
+    for (int i = 0; i < n; ++i) {
+      const int dst = (i + s) % n;
+      double rate = -1;
+      for (const int* l = p.route_begin(order[i], order[dst]);
+           l != p.route_end(order[i], order[dst]); ++l) {
+        const double share = p.links[*l].bandwidth / count[*l];
+        if (rate < 0 || share < rate) rate = share;
+      }
+      pred.per_node_gbps[dst] = rate < 0 ? 0 : rate / 1e9;
+    }
+    pred.max_flows = count.empty() ? 0 : *std::max_element(count.begin(), count.end());
+    if (pred.max_flows > 1)
+      for (size_t l = 0; l < count.size(); ++l)
+        if (count[l] == pred.max_flows) pred.worst_links.push_back(static_cast<int>(l));
+    out.push_back(std::move(pred));
+  }
+  return out;
+}
+
 ShiftScan scan_barrel(const Platform& p, const std::vector<int>& order) {
   ShiftScan scan;
   const int n = static_cast<int>(order.size());

@@ -33,9 +33,24 @@ struct ShiftScan {
   }
 };
 
+// What the one-to-one shift scan should measure at one shift, from the
+// platform alone: every flow (rank i -> rank (i + shift) mod N) gets, on
+// each link of its route, the link's bandwidth / the flows on it, and runs
+// at the smallest of those shares (the paper's 1/max-flows rule with the
+// platform's link rates).
+struct ShiftPrediction {
+  int shift = 0;
+  std::vector<double> per_node_gbps;  // by receiving rank: the rate of the flow it receives
+  int max_flows = 0;                  // most flows on one link, host links included
+  std::vector<int> worst_links;       // the links carrying max_flows (empty when it is 1)
+};
+
 // `order[i]` is the host index rank i runs on (distinct hosts).
 ShiftScan scan_barrel(const Platform& platform, const std::vector<int>& order);
 // Flows on every directional link (all links, host links included) at one shift.
 std::vector<int> flows_per_link(const Platform& platform, const std::vector<int>& order, int shift);
+// Shifts 1 .. N-1 (shift 0 is a local copy, no route).
+std::vector<ShiftPrediction> predict_shifts(const Platform& platform,
+                                            const std::vector<int>& order);
 
 }  // namespace evb::topo

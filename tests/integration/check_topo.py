@@ -10,7 +10,8 @@ the barrel has more than one and the proposal has a lower maximum.
 --order FILE --keep-hosts scans the proposed order, whose barrel must match
 the first run's proposal (same order, same maximum and step units). Always: one
 step per shift 1..nodes-1, each step's max equal to the JSON's recount from the
-fields given, and the proposal a permutation of distinct hosts.
+fields given, the proposal a permutation of distinct hosts, and `shifts` (the
+predicted one-to-one scan) consistent with the barrel's steps.
 """
 import json
 import subprocess
@@ -58,6 +59,25 @@ def main():
                     s["conflicted_links"] > 0):
                 fail(f"{name}: shift {s['shift']} counts disagree: {s}")
     barrel, prop = report["barrel"], report["proposal"]
+    # The predicted one-to-one scan over the given order (evbench run's
+    # results.shifts[].predicted): one entry per shift, a rate per node, the
+    # most loaded link (host links carry one flow each) and its names.
+    pred = report.get("shifts")
+    if pred is None:
+        fail("no 'shifts' (predicted shift-scan rates)")
+    if [s["shift"] for s in pred] != list(range(1, n)):
+        fail("shifts are not 1..n-1")
+    for p, step in zip(pred, barrel["steps"]):
+        if len(p["per_node_values"]) != n or min(p["per_node_values"]) <= 0:
+            fail(f"shift {p['shift']}: per_node_values {p['per_node_values']}")
+        if p["max_flows"] != max(1, step["max_flows"]):
+            fail(f"shift {p['shift']}: max_flows {p['max_flows']}, barrel {step['max_flows']}")
+        if (p["max_flows"] > 1) != bool(p["worst_links"]) or (
+                step["worst_link"] and p["max_flows"] > 1
+                and step["worst_link"] not in p["worst_links"]):
+            fail(f"shift {p['shift']}: worst_links {p['worst_links']}, barrel {step['worst_link']}")
+        if abs(p["per_node"]["min"] - min(p["per_node_values"])) > 1e-9:
+            fail(f"shift {p['shift']}: per_node.min disagrees")
     if prop["step_units"] > barrel["step_units"]:
         fail("the proposal is worse than the given order")
     if "--ideal" in opts:

@@ -152,6 +152,7 @@ Config load(const Args& a, const PluginRegistry& r) {
                                                  a.sets, plugin_keys(r))
                               : load_config(a.config, a.sets, plugin_keys(r));
   attach_topology_ring(c);
+  check_prediction_platform(c);
   // The embedded default sets keys for every protocol; only the user's count.
   // A simulated run's ranks load the resolved config `evbench sim` already
   // checked and warned about.

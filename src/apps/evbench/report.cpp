@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "apps/evbench/topology_ring.hpp"
 #include "apps/evbench/versions.hpp"
 #include "core/clock.hpp"
 #include "core/config_loader.hpp"
@@ -14,6 +15,9 @@
 #include "core/ring_geometry.hpp"
 #include "protocols/common/fault_injector.hpp"
 #include "protocols/common/rate_timeline.hpp"
+#include "topo/platform_loader.hpp"
+#include "topo/prediction_json.hpp"
+#include "topo/shift_scan.hpp"
 
 namespace evb {
 namespace {
@@ -22,6 +26,24 @@ const char* const kSimulationNote =
     "simulated with SimGrid's fluid network model: no credit flow control and no head-of-line "
     "blocking, so figures with many simultaneous flows per link (random order, all-to-all) are "
     "upper bounds";
+
+// A one-to-one shift scan's predicted rates from topology.platform, by
+// shift (shifts[k - 1] is shift k), over the hosts the nodes ran on.
+struct Predicted {
+  topo::Platform platform;
+  std::vector<topo::ShiftPrediction> shifts;
+  const topo::ShiftPrediction* at(int shift) const {
+    return shift >= 1 && shift <= static_cast<int>(shifts.size()) ? &shifts[shift - 1] : nullptr;
+  }
+};
+
+std::optional<Predicted> predict(const Config& c) {
+  if (!predicts_shift_scan(c) || c.nodes < 2) return std::nullopt;
+  Predicted p;
+  p.platform = topo::load_platform(c.topology.platform);
+  p.shifts = topo::predict_shifts(p.platform, node_hosts(p.platform, c));
+  return p;
+}
 
 void min_avg_max(const std::vector<double>& v, double& lo, double& avg, double& hi) {
   lo = avg = hi = 0;
@@ -261,7 +283,8 @@ void recovery_fields(JsonWriter& w, const AggregateRecovery& r) {
   w.value("recovery_resolution_s", r.resolution_s);
 }
 
-void print_table(const Config& c, const Topology& t, const Summary& s, const std::string& variant) {
+void print_table(const Config& c, const Topology& t, const Summary& s, const std::string& variant,
+                 const Predicted* predicted) {
   const bool builder = is_event_builder(c.protocol);
   if (builder) {
     std::printf("# evbench %s: %s over %s, %d nodes (%s), %s scheduling, %d processes\n",
@@ -292,14 +315,35 @@ void print_table(const Config& c, const Topology& t, const Summary& s, const std
     std::printf("# every event finished within the warm-up (%.2f s): the whole run is measured\n",
                 c.warmup_s);
   if (!s.steps.empty() && c.shift_scan) {
-    std::printf("#\n# %5s %12s %12s %12s %14s\n", "shift", "min Gb/s", "avg Gb/s", "max Gb/s",
-                "aggregate Gb/s");
-    for (const auto& st : s.steps)
-      std::printf("  %5d %12.3f %12.3f %12.3f %14.3f%s\n", st.shift, st.min, st.avg, st.max,
-                  st.aggregate,
-                  st.local_copy && !s.headline_local_copy ? "  # local copy, not in the headline"
-                  : st.local_copy                         ? "  # local copy"
-                                                          : "");
+    if (predicted)
+      std::printf("#\n# %5s %12s %12s %12s %14s %14s %9s  %s\n", "shift", "min Gb/s", "avg Gb/s",
+                  "max Gb/s", "aggregate Gb/s", "predicted avg", "max_flows", "worst links");
+    else
+      std::printf("#\n# %5s %12s %12s %12s %14s\n", "shift", "min Gb/s", "avg Gb/s", "max Gb/s",
+                  "aggregate Gb/s");
+    for (const auto& st : s.steps) {
+      std::printf("  %5d %12.3f %12.3f %12.3f %14.3f", st.shift, st.min, st.avg, st.max,
+                  st.aggregate);
+      if (const topo::ShiftPrediction* p = predicted ? predicted->at(st.shift) : nullptr) {
+        double sum = 0;
+        for (double g : p->per_node_gbps) sum += g;
+        std::string links;
+        for (int l : p->worst_links)
+          links += (links.empty() ? "" : " ") + predicted->platform.link_name(l);
+        std::printf(" %14.3f %9d  %s",
+                    p->per_node_gbps.empty() ? 0.0 : sum / p->per_node_gbps.size(), p->max_flows,
+                    links.empty() ? "-" : links.c_str());
+      }
+      std::printf("%s\n", st.local_copy && !s.headline_local_copy
+                              ? "  # local copy, not in the headline"
+                          : st.local_copy ? "  # local copy"
+                                          : "");
+    }
+    if (predicted)
+      std::printf(
+          "# predicted from %s: each flow gets the smallest bandwidth/flows share of the "
+          "links on its route\n",
+          c.topology.platform.c_str());
     if (s.self_shift_left_out)
       std::printf(
           "# shift 0 (every node to itself) left out: the simulated platform has no route from "
@@ -425,7 +469,7 @@ void simulation_fields(JsonWriter& w, const RunOptions& o) {
 }
 
 std::string results_json(const Config& c, const Topology& t, const Summary& s, const RunOptions& o,
-                         const DriverProbe& probe) {
+                         const DriverProbe& probe, const Predicted* predicted) {
   JsonWriter w;
   w.begin_object();
   w.value("schema_version", 1);
@@ -608,6 +652,11 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
       for (double g : st.per_node) w.value("", g);
       w.end_array();
       w.value("aggregate", st.aggregate);
+      if (const topo::ShiftPrediction* p = predicted ? predicted->at(st.shift) : nullptr) {
+        w.begin_object("predicted");
+        topo::write_prediction_fields(w, predicted->platform, *p);
+        w.end_object();
+      }
       w.end_object();
     }
     w.end_array();
@@ -649,7 +698,9 @@ Summary summarize(const Config& c, const Topology& t, const std::vector<RankStat
 int report_run(const Config& c, const Topology& t, const std::vector<RankStats>& ranks,
                const RunOptions& o, const DriverProbe& probe) {
   const Summary s = summarize(c, t, ranks, !o.simulated_platform.empty());
-  print_table(c, t, s, probe.run_variant.empty() ? c.driver : probe.run_variant);
+  const std::optional<Predicted> predicted = predict(c);
+  const Predicted* pred = predicted ? &*predicted : nullptr;
+  print_table(c, t, s, probe.run_variant.empty() ? c.driver : probe.run_variant, pred);
   if (!o.simulated_platform.empty()) {
     std::printf(
         "# simulated on %s: %.3f s simulated in %.1f s wall time\n# note: %s\n",
@@ -662,7 +713,7 @@ int report_run(const Config& c, const Topology& t, const std::vector<RankStats>&
     const std::string tmp = o.json_path + ".tmp";
     {
       std::ofstream out(tmp);
-      out << results_json(c, t, s, o, probe);
+      out << results_json(c, t, s, o, probe, pred);
       if (!out) throw Error("cannot write " + tmp);
     }
     if (std::rename(tmp.c_str(), o.json_path.c_str()) != 0)

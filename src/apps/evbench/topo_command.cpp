@@ -14,6 +14,7 @@
 #include "topo/order_search.hpp"
 #include "topo/platform_keys.hpp"
 #include "topo/platform_loader.hpp"
+#include "topo/prediction_json.hpp"
 #include "topo/shift_scan.hpp"
 
 namespace evb {
@@ -175,6 +176,16 @@ int topo_command(int argc, char** argv, int first) {
     j.begin_object("barrel");
     write_scan(j, p, scan, order);
     j.end_object();
+    // What a one-to-one shift scan over these ranks should measure per shift
+    // (docs/TOPOLOGY.md "Predicted shift-scan rates").
+    j.begin_array("shifts");
+    for (const topo::ShiftPrediction& sp : topo::predict_shifts(p, order)) {
+      j.begin_object();
+      j.value("shift", sp.shift);
+      topo::write_prediction_fields(j, p, sp);
+      j.end_object();
+    }
+    j.end_array();
     j.begin_object("proposal");
     j.value("method", prop.method);
     j.value("selection", opt.select);

@@ -9,9 +9,7 @@
 
 namespace evb {
 
-void attach_topology_ring(Config& config) {
-  if (config.scheduling != Scheduling::topology) return;
-  const topo::Platform p = topo::load_platform(config.topology.platform);
+std::vector<int> node_hosts(const topo::Platform& p, const Config& config) {
   std::vector<int> hosts;
   if (!config.topology.order.empty()) {
     hosts = topo::load_order(p, config.topology.order);
@@ -25,6 +23,13 @@ void attach_topology_ring(Config& config) {
                       ": has " + std::to_string(hosts.size()) + " hosts, nodes is " +
                       std::to_string(config.nodes));
   hosts.resize(config.nodes);
+  return hosts;
+}
+
+void attach_topology_ring(Config& config) {
+  if (config.scheduling != Scheduling::topology) return;
+  const topo::Platform p = topo::load_platform(config.topology.platform);
+  const std::vector<int> hosts = node_hosts(p, config);
   topo::SearchOptions opt;
   opt.nodes = config.nodes;
   opt.seed = config.seed;
@@ -33,6 +38,16 @@ void attach_topology_ring(Config& config) {
   for (int h : prop.order)
     config.topology.ring.push_back(
         static_cast<int>(std::find(hosts.begin(), hosts.end(), h) - hosts.begin()));
+}
+
+bool predicts_shift_scan(const Config& config) {
+  return config.protocol == Protocol::one_to_one && config.shift_scan &&
+         !config.topology.platform.empty();
+}
+
+void check_prediction_platform(const Config& config) {
+  if (!predicts_shift_scan(config)) return;
+  node_hosts(topo::load_platform(config.topology.platform), config);
 }
 
 }  // namespace evb

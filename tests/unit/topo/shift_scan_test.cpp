@@ -133,5 +133,33 @@ TEST(ShiftScan, EmulatedClusterShiftFourSendsEveryFlowOverTheUplink) {
   for (const auto& st : scan.steps) EXPECT_EQ(st.max_flows, std::min(st.shift, 8 - st.shift));
 }
 
+// The predicted rates of a one-to-one scan: every link is 1 Gbit/s, so a
+// flow crossing the uplink with k others gets 1/k Gb/s, one inside a leaf
+// its whole host link; the worst links of a shift are the uplink's two
+// directions, named as `evbench topo` names them.
+TEST(ShiftScan, PredictedRatesShareTheUplinkAmongItsFlows) {
+  const Platform p =
+      load_platform(std::string(EVBENCH_SOURCE_DIR) + "/configs/platforms/emulated-2x4.yaml");
+  const std::vector<ShiftPrediction> pred = predict_shifts(p, first(8));
+  ASSERT_EQ(pred.size(), 7u);
+  for (const ShiftPrediction& sp : pred) {
+    const int crossing = std::min(sp.shift, 8 - sp.shift);
+    ASSERT_EQ(sp.per_node_gbps.size(), 8u);
+    EXPECT_EQ(sp.max_flows, crossing);
+    for (int dst = 0; dst < 8; ++dst) {
+      const int src = (dst + 8 - sp.shift) % 8;
+      const bool crosses = (src < 4) != (dst < 4);
+      EXPECT_DOUBLE_EQ(sp.per_node_gbps[dst], crosses ? 1.0 / crossing : 1.0)
+          << "shift " << sp.shift << " node " << dst;
+    }
+    if (crossing > 1) {
+      ASSERT_EQ(sp.worst_links.size(), 2u);
+      for (int l : sp.worst_links) EXPECT_TRUE(p.inter_switch(l)) << p.link_name(l);
+    } else {
+      EXPECT_TRUE(sp.worst_links.empty());
+    }
+  }
+}
+
 }  // namespace
 }  // namespace evb::topo
