@@ -106,7 +106,9 @@ def drivers_json(evbench, wrapper=None):
     os.remove(path)
     try:
         try:
-            proc = subprocess.run(list(wrapper or []) + [evbench, "drivers", "--json", path],
+            # evbench prints the JSON on stdout (an older build: its table, or
+            # an error); a FILE after --json is read too, should it write one.
+            proc = subprocess.run(list(wrapper or []) + [evbench, "drivers", "--json"],
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                   stdin=subprocess.DEVNULL, universal_newlines=True, timeout=60)
         except (OSError, subprocess.TimeoutExpired):
@@ -151,8 +153,10 @@ def cannot_run(point, drivers):
     for value in options.values():
         for missing in entry.get("variants_not_here") or ():
             name = str(missing.get("name", ""))
-            if name and str(value) in (name, name.split(";")[0]):
-                return "%s variant %s cannot run here: %s" % (driver, name, missing.get("reason") or "no reason given")
+            short = name[len(driver) + 1:] if name.startswith(driver + "/") else name   # libfabric/verbs -> verbs
+            if short and str(value) in (short, short.split(";")[0]):
+                return "%s cannot run here: %s" % (name if "/" in name else "%s/%s" % (driver, name),
+                                                   missing.get("reason") or "no reason given")
     return None
 
 

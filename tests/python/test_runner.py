@@ -182,15 +182,15 @@ def test_ctrl_c_kills_the_point_and_keeps_the_directory_consistent(tmp_path, sca
 FAKE_DRIVERS = r'''#!/usr/bin/python3
 import json, os, sys
 real = os.environ["EVBENCH_FAKE_REAL"]
-if sys.argv[1:3] == ["drivers", "--json"]:
+if sys.argv[1:] == ["drivers", "--json"]:
     doc = [{"driver": "tcp", "can_run": True, "library": "Linux", "reason": "", "details": "",
             "variants_usable": [], "variants_not_here": []},
            {"driver": "verbs", "can_run": False, "library": "libibverbs", "reason": "no RDMA device found",
             "details": "", "variants_usable": [], "variants_not_here": []},
            {"driver": "libfabric", "can_run": True, "library": "libfabric", "reason": "", "details": "",
-            "variants_usable": ["tcp;ofi_rxm", "shm"],
-            "variants_not_here": [{"name": "verbs", "reason": "no RDMA device, provider not initialised"}]}]
-    open(sys.argv[3], "w").write(json.dumps(doc))
+            "variants_usable": ["libfabric/tcp;ofi_rxm", "libfabric/shm"],
+            "variants_not_here": [{"name": "libfabric/verbs", "reason": "no RDMA device, provider not initialised"}]}]
+    print(json.dumps(doc))
     sys.exit(0)
 os.execv(real, [real] + sys.argv[1:])
 '''
@@ -230,8 +230,7 @@ axes:
     assert sorted(skipped) == ["p0002", "p0003", "p0004"]
     assert skipped["p0002"]["reason"] == "driver verbs cannot run here: no RDMA device found"
     assert skipped["p0002"]["source"] == "drivers" and skipped["p0002"]["values"]["driver"] == "verbs"
-    assert skipped["p0003"]["reason"] == ("libfabric variant verbs cannot run here: "
-                                          "no RDMA device, provider not initialised")
+    assert skipped["p0003"]["reason"] == "libfabric/verbs cannot run here: no RDMA device, provider not initialised"
     assert skipped["p0003"]["values"]["driver_options.provider"] == "verbs"
     assert skipped["p0004"]["source"] == "validate" and skipped["p0004"]["reason"].startswith("credits: ")
     drivers = json.load(open(os.path.join(out, "drivers.json")))
