@@ -27,3 +27,14 @@ add_test(NAME netns_compare_disagrees
                  ${_evb_netns_scans}/uplink-1gbit/shift-scan.json)
 set_tests_properties(netns_compare_agrees netns_compare_disagrees PROPERTIES TIMEOUT 30
                      LABELS "integration;netns")
+
+# Measured beside predicted: the one-to-one shift scan on the emulated
+# cluster at the rates of configs/platforms/emulated-2x4.yaml, with that file
+# as topology.platform; every network shift carries measured and predicted
+# per-node rates, and the slowest predicted shifts name the links `evbench
+# topo` names. No timing threshold; the cluster is torn down on every path.
+add_test(NAME netns_shift_scan_platform
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/netns_platform_scan.py
+                 $<TARGET_FILE:evbench> ${PROJECT_SOURCE_DIR})
+set_tests_properties(netns_shift_scan_platform PROPERTIES TIMEOUT 90 SKIP_RETURN_CODE 77
+                     RUN_SERIAL TRUE LABELS "integration;netns")
