@@ -351,3 +351,58 @@ def test_report_against_the_references(tmp_path):
     proc = run_cli(["report", out, "-o", str(tmp_path / "r3"), "--reference", other])
     assert proc.returncode == 2 and "other.json: not a bench/reference.sh result" in proc.stderr
     assert not os.path.exists(str(tmp_path / "r3"))
+
+
+NETNS_RESULT = os.path.join(REPO, "tests", "integration", "data", "netns-shift-scan-platform.json")
+
+
+def test_emulated_cluster_shift_scan_measured_vs_predicted(tmp_path):
+    """The shift scan the netns test ran on the emulated 2x4 cluster with
+    topology.platform (tests/integration/netns.cmake): measured and predicted
+    rates in one figure, the worst shifts explained by the uplink."""
+    out = str(tmp_path / "netns")
+    proc = run_cli(["import", out, NETNS_RESULT, "--name", "emulated-2x4"])
+    assert proc.returncode == 0, proc.stderr
+    rep, md = report(out)
+    doc = json.load(open(NETNS_RESULT))
+    net = [s for s in doc["results"]["shifts"] if not s["local_copy"]]
+    worst = min(net, key=lambda s: s["per_node"]["avg"])
+    text = answer(md)
+    assert "Shift %d (%.2f Gb/s measured, %.2f predicted) is limited by %s" % (
+        worst["shift"], worst["per_node"]["avg"], worst["predicted"]["per_node"]["avg"],
+        ", ".join(worst["predicted"]["worst_links"][:3])) in text
+    ratios = [s["per_node"]["avg"] / s["predicted"]["per_node"]["avg"] for s in net]
+    assert "Measured / predicted per shift: %.2f–%.2f." % (min(ratios), max(ratios)) in text
+    for png in ("pairs_0.png", "predicted_0.png"):
+        assert os.path.getsize(os.path.join(rep, png)) > 1000
+
+
+@pytest.mark.timeout(120)
+def test_platform_prediction_asked_of_evbench_topo(tmp_path):
+    """--platform FILE: the same scan without predictions in its results gets
+    them from `evbench topo`, equal to what the run itself computed."""
+    doc = json.load(open(NETNS_RESULT))
+    stripped = json.loads(json.dumps(doc))
+    for s in stripped["results"]["shifts"]:
+        s.pop("predicted", None)
+    src = write(tmp_path / "bare.json", json.dumps(stripped))
+    out = str(tmp_path / "bare")
+    assert run_cli(["import", out, src]).returncode == 0
+    rep, md = report(out)
+    assert not os.path.exists(os.path.join(rep, "predicted_0.png"))
+    platform = os.path.join(REPO, "configs", "platforms", "emulated-2x4.yaml")
+    rep2 = str(tmp_path / "with-platform")
+    proc = run_cli(["report", out, "-o", rep2, "--platform", platform], env={"EVBENCH": real_evbench()})
+    assert proc.returncode == 0, proc.stderr
+    assert os.path.getsize(os.path.join(rep2, "predicted_0.png")) > 1000
+    md2 = open(os.path.join(rep2, "report.md")).read()
+    assert "Measured / predicted per shift" in answer(md2) and "Measured / predicted" not in answer(md)
+    # the prediction is the run's own
+    with_pred = str(tmp_path / "pred")
+    assert run_cli(["import", with_pred, NETNS_RESULT]).returncode == 0
+    _, md3 = report(with_pred)
+    assert [line for line in answer(md2).splitlines() if "predicted" in line] == \
+        [line for line in answer(md3).splitlines() if "predicted" in line]
+    # a campaign without a shift scan, or a missing file: clear errors
+    proc = run_cli(["report", out, "-o", str(tmp_path / "r4"), "--platform", "/nonexistent.yaml"])
+    assert proc.returncode == 2 and "/nonexistent.yaml: no such file" in proc.stderr
