@@ -22,7 +22,8 @@ def variants(rows, vary, fmt):
         where, tops[0].variant, tops[0].per_node.text(),
         lead_sentence(tops[0].variant, tops[0].per_node, tops[1].variant, tops[1].per_node))]
     if len(tops) > 2:
-        out.append("Ranking: %s." % "; ".join("%s %s" % (r.variant, r.per_node.short()) for r in tops))
+        out.append("Ranking (Gb/s per node, medians): %s." % "; ".join(
+            "%s %s" % (r.variant, r.per_node.short()) for r in tops))
     if "fragment.size" in vary:
         out.append(crossovers(rows, fmt))
     return [s for s in out if s]
@@ -80,7 +81,7 @@ def numeric_axis(rows, vary, k, fmt):
     """How the per-node rate moves along a numeric key, per variant."""
     if k in ("credits", "parallel") and "credits" in vary and "parallel" in vary:
         return []
-    out = []
+    out, trends = [], []
     groups = {}
     for r in rows:
         groups.setdefault(r.variant, []).append(r)
@@ -92,10 +93,32 @@ def numeric_axis(rows, vary, k, fmt):
         first, last = by_x[xs[0]], by_x[xs[-1]]
         top = analysis.best(list(by_x.values()))
         v = Verdict(last.per_node, first.per_node)
+        trends.append((name, v, xs))
         out.append("%s, %s from %s to %s: %s → %s Gb/s per node (%s); best at %s=%s." % (
             name, k, fmt(k, xs[0]), fmt(k, xs[-1]), first.per_node.short(), last.per_node.short(),
             v.text(), k, fmt(k, top.value(k))))
+    if len(out) > 3:   # many variants: one sentence instead of one each
+        return [trend_summary(k, trends, fmt)]
     return out
+
+
+def trend_summary(k, trends, fmt):
+    """'fragment.size 64KiB → 512KiB: higher beyond noise for 9 of 14 variants (largest psm2, +346 %); ...'."""
+    up = [(n, v) for n, v, _ in trends if v.kind == "ahead"]
+    down = [(n, v) for n, v, _ in trends if v.kind == "behind"]
+    flat = [n for n, v, _ in trends if v.kind not in ("ahead", "behind")]
+    lo = min(x for _, _, xs in trends for x in xs[:1])
+    hi = max(x for _, _, xs in trends for x in xs[-1:])
+    parts = []
+    if up:
+        best = max(up, key=lambda nv: nv[1].pct)
+        parts.append("higher beyond noise for %d of %d variants (most: %s, %+.0f %%)" % (
+            len(up), len(trends), best[0], best[1].pct))
+    if down:
+        parts.append("lower for %s" % ", ".join("%s (%+.0f %%)" % (n, v.pct) for n, v in down))
+    if flat:
+        parts.append("within noise or a single run for %s" % ", ".join(flat))
+    return "%s from %s to %s, per-node rate: %s." % (k, fmt(k, lo), fmt(k, hi), "; ".join(parts))
 
 
 def categorical_axis(rows, vary, k, fmt):
@@ -109,9 +132,22 @@ def categorical_axis(rows, vary, k, fmt):
                                           "%s=%s" % (k, fmt(k, b.value(k))), b.per_node))]
 
 
-def answer(rows, vary, fmt, scans=()):
+def not_run(missing):
+    """One sentence naming what did not run (the Not run table has the reasons)."""
+    here = [row[0] for row in missing if row[1] == "not run here"]
+    failed = [row[0].split(" (")[0] for row in missing if row[1] != "not run here"]
+    parts = []
+    if here:
+        parts.append("not run on this machine: %s" % ", ".join(x.split(" (")[0] for x in here))
+    if failed:
+        parts.append("failed: %s" % ", ".join(sorted(set(failed))))
+    return ["Also in the campaign but not compared — %s (reasons under Not run)." % "; ".join(parts)] \
+        if parts else []
+
+
+def answer(rows, vary, fmt, scans=(), missing=()):
     """Sentences, in the order a reader asks."""
-    out = variants(rows, vary, fmt)
+    out = variants(rows, vary, fmt) + not_run(missing)
     if not out and rows:
         top = analysis.best(rows)
         others = [k for k in vary if k != "variant"]

@@ -98,6 +98,7 @@ class Record:
     def __init__(self, pid, values, repeat, status, exit_code, doc, message=""):
         self.id, self.values, self.repeat = pid, values, repeat
         self.message = message  # why a point did not finish, as its status file says
+        self.log_path = None   # logs/ID.log, set by records()
         self.status, self.exit_code, self.doc = status, exit_code, doc
         self.figures = figures(doc)
         self.faults = fault_figures(doc)
@@ -133,8 +134,10 @@ def records(root):
         else:
             status = status_doc.get("status", "pending")
         exit_code = status_doc.get("exit_code", 0 if status == "ok" else None)
-        out.append(Record(pid, entry["values"], entry.get("repeat", 0), status, exit_code, doc,
-                          status_doc.get("message") or ""))
+        rec = Record(pid, entry["values"], entry.get("repeat", 0), status, exit_code, doc,
+                     status_doc.get("message") or "")
+        rec.log_path = campaign.log(pid)
+        out.append(rec)
     return out
 
 

@@ -92,12 +92,12 @@ def write_report(root, outdir, baseline=None, reference_files=(), platform=None,
     meta, rows, vary, fmt, scans = a["meta"], a["rows"], a["vary"], a["fmt"], a["scans"]
     os.makedirs(outdir, exist_ok=True)
     figs = figures.all_figures(rows, a["base_rows"], vary, fmt, outdir, scans)
-    sentences = answers.answer(rows, vary, fmt, scans)
+    missing = tables.not_run(meta, a["recs"], fmt)
+    sentences = answers.answer(rows, vary, fmt, scans, missing.body)
     tabs = [tables.variants(rows, vary, fmt), tables.configurations(rows, vary, fmt, a["base_rows"])]
     fault_table, fault_entries = tables.faults(rows, [k for k in vary], fmt)
     if fault_table.body:
         tabs.append(fault_table)
-    missing = tables.not_run(meta, a["recs"], fmt)
     if missing.body or missing.note:
         tabs.append(missing)
     summary = {"campaign": meta["scan"], "points": len(a["recs"]), "status": collect.summary(a["recs"]),

@@ -127,6 +127,18 @@ def faults(rows, vary, fmt):
     return Table("Faults", head, body, note), entries
 
 
+def first_error(log_path):
+    """The first `evbench:` line of a point's log (the cause; later lines are its echoes)."""
+    try:
+        with open(log_path, errors="replace") as f:
+            for line in f:
+                if line.startswith("evbench:"):
+                    return line.strip()[:300]
+    except OSError:
+        pass
+    return ""
+
+
 def not_run(meta, recs, fmt):
     """Variants or points that did not run, with the reason evbench gave."""
     body, groups = [], {}
@@ -138,12 +150,18 @@ def not_run(meta, recs, fmt):
     for (name, reason), ids in groups.items():
         body.append(["%s (%d point%s)" % (name, len(ids), "" if len(ids) == 1 else "s") if len(ids) > 1 else name,
                      "not run here", reason])
-    for r in recs:
+    failed = {}
+    for r in recs:   # failed points, one row per variant (label or set values), status and reason
         if r.status in ("ok", "pending"):
             continue
-        what = ", ".join("%s=%s" % (k, fmt(k, v)) for k, v in sorted(r.values.items()))
-        body.append([("%s (%s)" % (r.id, what)) if what else r.id, r.status,
-                     r.message or "exit %s, see logs/%s.log" % (r.exit_code, r.id)])
+        values = dict((k, v) for k, v in r.values.items() if v is not None)
+        name = values.pop("label", None) or ", ".join("%s=%s" % (k, fmt(k, v)) for k, v in sorted(values.items()))
+        reason = r.message or first_error(r.log_path) or "exit %s" % r.exit_code
+        failed.setdefault((name or r.id, r.status), []).append((r.id, reason))
+    for (name, status), points in failed.items():
+        reasons = {reason for _, reason in points}
+        body.append(["%s (%s)" % (name, " ".join(pid for pid, _ in points)), status, points[0][1] + (
+            " (the first point's; the others' differ, see logs/)" if len(reasons) > 1 else "")])
     pending = sum(1 for r in recs if r.status == "pending")
     note = "%d point(s) not run yet (pending)." % pending if pending else ""
     return Table("Not run", ["variant or point", "status", "reason"], body, note)

@@ -406,3 +406,20 @@ def test_platform_prediction_asked_of_evbench_topo(tmp_path):
     # a campaign without a shift scan, or a missing file: clear errors
     proc = run_cli(["report", out, "-o", str(tmp_path / "r4"), "--platform", "/nonexistent.yaml"])
     assert proc.returncode == 2 and "/nonexistent.yaml: no such file" in proc.stderr
+
+
+def test_failed_points_are_named_with_evbench_words(tmp_path):
+    """A variant whose points failed is one Not-run row naming its points and
+    the first `evbench:` line of the log, and the answer says it was not compared."""
+    points = [({"label": "tcp"}, synthetic.result("tcp", 10.0)),
+              ({"label": "libfabric/sockets send"}, None), ({"label": "libfabric/sockets send"}, None)]
+    out = synthetic.campaign(tmp_path / "f", points, ["label"])
+    for pid in ("p0002", "p0003"):
+        write(os.path.join(out, "status", pid + ".json"), json.dumps({"status": "failed", "exit_code": 1}))
+        write(os.path.join(out, "logs", pid + ".log"), "# evbench 0.1\nevbench: rank 3: fi_tsend: No such file\n"
+              "evbench: rank 0 (pid 1) died: exited with status 1\n")
+    rep, md = report(out)
+    (row,) = md_table(md, "Not run")
+    assert row == {"variant or point": "libfabric/sockets send (p0002 p0003)", "status": "failed",
+                   "reason": "evbench: rank 3: fi_tsend: No such file"}
+    assert "failed: libfabric/sockets send (reasons under Not run)" in answer(md)
