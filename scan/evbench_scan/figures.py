@@ -58,8 +58,11 @@ def line_figure(plots, rows, base_rows, vary, k, fmt, outdir):
     keys = _series_keys(rows, vary, k)
     label_of = lambda r: _label(r, keys, fmt) or r.variant
     data = _reduce(rows, label_of, lambda r: r.value(k))
-    if len(data) > MAX_SERIES:
+    left_out = ""
+    if len(data) > MAX_SERIES:   # a readable figure: the fastest series, the caption says so
         keep = sorted(data, key=lambda lab: -max(spread_key(r.per_node) for r in data[lab].values()))
+        left_out = " The %d fastest of %d shown (all are in the tables): %s left out." % (
+            MAX_SERIES, len(data), ", ".join(keep[MAX_SERIES:]))
         data = dict((lab, data[lab]) for lab in keep[:MAX_SERIES])
     series = dict((lab, [r.per_node.point(x) for x, r in sorted(cells.items())]) for lab, cells in data.items())
     base = None
@@ -70,11 +73,11 @@ def line_figure(plots, rows, base_rows, vary, k, fmt, outdir):
     xs = [r.value(k) for r in rows]
     log2 = min(xs) > 0 and max(xs) >= 8 * min(xs)   # a geometric range (sizes, credits, nodes)
     path = plots.lines(series, os.path.join(outdir, "by_%s.png" % k.replace(".", "_")),
-                       "Gb/s per node vs %s" % _nice(k), _nice(k) + (" (log scale)" if log2 else ""), BW,
+                       "Gb/s per node vs %s" % _nice(k), _nice(k), BW,
                        log2_x=log2, x_label=lambda x: fmt(k, x), baseline=base)
     return Figure("Bandwidth vs %s" % _nice(k),
-                  "One line per %s; bars: min–max of the repeats.%s" % (
-                      " and ".join(keys) or "variant", _over(vary, [k] + keys)), path)
+                  "One line per %s; bars: min–max of the repeats.%s%s" % (
+                      " and ".join(keys) or "variant", _over(vary, [k] + keys), left_out), path)
 
 
 def bar_figure(plots, rows, base_rows, vary, k, fmt, outdir):
