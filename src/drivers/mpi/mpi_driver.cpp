@@ -45,15 +45,19 @@ MpiDriver::MpiDriver(MPI_Comm parent, int rank, const MpiOptions& options)
   tag_mask_ = 1;
   while (tag_mask_ <= static_cast<Tag>(ub) / 2) tag_mask_ = (tag_mask_ << 1) | 1;
   finished_.reserve(256);
-  // Every rank on this host (the shared-memory split holds them all)?
-  MPI_Comm node = MPI_COMM_NULL;
-  int local = 0;
-  if (MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node) ==
-      MPI_SUCCESS) {
-    MPI_Comm_size(node, &local);
-    MPI_Comm_free(&node);
+  // What Open MPI chose (mpi_transport.hpp); whether every rank is on this
+  // host: the shared-memory split holds them all. Not under another MPI.
+  const MpiTransport transport = detect_transport();
+  if (!transport.pml.empty()) {
+    MPI_Comm node = MPI_COMM_NULL;
+    int local = 0;
+    if (MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node) ==
+        MPI_SUCCESS) {
+      MPI_Comm_size(node, &local);
+      MPI_Comm_free(&node);
+    }
+    variant_ = transport_variant(transport, local == size_);
   }
-  variant_ = transport_variant(detect_transport(), local == size_);
 }
 
 MpiDriver::~MpiDriver() {
