@@ -80,11 +80,91 @@ def inject_env(**settings):
     return env
 
 
+def default_signals():
+    """preexec_fn for a child that must act on SIGINT: the test run may come from
+    a non-interactive background shell (`nohup ... &`, some CI runners) where
+    SIGINT is ignored and a child would inherit that (Python installs its
+    KeyboardInterrupt handler only when SIGINT is not ignored at start)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+
+
+def kill_group(proc, grace=5.0):
+    """End `proc` (started with start_new_session=True) and its process group:
+    SIGTERM first (evbench-scan then ends its points), SIGKILL after `grace`."""
+    for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 5.0)):
+        try:
+            os.killpg(proc.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            break
+        try:
+            proc.wait(timeout=wait)
+            break
+        except subprocess.TimeoutExpired:
+            continue
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)   # what the leader left behind
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def processes_with(marker):
+    """Live processes (not zombies, not us) whose command line contains `marker`."""
+    pids = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open("/proc/%s/cmdline" % entry, "rb") as f:
+                cmdline = f.read().decode(errors="replace")
+            with open("/proc/%s/stat" % entry) as f:
+                state = f.read().split(")")[-1].split()[0]
+        except OSError:
+            continue
+        if marker in cmdline and state != "Z":
+            pids.append(int(entry))
+    return pids
+
+
+def kill_processes_with(marker):
+    """SIGKILL every process whose command line contains `marker`; their pids."""
+    pids = processes_with(marker)
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    return pids
+
+
+@pytest.fixture(autouse=True)
+def _no_process_left(request):
+    """After every test that has a tmp_path: nothing started with a path under
+    it may survive (a failed test must not leave a 1-hour evbench run behind)."""
+    folder = str(request.getfixturevalue("tmp_path")) if "tmp_path" in request.fixturenames else None
+    yield
+    if folder:
+        left = kill_processes_with(folder)
+        if left:
+            sys.stderr.write("\nkilled %d process(es) left by %s: %s\n"
+                             % (len(left), request.node.nodeid, left))
+
+
 def run_cli(args, env=None, timeout=120, cwd=None):
+    """evbench-scan ARGS in its own session: on a timeout (or any error) its
+    process group is ended before the exception goes on."""
     full_env = dict(os.environ)
     full_env.update(env or {})
-    return subprocess.run([CLI] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          universal_newlines=True, timeout=timeout, env=full_env, cwd=cwd or REPO)
+    proc = subprocess.Popen([CLI] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            universal_newlines=True, env=full_env, cwd=cwd or REPO,
+                            start_new_session=True, preexec_fn=default_signals)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except BaseException:
+        kill_group(proc)
+        proc.communicate()
+        raise
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
 
 def write(path, text):
