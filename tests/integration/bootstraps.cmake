@@ -6,7 +6,7 @@
 set(_evb_check /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_result.py)
 set(_evb_boot_shape --set nodes=2 --set layout=split --set scheduling=random)
 if(TARGET evbench_bootstrap_mpi)
-  find_program(_evb_boot_mpirun NAMES mpirun mpiexec)
+  set(_evb_boot_mpirun ${EVBENCH_MPIRUN})  # tests/integration/CMakeLists.txt
 endif()
 
 foreach(protocol pull push pull-noevm)

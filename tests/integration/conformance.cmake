@@ -4,11 +4,7 @@
 # mpirun (ctest's per-test runs) the mpi instantiation skips.
 get_property(_evb_conf_drivers GLOBAL PROPERTY EVBENCH_DRIVERS)
 if(TARGET evbench_conformance_tests AND "${_evb_conf_drivers}" MATCHES "(^|;)mpi:")
-  if(MPIEXEC_EXECUTABLE)
-    set(_evb_conf_mpiexec ${MPIEXEC_EXECUTABLE})
-  else()
-    find_program(_evb_conf_mpiexec NAMES mpiexec mpirun)
-  endif()
+  set(_evb_conf_mpiexec ${EVBENCH_MPIRUN})  # tests/integration/CMakeLists.txt
   if(_evb_conf_mpiexec)
     foreach(btl vader tcp)
       add_test(NAME conformance_mpi_np3_${btl}

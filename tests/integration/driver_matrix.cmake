@@ -5,6 +5,7 @@
 # errors and that the results name the data path that ran. tcp has no
 # rdma_write: data_path write is refused at validation with exit 2.
 set(_evb_check /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_result.py)
+set(_evb_gate /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/probe_gate.py $<TARGET_FILE:evbench>)
 set(_evb_short --set duration=1s --set warmup=200ms --set verify.sample=1 --set peer_timeout=20s --quiet)
 
 if(TARGET evbench_driver_libfabric)
@@ -106,10 +107,10 @@ if(TARGET evbench_driver_psm2)
                    $<TARGET_FILE:evbench> --rank 1 --nprocs 5 --units "RU 1, BU 1"
                    --set driver=psm2)
   set_tests_properties(eb_psm2_shm_rank_killed PROPERTIES TIMEOUT 60 LABELS integration)
-  # Without the harness there is no hfi1 device: the run refuses early (not
-  # run, exit 77, on a host that has one).
+  # Without the harness there is no hfi1 device: the run refuses early. Not
+  # run (exit 77) where the probe says psm2 can run (a real hfi1 device).
   add_test(NAME eb_psm2_absent_refused
-           COMMAND /bin/sh -c "if [ -e /dev/hfi1_0 ]; then echo 'not run: an hfi1 device exists'; exit 77; fi; exec \"$@\"" sh
+           COMMAND ${_evb_gate} psm2 --expect-cannot --
                    ${_evb_check} --no-json --expect-exit 2
                    --expect-stderr "driver 'psm2' cannot run here"
                    -- $<TARGET_FILE:evbench> run ${_evb_short} --set driver=psm2)
@@ -118,11 +119,12 @@ if(TARGET evbench_driver_psm2)
 endif()
 
 # verbs: no RDMA device here, so the run must refuse before any rank starts,
-# with the reason `evbench drivers` gives. Where a device exists this test
-# reports itself not run (exit 77).
+# with the reason `evbench drivers` gives. Where the probe says verbs can run
+# this test reports itself not run (exit 77); the decision is the probe's
+# structured answer (probe_gate.py on `evbench drivers --json`).
 if(TARGET evbench_driver_verbs)
   add_test(NAME eb_verbs_absent_refused
-           COMMAND /bin/sh -c "if ls /sys/class/infiniband/* >/dev/null 2>&1; then echo 'not run: an RDMA device exists'; exit 77; fi; exec \"$@\"" sh
+           COMMAND ${_evb_gate} verbs --expect-cannot --
                    ${_evb_check} --no-json --expect-exit 2
                    --expect-stderr "driver 'verbs' cannot run here: built; no RDMA device found"
                    -- $<TARGET_FILE:evbench> run ${_evb_short} --set driver=verbs)
@@ -130,16 +132,16 @@ if(TARGET evbench_driver_verbs)
                        SKIP_RETURN_CODE 77)
 endif()
 
-# verbs event building for real, protocol x data path, where the probe finds
-# an active RDMA port (`evbench drivers` says "verbs  yes"); here each run
-# reports itself not run with the probe's line (exit 77 = SKIPPED).
+# verbs event building for real, protocol x data path, where the probe says
+# verbs can run (`evbench drivers --json`: can_run true); elsewhere each run
+# reports itself not run with the probe's reason (exit 77 = SKIPPED). If the
+# probe says it can run, the run runs: failing to create the driver fails.
 if(TARGET evbench_driver_verbs)
   foreach(protocol pull push pull-noevm)
     foreach(path send write)
       set(name eb_verbs_${protocol}_${path})
       add_test(NAME ${name}
-               COMMAND /bin/sh -c "line=$(\"$1\" drivers | grep -E '^ *verbs '); case \"$line\" in *verbs*' yes '*) ;; *) echo \"not run: no active RDMA port here (evbench drivers: $line)\"; exit 77;; esac; shift; exec \"$@\"" sh
-                       $<TARGET_FILE:evbench>
+               COMMAND ${_evb_gate} verbs --
                        ${_evb_check} --expect-json results.data_path=${path}
                        --expect-json results.driver=verbs
                        -- $<TARGET_FILE:evbench> run ${_evb_short} --set driver=verbs
@@ -148,4 +150,24 @@ if(TARGET evbench_driver_verbs)
                            SKIP_RETURN_CODE 77)
     endforeach()
   endforeach()
+endif()
+
+# One short event-building run (1 s) per driver and transport that runs here
+# also in the sanitizer build (scripts/test.sh: ctest -L 'unit|sanitize' in
+# build-asan): libfabric tcp;ofi_rxm and shm, UCX tcp and sm, psm2 over its
+# shared-memory device; tcp is eb_tcp_auto_is_send above. mpi is not in the
+# sanitizer build (Open MPI's own allocations are not ours to judge).
+set(_evb_sanitize_runs)
+if(TARGET evbench_driver_libfabric)
+  list(APPEND _evb_sanitize_runs eb_libfabric_tcp_pull_barrel_send
+       eb_libfabric_shm_push_random_write)
+endif()
+if(TARGET evbench_driver_ucx)
+  list(APPEND _evb_sanitize_runs eb_ucx_tcp_pull_barrel_send eb_ucx_sm_push_random_write)
+endif()
+if(TARGET evbench_driver_psm2)
+  list(APPEND _evb_sanitize_runs eb_psm2_shm_pull_barrel)
+endif()
+if(_evb_sanitize_runs)
+  set_tests_properties(${_evb_sanitize_runs} PROPERTIES LABELS "integration;sanitize")
 endif()

@@ -39,7 +39,7 @@ set_tests_properties(${_evb_micro_tests} PROPERTIES TIMEOUT 60 LABELS "integrati
 
 # Over the MPI driver under mpirun: a shift scan, and the MPI_Alltoall loop.
 if(TARGET evbench_driver_mpi AND TARGET evbench_bootstrap_mpi)
-  find_program(_evb_micro_mpirun NAMES mpirun mpiexec)
+  set(_evb_micro_mpirun ${EVBENCH_MPIRUN})
   set(_evb_micro_mpi ${_evb_micro_mpirun} --oversubscribe --mca oob_tcp_if_include lo
                      --mca btl_tcp_if_include lo --mca pml ob1 --mca btl self,vader -np 3)
   add_test(NAME micro_one_to_one_shift_scan_mpi

@@ -7,7 +7,7 @@
 # (check_result.py), and names the transport Open MPI chose in
 # results.variant (mpi/vader, mpi/tcp, mpi/ucx).
 if(TARGET evbench_driver_mpi AND TARGET evbench_bootstrap_mpi)
-  find_program(_evb_mpirun NAMES mpirun mpiexec)
+  set(_evb_mpirun ${EVBENCH_MPIRUN})  # tests/integration/CMakeLists.txt
   set(_evb_check /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_result.py)
   set(_evb_env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)
   set(_evb_mpi ${_evb_mpirun} --oversubscribe --mca oob_tcp_if_include lo

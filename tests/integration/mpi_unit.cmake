@@ -5,11 +5,7 @@ if(TARGET evbench_mpi_tests)
   if(TARGET evbench_bootstrap_mpi)
     target_link_libraries(evbench_mpi_tests PRIVATE evbench_bootstrap_mpi)
   endif()
-  if(MPIEXEC_EXECUTABLE)
-    set(_evb_mpiexec ${MPIEXEC_EXECUTABLE})
-  else()
-    find_program(_evb_mpiexec NAMES mpiexec mpirun)
-  endif()
+  set(_evb_mpiexec ${EVBENCH_MPIRUN})  # tests/integration/CMakeLists.txt
   set(_evb_mpi_env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
                    OMPI_MCA_rmaps_base_oversubscribe=1)
   set(_evb_mpi_lo --mca oob_tcp_if_include lo --mca btl_tcp_if_include lo --mca pml ob1)

@@ -32,7 +32,7 @@ endif()
 set_tests_properties(${_evb_pm_tests} PROPERTIES TIMEOUT 60 LABELS integration)
 
 if(TARGET evbench_driver_mpi AND TARGET evbench_bootstrap_mpi)
-  find_program(_evb_pm_mpirun NAMES mpirun mpiexec)
+  set(_evb_pm_mpirun ${EVBENCH_MPIRUN})
   # The mpi driver cannot block: block runs as yield; busy stays busy.
   foreach(pair block:yield busy:busy)
     string(REPLACE ":" ";" pair ${pair})
