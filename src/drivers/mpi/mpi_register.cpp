@@ -5,6 +5,7 @@
 #include "drivers/api/registry.hpp"
 #include "drivers/mpi/mpi_driver.hpp"
 #include "drivers/mpi/mpi_env.hpp"
+#include "drivers/mpi/mpi_transport.hpp"
 
 namespace evb {
 namespace {
@@ -66,6 +67,10 @@ DriverProbe probe_mpi() {
   if (mpi::launcher_world_size() < 0) {
     p.details += "; needs mpirun (bootstrap mpi)";
   }
+  // Variants by installed component (docs/drivers/mpi.md "Variant names").
+  const mpi::InstalledVariants installed = mpi::installed_variants();
+  p.variants_usable = installed.usable;
+  p.variants_not_here = installed.not_here;
   return p;
 }
 

@@ -1,6 +1,7 @@
 #include "drivers/mpi/mpi_transport.hpp"
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -93,6 +94,25 @@ std::string mca_parameter(const char* name) {
   return value;
 }
 
+// Open MPI's component directory: beside libmpi, "openmpi/lib/openmpi3"
+// (Debian's layout), "openmpi3" or "openmpi" (a default install).
+std::string component_dir() {
+  // A symbol only libmpi defines (a function's address may be the
+  // executable's PLT entry): dladdr names the library it lives in.
+  const void* sym = dlsym(RTLD_DEFAULT, "mca_pml_base_selected_component");
+  Dl_info info{};
+  if (sym == nullptr || dladdr(sym, &info) == 0 || info.dli_fname == nullptr) return "";
+  std::string lib = info.dli_fname;
+  const size_t slash = lib.rfind('/');
+  if (slash == std::string::npos) return "";
+  lib.resize(slash);
+  for (const char* sub : {"/openmpi/lib/openmpi3", "/openmpi3", "/openmpi"}) {
+    const std::string dir = lib + sub;
+    if (access((dir + "/mca_pml_ob1.so").c_str(), F_OK) == 0) return dir;
+  }
+  return "";
+}
+
 bool has(const std::vector<std::string>& v, const std::string& x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }
@@ -129,6 +149,27 @@ MpiTransport detect_transport() {
   }
   return t;
 #endif
+}
+
+InstalledVariants installed_variants() {
+  InstalledVariants v;
+#if defined(OPEN_MPI)
+  const std::string dir = component_dir();
+  if (dir.empty()) return v;  // components built into libmpi, or not found: unknown
+  const struct {
+    const char* variant;
+    const char* component;
+  } known[] = {
+      {"mpi/vader", "mca_btl_vader"}, {"mpi/tcp", "mca_btl_tcp"}, {"mpi/ucx", "mca_pml_ucx"}};
+  for (const auto& k : known) {
+    if (access((dir + "/" + k.component + ".so").c_str(), F_OK) == 0)
+      v.usable.push_back(k.variant);
+    else
+      v.not_here.emplace_back(
+          k.variant, std::string("Open MPI has no ") + k.component + " component in " + dir);
+  }
+#endif
+  return v;
 }
 
 std::string transport_variant(const MpiTransport& t, bool one_host) {

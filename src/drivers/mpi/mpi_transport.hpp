@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace evb::mpi {
@@ -23,5 +24,14 @@ MpiTransport detect_transport();
 // known), or "mpi" when nothing could be read (another MPI, the SMPI build).
 // `one_host`: every rank of the job shares this node.
 std::string transport_variant(const MpiTransport& t, bool one_host);
+
+// Without initialising MPI (`evbench drivers`): the variants whose Open MPI
+// components are installed (mca_btl_vader, mca_btl_tcp, mca_pml_ucx next to
+// libmpi), and those that are not, with the reason. Empty under another MPI.
+struct InstalledVariants {
+  std::vector<std::string> usable;
+  std::vector<std::pair<std::string, std::string>> not_here;  // name, reason
+};
+InstalledVariants installed_variants();
 
 }  // namespace evb::mpi
