@@ -138,6 +138,12 @@ def _md_cell(value):
     return str(value).replace("|", "\\|").replace("\n", " ")
 
 
+def _is_figure(value):
+    """Cells that read as numbers ('12.34', '-8.7 %', '13.2–16.7', '2/2') are right-aligned."""
+    text = str(value).strip()
+    return bool(text) and (text[0].isdigit() or (text[0] in "+-" and text[1:2].isdigit()) or text == "-")
+
+
 def _render(name, context):
     import jinja2
     env = jinja2.Environment(
@@ -145,4 +151,5 @@ def _render(name, context):
         autoescape=jinja2.select_autoescape(["html.j2"]), trim_blocks=True, lstrip_blocks=True,
         undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     env.filters["md"] = _md_cell
+    env.tests["figure"] = _is_figure
     return env.get_template(name).render(**context)
