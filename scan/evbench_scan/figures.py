@@ -150,28 +150,30 @@ def heatmap_figure(plots, rows, base_rows, vary, fmt, outdir):
                       vary, panel_keys + ["credits", "parallel"]), path)
 
 
+SHIFT_FIGURES = (   # (file prefix, name, caption, plots function, data of the scan, drawn when)
+    ("pairs", "Pair matrix", "Receive rate of each sender → receiver pair (one-to-one shift scan, median "
+     "of repeats); the diagonal is each node copying to itself (local copy).",
+     "pair_matrix", "matrix", "has_pairs"),
+    ("shifts", "Per-shift rate", "Per-node min/avg/max for each shift; shift 0 is a local copy, not network.",
+     "shift_profile", "profile", None),
+    ("predicted", "Measured vs predicted", "Measured per-node rate per shift (min–max over nodes) beside the "
+     "platform model's prediction (each flow at its most loaded link's share).",
+     "measured_vs_predicted", "versus", "has_prediction"),
+)
+
+
 def shift_figures(plots, scans, fmt, outdir, vary):
     out = []
     for i, scan in enumerate(scans[:4]):
         row = scan.row
         label = ", ".join("%s=%s" % (k, fmt(k, row.value(k))) for k in vary) or row.variant
         title = "%s, %d nodes" % (label, scan.nodes)
-        if scan.has_pairs():
-            out.append(Figure("Pair matrix: %s" % title,
-                              "Receive rate of each sender → receiver pair (one-to-one shift scan, median "
-                              "of repeats); the diagonal is each node copying to itself (local copy).",
-                              plots.pair_matrix(scan.matrix(), os.path.join(outdir, "pairs_%d.png" % i),
-                                                "Sender → receiver Gb/s: %s" % title)))
-        out.append(Figure("Per-shift rate: %s" % title,
-                          "Per-node min/avg/max for each shift; shift 0 is a local copy, not network.",
-                          plots.shift_profile(scan.profile(), os.path.join(outdir, "shifts_%d.png" % i),
-                                              "One-to-one by shift: %s" % title)))
-        if scan.has_prediction():
-            out.append(Figure("Measured vs predicted: %s" % title,
-                              "Measured per-node rate per shift (min–max over nodes) beside the platform "
-                              "model's prediction (each flow at its most loaded link's share).",
-                              plots.measured_vs_predicted(scan.versus(), os.path.join(outdir, "predicted_%d.png" % i),
-                                                          "Measured vs predicted: %s" % title)))
+        for prefix, name, caption, draw, data, when in SHIFT_FIGURES:
+            if when and not getattr(scan, when)():
+                continue
+            path = getattr(plots, draw)(getattr(scan, data)(), os.path.join(outdir, "%s_%d.png" % (prefix, i)),
+                                        "%s: %s" % (name, title))
+            out.append(Figure("%s: %s" % (name, title), caption, path))
     return out
 
 
