@@ -1,15 +1,25 @@
 #!/usr/bin/python3
 """Runs evbench with injected faults (config `faults:`) and checks what the
 results say about them. Always: the exit status, and afterwards that no
-process of the run is left. With --expect-integrity (the default for exit 0):
-every assigned event was built exactly once or reported incomplete for lack
-of a lost RU (lost 0, built twice 0, built + incomplete_lost_peer ==
-assigned, no other integrity error); under on_failure exclude also that no
-RU ring overran and none held more events than it has slots.
+process of the run is left. For a run that finished (exit 0, or exit 3 for a
+lost data source): every assigned event was built exactly once or reported
+incomplete for lack of a lost RU (lost 0, built twice 0, built +
+incomplete_lost_peer == assigned, no other integrity error); under
+on_failure exclude also that no RU ring overran and none held more events
+than it has slots.
+
+A lost RU is a lost data source (docs/METRICS.md, "Exit status"): with
+--expect-incomplete or --expect-data-source-lost the run must exit 3 with
+results.status data_source_lost, results.lost_data_sources naming the RU(s),
+assign_stopped_at_s set, and a last table line `# FAILED: data source lost:
+RU N (rank R) at T s, K events incomplete, ...` agreeing with the JSON.
+Without them results.status must be ok (exit 0): no RU lost, no event
+incomplete.
 
   fault_run.py EVBENCH [--expect-exit N] [--expect-failure "BU 1"]
       [--expect-no-failure] [--expect-reassigned] [--expect-incomplete]
-      [--expect-late-discarded] [--expect-held-back] [--expect-stderr TEXT]
+      [--expect-data-source-lost "RU 3"] [--expect-late-discarded]
+      [--expect-held-back] [--expect-stderr TEXT] [--expect-stdout TEXT]
       -- --set K=V ...
 """
 import argparse
@@ -39,22 +49,30 @@ def session_processes(sid):
 
 p = argparse.ArgumentParser()
 p.add_argument("evbench")
-p.add_argument("--expect-exit", type=int, default=0)
+p.add_argument("--expect-exit", type=int, default=None,
+               help="default: 3 with --expect-incomplete/--expect-data-source-lost, else 0")
 p.add_argument("--expect-failure", action="append", default=[],
                help="a unit the EVM must report lost or excluded, e.g. 'BU 1'")
 p.add_argument("--expect-kind", default=None, help="peer_lost or excluded_silent")
 p.add_argument("--expect-no-failure", action="store_true")
 p.add_argument("--expect-reassigned", action="store_true")
-p.add_argument("--expect-incomplete", action="store_true")
+p.add_argument("--expect-incomplete", action="store_true",
+               help="events incomplete for a lost RU (>= 1): a lost data source, exit 3")
+p.add_argument("--expect-data-source-lost", action="append", default=[],
+               help="an RU the run must report as a lost data source, e.g. 'RU 3' (exit 3)")
 p.add_argument("--expect-late-discarded", action="store_true")
 p.add_argument("--expect-held-back", action="store_true",
                help="the EVM held back an assignment until a release (back-pressure engaged)")
 p.add_argument("--expect-stderr", action="append", default=[])
+p.add_argument("--expect-stdout", action="append", default=[])
 p.add_argument("--timeout", type=int, default=80)
 argv = sys.argv[1:]
 split = argv.index("--") if "--" in argv else len(argv)
 a = p.parse_args(argv[:split])
 extra = argv[split + 1:]
+source_lost = a.expect_incomplete or bool(a.expect_data_source_lost)
+if a.expect_exit is None:
+    a.expect_exit = 3 if source_lost else 0
 
 with tempfile.TemporaryDirectory() as tmp:
     path = os.path.join(tmp, "out.json")
@@ -85,7 +103,10 @@ with tempfile.TemporaryDirectory() as tmp:
     for text in a.expect_stderr:
         if text not in err:
             fail(f"stderr lacks {text!r}")
-    if a.expect_exit != 0:
+    for text in a.expect_stdout:
+        if text not in out:
+            fail(f"stdout lacks {text!r}")
+    if a.expect_exit != 0 and not (a.expect_exit == 3 and source_lost):
         print(f"PASSED (exit {proc.returncode})")
         sys.exit(0)
     with open(path) as f:
@@ -95,8 +116,9 @@ r = doc["results"]
 i = r["integrity"]
 built, assigned = r["events_built"], r["events_assigned"]
 incomplete = i["incomplete_lost_peer"]
-if r["status"] != "ok":
-    fail(f"status {r['status']}")
+want_status = "data_source_lost" if source_lost else "ok"
+if r["status"] != want_status:
+    fail(f"status {r['status']}, expected {want_status}")
 if assigned < 1:
     fail("no event assigned")
 if i["lost"] != 0 or i["duplicate_events"] != 0:
@@ -157,6 +179,30 @@ for unit in a.expect_failure:
         fail(f"{unit}: no event reassigned: {f}")
 if a.expect_incomplete and incomplete < 1:
     fail("no event reported incomplete for the lost RU")
+sources = r["lost_data_sources"]
+if source_lost:
+    # The summary's last line says which RU, when, and how many events.
+    verdict = [l for l in out.splitlines() if l.startswith("# FAILED: data source lost: ")]
+    if not verdict or verdict[-1] != out.rstrip("\n").splitlines()[-1]:
+        fail("the table does not end with '# FAILED: data source lost: ...'")
+    verdict = verdict[-1]
+    if f", {incomplete} events incomplete" not in verdict:
+        fail(f"{verdict!r} does not give the {incomplete} events incomplete_lost_peer counts")
+    if not sources:
+        fail("results.lost_data_sources is empty")
+    for src in sources:
+        named = f"{src['unit']} (rank {src['rank']}) at {src['lost_at_s']:.2f} s"
+        if named not in verdict:
+            fail(f"{verdict!r} does not name {named!r}")
+    for unit in a.expect_data_source_lost:
+        if unit not in [src["unit"] for src in sources]:
+            fail(f"{unit} not in results.lost_data_sources: {sources}")
+    stopped = r["assign_stopped_at_s"]
+    if stopped is None or stopped < min(src["lost_at_s"] for src in sources):
+        fail(f"assign_stopped_at_s {stopped} is not after the loss: {sources}")
+    print(f"data source lost: {verdict}")
+elif sources or incomplete:
+    fail(f"status ok but data sources lost {sources}, {incomplete} events incomplete")
 if a.expect_late_discarded and i["late_discarded"] < 1:
     fail("no late delivery discarded")
 if not a.expect_late_discarded and not seen and i["late_discarded"] != 0:

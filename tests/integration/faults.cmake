@@ -53,6 +53,18 @@ foreach(protocol pull push)
   list(APPEND _evb_fault_tests ${name})
 endforeach()
 
+# A lost data source never reads OK (issue 21): 4 nodes in layout rubu, RU 3
+# (with BU 3) killed at 2 s. Assignment stops, the events missing its
+# fragment stay incomplete, and the run exits 3 with `# FAILED: data source
+# lost: RU 3 (rank 3) at 2.00 s, ...` and results.status data_source_lost.
+add_test(NAME fault_kill_ru_rubu_data_source_lost
+         COMMAND ${_evb_fault} --expect-data-source-lost "RU 3" --expect-failure "RU 3"
+                 --expect-stdout "# FAILED: data source lost: RU 3 (rank 3) at 2.0"
+                 --expect-stderr "evbench: data source lost: RU 3 (rank 3)"
+                 -- --set nodes=4 --set on_failure=exclude --set duration=4s
+                 --set "faults=[{at: 2s, kill: ru3}]")
+list(APPEND _evb_fault_tests fault_kill_ru_rubu_data_source_lost)
+
 # A stall shorter than failure_detection excludes nobody; a longer one
 # excludes the BU, and what it sends when it wakes is discarded and counted.
 add_test(NAME fault_stall_short_kept

@@ -283,6 +283,37 @@ void recovery_fields(JsonWriter& w, const AggregateRecovery& r) {
   w.value("recovery_resolution_s", r.resolution_s);
 }
 
+// What was lost: "RU 3 (rank 3) at 2.00 s, 12 events incomplete, assignment
+// stopped at 2.01 s" (empty when no data source was lost).
+std::string data_source_loss(const Summary& s) {
+  if (!s.data_source_lost()) return "";
+  std::string out;
+  char buf[160];
+  for (const FailureRecord& f : s.lost_data_sources()) {
+    std::snprintf(buf, sizeof buf, "%s (rank %d) at %.2f s", f.unit.c_str(), f.rank, f.lost_at_s);
+    out += (out.empty() ? "" : ", ") + std::string(buf);
+  }
+  if (out.empty()) out = "an RU the EVM did not name";
+  std::snprintf(buf, sizeof buf, ", %llu events incomplete",
+                static_cast<unsigned long long>(s.incomplete_lost_peer));
+  out += buf;
+  if (s.assign_stopped_at_s >= 0) {
+    std::snprintf(buf, sizeof buf, ", assignment stopped at %.2f s", s.assign_stopped_at_s);
+    out += buf;
+  }
+  return out;
+}
+
+// The table's last line: "OK", or what failed (integrity errors, a lost data
+// source, or both).
+std::string verdict(const Summary& s) {
+  std::string out;
+  if (!s.integrity_ok()) out = "integrity errors";
+  if (s.data_source_lost())
+    out += (out.empty() ? "" : "; ") + std::string("data source lost: ") + data_source_loss(s);
+  return out.empty() ? "OK" : "FAILED: " + out;
+}
+
 void print_table(const Config& c, const Topology& t, const Summary& s, const std::string& variant,
                  const Predicted* predicted) {
   const bool builder = is_event_builder(c.protocol);
@@ -443,7 +474,7 @@ void print_table(const Config& c, const Topology& t, const Summary& s, const std
         static_cast<unsigned long long>(s.ring_slots),
         static_cast<unsigned long long>(s.ring_overrun),
         static_cast<unsigned long long>(s.assignments_held_back));
-  std::printf("# %s\n", s.integrity_ok() ? "OK" : "FAILED: integrity errors");
+  std::printf("# %s\n", verdict(s).c_str());
   std::fflush(stdout);
 }
 
@@ -494,7 +525,24 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
   w.value("evm_rank", t.evm_rank);
   w.end_object();
   w.begin_object("results");
-  w.value("status", s.integrity_ok() ? "ok" : "integrity_error");
+  w.value("status", s.status());
+  // The RUs lost under on_failure exclude (status data_source_lost): each
+  // with its rank and when it was lost; the events left incomplete for lack
+  // of them are integrity.incomplete_lost_peer.
+  w.begin_array("lost_data_sources");
+  for (const FailureRecord& f : s.lost_data_sources()) {
+    w.begin_object();
+    w.value("unit", f.unit);
+    w.value("rank", f.rank);
+    w.value("lost_at_s", f.lost_at_s);
+    w.value("detected_at_s", f.detected_at_s);
+    w.end_object();
+  }
+  w.end_array();
+  if (s.assign_stopped_at_s >= 0)
+    w.value("assign_stopped_at_s", s.assign_stopped_at_s);
+  else
+    w.raw("assign_stopped_at_s", "null");
   if (!o.simulated_platform.empty()) simulation_fields(w, o);
   w.value("driver", probe.variant.empty() ? c.driver : probe.variant);
   w.value("variant", probe.run_variant.empty() ? (probe.variant.empty() ? c.driver : probe.variant)
@@ -731,9 +779,10 @@ int report_run(const Config& c, const Topology& t, const std::vector<RankStats>&
                  static_cast<unsigned long long>(s.ring_overrun));
     if (!s.integrity_problem.empty())
       std::fprintf(stderr, "evbench: first problem: %s\n", s.integrity_problem.c_str());
-    return kExitIntegrity;
   }
-  return kExitOk;
+  if (s.data_source_lost())
+    std::fprintf(stderr, "evbench: data source lost: %s\n", data_source_loss(s).c_str());
+  return s.integrity_ok() && !s.data_source_lost() ? kExitOk : kExitIntegrity;
 }
 
 AggregateRecovery aggregate_recovery(const Summary& s, double fault_s, double since_s) {

@@ -1,8 +1,10 @@
 #pragma once
 // Rank 0's end of a run: merges every rank's statistics into the figures of
 // docs/METRICS.md, prints the `#`-commented table on stdout and writes the
-// JSON document (--json). Returns the run's exit code (kExitIntegrity when
-// any integrity counter is non-zero).
+// JSON document (--json). Returns the run's exit code: kExitIntegrity when
+// an integrity counter is non-zero (Summary::integrity_ok) or a data source
+// was lost (Summary::data_source_lost), else kExitOk (docs/METRICS.md,
+// "Exit status").
 #include <optional>
 #include <vector>
 
@@ -88,6 +90,26 @@ struct Summary {
   // The poll mode every rank ran, or the ranks' modes in rank order joined
   // by "," when they differ (hosts with different core counts).
   std::string poll_mode;
+  // RUs the EVM reported lost (on_failure exclude): each ends assignment,
+  // and the events missing its fragment stay incomplete.
+  std::vector<FailureRecord> lost_data_sources() const {
+    std::vector<FailureRecord> out;
+    for (const FailureRecord& f : failures)
+      if (f.unit.rfind("RU", 0) == 0) out.push_back(f);
+    return out;
+  }
+  // A data source was lost: an RU the EVM reported lost, or events some BU
+  // could not complete for lack of one. Not an integrity error (nothing was
+  // built short) but not a sound run either: the run stopped short of its
+  // duration or events, so its figures are not the configuration's. Exit
+  // status 3, results.status "data_source_lost". A lost BU whose events were
+  // all built elsewhere is recovery working, not counted; nor are late
+  // deliveries to an excluded BU (late_discarded, expected under exclude).
+  bool data_source_lost() const { return incomplete_lost_peer > 0 || !lost_data_sources().empty(); }
+  // results.status: integrity_error wins over data_source_lost.
+  const char* status() const {
+    return !integrity_ok() ? "integrity_error" : data_source_lost() ? "data_source_lost" : "ok";
+  }
   bool integrity_ok() const {
     // Corruption is expected when every corrupt fragment was an injected one
     // and every injected one was caught.
