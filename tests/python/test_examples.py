@@ -79,6 +79,14 @@ def test_drivers_example_has_every_variant_that_runs_here(evbench, schema):
             value = p.get("driver_options.%s" % option)
             if value is not None:
                 present.add((p.setting("driver"), str(value)))
+        # Open MPI's transport is chosen by its MCA parameters (the point's env): pml ucx is
+        # mpi/ucx, ob1 with the vader or tcp BTL is mpi/vader or mpi/tcp
+        pml, btl = p.env.get("OMPI_MCA_pml"), p.env.get("OMPI_MCA_btl")
+        if pml == "ucx":
+            present.add(("mpi", "ucx"))
+        for b in str(btl or "").split(","):
+            if b not in ("", "self"):
+                present.add(("mpi", b))
         present.add((p.setting("driver"), None))
     here = drivers_here(evbench)
     assert here, "evbench drivers lists no runnable driver"
