@@ -201,8 +201,11 @@ int cmd_sim(Args a, const PluginRegistry& r) {
   // MPI_Testsome makes one per request), unless the user chose
   // (docs/SCALE.md). SMPI's MPI_Testany never reports finished eager sends;
   // MPI_Waitany does, so testany is only set with waitany. The point-to-point
-  // micro-benchmarks keep polling: a one-to-one shift scan did not finish
-  // with blocking ranks (not yet understood).
+  // micro-benchmarks keep polling: a one-to-one shift scan with blocking
+  // ranks finishes at 30 ms per shift, with the polling figures, but in 81 s
+  // of wall time against 3.4 s, and one at 100 ms per shift did not finish
+  // within 100 s (why is not yet understood; docs/SCALE.md, "Idle ranks
+  // block").
   auto user_set = [&](const std::string& key) {
     return std::any_of(a.sets.begin(), a.sets.end(),
                        [&](const std::string& s) { return s.rfind(key + "=", 0) == 0; });

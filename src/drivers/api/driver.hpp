@@ -180,7 +180,7 @@ class Driver {
   // reaches its own allocations more directly override it (UCX's
   // shared-memory segments, which peers write with a plain copy where
   // caller memory would need the target's help). `pages` is the caller's
-  // page-size wish (config key `hugepages`); drivers whose library allocates
+  // page-size wish (config key `page_size`); drivers whose library allocates
   // may ignore it and say so in their page.
   virtual RegistrationPtr allocate_memory(size_t size, PageSize pages);
   // Only when capabilities().rdma_write: turns the packed key `peer` sent
