@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -41,26 +42,37 @@ const std::map<std::string, std::vector<Variant>>& variant_table() {
     for (const char* p : {"tcp", "shm", "sockets", "udp", "verbs", "psm2"}) {
       Variant v{.driver = "libfabric",
                 .label = std::string("libfabric_") + p,
-                .options = {{"provider", p}}};
-      // libfabric 1.17 provider bugs (tests/unit/libfabric/lf_quirks_test.cpp,
-      // docs/drivers/libfabric.md, Limitations).
+                .options = {{"provider", p}},
+                .probe_variant = std::string("libfabric/") + p};
+      // libfabric 1.17 provider bugs; libfabricQuirks in
+      // tests/unit/libfabric/lf_quirks_test.cpp asserts each is still there
+      // in 1.17 (docs/drivers/libfabric.md, Limitations).
       const std::string prov = p;
       if (prov == "tcp")
         v.truncation_broken =
             "libfabric 1.17 tcp;ofi_rxm drops the connection when it truncates a message of "
-            "16 KiB or less (libfabricQuirks)";
+            "16 KiB or less (asserted by libfabricQuirks.Tcp117EagerTruncationDropsTheConnection)";
       if (prov == "shm")
         v.truncation_broken =
             "libfabric 1.17 shm spins forever in fi_cq_read when it truncates a message "
-            "above 4 KiB (libfabricQuirks)";
+            "above 4 KiB (asserted by "
+            "libfabricQuirks.Shm117TruncationAboveInjectSizeNeverCompletes)";
       if (prov == "udp")
         v.truncation_broken =
-            "libfabric 1.17 udp;ofi_rxd reports truncated receives as ok (libfabricQuirks)";
+            "libfabric 1.17 udp;ofi_rxd reports truncated receives as ok (asserted by "
+            "libfabricQuirks.Udp117TruncationIsReportedAsOk)";
+      if (!v.truncation_broken.empty()) v.truncation_broken_in = "libfabric 1.17";
       t["libfabric"].push_back(std::move(v));
     }
     // UCX over its two transports that run without hardware here.
-    t["ucx"] = {Variant{.driver = "ucx", .label = "ucx_tcp", .options = {{"tls", "tcp"}}},
-                Variant{.driver = "ucx", .label = "ucx_sm", .options = {{"tls", "sm"}}}};
+    t["ucx"] = {Variant{.driver = "ucx",
+                        .label = "ucx_tcp",
+                        .options = {{"tls", "tcp"}},
+                        .probe_variant = "ucx/tcp"},
+                Variant{.driver = "ucx",
+                        .label = "ucx_sm",
+                        .options = {{"tls", "sm"}},
+                        .probe_variant = "ucx/sm"}};
     // PSM2's shared-memory device, one rank per process: two endpoints of
     // one process (PSM2_MULTI_EP) never saw each other's messages over shm
     // here. Runs under mpirun inside scripts/with-psm2-shm.sh (ctest -R
@@ -489,7 +501,28 @@ std::optional<std::string> cannot_run_here(const Variant& v) {
   if (!f) return "not run: " + v.label + ": driver '" + v.driver + "' is not built";
   if (!v.process_bootstrap.empty() && launcher_size() < 0) return v.needs_launcher;
   const DriverProbe& p = probe_of(*f);
-  if (!p.can_run) return "not run: " + v.label + ": the driver cannot run here: " + p.reason;
+  if (!p.can_run)
+    return "not run: " + v.label + ": the driver's probe says it cannot run here: " + p.reason;
+  if (!v.probe_variant.empty()) {
+    for (const auto& [name, why] : p.variants_not_here) {
+      if (name == v.probe_variant)
+        return "not run: " + v.label + ": the driver's probe says " + name +
+               " cannot run here: " + why;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> known_truncation_bug(const Variant& v) {
+  if (v.truncation_broken.empty()) return std::nullopt;
+  const DriverFactory* f = registry().driver(v.driver);
+  if (!f) return std::nullopt;
+  const std::string& version = probe_of(*f).library_version;
+  if (version.rfind(v.truncation_broken_in, 0) == 0) {
+    return "known library bug in " + version + ": " + v.truncation_broken;
+  }
+  std::printf("[ note     ] %s: the truncation bug was recorded for %s, this is %s: checked\n",
+              v.label.c_str(), v.truncation_broken_in.c_str(), version.c_str());
   return std::nullopt;
 }
 
@@ -552,7 +585,11 @@ std::optional<std::string> run_in_process(const Variant& v, const DriverFactory&
               milliseconds(20000));
       drivers.push_back(f.create(ctx));
     } catch (const std::exception& e) {
-      return "not run: " + v.label + ": cannot create the driver here: " + e.what();
+      // The probe said this variant runs here (cannot_run_here): not
+      // creating it is a failure, never a "not run".
+      ADD_FAILURE() << v.label << " rank " << i << ": the driver's probe says this variant can "
+                    << "run here, but DriverFactory::create threw: " << e.what();
+      return std::nullopt;
     }
     if (!drivers.back()) {
       ADD_FAILURE() << v.label << ": DriverFactory::create returned null";
@@ -613,13 +650,28 @@ std::optional<std::string> run_in_processes(const Variant& v, const DriverFactor
     DriverContext ctx{
         .rank = b.rank(), .size = b.size(), .all_local = b.all_local(), .config = &config};
     std::unique_ptr<Driver> d;
+    std::string create_error;
     try {
       Guard g(v.label + ": DriverFactory::create", milliseconds(60000));
       d = f.create(ctx);
+      if (!d) create_error = "returned null";
     } catch (const std::exception& e) {
-      skip = "not run: " + v.label + ": cannot create the driver here: " + e.what();
-      return 0;
+      create_error = std::string("threw: ") + e.what();
     }
+    // Every rank learns whether all could create theirs (no rank is left
+    // waiting in set-up for one that gave up). The probe said the variant
+    // runs here (cannot_run_here): a failed create is a failure.
+    const auto created = b.allgather(create_error.empty() ? std::string("ok") : create_error);
+    bool all_created = true;
+    for (size_t i = 0; i < created.size(); ++i) {
+      if (created[i] == "ok") continue;
+      all_created = false;
+      if (static_cast<int>(i) == b.rank() || b.rank() == 0) {
+        ADD_FAILURE() << v.label << " rank " << i << ": the driver's probe says this variant can "
+                      << "run here, but DriverFactory::create " << created[i];
+      }
+    }
+    if (!all_created) return 0;
     std::string who = v.label + " rank " + std::to_string(b.rank());
     try {
       auto addresses = b.allgather(d->local_address());

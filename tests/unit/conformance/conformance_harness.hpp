@@ -50,6 +50,12 @@ struct Variant {
   std::string driver;                          // factory name in the registry
   std::string label;                           // instantiation name: tcp, libfabric_shm
   std::map<std::string, std::string> options;  // driver_options
+  // The name the driver's probe gives this variant (DriverProbe::
+  // variants_usable / variants_not_here: "libfabric/verbs", "ucx/sm"); when
+  // the probe lists it as not here, the variant is not run, with the
+  // probe's reason. Whatever the probe does not rule out must run: a
+  // DriverFactory::create that throws then is a failure, not a skip.
+  std::string probe_variant;
   // Non-empty: one rank per process, started by a launcher and joined
   // through this bootstrap (from the registry).
   std::string process_bootstrap;
@@ -59,9 +65,14 @@ struct Variant {
   // Non-empty: a documented limitation makes truncating a large
   // (rendezvous-size) message unsafe; only eager truncation is checked.
   std::string large_truncation_unsafe;
-  // Non-empty: the library mishandles truncation itself (skip reason; the
-  // driver-specific tests keep a disabled test asserting the right outcome).
+  // Non-empty: the library mishandles truncation itself (skip reason). The
+  // skip applies only while the driver's probe reports a library_version
+  // starting with truncation_broken_in (the version the bug was recorded
+  // for); a driver-specific test asserts the bug is still there in that
+  // version (tests/unit/libfabric/lf_quirks_test.cpp). Any other version
+  // runs the check.
   std::string truncation_broken;
+  std::string truncation_broken_in;
 };
 
 // The registry filled by register_builtin_plugins() (built once).
@@ -171,8 +182,15 @@ using Body = std::function<void(Rank&)>;
 std::optional<std::string> run_ranks(const Variant& variant, int ranks, const Body& body);
 
 // Skip checks shared by tests that do not use run_ranks: the driver's probe
-// and whether this process can run the variant at all.
+// (DriverProbe::can_run, and variants_not_here for the variant's
+// probe_variant) and whether this process can run the variant at all
+// (launcher). Nothing else decides "not run": what passes these checks must
+// run, and failing to create its driver is a test failure.
 std::optional<std::string> cannot_run_here(const Variant& variant);
+
+// The reason to skip a truncation check for a library bug recorded for the
+// library version the driver's probe reports now (nullopt otherwise: run).
+std::optional<std::string> known_truncation_bug(const Variant& variant);
 
 // Removes what a process killed without cleanup left in /dev/shm: entries
 // named "<pid>:..." (libfabric's shm provider names its regions so).

@@ -137,7 +137,9 @@ TEST_P(DriverContract, KilledPeerIsReportedWithItsRank) {
     Guard g(v.label + " rank 0: DriverFactory::create", milliseconds(20000));
     d = f.create(DriverContext{.rank = 0, .size = 2, .all_local = true, .config = &config});
   } catch (const std::exception& e) {
-    GTEST_SKIP() << "not run: " << v.label << ": cannot create the driver here: " << e.what();
+    // The probe said this variant runs here (cannot_run_here above).
+    FAIL() << v.label << ": the driver's probe says this variant can run here, but "
+           << "DriverFactory::create threw: " << e.what();
   }
   ASSERT_TRUE(d);
   RegistrationPtr recv_reg = d->register_memory(recv_mem.data(), recv_mem.size());
@@ -170,6 +172,8 @@ TEST_P(DriverContract, KilledPeerIsReportedWithItsRank) {
 
   auto theirs = recv_str(sv[0], milliseconds(20000));
   ASSERT_TRUE(theirs) << "the child never sent its address";
+  ASSERT_NE(theirs->rfind("error: ", 0), 0u)
+      << "the child (rank 1) could not set up the variant the probe says runs here: " << *theirs;
   ASSERT_TRUE(send_str(sv[0], mine));
   try {
     Guard g(v.label + " rank 0: connect() to the child", milliseconds(30000));
@@ -281,14 +285,15 @@ TEST_P(DriverContract, KilledPeerIsReportedWithItsRank) {
   std::printf("[ info     ] %s: completions:%s\n", v.label.c_str(), all.c_str());
   EXPECT_EQ(duplicates, 0u);
 
-  auto t0 = Clock::now();
+  // shutdown() must return although rank 1 never says goodbye: the Guard
+  // only bounds a hang (it ends the process with a [  HANG    ] line); how
+  // fast it returns is not this test's business.
   try {
-    Guard g(v.label + " rank 0: shutdown() with rank 1 lost", milliseconds(20000));
+    Guard g(v.label + " rank 0: shutdown() with rank 1 lost", milliseconds(30000));
     d->shutdown();
   } catch (const std::exception& e) {
     ADD_FAILURE() << "shutdown() with a lost peer threw: " << e.what();
   }
-  EXPECT_LT(Clock::now() - t0, std::chrono::seconds(10)) << "shutdown() with a lost peer";
   small_reg.reset();
   big_reg.reset();
   recv_reg.reset();

@@ -1,9 +1,13 @@
 // Peer failure, graceful shutdown, connect errors and wait() (losing a peer
 // is not tested on shm: its endpoints in one process share their mappings).
 #include <gtest/gtest.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstring>
+#include <fstream>
+#include <map>
 #include <thread>
 
 #include "core/error.hpp"
@@ -167,9 +171,12 @@ TEST_P(LfFaults, KeepaliveKeepsQuietPeersAndLosesSilentOnes) {
   EXPECT_EQ(c.settle(0, std::chrono::milliseconds(1500)), 0u)
       << "a quiet but polling peer was given up: " << c[0].last_error();
   // Rank 2 stops polling (a hung process): after the timeout it is lost.
+  // The events: a peer_event and the receive from rank 2, both peer_lost
+  // (30 s only bounds a hang; how soon is not asserted, the quiet phase
+  // above showed a polling peer is never given up).
   c.set_elsewhere(2, true);
   const auto t0 = test::Clock::now();
-  auto got = c.take(0, 2, std::chrono::seconds(5));
+  auto got = c.take(0, 2, std::chrono::seconds(30));
   const auto took = test::Clock::now() - t0;
   ASSERT_EQ(got.size(), 2u);
   const Completion* ev = find(got, OpType::peer_event);
@@ -180,8 +187,6 @@ TEST_P(LfFaults, KeepaliveKeepsQuietPeersAndLosesSilentOnes) {
   EXPECT_EQ(ev->status, OpStatus::peer_lost);
   EXPECT_EQ(rv->cookie, 2u);
   EXPECT_EQ(rv->status, OpStatus::peer_lost);
-  EXPECT_GE(took, std::chrono::milliseconds(300));
-  EXPECT_LT(took, std::chrono::seconds(3));
   EXPECT_NE(c[0].last_error().find("rank 2 answered no keepalive"), std::string::npos)
       << c[0].last_error();
   std::cout << "[ keepalive ] " << GetParam() << ": a rank that stopped polling was lost after "
@@ -211,101 +216,164 @@ TEST_P(LfFaults, SendsQueuedForAVanishedPeerDoNotHoldUpOthers) {
   Cluster c(3, o);
   c.connect();
   c.destroy(1);
-  // Let rank 0's provider see the connection go.
-  (void)c.settle(0, std::chrono::milliseconds(300));
+  // Sends to the vanished rank 1 until the provider has shown what it does
+  // with them: refuses them with FI_EAGAIN, so the driver queues them (the
+  // case this test is about), fails them, or completes them. Each provider
+  // does one thing, recorded for libfabric 1.17 and asserted, so a change is
+  // noticed: tcp;ofi_rxm refuses (it retries the connection), sockets fails
+  // them as peer_lost, udp;ofi_rxd completes them ok (nobody is told).
+  // 20 s only bounds a hang.
+  const std::map<std::string, std::string> expected = {
+      {"tcp", "queued"}, {"sockets", "failed"}, {"udp", "completed"}};
   auto m = pattern(1024, 5);
   Segment s{m.data(), m.size(), nullptr};
-  for (int i = 0; i < 8; ++i) c[0].post_send(1, 1, {&s, 1}, 100 + i);
-  (void)c.settle(0, std::chrono::milliseconds(100));
-  if (c[0].queued_ops() == 0)
-    GTEST_SKIP() << GetParam() << " did not refuse the sends to the vanished rank (they "
-                 << "completed or failed: " << c.queued(0)
-                 << " completions), so nothing waits in the driver's queue";
+  constexpr int kSends = 64;
+  int posted = 0;
+  size_t ok = 0, failed = 0, seen = 0;
+  auto count_completions = [&] {
+    auto got = c.collect(0, c.queued(0), std::chrono::milliseconds(0));
+    for (const Completion& x : got) {
+      if (x.type != OpType::send) continue;
+      ++seen;
+      if (x.status == OpStatus::ok) ++ok;
+      if (x.status == OpStatus::peer_lost || x.status == OpStatus::error) ++failed;
+    }
+  };
+  const auto deadline = test::Clock::now() + std::chrono::seconds(20);
+  while (c[0].queued_ops() == 0 && failed == 0 && seen < static_cast<size_t>(kSends) &&
+         test::Clock::now() < deadline) {
+    if (posted < kSends) c[0].post_send(1, 1, {&s, 1}, 100 + posted++);
+    (void)c.settle(0, std::chrono::milliseconds(10));
+    count_completions();
+  }
+  const std::string did = c[0].queued_ops() > 0               ? "queued"
+                          : failed > 0                        ? "failed"
+                          : ok == static_cast<size_t>(kSends) ? "completed"
+                                                              : "nothing (20 s)";
+  ASSERT_EQ(did, expected.at(GetParam()))
+      << GetParam() << " with sends to a vanished rank, libfabric " << test::running_version()
+      << ": " << posted << " posted, " << c[0].queued_ops() << " queued in the driver, " << ok
+      << " completed ok, " << failed << " failed; last error: '" << c[0].last_error()
+      << "'. Re-check what this provider does (and the note above).";
   std::vector<std::byte> buf(1024);
   c[2].post_recv(0, 1, buf.data(), buf.size(), nullptr, 7);
   c[0].post_send(2, 1, {&s, 1}, 200);
-  auto got = c.take(2, 1, std::chrono::seconds(5));
+  // The live rank is served whatever became of the sends to rank 1 (30 s
+  // only bounds a hang).
+  auto got = c.take(2, 1, std::chrono::seconds(30));
   ASSERT_EQ(got.size(), 1u) << "the send to rank 2 waited behind those to rank 1";
   EXPECT_EQ(got[0].status, OpStatus::ok);
   EXPECT_EQ(got[0].peer, 0);
   EXPECT_EQ(std::memcmp(buf.data(), m.data(), m.size()), 0);
-  EXPECT_GT(c[0].queued_ops(), 0u) << "the sends to rank 1 left the queue meanwhile";
-  std::cout << "[ queued ] " << GetParam() << ": " << c[0].queued_ops()
-            << " operations for the vanished rank still queued, the live rank served\n";
+  if (did == "queued") {
+    EXPECT_GT(c[0].queued_ops(), 0u) << "the sends to rank 1 left the queue meanwhile";
+  }
+  std::cout << "[ queued ] " << GetParam() << ": sends to the vanished rank " << did << " ("
+            << c[0].queued_ops() << " still queued), the live rank served\n";
 }
 
 TEST_P(LfFaults, ConnectTimesOutNamingTheMissingRank) {
   LfOptions o = options();
   o.connect_timeout = std::chrono::milliseconds(300);
   Cluster c(2, o);
-  const auto t0 = test::Clock::now();
   try {
+    // The event: connect() gives up with an error naming rank 1 (the guard
+    // only bounds a hang, it is no performance limit).
+    evb::test::HangGuard g(GetParam() + ": connect() with connect_timeout 300 ms and rank 1 absent",
+                           std::chrono::seconds(60));
     c[0].connect(c.addresses(), {1});  // rank 1 never connects
     FAIL() << "connect returned without the peer";
   } catch (const PeerError& e) {
     EXPECT_EQ(e.peer(), 1);
     EXPECT_NE(std::string(e.what()).find("rank(s) 1"), std::string::npos) << e.what();
   }
-  EXPECT_LT(test::Clock::now() - t0, std::chrono::seconds(5));
 }
 
+// The scheduler state of thread `tid` of this process: 'R' running or
+// runnable, 'S' asleep in the kernel, ... ('?' when unreadable).
+char thread_state(pid_t tid) {
+  std::ifstream f("/proc/self/task/" + std::to_string(tid) + "/stat");
+  std::string line;
+  std::getline(f, line);
+  const size_t paren = line.rfind(')');
+  return paren != std::string::npos && paren + 2 < line.size() ? line[paren + 2] : '?';
+}
+
+// Event-based: no test here measures how long anything took. Guards only
+// bound a hang (a wait() that never returns ends the process with a
+// "[  HANG    ]" line naming it).
 TEST_P(LfFaults, WaitSleepsAndWakesForArrivals) {
   Cluster c(2, options());
   c.connect();
+  Completion out[4];
   if (!c[1].capabilities().can_block) {
-    // Without a wait fd, wait() must not sleep (the caller polls instead).
-    const auto t0 = test::Clock::now();
-    c[1].wait(std::chrono::milliseconds(200));
-    EXPECT_LT(test::Clock::now() - t0, std::chrono::milliseconds(100));
+    // Without a wait fd, wait() must not sleep (the caller polls instead):
+    // wait(10 min) returns.
+    {
+      evb::test::HangGuard g(GetParam() + ": wait(10 min) of a driver that cannot block",
+                             std::chrono::seconds(60));
+      c[1].wait(std::chrono::minutes(10));
+    }
+    EXPECT_EQ(c[1].poll(out), 0u);
     return;
   }
-  // Idle: wait() sleeps (a few returns in 300 ms, where a spin makes
-  // hundreds of thousands; the sockets provider naps 1 ms at a time).
-  Completion out[4];
-  auto t0 = test::Clock::now();
-  int returns = 0;
-  while (test::Clock::now() - t0 < std::chrono::milliseconds(300)) {
+  // Idle: wait(100 ms) returns with nothing to report.
+  {
+    evb::test::HangGuard g(GetParam() + ": wait(100 ms) with nothing pending",
+                           std::chrono::seconds(60));
     c[1].wait(std::chrono::milliseconds(100));
-    ++returns;
   }
-  EXPECT_LT(returns, 1000);
   EXPECT_EQ(c[1].poll(out), 0u);
-  // A message from another thread wakes it long before the 5 s timeout. The
+  // wait() sleeps: another thread sees the waiting thread asleep in the
+  // kernel (state S; a wait() that spins stays R), and only then sends it a
+  // message, which must wake it: wait(10 min) returns with the message. The
   // sender keeps polling (manual progress) until the receiver is done.
   std::vector<std::byte> buf(128);
   c[1].post_recv(0, 1, buf.data(), buf.size(), nullptr, 1);
   auto m = pattern(100, 4);
-  std::atomic<bool> done{false};
+  const pid_t receiver = static_cast<pid_t>(::syscall(SYS_gettid));
+  std::atomic<bool> in_wait{false}, done{false}, seen_asleep{false};
+  std::atomic<long> samples{0};
   std::thread sender([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const auto give_up = test::Clock::now() + std::chrono::seconds(20);  // bounds a spin
+    while (!seen_asleep && test::Clock::now() < give_up) {
+      if (in_wait && thread_state(receiver) == 'S') {
+        seen_asleep = true;
+      } else {
+        ++samples;
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+      }
+    }
     Segment s{m.data(), m.size(), nullptr};
     c[0].post_send(1, 1, {&s, 1}, 1);
     Completion mine[1];
-    const auto deadline = test::Clock::now() + std::chrono::seconds(10);
-    while (!done && test::Clock::now() < deadline) {
+    while (!done) {
       c[0].poll(mine);
       c[0].wait(std::chrono::milliseconds(1));
     }
   });
-  t0 = test::Clock::now();
   size_t n = 0;
   int waits = 0;
-  const auto deadline = t0 + std::chrono::seconds(10);
-  while (n == 0 && test::Clock::now() < deadline) {
-    c[1].wait(std::chrono::seconds(5));
-    ++waits;
-    n = c[1].poll(out);
+  {
+    evb::test::HangGuard g(GetParam() + ": wait(10 min) with a message on its way (must wake)",
+                           std::chrono::seconds(60));
+    while (n == 0) {
+      in_wait = true;
+      c[1].wait(std::chrono::minutes(10));
+      in_wait = false;
+      ++waits;
+      n = c[1].poll(out);
+    }
   }
-  const auto woke = test::Clock::now() - t0;
   done = true;
   sender.join();
+  EXPECT_TRUE(seen_asleep) << "the thread in wait() was never seen asleep in the kernel ("
+                           << samples << " samples, 20 s): wait() spins";
   ASSERT_EQ(n, 1u);
   EXPECT_EQ(out[0].status, OpStatus::ok);
   EXPECT_EQ(std::memcmp(buf.data(), m.data(), 100), 0);
-  EXPECT_LT(woke, std::chrono::seconds(4)) << "wait() did not wake up for the message";
-  std::cout << "[ wait ] " << GetParam() << ": " << returns
-            << " returns of wait(100ms) in 300 ms idle, " << waits
-            << " wait(5s) calls before the message\n";
+  std::cout << "[ wait ] " << GetParam() << ": seen asleep after " << samples << " samples; "
+            << waits << " wait(10 min) calls before the message\n";
 }
 
 std::string provider_name(const ::testing::TestParamInfo<std::string>& info) {

@@ -208,8 +208,13 @@ TEST_P(LfMessaging, TruncationReportsAtLeastThePostedSize) {
     posted = 100000;
   } else if (GetParam() == "shm") {
     message = 3000;
-  } else if (GetParam() == "udp") {
-    GTEST_SKIP() << "udp;ofi_rxd completes truncated receives as ok (no FI_ETRUNC)";
+  } else if (GetParam() == "udp" && test::quirk_version_is_current()) {
+    // A known bug of the version the quirk was recorded for, asserted
+    // present by libfabricQuirks.Udp117TruncationIsReportedAsOk; any other
+    // libfabric runs this check.
+    GTEST_SKIP() << "known libfabric " << test::kQuirkVersion
+                 << " bug: udp;ofi_rxd completes truncated receives as ok, no FI_ETRUNC "
+                    "(asserted by libfabricQuirks.Udp117TruncationIsReportedAsOk)";
   }
   Cluster c(2, options());
   c.connect();
@@ -251,8 +256,9 @@ TEST_P(LfMessaging, BackPressureCompletesEverySendExactlyOnce) {
   Cluster c(2, o);
   c.connect();
   constexpr int kCount = 3000;
-  // udp;ofi_rxd stalls after rx_size multi-packet messages (see
-  // DISABLED_UdpMultiPacketMessagesStall): keep its messages to one datagram.
+  // udp;ofi_rxd 1.17 stalls after rx_size multi-packet messages (asserted by
+  // libfabricQuirks.Udp117MultiPacketMessagesStallAfterRxSize): keep its
+  // messages to one datagram.
   const size_t size = GetParam() == "udp" ? 1000 : 32 * 1024;
   auto m = pattern(size, 3);
   std::vector<std::byte> sink(size);

@@ -139,8 +139,13 @@ TEST(libfabricPlugin, ExcludeIsRefusedOverProvidersThatDoNotSurviveALostPeer) {
   EXPECT_TRUE(parse_lf_options(&config).exclude_lost_peers);
   config.on_failure = OnFailure::abort;
   EXPECT_FALSE(parse_lf_options(&config).exclude_lost_peers);
+  std::string not_checked;
   for (const char* provider : {"shm", "tcp"}) {
-    if (!test::unusable(provider).empty()) continue;
+    // Only the driver's probe may rule a provider out, and then visibly.
+    if (const std::string why = test::unusable(provider); !why.empty()) {
+      not_checked += std::string(not_checked.empty() ? "" : "; ") + provider + ": " + why;
+      continue;
+    }
     LfOptions o = test::options_for(provider);
     o.exclude_lost_peers = true;
     if (std::string(provider) == "tcp") {
@@ -158,6 +163,10 @@ TEST(libfabricPlugin, ExcludeIsRefusedOverProvidersThatDoNotSurviveALostPeer) {
       EXPECT_NE(what.find("driver_options.provider"), std::string::npos) << what;
     }
   }
+  // The checks above stand (a failure is still a failure); what the probe
+  // ruled out is reported as not run rather than passed over in silence.
+  if (!not_checked.empty())
+    GTEST_SKIP() << "creation with on_failure exclude not checked over " << not_checked;
 }
 
 TEST(libfabricPlugin, BadRankIsRefused) {

@@ -3,6 +3,7 @@
 // one process over loopback, connected from threads, then driven from the
 // test thread with deadlines.
 #include <gtest/gtest.h>
+#include <rdma/fabric.h>
 
 #include <chrono>
 #include <cstdint>
@@ -16,6 +17,7 @@
 #include "../support/driver_test_util.hpp"
 #include "drivers/libfabric/lf_driver.hpp"
 #include "drivers/libfabric/lf_fabric.hpp"
+#include "drivers/libfabric/lf_probe.hpp"
 
 namespace evb::libfabric::test {
 
@@ -25,21 +27,40 @@ using evb::test::all_but;
 using evb::test::context_of;
 using evb::test::pattern;
 
-// "" when `provider` can open an endpoint here (on loopback), else why not.
-inline std::string unusable(const std::string& provider) {
-  InfoRequest r;
-  r.provider = canonical_provider(provider);
-  if (is_ip_provider(r.provider)) r.node = "127.0.0.1";
-  std::string why;
-  InfoPtr info = select_info(r, &why);
-  return info ? std::string() : why;
+// The libfabric driver's probe (what `evbench drivers` shows), run once.
+inline const DriverProbe& driver_probe() {
+  static const DriverProbe p = probe_libfabric();
+  return p;
 }
 
-#define LF_REQUIRE_PROVIDER(provider)                                                       \
-  do {                                                                                      \
-    const std::string lf_why_ = ::evb::libfabric::test::unusable(provider);                 \
-    if (!lf_why_.empty()) GTEST_SKIP() << (provider) << " is not usable here: " << lf_why_; \
+// "" when the driver's probe does not rule `provider` out here, else the
+// probe's reason. Only the probe decides whether a provider's tests run: a
+// provider it does not rule out must work, and its tests fail if it does not.
+inline std::string unusable(const std::string& provider) {
+  for (const auto& [name, why] : driver_probe().variants_not_here) {
+    if (name == "libfabric/" + provider)
+      return "the libfabric driver's probe says " + name + " cannot run here: " + why;
+  }
+  return "";
+}
+
+#define LF_REQUIRE_PROVIDER(provider)                                       \
+  do {                                                                      \
+    const std::string lf_why_ = ::evb::libfabric::test::unusable(provider); \
+    if (!lf_why_.empty()) GTEST_SKIP() << lf_why_;                          \
   } while (0)
+
+// The libfabric version the quirks (tests/unit/libfabric/lf_quirks_test.cpp,
+// docs/drivers/libfabric.md, Limitations) were recorded for, and whether the
+// library loaded now (fi_version()) is that one.
+inline constexpr const char* kQuirkVersion = "1.17";
+inline std::string running_version() {
+  const uint32_t v = fi_version();
+  return std::to_string(FI_MAJOR(v)) + "." + std::to_string(FI_MINOR(v));
+}
+inline bool quirk_version_is_current() {
+  return running_version() == kQuirkVersion;
+}
 
 inline LfOptions options_for(const std::string& provider) {
   LfOptions o;
@@ -116,6 +137,20 @@ class Cluster {
     return got_[rank].size();
   }
   size_t queued(int rank) const { return got_[rank].size(); }
+
+  // Pumps until `rank` has `n` completions or `limit` passes, without
+  // failing; returns what arrived (up to `n`). For tests that record what a
+  // library does, where "never arrived" is the observation.
+  std::vector<Completion> collect(int rank, size_t n, std::chrono::milliseconds limit) {
+    const auto deadline = Clock::now() + limit;
+    while (got_[rank].size() < n && Clock::now() < deadline) pump();
+    std::vector<Completion> out;
+    while (!got_[rank].empty() && out.size() < n) {
+      out.push_back(got_[rank].front());
+      got_[rank].pop_front();
+    }
+    return out;
+  }
 
  private:
   std::vector<std::unique_ptr<LfDriver>> drivers_;
