@@ -38,6 +38,7 @@ class Row:
         self.eps = spread("events_per_second")
         self.p99 = spread("latency_p99_ms")
         self.faults = [m.faults for m in members if m.faults]
+        self.status = first.status
 
     def value(self, k):
         return self.config.get(k)
@@ -49,11 +50,13 @@ class Row:
         return [m.doc for m in self.members]
 
 
-def rows_of(recs):
-    """Rows of the finished points (status ok), in the order first seen."""
+def rows_of(recs, statuses=("ok",)):
+    """Rows of the points that ran with one of `statuses` and have figures, in
+    the order first seen (the Faults table also takes runs that lost a data
+    source: they ran, their status says what they lost)."""
     groups = {}
     for r in recs:
-        if not r.ok:
+        if r.status not in statuses or r.figures["aggregate_gbps"] is None:
             continue
         ident = (r.variant, tuple(sorted((k, _text(v)) for k, v in r.flat.items())))
         groups.setdefault(ident, []).append(r)

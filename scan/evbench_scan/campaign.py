@@ -127,7 +127,8 @@ class Campaign:
 
 # --- evbench-scan import: a campaign from loose `evbench run --json` documents ---
 
-STATUS_EXIT = {"ok": 0, "failed": 1, "config-error": 2, "integrity": 3}
+STATUS_EXIT = {"ok": 0, "failed": 1, "config-error": 2, "integrity": 3, "integrity_error": 3,
+               "data_source_lost": 3}
 
 
 class ImportProblem(ValueError):

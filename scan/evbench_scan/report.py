@@ -95,7 +95,8 @@ def write_report(root, outdir, baseline=None, reference_files=(), platform=None,
     missing = tables.not_run(meta, a["recs"], fmt)
     sentences = answers.answer(rows, vary, fmt, scans, missing.body)
     tabs = [tables.variants(rows, vary, fmt), tables.configurations(rows, vary, fmt, a["base_rows"])]
-    fault_table, fault_entries = tables.faults(rows, [k for k in vary], fmt)
+    fault_rows = analysis.rows_of(a["recs"], ("ok", "data_source_lost"))
+    fault_table, fault_entries = tables.faults(fault_rows, [k for k in vary], fmt)
     if fault_table.body:
         tabs.append(fault_table)
     if missing.body or missing.note:

@@ -244,7 +244,8 @@ def run_point(campaign, point, evbench, extra_args=()):
         if doc is not None and isinstance(doc.get("results"), dict):
             os.replace(tmp, final)
             if status != "timeout":
-                status = doc["results"].get("status", status) if code == 0 else status
+                # exit 3 says which integrity problem in the document (integrity_error, data_source_lost)
+                status = doc["results"].get("status", status) if code in (0, 3) else status
         else:
             os.remove(tmp)
             doc = None

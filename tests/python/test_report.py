@@ -423,3 +423,23 @@ def test_failed_points_are_named_with_evbench_words(tmp_path):
     assert row == {"variant or point": "libfabric/sockets send (p0002 p0003)", "status": "failed",
                    "reason": "evbench: rank 3: fi_tsend: No such file"}
     assert "failed: libfabric/sockets send (reasons under Not run)" in answer(md)
+
+
+def test_a_lost_data_source_is_in_the_faults_table_not_the_comparison(tmp_path):
+    lost = synthetic.result("tcp", 3.0, faults=[
+        {"kind": "peer_lost", "unit": "RU 3", "rank": 3, "lost_at_s": 2.0, "detected_at_s": 2.01,
+         "time_to_detect_s": 0.01, "events_reassigned": 0, "time_to_rebuild_s": None}],
+        integrity={"lost": 0, "incomplete_lost_peer": 8, "late_discarded": 0}, on_failure="exclude")
+    lost["results"]["status"] = "data_source_lost"
+    points = [({"on_failure": "abort"}, synthetic.result("tcp", 10.0, on_failure="abort")),
+              ({"on_failure": "exclude"}, lost)]
+    out = synthetic.campaign(tmp_path / "l", points, ["on_failure"])
+    write(os.path.join(out, "logs", "p0002.log"),
+          "# FAILED: data source lost: RU 3 (rank 3) at 2.00 s, 8 events incomplete\n"
+          "evbench: data source lost: RU 3 (rank 3) at 2.00 s, 8 events incomplete\n")
+    rep, md = report(out)
+    (row,) = md_table(md, "Faults")
+    assert row["status"] == "data_source_lost" and row["incomplete (lost RU)"] == "8" and row["points"] == "p0002"
+    assert [r["points"] for r in md_table(md, "Configurations")] == ["p0001"]
+    (missing,) = md_table(md, "Not run")
+    assert missing["status"] == "data_source_lost" and "RU 3" in missing["reason"]
