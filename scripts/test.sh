@@ -3,37 +3,88 @@
 # the unit tests (and the runs labelled sanitize) again under AddressSanitizer + UBSan, the Python tests
 # of the scan tooling (including a real single-node Slurm cluster), and a
 # bounded run of the libFuzzer targets (20 s each, docs/FUZZING.md).
+#
+# Every runner writes a JUnit report into build-test-results/; at the end
+# (also after an error) scripts/test_accounting.py checks what did not run
+# against tests/expected-not-run.txt (docs/TESTING.md) and prints, as the
+# very last line, `N passed, N failed, N skipped`. The script fails when a
+# test fails, a step fails, or a test did not run that is not on the list.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
+results=$PWD/build-test-results
+rm -rf "$results"
+mkdir -p "$results"
+step=start
+
+# A test runner's failure is recorded and the next runner still runs (so the
+# accounting covers all of them); a build or configure error ends the script
+# at once (set -e). Either way finish() prints the accounting and the totals.
+run_step() {  # run_step NAME COMMAND...
+  local name=$1 rc=0
+  shift
+  step=$name
+  "$@" || rc=$?
+  printf '%s\t%s\n' "$name" "$rc" >> "$results/steps.tsv"
+}
+finish() {
+  local rc=$? acct=0
+  trap - EXIT INT TERM
+  set +e
+  if [ "$rc" -ne 0 ]; then
+    printf '%s\t%s\t%s\n' "$step" "$rc" "the script stopped here" >> "$results/steps.tsv"
+  fi
+  /usr/bin/python3 scripts/test_accounting.py --expected tests/expected-not-run.txt "$results"
+  acct=$?
+  if [ "$rc" -eq 0 ]; then rc=$acct; fi
+  exit "$rc"
+}
+trap finish EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# --no-tests=error: a build dir configured without tests must not pass.
+ctest_run() {  # ctest_run RUNNER BUILD_DIR CTEST_ARGS...
+  local runner=$1 dir=$2
+  shift 2
+  ctest --test-dir "$dir" --output-on-failure --no-tests=error -j 2 --timeout 300 \
+        --output-junit "$results/$runner.xml" "$@"
+}
+
 # One formatter config (.clang-format) for every C++ file.
-git ls-files '*.cpp' '*.hpp' '*.c' | xargs clang-format --dry-run --Werror
+step=clang-format
+run_step clang-format sh -c "git ls-files '*.cpp' '*.hpp' '*.c' | xargs clang-format --dry-run --Werror"
 
 # Every driver whose library install-deps.sh installs is required: a driver
 # that silently failed to configure would take its tests with it.
 required_drivers=(-DEVBENCH_WITH_TCP=ON -DEVBENCH_WITH_MPI=ON -DEVBENCH_WITH_LIBFABRIC=ON
                   -DEVBENCH_WITH_UCX=ON -DEVBENCH_WITH_VERBS=ON -DEVBENCH_WITH_PSM2=ON)
+step=build
 scripts/build.sh -DEVBENCH_REQUIRE_GTEST=ON "${required_drivers[@]}"
-(cd build && ctest --output-on-failure -j 2 --timeout 300)
+run_step ctest ctest_run ctest build
 
 # Sanitizer build of the unit tests and the runs labelled sanitize (fragment
-# layouts at the key limits) — MPI left out: Open MPI's own allocations are
+# layouts at the key limits, the failure paths, one short event-building run
+# per driver that runs here) — MPI left out: Open MPI's own allocations are
 # not ours to judge.
+step=build-asan
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DEVBENCH_SANITIZE=ON \
       -DEVBENCH_WITH_MPI=OFF -DEVBENCH_WITH_TCP=ON -DEVBENCH_WITH_LIBFABRIC=ON \
       -DEVBENCH_WITH_UCX=ON -DEVBENCH_WITH_VERBS=ON -DEVBENCH_WITH_PSM2=ON \
       -DEVBENCH_REQUIRE_GTEST=ON >/dev/null
 cmake --build build-asan -j "$(nproc)"
-(cd build-asan && ctest --output-on-failure -j 2 -L 'unit|sanitize' --timeout 300)
+run_step ctest-asan ctest_run ctest-asan build-asan -L 'unit|sanitize'
 
 # The SMPI build (SimGrid, smpicxx) and the simulation tests: `evbench sim`
 # of the ordinary build above driving build-sim's evbench-smpi.
+step=build-sim
 cmake -S . -B build-sim -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEVBENCH_SIM=ON >/dev/null
 cmake --build build-sim -j "$(nproc)"
-(cd build-sim && ctest --output-on-failure -j 2 -L sim --timeout 300)
+run_step ctest-sim ctest_run ctest-sim build-sim -L sim
 
-EVBENCH_TESTS_STRICT=1 /usr/bin/python3 -m pytest -q tests/python
+run_step pytest env EVBENCH_TESTS_STRICT=1 /usr/bin/python3 -m pytest -q tests/python \
+    --junitxml="$results/pytest.xml" -o junit_family=xunit1
 
 # Each fuzz target for 20 s from its committed corpus (clang-14 build in build-fuzz/).
-scripts/fuzz.sh 20
+run_step fuzz scripts/fuzz.sh 20
