@@ -247,8 +247,9 @@ TEST(MpiDriver, LongMessageIsTruncated) {
   const int me = world_rank();
   const int n = world_size();
   if (n == 1) {
-    GTEST_SKIP() << "single rank would truncate a self-send: Open MPI 4.1's self BTL crashes "
-                    "on that (docs/drivers/mpi.md, Limitations)";
+    GTEST_SKIP() << "needs 2 or more ranks: a single rank would truncate a self-send, which "
+                    "crashes Open MPI 4.1's self BTL (docs/drivers/mpi.md, Limitations); runs "
+                    "under mpirun in ctest -R mpi_driver_np";
   }
   auto d = make_driver();
   const int right = (me + 1) % n;
@@ -525,7 +526,8 @@ TEST(MpiDriverFactory, BadOptionIsAConfigError) {
 // Run with --no-mpi-init outside mpirun: creating the driver explains how to launch.
 TEST(MpiNoLauncher, DriverCreateExplainsMpirun) {
   if (MpiEnv::initialized() || launcher_world_size() >= 0) {
-    GTEST_SKIP() << "only meaningful without mpirun and without MPI_Init (--no-mpi-init)";
+    GTEST_SKIP() << "only meaningful without mpirun and without MPI_Init (--no-mpi-init); runs "
+                    "in ctest -R mpi_driver_no_launcher";
   }
   PluginRegistry reg;
   evb_register_driver_mpi(reg);
