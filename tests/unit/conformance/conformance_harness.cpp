@@ -95,6 +95,7 @@ const std::map<std::string, std::vector<Variant>>& variant_table() {
         .large_truncation_unsafe =
             "mpi: Open MPI 4.1 ob1 writes past the receive buffer when it truncates a "
             "rendezvous-size message (docs/drivers/mpi.md, Limitations)",
+        .large_truncation_unsafe_in = "Open MPI v4.1",
     }};
     return t;
   }();
@@ -511,6 +512,11 @@ std::optional<std::string> cannot_run_here(const Variant& v) {
     }
   }
   return std::nullopt;
+}
+
+std::string library_version(const Variant& v) {
+  const DriverFactory* f = registry().driver(v.driver);
+  return f ? probe_of(*f).library_version : std::string();
 }
 
 std::optional<std::string> known_truncation_bug(const Variant& v) {

@@ -62,9 +62,13 @@ struct Variant {
   std::string needs_launcher;  // skip reason when not started by a launcher
   // Non-empty: this variant cannot notice a killed peer (skip reason).
   std::string lost_peer_undetectable;
-  // Non-empty: a documented limitation makes truncating a large
-  // (rendezvous-size) message unsafe; only eager truncation is checked.
+  // Non-empty: a library bug recorded for the library version starting with
+  // large_truncation_unsafe_in (the probe's library_version) writes past the
+  // posted receive when it truncates a large (rendezvous-size) message; the
+  // truncation test asserts the bug under that version and re-checks under
+  // any other.
   std::string large_truncation_unsafe;
+  std::string large_truncation_unsafe_in;
   // Non-empty: the library mishandles truncation itself (skip reason). The
   // skip applies only while the driver's probe reports a library_version
   // starting with truncation_broken_in (the version the bug was recorded
@@ -187,6 +191,10 @@ std::optional<std::string> run_ranks(const Variant& variant, int ranks, const Bo
 // (launcher). Nothing else decides "not run": what passes these checks must
 // run, and failing to create its driver is a test failure.
 std::optional<std::string> cannot_run_here(const Variant& variant);
+
+// The library version the variant's driver probe reports ("libfabric
+// 1.17.0", "Open MPI v4.1.4"), "" when the driver is not built.
+std::string library_version(const Variant& variant);
 
 // The reason to skip a truncation check for a library bug recorded for the
 // library version the driver's probe reports now (nullopt otherwise: run).
