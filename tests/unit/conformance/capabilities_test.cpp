@@ -17,7 +17,9 @@ namespace {
 TEST_P(DriverContract, RdmaWriteLandsWithImmediate) {
   CONFORMANCE_RUN(2, [](Rank& r) {
     if (!r.caps().rdma_write) {
-      r.skip("no rdma_write");
+      r.skip(
+          "not applicable: the driver declares no rdma_write (Capabilities::rdma_write "
+          "false; that such writes are refused is checked by MissingCapabilitiesAreRefused)");
       return;
     }
     EXPECT_GT(r.caps().packed_key_size, 0u);

@@ -74,7 +74,9 @@ TEST_P(DriverContract, GatheredSendArrivesAsOneMessage) {
 TEST_P(DriverContract, MessagesFromOnePeerArriveInOrder) {
   CONFORMANCE_RUN(2, [](Rank& r) {
     if (!r.caps().ordered_per_peer) {
-      r.skip("driver does not promise ordered_per_peer");
+      r.skip(
+          "not applicable: the driver declares no ordered_per_peer "
+          "(Capabilities::ordered_per_peer false)");
       return;
     }
     constexpr int kN = 100;
