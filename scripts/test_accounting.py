@@ -177,13 +177,16 @@ def main():
         e = entry_of(t[0])
         (expected_skips if e else unlisted).append((t, e))
     # Listed entries that matched tests which ran (and none that did not run).
-    now_run = []
+    now_run, dead = [], []
     for pattern, reason, number in entries:
         hits = [t for t in tests if fnmatch.fnmatchcase(t[0], pattern)]
         ran = [t for t in hits if t[1] != "skipped"]
         still = [t for t in hits if t[1] == "skipped"]
         if ran and not still:
             now_run.append((pattern, reason, number, ran))
+        runner_glob = pattern.split(":", 1)[0]
+        if not hits and any(fnmatch.fnmatchcase(r, runner_glob) for r in runners):
+            dead.append((pattern, reason, number))
 
     # A step that failed with no failed test of its own (a build, clang-format,
     # the fuzz run, a runner that crashed before reporting) counts as one failure.
@@ -211,6 +214,9 @@ def main():
         names = ", ".join(t[0] for t in ran[:4]) + (" ..." if len(ran) > 4 else "")
         print("listed as not-run but ran: %s (line %d: %s; ran: %s) — remove it from %s"
               % (pattern, number, reason, names, listfile))
+    for pattern, reason, number, in dead:
+        print("listed but matched no test of this run: %s (line %d) — renamed or removed? "
+              "update %s" % (pattern, number, listfile))
     if expected_skips:
         print("Expected not run (%d, %s):" % (len(expected_skips), listfile))
         for (tid, _, msg), (pattern, reason, number) in expected_skips:
