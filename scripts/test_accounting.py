@@ -214,9 +214,11 @@ def main():
         names = ", ".join(t[0] for t in ran[:4]) + (" ..." if len(ran) > 4 else "")
         print("listed as not-run but ran: %s (line %d: %s; ran: %s) — remove it from %s"
               % (pattern, number, reason, names, listfile))
-    for pattern, reason, number, in dead:
-        print("listed but matched no test of this run: %s (line %d) — renamed or removed? "
-              "update %s" % (pattern, number, listfile))
+    if dead:
+        print("%d entr%s of %s matched no test of this run (renamed or removed, or a partial "
+              "run?): %s" % (len(dead), "y" if len(dead) == 1 else "ies", listfile,
+                             "; ".join("line %d %s" % (n, p) for p, _, n in dead[:3])
+                             + (" ..." if len(dead) > 3 else "")))
     if expected_skips:
         print("Expected not run (%d, %s):" % (len(expected_skips), listfile))
         for (tid, _, msg), (pattern, reason, number) in expected_skips:
