@@ -113,10 +113,6 @@ std::string component_dir() {
   return "";
 }
 
-bool has(const std::vector<std::string>& v, const std::string& x) {
-  return std::find(v.begin(), v.end(), x) != v.end();
-}
-
 }  // namespace
 #endif
 
@@ -171,6 +167,14 @@ InstalledVariants installed_variants() {
 #endif
   return v;
 }
+
+namespace {
+
+bool has(const std::vector<std::string>& v, const std::string& x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+}  // namespace
 
 std::string transport_variant(const MpiTransport& t, bool one_host) {
   if (t.pml.empty()) return "mpi";
