@@ -91,21 +91,10 @@ def default_signals():
 
 def kill_group(proc, grace=5.0):
     """End `proc` (started with start_new_session=True) and its process group:
-    SIGTERM first (evbench-scan then ends its points), SIGKILL after `grace`."""
-    for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 5.0)):
-        try:
-            os.killpg(proc.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            break
-        try:
-            proc.wait(timeout=wait)
-            break
-        except subprocess.TimeoutExpired:
-            continue
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)   # what the leader left behind
-    except (ProcessLookupError, PermissionError):
-        pass
+    SIGTERM first (evbench-scan then ends its points), SIGKILL after `grace` —
+    the same ending evbench-scan gives its own points."""
+    from evbench_scan.runner import kill_group as end_group
+    end_group(proc, grace)
 
 
 def processes_with(marker):
