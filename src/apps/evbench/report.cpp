@@ -479,12 +479,25 @@ void print_table(const Config& c, const Topology& t, const Summary& s, const std
 }
 
 // "per_node": {"min": .., "avg": .., "max": ..} (Gb/s)
-void per_node_object(JsonWriter& w, double lo, double avg, double hi) {
+// and "per_node_values": [..] (Gb/s by node)
+void per_node_fields(JsonWriter& w, double lo, double avg, double hi,
+                     const std::vector<double>& values) {
   w.begin_object("per_node");
   w.value("min", lo);
   w.value("avg", avg);
   w.value("max", hi);
   w.end_object();
+  w.begin_array("per_node_values");
+  for (double g : values) w.value("", g);
+  w.end_array();
+}
+
+// The variant that ran, the same in the table and the JSON: what the driver
+// said after connecting (with its data path), else its variant, else the
+// configured driver.
+std::string variant_name(const Config& c, const DriverProbe& probe) {
+  if (!probe.run_variant.empty()) return probe.run_variant;
+  return probe.variant.empty() ? c.driver : probe.variant;
 }
 
 // What a simulated run (`evbench sim`) adds to results: that it is one, the
@@ -545,8 +558,7 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
     w.raw("assign_stopped_at_s", "null");
   if (!o.simulated_platform.empty()) simulation_fields(w, o);
   w.value("driver", probe.variant.empty() ? c.driver : probe.variant);
-  w.value("variant", probe.run_variant.empty() ? (probe.variant.empty() ? c.driver : probe.variant)
-                                               : probe.run_variant);
+  w.value("variant", variant_name(c, probe));
   w.value("data_path", to_string(c.data_path));
   w.value("poll_mode", s.poll_mode);
   w.value("window_s", s.window_s);
@@ -558,17 +570,12 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
   w.value("events_per_second", s.events_per_second);
   w.value("fragments_in_place", s.fragments_in_place);
   w.begin_object("bandwidth_gbps");
-  per_node_object(w, s.min_gbps, s.avg_gbps, s.max_gbps);
-  w.begin_array("per_node_values");
-  for (double g : s.per_node_gbps) w.value("", g);
-  w.end_array();
+  per_node_fields(w, s.min_gbps, s.avg_gbps, s.max_gbps, s.per_node_gbps);
   w.value("aggregate", s.aggregate_gbps);
   // Bytes that crossed a driver: the node's own fragment (messages) left out.
   w.begin_object("network");
-  per_node_object(w, s.network_min_gbps, s.network_avg_gbps, s.network_max_gbps);
-  w.begin_array("per_node_values");
-  for (double g : s.network_per_node_gbps) w.value("", g);
-  w.end_array();
+  per_node_fields(w, s.network_min_gbps, s.network_avg_gbps, s.network_max_gbps,
+                  s.network_per_node_gbps);
   w.value("aggregate", s.network_aggregate_gbps);
   w.end_object();
   w.end_object();
@@ -695,10 +702,7 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
       w.begin_object();
       w.value("shift", st.shift);
       w.value("local_copy", st.local_copy);
-      per_node_object(w, st.min, st.avg, st.max);
-      w.begin_array("per_node_values");
-      for (double g : st.per_node) w.value("", g);
-      w.end_array();
+      per_node_fields(w, st.min, st.avg, st.max, st.per_node);
       w.value("aggregate", st.aggregate);
       if (const topo::ShiftPrediction* p = predicted ? predicted->at(st.shift) : nullptr) {
         w.begin_object("predicted");
@@ -748,7 +752,7 @@ int report_run(const Config& c, const Topology& t, const std::vector<RankStats>&
   const Summary s = summarize(c, t, ranks, !o.simulated_platform.empty());
   const std::optional<Predicted> predicted = predict(c);
   const Predicted* pred = predicted ? &*predicted : nullptr;
-  print_table(c, t, s, probe.run_variant.empty() ? c.driver : probe.run_variant, pred);
+  print_table(c, t, s, variant_name(c, probe), pred);
   if (!o.simulated_platform.empty()) {
     std::printf(
         "# simulated on %s: %.3f s simulated in %.1f s wall time\n# note: %s\n",
