@@ -141,7 +141,8 @@ def records(root):
     return out
 
 
-def _cell(value):
+def cell(value):
+    """A value as plain text for index.csv and reports: never a Python repr."""
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -149,13 +150,11 @@ def _cell(value):
     if isinstance(value, float):
         return "%.6g" % value
     if isinstance(value, dict):   # never a Python repr: key=value pairs
-        return ";".join("%s=%s" % (k, _cell(v)) for k, v in sorted(flatten(value).items()))
+        return ";".join("%s=%s" % (k, cell(v)) for k, v in sorted(flatten(value).items()))
     if isinstance(value, list):
         return json.dumps(value, sort_keys=True)
     return str(value)
 
-
-cell = _cell   # the same plain text for reports
 
 
 def write_index(root):
@@ -170,8 +169,8 @@ def write_index(root):
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(["point", "repeat", "variant"] + axes + ["status", "exit_code"] + list(FIGURES) + ["json"])
     for r in recs:
-        writer.writerow([r.id, r.repeat, r.variant or ""] + [_cell(r.values.get(a)) for a in axes] +
-                        [r.status, _cell(r.exit_code)] + [_cell(r.figures[f]) for f in FIGURES] +
+        writer.writerow([r.id, r.repeat, r.variant or ""] + [cell(r.values.get(a)) for a in axes] +
+                        [r.status, cell(r.exit_code)] + [cell(r.figures[f]) for f in FIGURES] +
                         ["results/%s.json" % r.id if r.doc is not None else ""])
     write_atomic(campaign.path("index.csv"), buf.getvalue())
     return recs

@@ -7,7 +7,7 @@ them; "per node" counts the node's own fragment (it never crosses a
 network), "network only" leaves it out.
 """
 from . import analysis
-from .stats import Verdict
+from .stats import Spread, Verdict
 
 MAX_ROWS = 30
 
@@ -91,11 +91,13 @@ def _counts(values):
 
 
 def _seconds(values):
-    vals = sorted(v for v in values if v is not None)
-    if not vals:
+    """Median (min–max) of the runs' times, or '-'."""
+    spread = Spread(values)
+    if not spread:
         return "-"
-    med = vals[len(vals) // 2] if len(vals) % 2 else (vals[len(vals) // 2 - 1] + vals[len(vals) // 2]) / 2
-    return "%.3f" % med if len(vals) == 1 else "%.3f (%.3f–%.3f)" % (med, vals[0], vals[-1])
+    if spread.n == 1:
+        return "%.3f" % spread.median
+    return "%.3f (%.3f–%.3f)" % (spread.median, spread.lo, spread.hi)
 
 
 def faults(rows, vary, fmt):

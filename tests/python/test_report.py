@@ -403,9 +403,14 @@ def test_platform_prediction_asked_of_evbench_topo(tmp_path):
     _, md3 = report(with_pred)
     assert [line for line in answer(md2).splitlines() if "predicted" in line] == \
         [line for line in answer(md3).splitlines() if "predicted" in line]
-    # a campaign without a shift scan, or a missing file: clear errors
+    # a campaign without a shift scan, or a missing file: clear errors, nothing written
     proc = run_cli(["report", out, "-o", str(tmp_path / "r4"), "--platform", "/nonexistent.yaml"])
     assert proc.returncode == 2 and "/nonexistent.yaml: no such file" in proc.stderr
+    plain = synthetic.campaign(tmp_path / "plain", [({}, synthetic.result("tcp", 10.0))], [])
+    proc = run_cli(["report", plain, "-o", str(tmp_path / "r5"), "--platform", platform],
+                   env={"EVBENCH": real_evbench()})
+    assert proc.returncode == 1 and "the campaign has no one-to-one shift scan to predict" in proc.stderr
+    assert not os.path.exists(str(tmp_path / "r4")) and not os.path.exists(str(tmp_path / "r5"))
 
 
 def test_failed_points_are_named_with_evbench_words(tmp_path):
