@@ -4,12 +4,8 @@ nodes, where one variant overtakes another as fragments grow, which value of
 a categorical key), each figure a median of repeats and each lead said only
 as far as the repeats' spread allows (stats.lead_sentence).
 """
-from . import analysis
+from . import analysis, tables
 from .stats import Verdict, lead_sentence
-
-
-def _label(row, keys, fmt):
-    return ", ".join("%s=%s" % (k, fmt(k, row.value(k))) for k in keys) or "the only configuration"
 
 
 def variants(rows, vary, fmt):
@@ -153,7 +149,7 @@ def answer(rows, vary, fmt, scans=(), missing=()):
         others = [k for k in vary if k != "variant"]
         out.append("%s: best %s%s." % (
             top.variant, top.per_node.text(),
-            " at %s" % _label(top, others, fmt) if others else ""))
+            " at %s" % tables.config_text(top, others, fmt) if others else ""))
     out += tuning(rows, vary, fmt)
     for k in vary:
         if k == "variant":
