@@ -255,8 +255,16 @@ def validated_points(scan, evbench, log=None, skipped=None):
             lines.append("%s [%d point%s: %s]" % (text, len(hit), "" if len(hit) == 1 else "s", shown))
         extra = len(problems_seen) - len(lines)
         more = "\n(and %d more problems)" % extra if extra > 0 else ""
-        raise ScanError(scan.path, None, "", "invalid points:\n  " + "\n  ".join(lines) + more +
-                        "\n(add 'skip_invalid: true' to drop invalid points)")
+        # skip_invalid only helps when it leaves something to run: a typo'd
+        # key fails every point, and evbench's message names the key meant.
+        if kept:
+            advice = "\n(fix them, or add 'skip_invalid: true' to drop the %d invalid point%s " \
+                     "and run the %d valid one%s)" % (
+                         len(points) - len(kept), "" if len(points) - len(kept) == 1 else "s",
+                         len(kept), "" if len(kept) == 1 else "s")
+        else:
+            advice = "\n(no point is valid: fix the scan file; skip_invalid would drop every point)"
+        raise ScanError(scan.path, None, "", "invalid points:\n  " + "\n  ".join(lines) + more + advice)
     if not kept:
         raise ScanError(scan.path, None, "", "no valid point left")
     return kept
