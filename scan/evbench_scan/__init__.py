@@ -1,2 +1,2 @@
 """evbench-scan: expand scan files, run or submit campaigns, collect and report."""
-__version__ = "0.1.0"
+# The version is evbench's: version.version() (one source, the top-level CMakeLists.txt).

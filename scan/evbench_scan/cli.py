@@ -3,7 +3,7 @@ import argparse
 import os
 import sys
 
-from . import collect, expand, runner, schema, submit
+from . import collect, expand, runner, schema, submit, version
 from .grammar import ScanError, load_scan
 
 
@@ -149,6 +149,7 @@ def cmd_report(args):
 
 def parser():
     top = argparse.ArgumentParser(prog="evbench-scan", description=__doc__)
+    top.add_argument("--version", action="version", version="evbench-scan " + version.version())
     sub = top.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
