@@ -217,13 +217,13 @@ class Summary:
     def pytest_terminal_summary(self, terminalreporter):
         tr = terminalreporter
         tr.section("docs command blocks (tests/python/test_docs_commands.py)")
-        passed = sum(1 for o in self.outcomes.values() if o == "passed")
-        failed = sum(1 for o in self.outcomes.values() if o == "failed")
+        count = lambda outcome: sum(1 for o in self.outcomes.values() if o == outcome)
         groups = {}
         for b in NOT_RUN:
             groups.setdefault(reason_category(b.reason), []).append(b)
-        tr.write_line("%d command blocks in README.md and docs/: %d run here (%d passed, %d failed), %d not run"
-                      % (len(COMMAND_BLOCKS), len(self.outcomes), passed, failed, len(NOT_RUN)))
+        tr.write_line("%d command blocks in README.md and docs/: %d to run here (%d passed, %d failed, %d skipped),"
+                      " %d not run (marked)" % (len(COMMAND_BLOCKS), len(TO_RUN), count("passed"), count("failed"),
+                                                count("skipped"), len(NOT_RUN)))
         for category, blocks in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
             tr.write_line("  not run, %s (%d): %s" % (category, len(blocks), " ".join(b.id for b in blocks)))
 
