@@ -97,8 +97,11 @@ void emit_yaml(std::string& out, const std::vector<Node>& nodes, const Config& c
       case KeyType::string_map:
         if (v.map.empty()) out += " {}";
         out += "\n";
+        // Driver option values are canonical text: a boolean option's
+        // "true" is written as the YAML boolean it reads back as.
         for (const auto& [k, val] : v.map)
-          out += indent + "  " + yaml_string(k) + ": " + yaml_string(val) + "\n";
+          out += indent + "  " + yaml_string(k) + ": " +
+                 (val == "true" || val == "false" ? val : yaml_string(val)) + "\n";
         break;
       default:
         out += " " + canonical_scalar(spec, v) + "\n";

@@ -2,7 +2,10 @@
 // consistency rules. Every key goes through the one table (config_table.cpp);
 // driver_options.* go through the selected driver's KeySpecs once the final
 // driver is known. Errors read FILE:LINE:COLUMN: KEY: reason (1-based
-// positions) or --set KEY=VALUE: KEY: reason.
+// positions) or --set KEY=VALUE: KEY: reason. Errors of single keys (unknown
+// key, bad value, out of range, set twice) are collected and reported
+// together, one per line; the rules between keys run only once every key
+// read well, and stop at the first broken one.
 #include "core/config_loader.hpp"
 
 #include <algorithm>
@@ -10,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "core/config_detail.hpp"
@@ -108,19 +112,24 @@ class Loader {
     const Source src{name_, text};
     const auto eq = text.find('=');
     const std::string key = eq == std::string::npos ? "" : trim(text.substr(0, eq));
-    if (key.empty())
-      throw ConfigError("--set " + text + ": expected KEY=VALUE (e.g. --set credits=4)");
+    if (key.empty()) {
+      errors_.push_back("--set " + text + ": expected KEY=VALUE (e.g. --set credits=4)");
+      return;
+    }
     YAML::Node value;
     try {
       value = YAML::Load(text.substr(eq + 1));
     } catch (const YAML::Exception& e) {
-      fail(src.at(YAML::Mark::null_mark()), key, "cannot parse the value: " + e.msg);
+      return fail(src.at(YAML::Mark::null_mark()), key, "cannot parse the value: " + e.msg);
     }
     assign(key, YAML::Mark::null_mark(), value, src);
   }
 
   Config finish() {
-    resolve_driver_options();
+    // Driver options are checked against the driver's table only when the
+    // driver itself was given well.
+    if (!bad_keys_.count("driver")) resolve_driver_options();
+    throw_collected();
     // Keys the user did not set adapt to the ones they did (`--set nodes=3`).
     if (!origin_.count("parallel")) config_.parallel = std::min(config_.parallel, config_.nodes);
     // on_failure exclude keeps every fragment until its event is built: a
@@ -178,16 +187,28 @@ class Loader {
     }
   }
 
-  [[noreturn]] static void fail(const std::string& at, const std::string& key,
-                                const std::string& reason) {
-    throw ConfigError(at + ": " + key + ": " + reason);
+  // Notes an error of one key; reading goes on with the next key.
+  void fail(const std::string& at, const std::string& key, const std::string& reason) {
+    errors_.push_back(at + ": " + key + ": " + reason);
+    bad_keys_.insert(key);
+  }
+
+  // Every collected error, one per line, in the order found (the file's
+  // keys in file order, then the --set overrides, then driver options).
+  void throw_collected() const {
+    if (errors_.empty()) return;
+    std::string all;
+    for (const auto& e : errors_) all += (all.empty() ? "" : "\n") + e;
+    throw ConfigError(all);
   }
 
   void walk(const YAML::Node& map, const std::string& prefix, const Source& src) {
     for (const auto& kv : map) {
-      if (!kv.first.IsScalar())
+      if (!kv.first.IsScalar()) {
         fail(src.at(kv.first.Mark()), prefix.empty() ? "(top level)" : prefix,
              "keys must be plain names");
+        continue;
+      }
       const std::string& name = kv.first.Scalar();
       const std::string path = prefix.empty() ? name : prefix + "." + name;
       assign(path, kv.first.Mark(), kv.second, src);
@@ -217,7 +238,7 @@ class Loader {
         return;
       }
       if (path == kOptions)
-        fail(src.at(value_mark(value, key_mark)), path, "expected a map of option: value");
+        return fail(src.at(value_mark(value, key_mark)), path, "expected a map of option: value");
       note_seen(path, key_mark, src);
       options_[path.substr(options_prefix.size())] =
           PendingOption{value, src.at(key_mark), src.at(value_mark(value, key_mark))};
@@ -228,7 +249,7 @@ class Loader {
       std::string reason;
       YAML::Mark where = value_mark(value, key_mark);
       auto v = parse_value(with_plugins(key->spec, plugins_), value, reason, where);
-      if (!v) fail(src.at(where), path, reason);
+      if (!v) return fail(src.at(where), path, reason);
       key->set(config_, *v);
       origin_[path] = src.at(key_mark);
       return;
@@ -236,8 +257,8 @@ class Loader {
     if (is_group(path)) {
       if (value.IsMap()) return walk(value, path, src);
       if (!value.IsDefined() || value.IsNull()) return;  // "fragment:" with nothing below
-      fail(src.at(value_mark(value, key_mark)), path,
-           "is a group of keys (" + group_members(path) + "), expected a map");
+      return fail(src.at(value_mark(value, key_mark)), path,
+                  "is a group of keys (" + group_members(path) + "), expected a map");
     }
     auto candidates = all_paths();
     candidates.emplace_back(kOptions);
@@ -271,17 +292,23 @@ class Loader {
         }
         reason += hint;
         fail(pending.key_at, path, reason);
+        continue;
       }
       if (!spec) {  // no plug-in information: keep the text as given
-        if (!pending.value.IsDefined() || !pending.value.IsScalar())
+        if (!pending.value.IsDefined() || !pending.value.IsScalar()) {
           fail(pending.value_at, path, "expected a single value");
+          continue;
+        }
         config_.driver_options[name] = pending.value.Scalar();
         continue;
       }
       std::string reason;
       YAML::Mark where;
       auto v = parse_value(*spec, pending.value, reason, where);
-      if (!v) fail(pending.value_at, path, reason);
+      if (!v) {
+        fail(pending.value_at, path, reason);
+        continue;
+      }
       config_.driver_options[name] = canonical_scalar(*spec, *v);
     }
     for (const auto& s : specs)
@@ -295,6 +322,8 @@ class Loader {
   std::map<std::string, std::string> origin_;     // key -> where it was last set
   std::map<std::string, YAML::Mark> seen_;        // keys set in the file
   std::map<std::string, PendingOption> options_;  // driver option -> value given
+  std::vector<std::string> errors_;               // errors of single keys, in order found
+  std::set<std::string> bad_keys_;                // the keys they name
 };
 
 }  // namespace

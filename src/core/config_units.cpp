@@ -201,9 +201,13 @@ std::optional<bool> try_parse_boolean(const std::string& input) {
   return std::nullopt;
 }
 
+// Never in exponent form: 100000 reads "100000", 1e-9 "0.000000001" (the
+// shortest fixed-point text that reads back exactly; 330 characters hold
+// any finite double so written).
 std::string format_real(double v) {
-  char buf[64];
-  auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  if (!std::isfinite(v)) return v != v ? "nan" : (v > 0 ? "inf" : "-inf");
+  char buf[400];
+  auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed);
   if (ec != std::errc()) return "0";
   return std::string(buf, ptr);
 }
@@ -219,6 +223,7 @@ std::string format_size(uint64_t bytes) {
 std::string format_duration(double s) {
   char buf[64];
   auto fmt = [&](double v, const char* unit) {
+    if (v >= 1e12) return format_real(std::round(v)) + " " + unit;  // %g would say 1e+12
     std::snprintf(buf, sizeof buf, "%.12g %s", v, unit);
     return std::string(buf);
   };
