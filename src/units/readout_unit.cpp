@@ -15,7 +15,7 @@ ReadoutUnit::ReadoutUnit(int index, const Config& config)
       index_(index),
       meta_bytes_(meta_bytes(config)),
       max_payload_(max_payload(config, index)) {
-  stride_ = (sizeof(FragmentHeader) + meta_bytes_ + max_payload_ + 63) & ~uint64_t{63};
+  stride_ = slot_stride(config, index);
   // `ru_buffer` counts fragment bytes; the 64 B header room per slot comes on
   // top, so a ring of N maximal fragments really holds N slots.
   slots_ = ring_slots(config, index);
@@ -40,6 +40,20 @@ ReadoutUnit::ReadoutUnit(int index, const Config& config)
       crc = crc32c_extend(crc, payload + start, std::min(kCrcBlock, max_payload_ - start));
     }
   }
+}
+
+uint64_t ReadoutUnit::slot_stride(const Config& config, int index) {
+  return (sizeof(FragmentHeader) + meta_bytes(config) + max_payload(config, index) + 63) &
+         ~uint64_t{63};
+}
+
+uint64_t ReadoutUnit::ring_bytes(const Config& config, int index) {
+  return ring_slots(config, index) * slot_stride(config, index);
+}
+
+uint64_t ReadoutUnit::checksum_table_bytes(const Config& config, int index) {
+  return ring_slots(config, index) * (max_payload(config, index) / kCrcBlock + 1) *
+         sizeof(uint32_t);
 }
 
 FragmentView ReadoutUnit::fragment(uint64_t event, size_t s) const {

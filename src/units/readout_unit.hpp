@@ -47,6 +47,12 @@ class ReadoutUnit {
   }
   AlignedBuffer& memory() { return ring_; }
   size_t slots() const { return slots_; }
+  // What RU `index` of `config` allocates, without allocating it (the
+  // memory check before a run, apps/evbench/memory_plan.hpp): its ring
+  // (slots x slot stride) and its table of checksum prefixes.
+  static uint64_t slot_stride(const Config& config, int index);
+  static uint64_t ring_bytes(const Config& config, int index);
+  static uint64_t checksum_table_bytes(const Config& config, int index);
   uint64_t fragments_sent() const { return sequence_; }
 
  private:

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "apps/evbench/default_config.hpp"
+#include "apps/evbench/memory_plan.hpp"
+#include "apps/evbench/output_check.hpp"
 #include "apps/evbench/run_options.hpp"
 #include "apps/evbench/sim_command.hpp"
 #include "apps/evbench/topo_command.hpp"
@@ -34,13 +36,19 @@ Commands:
   run [CONFIG] [--set KEY=VALUE]... [--json FILE] [--quiet]
         Run an evaluation. Without CONFIG: the embedded configs/default.yaml
         (local bootstrap, tcp, 4 nodes, rubu, pull, barrel, 3 s).
+        --json FILE: the results document (its directory must exist).
+        --quiet (-q): no live rate lines and no progress while it runs;
+        the final table, warnings and errors are still printed.
   sim [CONFIG] --platform PLATFORM [--order FILE] [--set KEY=VALUE]... [--json FILE] [--quiet]
         Run the evaluation on a simulated cluster (SimGrid SMPI): the same
         units and protocols over the mpi driver, on PLATFORM's fat tree and
         routing, nodes taken from the platform's host order or --order's.
         Needs the SMPI build (build-sim/, see docs/SCALE.md).
-  validate CONFIG [--set KEY=VALUE]...
-        Check a configuration without running it.
+  validate [CONFIG] [--set KEY=VALUE]...
+        Check a configuration without running it (without CONFIG: the
+        embedded default): every key, the rules between keys, the driver's
+        option values against its library, and the memory the ranks of this
+        host would allocate against what it has available.
   drivers [--json]
         List the drivers built into this evbench and whether each can run here
         (--json: a JSON array on stdout with the variants usable and not here).
@@ -164,6 +172,8 @@ Config load(const Args& a, const PluginRegistry& r) {
 }
 
 int cmd_run(const Args& a, const PluginRegistry& r, int argc, char** argv) {
+  // Rank 0 writes the results (a simulated run's --json was checked by sim).
+  if (!later_rank_of_a_launch() && a.simulated_on.empty()) check_output_path("--json", a.json);
   const Config config = load(a, r);
   const Topology topo = make_topology(config);
   const BootstrapFactory* boot = r.bootstrap(config.bootstrap);
@@ -175,6 +185,8 @@ int cmd_run(const Args& a, const PluginRegistry& r, int argc, char** argv) {
     if (!p.can_run)
       throw ConfigError("driver '" + config.driver + "' cannot run here: " + p.reason);
   }
+  // What this host's ranks allocate must fit (SMPI shares payload memory).
+  if (a.simulated_on.empty()) check_host_memory(config, topo);
   RunOptions opts;
   opts.json_path = a.json;
   opts.quiet = a.quiet;
@@ -188,6 +200,7 @@ int cmd_run(const Args& a, const PluginRegistry& r, int argc, char** argv) {
 // provides): a config file's other choice is replaced, an explicit --set of
 // another one is a contradiction. The mpi driver's idle ranks block.
 int cmd_sim(Args a, const PluginRegistry& r) {
+  check_output_path("--json", a.json);
   for (const auto& [key, value] : {std::pair<std::string, std::string>{"driver", "mpi"},
                                    std::pair<std::string, std::string>{"bootstrap", "mpi"}}) {
     for (const auto& s : a.sets)
@@ -260,11 +273,13 @@ int cmd_sim(Args a, const PluginRegistry& r) {
   return run_sim(config, req);
 }
 
+// Without CONFIG: the embedded default, as `run` would use it.
 int cmd_validate(const Args& a, const PluginRegistry& r) {
-  if (a.config.empty()) throw UsageError("validate: CONFIG is required (see evbench --help)");
   const Config config = load(a, r);
   const Topology topo = make_topology(config);
-  std::printf("%s: valid (%s over %s, %d nodes, %d processes)\n", a.config.c_str(),
+  check_host_memory(config, topo);
+  const std::string name = a.config.empty() ? "configs/default.yaml (embedded)" : a.config;
+  std::printf("%s: valid (%s over %s, %d nodes, %d processes)\n", name.c_str(),
               to_string(config.protocol), config.driver.c_str(), config.nodes, topo.nprocs);
   return kExitOk;
 }
@@ -345,6 +360,14 @@ int cmd_config(const Args& a, const PluginRegistry& r) {
   return kExitOk;
 }
 
+// One "evbench: " line per line of the message (a configuration with
+// several bad keys reports them all, one per line).
+void print_error(const std::string& message) {
+  std::istringstream lines(message);
+  for (std::string line; std::getline(lines, line);)
+    std::fprintf(stderr, "evbench: %s\n", line.c_str());
+}
+
 }  // namespace
 
 int cli_main(int argc, char** argv) {
@@ -378,13 +401,13 @@ int cli_main(int argc, char** argv) {
     if (command == "config") return cmd_config(a, registry);
     throw UsageError("unknown command '" + command + "' (see evbench --help)");
   } catch (const ConfigError& e) {
-    std::fprintf(stderr, "evbench: %s\n", e.what());
+    print_error(e.what());
     return kExitUsage;
   } catch (const UsageError& e) {
-    std::fprintf(stderr, "evbench: %s\n", e.what());
+    print_error(e.what());
     return kExitUsage;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "evbench: %s\n", e.what());
+    print_error(e.what());
     return kExitRuntime;
   }
 }

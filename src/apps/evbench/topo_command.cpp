@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/evbench/output_check.hpp"
 #include "core/error.hpp"
 #include "core/json_writer.hpp"
 #include "topo/order_search.hpp"
@@ -107,6 +108,8 @@ int topo_command(int argc, char** argv, int first) {
     std::fputs(topo::platform_reference_markdown().c_str(), stdout);
     return kExitOk;
   }
+  check_output_path("--json", a.json);
+  check_output_path("--write-order", a.write_order);
   const auto t0 = std::chrono::steady_clock::now();
   const topo::Platform p = topo::load_platform(a.platform);
   std::vector<int> pool;

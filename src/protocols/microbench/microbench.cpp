@@ -13,7 +13,7 @@ namespace evb {
 namespace micro {
 
 DataPool::DataPool(uint64_t bytes, uint64_t min_bytes, uint64_t seed, PageSize pages)
-    : buffer_(std::max<uint64_t>({bytes, min_bytes, 64}), pages) {
+    : buffer_(size_for(bytes, min_bytes), pages) {
   Rng rng(seed);
   uint8_t* p = buffer_.data();
   for (size_t i = 0; i + 8 <= buffer_.size(); i += 8) {
@@ -57,6 +57,25 @@ std::vector<int> targets_of(const Config& c, int ru, int shift) {
     }
   }
 }
+
+}  // namespace
+
+// What plan_step's sources come to at most over the steps, from targets_of:
+// one-to-one sends each RU to one BU per step, a different one per RU;
+// many-to-one every RU to BU 0; the gathers every RU to every BU.
+size_t max_sources_of(const Config& c, int bu) {
+  if (bu < 0) return 0;
+  switch (c.protocol) {
+    case Protocol::one_to_one:
+      return 1;
+    case Protocol::many_to_one:
+      return bu == 0 ? static_cast<size_t>(c.nodes) : 0;
+    default:
+      return static_cast<size_t>(c.nodes);
+  }
+}
+
+namespace {
 
 micro::StepPlan plan_step(const Config& c, const RankRoles& me, int step, int shift) {
   micro::StepPlan p;

@@ -2,6 +2,7 @@
 // Internals shared by the micro-benchmark files (microbench_*.cpp): the
 // header every bench data message starts with, the bench tags and command
 // codes, and the sender's rotating data pool. Not part of the protocol API.
+#include <algorithm>
 #include <cstdint>
 
 #include "core/aligned_buffer.hpp"
@@ -60,6 +61,10 @@ inline uint64_t meta_message_size(const Config& c) {
 class DataPool {
  public:
   DataPool(uint64_t bytes, uint64_t min_bytes, uint64_t seed, PageSize pages);
+  // The bytes such a pool allocates.
+  static uint64_t size_for(uint64_t bytes, uint64_t min_bytes) {
+    return std::max<uint64_t>({bytes, min_bytes, 64});
+  }
   uint8_t* take(uint64_t n);
   uint8_t* data() const { return buffer_.data(); }
   size_t size() const { return buffer_.size(); }
@@ -68,6 +73,10 @@ class DataPool {
   AlignedBuffer buffer_;
   uint64_t offset_ = 0;
 };
+
+// The most RUs that send to BU `bu` in one step (how run_point_to_point
+// sizes the receive arena); 0 for a rank without a BU (bu < 0).
+size_t max_sources_of(const Config& config, int bu);
 
 // The MPI_Alltoall baseline (microbench_alltoall.cpp).
 void run_alltoall(Driver& driver, Bootstrap& boot, const Topology& topo, const Config& config,

@@ -1,0 +1,53 @@
+# Errors found before anything starts (issue 26 item 3): output paths,
+# memory, every error of a config file at once. Each is refused with exit 2
+# and says what is wrong, naming the option or key, before any rank runs.
+set(_evb_pre /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_preflight.py)
+set(_evb_pre_dir ${CMAKE_CURRENT_BINARY_DIR}/preflight)
+file(MAKE_DIRECTORY ${_evb_pre_dir})
+
+# --json into a directory that does not exist: refused before the run.
+add_test(NAME preflight_json_dir_missing
+         COMMAND ${_evb_pre} --lines 1 --expect-stderr "--json /nonexistent/dir/r.json"
+                 --expect-stderr "directory /nonexistent/dir does not exist" --
+                 $<TARGET_FILE:evbench> run --json /nonexistent/dir/r.json)
+add_test(NAME preflight_sim_json_dir_missing
+         COMMAND ${_evb_pre} --lines 1 --expect-stderr "--json /nonexistent/dir/r.json" --
+                 $<TARGET_FILE:evbench> sim --platform
+                 ${PROJECT_SOURCE_DIR}/configs/platforms/fat-tree-64.yaml --json /nonexistent/dir/r.json)
+add_test(NAME preflight_topo_write_order_dir_missing
+         COMMAND ${_evb_pre} --lines 1 --expect-stderr "--write-order /nonexistent/dir/order.txt" --
+                 $<TARGET_FILE:evbench> topo ${PROJECT_SOURCE_DIR}/configs/platforms/fat-tree-64.yaml
+                 --write-order /nonexistent/dir/order.txt)
+# A directory given as the file.
+add_test(NAME preflight_json_is_a_directory
+         COMMAND ${_evb_pre} --lines 1 --expect-stderr "it is a directory" --
+                 $<TARGET_FILE:evbench> run --json ${_evb_pre_dir})
+
+# A ring no host has: one line naming ru_buffer and the figures, in run and validate.
+foreach(cmd run validate)
+  add_test(NAME preflight_memory_${cmd}
+           COMMAND ${_evb_pre} --lines 1 --expect-stderr "ru_buffer: "
+                   --expect-stderr "needed on this host (5 ranks, local bootstrap)"
+                   --expect-stderr "4 × 1 TiB RU ring" --expect-stderr "available (MemAvailable"
+                   --expect-stderr "lower ru_buffer or nodes" --
+                   $<TARGET_FILE:evbench> ${cmd} --set ru_buffer=1TiB)
+endforeach()
+
+# validate without CONFIG checks the embedded default (as run would run it).
+add_test(NAME preflight_validate_without_config
+         COMMAND ${_evb_pre} --expect-exit 0 -- $<TARGET_FILE:evbench> validate --set nodes=3)
+
+# Every bad key of a file at once, each with file:line, then exit 2.
+add_test(NAME preflight_all_config_errors
+         COMMAND ${_evb_pre} --lines 3
+                 --expect-stderr "many-errors.yaml:2:1: credit: unknown key (did you mean 'credits'?)"
+                 --expect-stderr "many-errors.yaml:3:8: nodes: must be between 1 and 65536, got 100000"
+                 --expect-stderr "--set driver=nope: driver: 'nope' is not one of" --
+                 $<TARGET_FILE:evbench> validate ${CMAKE_CURRENT_SOURCE_DIR}/data/many-errors.yaml
+                 --set driver=nope)
+
+set_tests_properties(preflight_json_dir_missing preflight_sim_json_dir_missing
+                     preflight_topo_write_order_dir_missing preflight_json_is_a_directory
+                     preflight_memory_run preflight_memory_validate
+                     preflight_validate_without_config preflight_all_config_errors
+                     PROPERTIES TIMEOUT 30 LABELS integration)
