@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -51,6 +52,9 @@ std::string make_token() {
   ::signal(SIGTERM, SIG_DFL);
   ::pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
   int code = kExitRuntime;
+  // A rank's failure reaches the launcher with its abort and is reported
+  // there once; a rank stopped because another failed says nothing. Only a
+  // failure the launcher cannot have heard of is printed here.
   try {
     ClientOptions o;
     o.port = port;
@@ -61,7 +65,11 @@ std::string make_token() {
     o.join_timeout = std::chrono::milliseconds(setup_timeout_ms(config));
     o.server_owner = "the launcher (parent process)";
     RendezvousClient client(o);
-    code = run_worker(client, worker);
+    code = run_worker(client, worker, [&client](const std::string& message) {
+      if (!client.abort_delivered() && !client.stopped_by_server()) log_line(message);
+    });
+  } catch (const RendezvousFailure&) {
+    code = kExitRuntime;  // the launcher's server failed the run: it reports why
   } catch (const std::exception& e) {
     log_line(e.what());  // the client's setup errors name the rank
     code = exit_code_for(e);
@@ -79,7 +87,11 @@ class Supervisor {
  public:
   Supervisor(std::vector<Child>& children, RendezvousServer& server, const sigset_t& sigs,
              const LocalOptions& opt)
-      : children_(children), server_(server), sigs_(sigs), opt_(opt) {}
+      : children_(children), server_(server), sigs_(sigs), opt_(opt) {
+    sigemptyset(&interrupts_);
+    sigaddset(&interrupts_, SIGINT);
+    sigaddset(&interrupts_, SIGTERM);
+  }
 
   int run() {
     while (live() > 0) {
@@ -140,7 +152,11 @@ class Supervisor {
 
   // Reaps every child that has ended; deaths by signal are judged first, so
   // the rank that crashed is blamed rather than the ranks that noticed it.
+  // A Ctrl-C reaches the ranks with the launcher (one process group): an
+  // interrupt still pending is taken first, so its victims are not blamed.
   void reap_pass() {
+    const timespec now{0, 0};
+    for (int sig; (sig = ::sigtimedwait(&interrupts_, nullptr, &now)) > 0;) on_interrupt(sig);
     std::vector<std::pair<Child*, int>> ended;
     for (auto& c : children_) {
       if (c.reaped) continue;
@@ -204,15 +220,52 @@ class Supervisor {
 
   void blame(Child& c, int status) {
     codes_.push_back(WIFEXITED(status) ? WEXITSTATUS(status) : int{kExitRuntime});
-    log_line("rank " + std::to_string(c.rank) + " (pid " + std::to_string(c.pid) +
-             ") died: " + describe_status(status));
+    report_cause(c, status);
     terminate_rest(SIGTERM);
+  }
+
+  // One failure, one message: the rank's own error if it sent one (an
+  // abort), else the server's reason (a join timeout, a collective
+  // mismatch), else how the process ended. A rank killed by a signal is
+  // named with its signal, after the first survivor's view of it (which
+  // names its units and the connection) when that names it.
+  void report_cause(const Child& c, int status) {
+    const std::string died = "rank " + std::to_string(c.rank) + " (pid " + std::to_string(c.pid) +
+                             ") died: " + describe_status(status);
+    if (WIFSIGNALED(status)) {
+      if (auto a = server_.first_abort(); a && (a->rank == c.rank || names(a->message, c.rank)))
+        log_line(rank_message(a->rank, a->message));
+      log_line(died);
+      return;
+    }
+    // It exited on its own: its abort, if any, is on its way to the server.
+    if (auto a = server_.first_abort(std::chrono::milliseconds(200))) {
+      log_line(rank_message(a->rank, a->message));
+      return;
+    }
+    if (auto f = server_.first_failure(); f && !f->peer_lost) {
+      log_line(f->message);
+      return;
+    }
+    log_line(died);
+  }
+
+  // True when `message` names "rank R" (not "rank R0").
+  static bool names(const std::string& message, int rank) {
+    const std::string name = "rank " + std::to_string(rank);
+    for (size_t at = message.find(name); at != std::string::npos; at = message.find(name, at + 1)) {
+      const size_t end = at + name.size();
+      if (end == message.size() || !std::isdigit(static_cast<unsigned char>(message[end])))
+        return true;
+    }
+    return false;
   }
 
   std::vector<Child>& children_;
   RendezvousServer& server_;
   const sigset_t& sigs_;
   const LocalOptions& opt_;
+  sigset_t interrupts_;
   bool terminating_ = false;
   bool interrupted_ = false;
   Clock::time_point deadline_;
@@ -254,6 +307,7 @@ int launch_local(const Config& config, int nprocs, const WorkerFn& worker,
   so.join_timeout = std::chrono::milliseconds(setup_timeout_ms(config));
   so.slow_round_warning = so.join_timeout;
   so.tolerate_loss = options.tolerate_loss;
+  so.log_failures = false;  // the supervisor reports the first cause once
   RendezvousServer server(so);
 
   sigset_t sigs, old_mask;

@@ -13,22 +13,42 @@ void log_line(const std::string& line) {
   std::fflush(stderr);
 }
 
+std::string rank_message(int rank, const std::string& what) {
+  const std::string prefix = "rank " + std::to_string(rank) + ": ";
+  return what.rfind(prefix, 0) == 0 ? what : prefix + what;
+}
+
 int exit_code_for(const std::exception& e) {
   if (dynamic_cast<const ConfigError*>(&e) || dynamic_cast<const UsageError*>(&e))
     return kExitUsage;
   return kExitRuntime;
 }
 
-int run_worker(Bootstrap& b, const WorkerFn& worker) noexcept {
+namespace {
+
+// Abort first (the other ranks stop sooner), then report; never throws.
+void relay(Bootstrap& b, const std::string& what, const FailureReport& report) noexcept {
+  const std::string message = rank_message(b.rank(), what);
+  b.abort(message);
+  try {
+    if (report)
+      report(message);
+    else
+      log_line(message);
+  } catch (...) {
+  }
+}
+
+}  // namespace
+
+int run_worker(Bootstrap& b, const WorkerFn& worker, const FailureReport& report) noexcept {
   try {
     return worker(b);
   } catch (const std::exception& e) {
-    log_line("rank " + std::to_string(b.rank()) + ": " + e.what());
-    b.abort(e.what());
+    relay(b, e.what(), report);
     return exit_code_for(e);
   } catch (...) {
-    log_line("rank " + std::to_string(b.rank()) + ": unknown exception");
-    b.abort("unknown exception");
+    relay(b, "unknown exception", report);
     return kExitRuntime;
   }
 }

@@ -89,9 +89,9 @@ std::string RendezvousClient::read_frame(Clock::time_point deadline, const char*
 
 void RendezvousClient::throw_fail(const std::string& body) {
   done_ = true;
+  stopped_by_server_ = true;
   Fail f = decode_fail(body);
-  if (f.rank >= 0 && f.kind != FailKind::error) throw PeerError(f.rank, f.message);
-  throw Error(f.message);
+  throw RendezvousFailure(f.kind != FailKind::error ? f.rank : -1, f.message);
 }
 
 std::vector<std::string> RendezvousClient::collective(Op op, const std::string& mine) {
@@ -146,7 +146,7 @@ void RendezvousClient::abort(const std::string& why) noexcept {
   done_ = true;
   try {
     std::string frame = encode_abort(why), err;
-    send_all(fd_.get(), frame.data(), frame.size(), &err);
+    abort_delivered_ = send_all(fd_.get(), frame.data(), frame.size(), &err);
   } catch (...) {
   }
   fd_.reset();

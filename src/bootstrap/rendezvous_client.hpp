@@ -5,7 +5,8 @@
 // the Hello and blocks until every rank has joined (Welcome) or the server
 // rejects it. Collectives send one contribution and block until the result
 // arrives; they wait as long as the other ranks stay connected and throw
-// PeerError naming the rank when the server reports a lost or aborting rank.
+// RendezvousFailure (a PeerError naming the rank when the server reports a
+// lost or aborting rank) when the server says the run failed.
 // The destructor says Goodbye (a clean leave) unless abort() was called.
 #include <chrono>
 #include <string>
@@ -32,6 +33,14 @@ struct ClientOptions {
   std::string server_owner = "rank 0";
 };
 
+// The server reported that the run failed (a rank lost or aborting, a join
+// timeout): the cause was reported where it happened, so the rank that gets
+// this is collateral. peer() is the rank at fault, or -1.
+class RendezvousFailure : public PeerError {
+ public:
+  using PeerError::PeerError;
+};
+
 class RendezvousClient : public Bootstrap {
  public:
   explicit RendezvousClient(ClientOptions options);
@@ -51,6 +60,10 @@ class RendezvousClient : public Bootstrap {
   // Called by the destructor; safe to call more than once.
   void goodbye() noexcept;
   const std::vector<std::string>& hostnames() const { return hostnames_; }
+  // An abort() reached the server, which passes its message on.
+  bool abort_delivered() const { return abort_delivered_; }
+  // The server told this rank that the run failed (RendezvousFailure).
+  bool stopped_by_server() const { return stopped_by_server_; }
 
  private:
   std::vector<std::string> collective(Op op, const std::string& mine);
@@ -63,6 +76,8 @@ class RendezvousClient : public Bootstrap {
   Fd fd_;
   bool all_local_ = true;
   bool done_ = false;  // goodbye sent, aborted, or the connection is unusable
+  bool abort_delivered_ = false;
+  bool stopped_by_server_ = false;
   uint64_t seq_ = 0;
   std::vector<std::string> hostnames_;
 };

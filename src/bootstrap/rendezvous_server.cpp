@@ -94,6 +94,17 @@ bool RendezvousServer::failed() const {
   return failed_;
 }
 
+std::optional<RankReport> RendezvousServer::first_abort(std::chrono::milliseconds wait) const {
+  std::unique_lock<std::mutex> lock(mu_);
+  cv_.wait_for(lock, wait, [&] { return first_abort_.has_value(); });
+  return first_abort_;
+}
+
+std::optional<RankReport> RendezvousServer::first_failure() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return first_failure_;
+}
+
 bool RendezvousServer::all_left_locked() const {
   bool any_absent = false;
   for (auto s : states_) {
@@ -284,10 +295,17 @@ void RendezvousServer::on_frame(Conn& c, const std::string& body) {
     case MsgType::contrib:
       on_contrib(c, body);
       break;
-    case MsgType::abort:
+    case MsgType::abort: {
+      const std::string why = decode_abort(body);
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (!first_abort_) first_abort_ = RankReport{c.rank, why, false};
+      }
+      cv_.notify_all();
       fail(static_cast<int>(FailKind::aborted), c.rank,
-           "bootstrap: rank " + std::to_string(c.rank) + " aborted: " + decode_abort(body));
+           "bootstrap: rank " + std::to_string(c.rank) + " aborted: " + why);
       break;
+    }
     case MsgType::goodbye: {
       {
         std::lock_guard<std::mutex> lock(mu_);
@@ -410,7 +428,7 @@ void RendezvousServer::try_complete_round() {
 
 void RendezvousServer::fail(int kind, int rank, const std::string& message) {
   if (failure_) return;
-  log(message);
+  if (opt_.log_failures) log(message);
   Fail f;
   f.kind = static_cast<FailKind>(kind);
   f.rank = rank;
@@ -419,6 +437,7 @@ void RendezvousServer::fail(int kind, int rank, const std::string& message) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     failed_ = true;
+    first_failure_ = RankReport{rank, message, f.kind == FailKind::peer_lost};
   }
   cv_.notify_all();
   for (Conn* c : by_rank_)
@@ -438,8 +457,9 @@ void RendezvousServer::on_closed(Conn& c, const std::string& why) {
   }
   cv_.notify_all();
   if (lost && opt_.tolerate_loss && welcomed_ && c.rank != 0 && !failure_) {
-    log("rendezvous: rank " + std::to_string(c.rank) + " lost (" + why +
-        "); the run goes on without it (on_failure: exclude)");
+    if (opt_.log_failures)
+      log("rendezvous: rank " + std::to_string(c.rank) + " lost (" + why +
+          "); the run goes on without it (on_failure: exclude)");
     if (round_ready()) try_complete_round();
     return;
   }

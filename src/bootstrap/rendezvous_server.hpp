@@ -19,6 +19,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -46,6 +47,18 @@ struct ServerOptions {
   bool tolerate_loss = false;
   // Receives one line per event worth logging; default: stderr.
   std::function<void(const std::string&)> log;
+  // false: the run's failure (and a loss tolerated under on_failure exclude)
+  // is not logged: the local launcher asks first_abort() / first_failure()
+  // and reports the first cause once, with what it saw of its children.
+  bool log_failures = true;
+};
+
+// A failure as the server saw it: the rank (or -1) and the message. For an
+// abort, `message` is what the rank sent (its own error).
+struct RankReport {
+  int rank = -1;
+  std::string message;
+  bool peer_lost = false;  // a rank disconnected without goodbye or abort
 };
 
 class RendezvousServer {
@@ -66,6 +79,13 @@ class RendezvousServer {
   RankState rank_state(int rank) const;
   // True once the run failed (peer lost, abort, join timeout, mismatch).
   bool failed() const;
+  // The first Abort any rank sent (even after the run failed: a killed
+  // rank's peers abort after its connection closed), waiting up to `wait`
+  // for one; nullopt if none came.
+  std::optional<RankReport> first_abort(
+      std::chrono::milliseconds wait = std::chrono::milliseconds(0)) const;
+  // What failed the run first (the message every rank was sent).
+  std::optional<RankReport> first_failure() const;
   // Waits until every rank left (goodbye or lost) or the run failed and
   // every joined rank left; false on timeout.
   bool wait_all_left(std::chrono::milliseconds timeout);
@@ -118,10 +138,12 @@ class RendezvousServer {
 
   std::shared_ptr<const std::string> failure_;
 
-  mutable std::mutex mu_;  // guards states_ and failed_ (read by other threads)
-  std::condition_variable cv_;
+  mutable std::mutex mu_;  // guards states_, failed_ and the reports (read by other threads)
+  mutable std::condition_variable cv_;
   std::vector<RankState> states_;
   bool failed_ = false;
+  std::optional<RankReport> first_abort_;
+  std::optional<RankReport> first_failure_;
 };
 
 }  // namespace evb::boot

@@ -121,14 +121,18 @@ int run_worker_with(const Topology& topo, const Config& config, const PluginRegi
 
   if (rank == 0) print_resolved_config(resolved);
   boot.barrier();
-  std::string failure;
   try {
     if (engine)
       engine->run();
     else
       run_microbench(*driver, boot, topo, resolved, mode, peer_names(topo), stats);
   } catch (const Error& e) {
-    failure = e.what();
+    // The other ranks are told before this rank's driver goes down (which
+    // they would notice as a lost peer): the bootstrap reports the first
+    // cause once (boot::run_worker), the ranks that stop because of it stay
+    // quiet.
+    boot.abort(e.what());
+    throw;
   }
   if (units.bu) {
     stats.integrity = units.bu->integrity();
@@ -136,12 +140,6 @@ int run_worker_with(const Topology& topo, const Config& config, const PluginRegi
       stats.integrity_problem = units.bu->first_problem();
     stats.fu_processed = units.fus->processed();
     stats.fu_accepted = units.fus->accepted();
-  }
-  if (!failure.empty()) {
-    // Peers notice through their driver (connection loss) or the bootstrap.
-    std::fprintf(stderr, "evbench: %s\n", failure.c_str());
-    boot.abort(failure);
-    return kExitRuntime;
   }
   if (units.ru || units.bu) {  // buffers still held
     stats.anon_huge_bytes = anon_huge_bytes();

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <ctime>
-#include <iostream>
 
 #include "core/error.hpp"
 #include "core/secret.hpp"
@@ -268,7 +267,8 @@ void TcpDriver::peer_down(PeerId peer, OpStatus status, const std::string& reaso
   completions_.push_back(c);
   last_error_ = "tcp: rank " + std::to_string(context_.rank) + ": peer " + name_of(peer) +
                 (lost ? " lost: " : " closed: ") + reason;
-  if (lost && !shut_down_) std::cerr << last_error_ << "\n";
+  // Not printed: the engine's error carries last_error() to the one report
+  // of a failed run (docs/USER_GUIDE.md, "When a run fails").
 }
 
 void TcpDriver::progress(std::chrono::nanoseconds timeout) {

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -162,7 +163,29 @@ TEST_F(LocalLauncher, ThrowingWorkerAbortsTheOthers) {
   });
   std::string err = testing::internal::GetCapturedStderr();
   EXPECT_EQ(rc, kExitRuntime);
-  EXPECT_NE(err.find("rank 0: driver tcp: cannot bind"), std::string::npos) << err;
+  // One failure, one line: the launcher prints rank 0's error (its abort);
+  // the ranks it stopped, and the launcher's own verdict, say nothing more.
+  EXPECT_EQ(err, "evbench: rank 0: driver tcp: cannot bind\n");
+}
+
+// Every rank fails at once on its own: the first error that reached the
+// launcher is printed, once.
+TEST_F(LocalLauncher, RanksFailingTogetherGiveOneLine) {
+  LocalOptions o;
+  o.blame_grace = std::chrono::milliseconds(50);
+  testing::internal::CaptureStderr();
+  int rc = launch_local(
+      test_config(), 4,
+      [](Bootstrap& b) -> int {
+        b.barrier();
+        throw Error("cannot listen on port 7 (rank " + std::to_string(b.rank()) + ")");
+      },
+      o);
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(rc, kExitRuntime);
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  EXPECT_EQ(err.rfind("evbench: rank ", 0), 0u) << err;
+  EXPECT_NE(err.find(": cannot listen on port 7"), std::string::npos) << err;
 }
 
 TEST_F(LocalLauncher, AgreeingVerdictIsReturned) {
@@ -181,8 +204,30 @@ TEST_F(LocalLauncher, SigintIsForwardedAndReturns130) {
     ::pause();
     return 0;
   });
-  testing::internal::GetCapturedStderr();
+  std::string err = testing::internal::GetCapturedStderr();
   EXPECT_EQ(rc, kExitInterrupted);
+  EXPECT_EQ(err.rfind("evbench: interrupted", 0), 0u) << err;
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+}
+
+// Ctrl-C reaches the ranks too (one process group): they die by SIGINT
+// before the launcher has taken its own, and none is blamed for it.
+TEST_F(LocalLauncher, SigintToTheGroupIsOneLine) {
+  testing::internal::CaptureStderr();
+  int rc = launch_local(test_config(), 3, [](Bootstrap& b) {
+    const auto pids = b.allgather(std::to_string(::getpid()));
+    if (b.rank() == 0) {
+      // What the terminal does: the launcher first, then every rank (rank 0
+      // last). Not kill(0, ...): the test process shares that group.
+      ::kill(::getppid(), SIGINT);
+      for (int r = 2; r >= 0; --r) ::kill(std::stoi(pids[r]), SIGINT);
+    }
+    ::pause();
+    return 0;
+  });
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(rc, kExitInterrupted);
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
 }
 
 TEST_F(LocalLauncher, ChildrenDieWithTheirParent) {

@@ -169,7 +169,8 @@ TEST(TcpFaults, PeerClosingWithoutByeIsLost) {
   EXPECT_EQ(r[1].peer, 1);
   std::string err = c[0].last_error();
   EXPECT_NE(err.find("rank 1 (" + endpoint_of(c.addresses()[1]) + ")"), std::string::npos) << err;
-  EXPECT_NE(log.find("lost"), std::string::npos) << log;
+  // The loss is reported once, by whoever reads last_error(), not here.
+  EXPECT_EQ(log.find("lost"), std::string::npos) << log;
   // The any-peer receive still waits for rank 2, and gets its message.
   uint32_t v = 7;
   Segment s{&v, 4};
