@@ -7,6 +7,7 @@ and is raised before anything runs. Sizes and durations in ranges are read
 with the unit words of the evbench binary (a schema.Schema), chosen by the
 key's type in its key table.
 """
+import difflib
 import os
 
 import yaml
@@ -422,8 +423,8 @@ def parse_scan(text, path, schema):
     items = dict((k.value, (k, v)) for k, v in _mapping_items(path, root, ""))
     for key, (knode, _) in items.items():
         if key not in TOP_KEYS:
-            raise ScanError(path, knode.start_mark, key, "unknown scan key '%s' (known: %s)"
-                            % (key, ", ".join(TOP_KEYS)))
+            raise ScanError(path, knode.start_mark, key, "unknown scan key '%s'%s (known: %s)"
+                            % (key, did_you_mean(key, TOP_KEYS), ", ".join(TOP_KEYS)))
     if "name" in items:
         scan.name = str(_value(loader, items["name"][1]))
     if "description" in items:
@@ -486,13 +487,20 @@ def parse_scan(text, path, schema):
     return scan
 
 
+def did_you_mean(word, candidates):
+    """" (did you mean 'x'?)" for the closest candidate, or "" when none is close."""
+    close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
+    return " (did you mean '%s'?)" % close[0] if close else ""
+
+
 def _cluster(path, loader, node, schema):
     out = {}
     for knode, vnode in _mapping_items(path, node, "cluster"):
         key = knode.value
         if key not in CLUSTER_KEYS:
             raise ScanError(path, knode.start_mark, "cluster." + key,
-                            "unknown cluster key (known: %s)" % ", ".join(CLUSTER_KEYS))
+                            "unknown cluster key%s (known: %s)" % (
+                                did_you_mean(key, CLUSTER_KEYS), ", ".join(CLUSTER_KEYS)))
         value = _value(loader, vnode)
         try:
             if key == "launcher" and value not in LAUNCHERS:

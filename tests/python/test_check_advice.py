@@ -28,3 +28,13 @@ def test_some_valid_points_suggest_skip_invalid_with_the_counts(tmp_path, evbenc
     assert proc.returncode == 2, proc.stderr
     assert "drop the 2 invalid points and run the 2 valid ones" in proc.stderr
     assert "got 4000000" in proc.stderr or "got 4e+06" in proc.stderr
+
+
+def test_typo_in_a_scan_key_names_the_key_meant(tmp_path, evbench):
+    path = tmp_path / "scan.yaml"
+    path.write_text("name: advice\nconfig:\n  duration: 1s\naxs:\n  credits: [2, 4]\n")
+    proc = subprocess.run([CLI, "check", str(path)], capture_output=True, text=True,
+                          env=dict(os.environ, EVBENCH=evbench), timeout=60)
+    assert proc.returncode == 2, proc.stderr
+    assert "unknown scan key 'axs' (did you mean 'axes'?)" in proc.stderr
+    assert "skip_invalid: true" not in proc.stderr
