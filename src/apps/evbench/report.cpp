@@ -314,8 +314,10 @@ std::string verdict(const Summary& s) {
   return out.empty() ? "OK" : "FAILED: " + out;
 }
 
+// The result table on stdout. `per_node` false (--quiet): no row per node
+// (the JSON has them), the rest (headline, summary, integrity, verdict) stays.
 void print_table(const Config& c, const Topology& t, const Summary& s, const std::string& variant,
-                 const Predicted* predicted) {
+                 const Predicted* predicted, bool per_node) {
   const bool builder = is_event_builder(c.protocol);
   if (builder) {
     std::printf("# evbench %s: %s over %s, %d nodes (%s), %s scheduling, %d processes\n",
@@ -384,10 +386,12 @@ void print_table(const Config& c, const Topology& t, const Summary& s, const std
   }
   if (s.headline_local_copy)
     std::printf("# headline is a local copy (every node to itself): no byte crossed a network\n");
-  std::printf("#\n# %4s %14s %16s\n", "node", builder ? "BU Gb/s" : "recv Gb/s", "network Gb/s");
-  for (size_t n = 0; n < s.per_node_gbps.size(); ++n)
-    std::printf("  %4zu %14.3f %16.3f\n", n, s.per_node_gbps[n],
-                n < s.network_per_node_gbps.size() ? s.network_per_node_gbps[n] : 0.0);
+  if (per_node) {
+    std::printf("#\n# %4s %14s %16s\n", "node", builder ? "BU Gb/s" : "recv Gb/s", "network Gb/s");
+    for (size_t n = 0; n < s.per_node_gbps.size(); ++n)
+      std::printf("  %4zu %14.3f %16.3f\n", n, s.per_node_gbps[n],
+                  n < s.network_per_node_gbps.size() ? s.network_per_node_gbps[n] : 0.0);
+  }
   if (builder) {
     std::printf("#\n# %12s %12s %12s %14s %12s %10s %10s %10s\n", "min Gb/s", "avg Gb/s",
                 "max Gb/s", "aggregate Gb/s", "events/s", "p50 ms", "p99 ms", "max ms");
@@ -752,7 +756,7 @@ int report_run(const Config& c, const Topology& t, const std::vector<RankStats>&
   const Summary s = summarize(c, t, ranks, !o.simulated_platform.empty());
   const std::optional<Predicted> predicted = predict(c);
   const Predicted* pred = predicted ? &*predicted : nullptr;
-  print_table(c, t, s, variant_name(c, probe), pred);
+  print_table(c, t, s, variant_name(c, probe), pred, !o.quiet);
   if (!o.simulated_platform.empty()) {
     std::printf(
         "# simulated on %s: %.3f s simulated in %.1f s wall time\n# note: %s\n",

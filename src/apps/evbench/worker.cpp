@@ -119,7 +119,8 @@ int run_worker_with(const Topology& topo, const Config& config, const PluginRegi
     build_event_builder(units, *engine, boot, topo, stats, options.quiet);
   }
 
-  if (rank == 0) print_resolved_config(resolved);
+  // --quiet: not echoed (the --json results hold it, `config --resolved` shows it).
+  if (rank == 0 && !options.quiet) print_resolved_config(resolved);
   boot.barrier();
   try {
     if (engine)
