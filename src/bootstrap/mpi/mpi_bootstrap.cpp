@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "core/error.hpp"
+#include "drivers/api/plugin_entry.hpp"
 #include "drivers/mpi/mpi_env.hpp"
 
 namespace evb::mpi {
@@ -136,12 +137,9 @@ int launch_mpi(const Config& config, int nprocs, const WorkerFn& worker) {
 
 namespace evb {
 
-void evb_register_bootstrap_mpi(PluginRegistry& registry) {
-  registry.add_bootstrap(BootstrapFactory{
-      .name = "mpi",
-      .summary = "ranks started by mpirun / srun --mpi=pmix; MPI collectives for start-up",
-      .launch = mpi::launch_mpi,
-  });
+const BootstrapEntry* evb_bootstrap_entry_mpi() {
+  static const BootstrapEntry entry{.launch = mpi::launch_mpi};
+  return &entry;
 }
 
 }  // namespace evb

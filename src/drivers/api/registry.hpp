@@ -1,7 +1,9 @@
 #pragma once
 // Registry of drivers and bootstraps, filled at start-up by the generated
 // register_builtin_plugins() (cmake/EvbenchPlugins.cmake). Owned by main()
-// and passed down; there is no global registry.
+// and passed down; there is no global registry. In evbench the functions
+// that need a driver's library come from a module opened on first use
+// (plugin_entry.hpp).
 #include <functional>
 #include <map>
 #include <memory>
@@ -56,8 +58,14 @@ struct DriverFactory {
   // naming it while the driver goes on with the other peers (on_failure:
   // exclude is refused otherwise).
   bool survives_peer_loss = false;
+  // probe, create and check_options need the driver's library: bound by
+  // plugin_entry.hpp's bind_driver / bind_driver_module.
   std::function<DriverProbe()> probe;
   std::function<std::unique_ptr<Driver>(const DriverContext&)> create;
+  // driver_options values checked against what the library offers here
+  // (UCX transports, libfabric providers, devices), before any rank starts:
+  // one message per bad key naming it; empty when all is well. May be empty.
+  std::function<std::vector<std::string>(const Config&)> check_options;
 };
 
 // The function a rank runs once its bootstrap is up; returns an exit code.
@@ -80,6 +88,15 @@ class PluginRegistry {
     return it == drivers_.end() ? nullptr : &it->second;
   }
   const BootstrapFactory* bootstrap(const std::string& name) const {
+    auto it = bootstraps_.find(name);
+    return it == bootstraps_.end() ? nullptr : &it->second;
+  }
+  // For binding a registered plug-in's library half (plugin_entry.hpp).
+  DriverFactory* driver_to_bind(const std::string& name) {
+    auto it = drivers_.find(name);
+    return it == drivers_.end() ? nullptr : &it->second;
+  }
+  BootstrapFactory* bootstrap_to_bind(const std::string& name) {
     auto it = bootstraps_.find(name);
     return it == bootstraps_.end() ? nullptr : &it->second;
   }

@@ -1,8 +1,7 @@
-// Registers the libfabric driver with the plug-in registry.
+// Describes the libfabric driver to the plug-in registry: name, options,
+// limits. Its library half (probe, create) is lf_entry.cpp (plugin_entry.hpp).
 #include "drivers/api/registry.hpp"
-#include "drivers/libfabric/lf_driver.hpp"
 #include "drivers/libfabric/lf_options.hpp"
-#include "drivers/libfabric/lf_probe.hpp"
 
 namespace evb {
 
@@ -18,10 +17,6 @@ void evb_register_driver_libfabric(PluginRegistry& r) {
   // (survives_peer_loss() in lf_fabric.hpp).
   f.survives_peer_loss = true;
   f.may_rdma_write = true;  // max_segments depends on the provider: checked at set-up
-  f.probe = [] { return libfabric::probe_libfabric(); };
-  f.create = [](const DriverContext& context) -> std::unique_ptr<Driver> {
-    return libfabric::make_lf_driver(context, libfabric::parse_lf_options(context.config));
-  };
   r.add_driver(std::move(f));
 }
 

@@ -1,8 +1,8 @@
-// Registers the ucx driver with the plug-in registry.
+// Describes the ucx driver to the plug-in registry: name, options, limits.
+// Its library half (probe, create) is ucx_entry.cpp (plugin_entry.hpp).
 #include "drivers/api/registry.hpp"
 #include "drivers/ucx/ucx_driver.hpp"
 #include "drivers/ucx/ucx_options.hpp"
-#include "drivers/ucx/ucx_probe.hpp"
 
 namespace evb {
 
@@ -16,10 +16,6 @@ void evb_register_driver_ucx(PluginRegistry& r) {
   f.options = ucx::ucx_option_specs();
   f.max_segments = ucx::UcxDriver::kMaxSegments;
   f.may_rdma_write = true;
-  f.probe = [] { return ucx::probe_ucx(); };
-  f.create = [](const DriverContext& context) -> std::unique_ptr<Driver> {
-    return ucx::make_ucx_driver(context, ucx::parse_ucx_options(context.config));
-  };
   r.add_driver(std::move(f));
 }
 
