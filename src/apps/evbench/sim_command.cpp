@@ -18,6 +18,11 @@
 #include "core/topology.hpp"
 #include "topo/platform_loader.hpp"
 
+// Set by cmake/EvbenchInstall.cmake from the install directories.
+#ifndef EVBENCH_SMPI_RELDIR
+#define EVBENCH_SMPI_RELDIR "../libexec/evbench"
+#endif
+
 namespace evb {
 namespace {
 
@@ -133,23 +138,32 @@ void check_memory_maps(const Config& config) {
 }  // namespace
 
 std::string find_smpi_build(const std::string& self_exe) {
-  std::string dir;
+  std::vector<std::pair<std::string, std::string>> tried;  // directory, where it came from
   if (const char* env = std::getenv("EVBENCH_SMPI_BUILD"); env != nullptr && *env != '\0') {
-    dir = env;
+    tried.emplace_back(env, " ($EVBENCH_SMPI_BUILD)");
   } else {
     std::error_code ec;
-    const fs::path exe = fs::canonical(self_exe, ec);
-    // <build>/bin/evbench -> <build>/../build-sim
-    if (!ec) dir = (exe.parent_path().parent_path().parent_path() / "build-sim").string();
+    const fs::path bindir = fs::canonical(self_exe, ec).parent_path();
+    if (!ec) {
+      // <prefix>/bin/evbench -> <prefix>/libexec/evbench (the install's
+      // relative path); <build>/bin/evbench -> <build>/../build-sim.
+      tried.emplace_back((bindir / EVBENCH_SMPI_RELDIR).lexically_normal().string(), "");
+      tried.emplace_back((bindir.parent_path().parent_path() / "build-sim").string(), "");
+    }
   }
-  const std::string bin = dir + "/bin/evbench-smpi";
-  const std::string plugin = dir + "/lib/libevbench-simplatform.so";
-  if (dir.empty() || !is_file(bin) || !is_file(plugin))
-    throw ConfigError("sim: the SMPI build is missing (no " + bin + " or " + plugin +
-                      "); build it with `cmake -S . -B build-sim -G Ninja -DEVBENCH_SIM=ON && "
-                      "cmake --build build-sim` (needs libsimgrid-dev; scripts/install-deps.sh) "
-                      "or set EVBENCH_SMPI_BUILD to its directory");
-  return dir;
+  for (const auto& [dir, why] : tried)
+    if (is_file(dir + "/bin/evbench-smpi") && is_file(dir + "/lib/libevbench-simplatform.so"))
+      return dir;
+  std::string list;
+  for (const auto& [dir, why] : tried) list += (list.empty() ? "" : ", ") + dir + why;
+  throw ConfigError(
+      "sim: the SMPI build is missing (bin/evbench-smpi and "
+      "lib/libevbench-simplatform.so in none of: " +
+      (list.empty() ? std::string("no directory to try") : list) +
+      "); build it with `cmake -S . -B build-sim -G Ninja -DEVBENCH_SIM=ON && "
+      "cmake --build build-sim` (needs libsimgrid-dev; scripts/install-deps.sh), "
+      "install it with `cmake --install build-sim --prefix PREFIX` (the prefix of "
+      "this evbench) or set EVBENCH_SMPI_BUILD to its directory");
 }
 
 int run_sim(const Config& config, const SimRequest& req) {

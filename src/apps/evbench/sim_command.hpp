@@ -19,9 +19,11 @@ struct SimRequest {
 };
 
 // The directory holding the SMPI build (bin/evbench-smpi,
-// lib/libevbench-simplatform.so): $EVBENCH_SMPI_BUILD, else build-sim next to
-// the build dir this evbench came from. Throws ConfigError (exit 2) saying
-// how to build it when it is missing.
+// lib/libevbench-simplatform.so): $EVBENCH_SMPI_BUILD when set (and then only
+// it); else, relative to this evbench, the installed one
+// (<prefix>/libexec/evbench, cmake/EvbenchInstall.cmake) or build-sim next to
+// the build dir it came from. Throws ConfigError (exit 2) naming every
+// directory tried and how to build one when none holds it.
 std::string find_smpi_build(const std::string& self_exe);
 
 int run_sim(const Config& config, const SimRequest& request);
