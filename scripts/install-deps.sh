@@ -7,6 +7,7 @@
 #                            scripts/netns-cluster.sh; unshare comes with util-linux),
 #                            clang-14 + libclang-rt-14-dev (libFuzzer targets, scripts/fuzz.sh),
 #                            SimGrid (libsimgrid-dev: smpicxx/smpirun for the EVBENCH_SIM build)
+#                            man-db (the install test reads the generated man page)
 # Packages already present are left alone; apt-get update runs only when
 # something is missing.
 set -euo pipefail
@@ -18,6 +19,7 @@ packages=(build-essential cmake ninja-build pkg-config git libyaml-cpp-dev
 if [[ "${1:-}" == "--test" ]]; then
   packages+=(libgtest-dev clang-format python3-pytest python3-matplotlib python3-jinja2 chromium iperf3 procps iproute2
              slurm-wlm slurm-wlm-torque munge clang-14 libclang-rt-14-dev libsimgrid-dev)
+  packages+=(man-db)  # ctest install_relocatable renders the installed man page
 fi
 
 missing=()
