@@ -10,10 +10,12 @@ YAML, JSON, tables and program output are not commands. In a console block
 (`$ ` prompts) only the prompted lines are commands.
 
 A command block runs unless the line before it (blank lines allowed) is
-`<!-- docs-test: not-run REASON -->`; REASON is "CATEGORY: detail", the
-category one of "needs a cluster", "needs hardware", "needs root", "installs
-packages", "builds", "takes minutes", "synopsis" (placeholders, not a command). A marker
-that precedes no block is an error (a stale marker hides nothing).
+`<!-- docs-test: not-run REASON -->`; REASON is "CATEGORY: detail", e.g.
+"needs a cluster: Slurm", "needs hardware: an RDMA NIC", "installs packages:
+...", "builds: ...", "takes minutes: ...", "synopsis: placeholders, not a
+command"; the summary groups by CATEGORY (the words before the first ':', '(',
+';' or ','). A marker that precedes no block is an error (a stale marker
+hides nothing).
 
 How a block runs: as written, as one `bash -e -o pipefail` script, with a
 hard timeout (BLOCK_TIMEOUT_S) after which its process group is killed, from a
