@@ -6,7 +6,8 @@
 Installs BUILD_DIR into a temporary prefix T/p, then from T (an unrelated
 directory, no PYTHONPATH, no EVBENCH* variables) runs the installed evbench
 (--version, a short run, sim's search for the SMPI build), evbench-scan
---version, `man -M T/p/share/man evbench` and the bash completions; then moves
+(--version, checking a shipped example scan with the evbench beside it),
+`man -M T/p/share/man evbench` and the bash completions; then moves
 the prefix to T/q and does it all again: nothing may depend on where the tree
 was installed. Text files of the tree must not name the source or build dir.
 Every command runs in its own process group, killed when it ends or times
@@ -98,6 +99,14 @@ def check_prefix(prefix, cwd, version, forbidden):
     out, _ = run([os.path.join(prefix, "bin", "evbench-scan"), "--version"], cwd)
     if out != "evbench-scan %s\n" % version:
         fail("evbench-scan --version printed %r" % out)
+
+    # The installed package checks a shipped example with the evbench beside
+    # it (not one on PATH: PATH holds only the system's directories here).
+    env = dict(clean_env(), PATH="/usr/bin:/bin")
+    example = os.path.join(prefix, "share", "evbench", "examples", "size.yaml")
+    out, _ = run([os.path.join(prefix, "bin", "evbench-scan"), "check", example], cwd, env=env)
+    if "p0001" not in out:
+        fail("evbench-scan check %s listed no points:\n%s" % (example, out))
 
     # sim looks for the SMPI build relative to the installed evbench first.
     platform = os.path.join(prefix, "share", "evbench", "configs", "platforms", "fat-tree-64.yaml")
