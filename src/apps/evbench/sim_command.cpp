@@ -4,12 +4,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include "apps/evbench/sim_platform.hpp"
 #include "core/config_loader.hpp"
@@ -85,9 +89,81 @@ void write_text(const std::string& path, const std::string& text) {
   if (!out.flush()) throw Error("sim: cannot write " + path);
 }
 
+// The progress line of `evbench sim` (docs/SCALE.md, "Progress"): the
+// platform plug-in writes the simulated clock to a file as the simulation
+// advances (EVBENCH_SIM_PROGRESS); this reads it every 200 ms and prints,
+// every kCadence of wall time on stderr, the simulated time reached, the
+// wall time and, from the rate since simulated time started moving, an
+// estimate of what is left (when the run's simulated length is known: a
+// duration, not an event count).
+class SimProgress {
+ public:
+  static constexpr std::chrono::seconds kCadence{3};
+
+  SimProgress(std::string file, std::optional<double> total_s)
+      : file_(std::move(file)), total_s_(total_s) {}
+
+  const std::string& file() const { return file_; }
+
+  void poll() {
+    const auto now = Clock::now();
+    double sim = 0;
+    if (std::ifstream in(file_); !(in >> sim)) sim = 0;
+    if (sim > 0 && !moving_) {
+      moving_ = true;
+      sim0_ = sim;
+      wall0_ = now;
+    }
+    if (now - next_ < Clock::duration::zero()) return;
+    next_ = now + kCadence;
+    if (now - start_ < kCadence) return;  // nothing to say yet
+    print(sim, now);
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+
+  void print(double sim, Clock::time_point now) const {
+    const double wall = std::chrono::duration<double>(now - start_).count();
+    char line[256];
+    int n = std::snprintf(line, sizeof line, "evbench: sim: %.3f", sim);
+    if (total_s_) n += std::snprintf(line + n, sizeof line - n, " of ~%.3f", *total_s_);
+    n += std::snprintf(line + n, sizeof line - n, " s simulated, %.0f s wall", wall);
+    const double moved = sim - sim0_;
+    const double since = std::chrono::duration<double>(now - wall0_).count();
+    if (!moving_) {
+      n += std::snprintf(line + n, sizeof line - n, " (setting up)");
+    } else if (total_s_ && moved > 0 && since > 0) {
+      const double left = std::max(0.0, *total_s_ - sim) / (moved / since);
+      n += std::snprintf(line + n, sizeof line - n, ", about %.0f s left", left);
+    }
+    std::snprintf(line + n, sizeof line - n, "\n");
+    std::fputs(line, stderr);
+    std::fflush(stderr);
+  }
+
+  std::string file_;
+  std::optional<double> total_s_;
+  Clock::time_point start_ = Clock::now();
+  Clock::time_point next_ = start_;
+  bool moving_ = false;
+  double sim0_ = 0;
+  Clock::time_point wall0_;
+};
+
+// The simulated length of a run, when the config fixes it: `duration` (each
+// step of a one-to-one shift scan lasts that long); nullopt for a run of
+// `events` (its length is what it measures).
+std::optional<double> simulated_length_s(const Config& c) {
+  if (c.events > 0) return std::nullopt;
+  const int steps = c.protocol == Protocol::one_to_one && c.shift_scan ? c.nodes : 1;
+  return steps * c.duration_s;
+}
+
 // Runs argv with extra environment variables; returns its exit code.
+// `progress` (may be null) is polled while it runs.
 int run_child(const std::vector<std::string>& argv,
-              const std::vector<std::pair<std::string, std::string>>& env) {
+              const std::vector<std::pair<std::string, std::string>>& env, SimProgress* progress) {
   const pid_t pid = ::fork();
   if (pid < 0) throw Error(std::string("sim: fork: ") + std::strerror(errno));
   if (pid == 0) {
@@ -104,7 +180,12 @@ int run_child(const std::vector<std::string>& argv,
   const auto old_int = std::signal(SIGINT, SIG_IGN);
   int status = 0;
   int rc = 0;
-  while ((rc = ::waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
+  while ((rc = ::waitpid(pid, &status, progress ? WNOHANG : 0)) == 0 ||
+         (rc < 0 && errno == EINTR)) {
+    if (rc == 0) {
+      progress->poll();
+      ::usleep(200 * 1000);
+    }
   }
   std::signal(SIGINT, old_int);
   if (rc < 0) throw Error(std::string("sim: waitpid: ") + std::strerror(errno));
@@ -208,8 +289,15 @@ int run_sim(const Config& config, const SimRequest& req) {
               {smpi + "/bin/evbench-smpi", "run", tmp.file("config.yaml"), "--simulated-on", name});
   if (!req.json.empty()) argv.insert(argv.end(), {"--json", fs::absolute(req.json).string()});
   if (req.quiet) argv.emplace_back("--quiet");
-  return run_child(argv, {{"EVBENCH_SIM_ROUTES", tmp.file("routes")},
-                          {"EVBENCH_SMPI_NP", std::to_string(topo.nprocs)}});
+  std::vector<std::pair<std::string, std::string>> env = {
+      {"EVBENCH_SIM_ROUTES", tmp.file("routes")}, {"EVBENCH_SMPI_NP", std::to_string(topo.nprocs)}};
+  // --quiet: no progress lines (and the plug-in writes no progress file).
+  std::optional<SimProgress> progress;
+  if (!req.quiet) {
+    progress.emplace(tmp.file("progress"), simulated_length_s(config));
+    env.emplace_back("EVBENCH_SIM_PROGRESS", progress->file());
+  }
+  return run_child(argv, env, progress ? &*progress : nullptr);
 }
 
 }  // namespace evb

@@ -4,8 +4,13 @@
 // explicit route per host pair (the topology model's forwarding decisions),
 // plus a loopback route per host for ranks sharing a host. Far smaller and
 // faster to load than the same platform as XML.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <simgrid/s4u.hpp>
 #include <stdexcept>
 #include <string>
@@ -17,7 +22,34 @@ namespace sg4 = simgrid::s4u;
 
 extern "C" void load_platform(const sg4::Engine& engine);
 
+namespace {
+
+// Progress for `evbench sim` (docs/SCALE.md, "Progress"): when
+// EVBENCH_SIM_PROGRESS names a file, the simulated clock is written to it
+// (one line, overwritten in place) at most every 200 ms of wall time, as the
+// simulation advances; evbench sim reads it and prints the progress line.
+void report_progress_to(const char* path) {
+  const int fd = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) return;  // no progress, the simulation runs the same
+  auto next = std::make_shared<std::chrono::steady_clock::time_point>();
+  sg4::Engine::on_time_advance_cb([fd, next](double) {
+    const auto wall = std::chrono::steady_clock::now();
+    if (wall < *next) return;
+    *next = wall + std::chrono::milliseconds(200);
+    char line[64];
+    const int n = std::snprintf(line, sizeof line, "%.9f\n", sg4::Engine::get_clock());
+    if (n > 0 && ::pwrite(fd, line, static_cast<size_t>(n), 0) < 0) {
+      // best effort: the simulation does not depend on it
+    }
+  });
+  sg4::Engine::on_simulation_end_cb([fd] { ::close(fd); });
+}
+
+}  // namespace
+
 void load_platform(const sg4::Engine& /*engine*/) {
+  if (const char* progress = std::getenv("EVBENCH_SIM_PROGRESS"); progress && *progress)
+    report_progress_to(progress);
   const char* path = std::getenv("EVBENCH_SIM_ROUTES");
   if (path == nullptr || *path == '\0')
     throw std::runtime_error(
