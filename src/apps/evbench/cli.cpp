@@ -37,8 +37,9 @@ Commands:
         Run an evaluation. Without CONFIG: the embedded configs/default.yaml
         (local bootstrap, tcp, 4 nodes, rubu, pull, barrel, 3 s).
         --json FILE: the results document (its directory must exist).
-        --quiet (-q): no live rate lines and no progress while it runs;
-        the final table, warnings and errors are still printed.
+        --quiet (-q): for scripts: no live rate lines or progress, no
+        resolved configuration, no per-node rows (all in --json); the
+        result summary, # OK / # FAILED, warnings and errors stay.
   sim [CONFIG] --platform PLATFORM [--order FILE] [--set KEY=VALUE]... [--json FILE] [--quiet]
         Run the evaluation on a simulated cluster (SimGrid SMPI): the same
         units and protocols over the mpi driver, on PLATFORM's fat tree and
