@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "core/error.hpp"
+#include "drivers/api/plugin_entry.hpp"
 #include "drivers/api/registry.hpp"
 #include "drivers/common/rank_tags.hpp"
 #include "drivers/libfabric/lf_memory.hpp"
@@ -16,14 +17,22 @@
 
 namespace evb {
 void evb_register_driver_libfabric(PluginRegistry& r);
+const DriverEntry* evb_driver_entry_libfabric();
+
+// The libfabric driver as evbench registers it: description, then its entry
+// (linked in here; a module in evbench).
+void register_libfabric_driver(PluginRegistry& r) {
+  evb_register_driver_libfabric(r);
+  bind_driver(r, "libfabric", *evb_driver_entry_libfabric());
 }
+}  // namespace evb
 
 namespace evb::libfabric {
 namespace {
 
 TEST(libfabricPlugin, RegistersProbesAndCreates) {
   PluginRegistry registry;
-  evb_register_driver_libfabric(registry);
+  register_libfabric_driver(registry);
   const DriverFactory* f = registry.driver("libfabric");
   ASSERT_NE(f, nullptr);
   EXPECT_FALSE(f->summary.empty());

@@ -4,11 +4,20 @@
 #include <stdexcept>
 
 #include "core/error.hpp"
+#include "drivers/api/plugin_entry.hpp"
 #include "mpi_test_util.hpp"
 
 namespace evb {
 void evb_register_bootstrap_mpi(PluginRegistry&);
+const BootstrapEntry* evb_bootstrap_entry_mpi();
+
+// The mpi bootstrap as evbench registers it: description, then its entry
+// (linked in here; a module in evbench).
+void register_mpi_bootstrap(PluginRegistry& reg) {
+  evb_register_bootstrap_mpi(reg);
+  bind_bootstrap(reg, "mpi", *evb_bootstrap_entry_mpi());
 }
+}  // namespace evb
 
 namespace evb::mpi::test {
 namespace {
@@ -61,7 +70,7 @@ TEST(MpiBootstrap, BarrierSeparatesPhases) {
 
 TEST(MpiBootstrap, LaunchRunsWorkerOnce) {
   PluginRegistry reg;
-  evb_register_bootstrap_mpi(reg);
+  register_mpi_bootstrap(reg);
   const BootstrapFactory* f = reg.bootstrap("mpi");
   ASSERT_NE(f, nullptr);
   Config cfg;
@@ -79,7 +88,7 @@ TEST(MpiBootstrap, LaunchRunsWorkerOnce) {
 
 TEST(MpiBootstrap, LaunchWithWrongProcessCountIsAConfigError) {
   PluginRegistry reg;
-  evb_register_bootstrap_mpi(reg);
+  register_mpi_bootstrap(reg);
   Config cfg;
   cfg.source = "test.yaml";
   try {

@@ -7,12 +7,21 @@
 #include <thread>
 
 #include "core/error.hpp"
+#include "drivers/api/plugin_entry.hpp"
 #include "drivers/api/registry.hpp"
 #include "mpi_test_util.hpp"
 
 namespace evb {
 void evb_register_driver_mpi(PluginRegistry&);
+const DriverEntry* evb_driver_entry_mpi();
+
+// The mpi driver as evbench registers it: description, then its entry
+// (linked in here; a module in evbench).
+void register_mpi_driver(PluginRegistry& reg) {
+  evb_register_driver_mpi(reg);
+  bind_driver(reg, "mpi", *evb_driver_entry_mpi());
 }
+}  // namespace evb
 
 namespace evb::mpi::test {
 namespace {
@@ -440,7 +449,7 @@ TEST(MpiDriver, NoWaitModeCannotBlock) {
 
 TEST(MpiDriverFactory, RegistersOptionsAndProbe) {
   PluginRegistry reg;
-  evb_register_driver_mpi(reg);
+  register_mpi_driver(reg);
   const DriverFactory* f = reg.driver("mpi");
   ASSERT_NE(f, nullptr);
   std::set<std::string> keys;
@@ -459,7 +468,7 @@ TEST(MpiDriverFactory, RegistersOptionsAndProbe) {
 // a send wait for its receive, max_requests bounds what is in flight.
 TEST(MpiDriverFactory, CreatesDriverWithOptions) {
   PluginRegistry reg;
-  evb_register_driver_mpi(reg);
+  register_mpi_driver(reg);
   Config cfg;
   cfg.driver = "mpi";
   cfg.driver_options = {{"sync_send", "true"}, {"max_requests", "2"}};
@@ -493,7 +502,7 @@ TEST(MpiDriverFactory, CreatesDriverWithOptions) {
 
 TEST(MpiDriverFactory, WrongSizeIsAConfigError) {
   PluginRegistry reg;
-  evb_register_driver_mpi(reg);
+  register_mpi_driver(reg);
   Config cfg;
   DriverContext ctx{world_rank(), world_size() + 1, true, &cfg};
   try {
@@ -530,7 +539,7 @@ TEST(MpiNoLauncher, DriverCreateExplainsMpirun) {
                     "in ctest -R mpi_driver_no_launcher";
   }
   PluginRegistry reg;
-  evb_register_driver_mpi(reg);
+  register_mpi_driver(reg);
   Config cfg;
   DriverContext ctx{0, 4, true, &cfg};
   try {

@@ -5,12 +5,21 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "drivers/api/plugin_entry.hpp"
 #include "drivers/api/registry.hpp"
 #include "tcp_test_util.hpp"
 
 namespace evb {
 void evb_register_driver_tcp(PluginRegistry& r);
+const DriverEntry* evb_driver_entry_tcp();
+
+// The tcp driver as evbench registers it: description, then its entry
+// (linked in here; a module in evbench).
+void register_tcp_driver(PluginRegistry& r) {
+  evb_register_driver_tcp(r);
+  bind_driver(r, "tcp", *evb_driver_entry_tcp());
 }
+}  // namespace evb
 
 namespace evb::tcp {
 namespace {
@@ -26,7 +35,7 @@ size_t open_fds() {
 
 TEST(TcpPlugin, RegistersProbesAndCreates) {
   PluginRegistry registry;
-  evb_register_driver_tcp(registry);
+  register_tcp_driver(registry);
   const DriverFactory* f = registry.driver("tcp");
   ASSERT_NE(f, nullptr);
   EXPECT_FALSE(f->summary.empty());
