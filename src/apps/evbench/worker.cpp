@@ -123,10 +123,14 @@ int run_worker_with(const Topology& topo, const Config& config, const PluginRegi
   if (rank == 0 && !options.quiet) print_resolved_config(resolved);
   boot.barrier();
   try {
-    if (engine)
+    if (engine) {
       engine->run();
-    else
-      run_microbench(*driver, boot, topo, resolved, mode, peer_names(topo), stats);
+    } else {
+      // A scan's steps are announced on stderr: not under --quiet, nor under
+      // sim (evbench sim's progress line says how far it got, in wall time).
+      run_microbench(*driver, boot, topo, resolved, mode, peer_names(topo), stats,
+                     !options.quiet && options.simulated_platform.empty());
+    }
   } catch (const Error& e) {
     // The other ranks are told before this rank's driver goes down (which
     // they would notice as a lost peer): the bootstrap reports the first

@@ -1,8 +1,10 @@
 #include "protocols/microbench/microbench.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
+#include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/rng.hpp"
 #include "protocols/common/engine.hpp"
@@ -90,8 +92,8 @@ micro::StepPlan plan_step(const Config& c, const RankRoles& me, int step, int sh
 }
 
 void run_point_to_point(Driver& driver, Bootstrap& boot, const Topology& topo, const Config& c,
-                        PollMode mode, const std::vector<std::string>& peer_names,
-                        RankStats& stats) {
+                        PollMode mode, const std::vector<std::string>& peer_names, RankStats& stats,
+                        bool live) {
   const RankRoles& me = topo.ranks.at(boot.rank());
   const std::vector<int> shifts = step_shifts(c);
   std::vector<micro::StepPlan> plans;
@@ -118,8 +120,15 @@ void run_point_to_point(Driver& driver, Bootstrap& boot, const Topology& topo, c
   stats.step_messages.assign(plans.size(), 0);
   stats.step_network_bytes.assign(plans.size(), 0);
   stats.step_window_s.assign(plans.size(), c.duration_s - c.warmup_s);
+  const int64_t t0 = now_ns();
   for (size_t k = 0; k < plans.size(); ++k) {
     if (k > 0) boot.barrier();
+    // A scan has no live rate line: rank 0 says which step starts and
+    // about how long is left (each step lasts `duration`).
+    if (live && boot.rank() == 0 && plans.size() > 1)
+      std::fprintf(stderr, "# t=%6.1f s  step %zu of %zu (shift %d), about %.0f s left\n",
+                   ns_to_s(now_ns() - t0), k + 1, plans.size(), shifts[k],
+                   static_cast<double>(plans.size() - k) * c.duration_s);
     agent.begin_step(plans[k]);
     engine.run();
   }
@@ -130,7 +139,8 @@ void run_point_to_point(Driver& driver, Bootstrap& boot, const Topology& topo, c
 }  // namespace micro
 
 void run_microbench(Driver& driver, Bootstrap& boot, const Topology& topo, const Config& config,
-                    PollMode mode, const std::vector<std::string>& peer_names, RankStats& stats) {
+                    PollMode mode, const std::vector<std::string>& peer_names, RankStats& stats,
+                    bool live) {
   const RankRoles& me = topo.ranks.at(boot.rank());
   stats.ru = me.ru;
   stats.bu = me.bu;
@@ -140,7 +150,7 @@ void run_microbench(Driver& driver, Bootstrap& boot, const Topology& topo, const
     case Protocol::gather:
     case Protocol::gather_cmd:
     case Protocol::gather_cmd_meta:
-      micro::run_point_to_point(driver, boot, topo, config, mode, peer_names, stats);
+      micro::run_point_to_point(driver, boot, topo, config, mode, peer_names, stats, live);
       return;
     case Protocol::alltoall:
       micro::run_alltoall(driver, boot, topo, config, stats);

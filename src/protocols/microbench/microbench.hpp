@@ -16,8 +16,10 @@
 namespace evb {
 
 // Runs every step of the micro-benchmark on this rank (steps are separated
-// by bootstrap barriers) and fills stats.step_bytes / step_window_s.
+// by bootstrap barriers) and fills stats.step_bytes / step_window_s. `live`
+// (not --quiet): rank 0 prints a line on stderr as each step of a scan starts.
 void run_microbench(Driver& driver, Bootstrap& boot, const Topology& topo, const Config& config,
-                    PollMode mode, const std::vector<std::string>& peer_names, RankStats& stats);
+                    PollMode mode, const std::vector<std::string>& peer_names, RankStats& stats,
+                    bool live = false);
 
 }  // namespace evb
