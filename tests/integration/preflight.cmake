@@ -51,3 +51,41 @@ set_tests_properties(preflight_json_dir_missing preflight_sim_json_dir_missing
                      preflight_memory_run preflight_memory_validate
                      preflight_validate_without_config preflight_all_config_errors
                      PROPERTIES TIMEOUT 30 LABELS integration)
+
+# Driver option values against the library here, in validate and run alike:
+# one line naming the key; valid values still pass validate.
+if(TARGET evbench_driver_ucx)
+  foreach(cmd run validate)
+    add_test(NAME preflight_ucx_tls_bogus_${cmd}
+             COMMAND ${_evb_pre} --lines 1
+                     --expect-stderr "driver_options.tls: 'bogus' is not a UCX transport" --
+                     $<TARGET_FILE:evbench> ${cmd} --set driver=ucx --set driver_options.tls=bogus)
+    set_tests_properties(preflight_ucx_tls_bogus_${cmd} PROPERTIES TIMEOUT 30 LABELS integration)
+  endforeach()
+  add_test(NAME preflight_ucx_tls_valid
+           COMMAND ${_evb_pre} --expect-exit 0 -- $<TARGET_FILE:evbench> validate --set driver=ucx
+                   --set driver_options.tls=^rc --set driver_options.devices=lo)
+  set_tests_properties(preflight_ucx_tls_valid PROPERTIES TIMEOUT 30 LABELS integration)
+endif()
+if(TARGET evbench_driver_libfabric)
+  foreach(cmd run validate)
+    add_test(NAME preflight_libfabric_provider_bogus_${cmd}
+             COMMAND ${_evb_pre} --lines 1
+                     --expect-stderr "driver_options.provider: 'bogus' is not a provider of this libfabric"
+                     -- $<TARGET_FILE:evbench> ${cmd} --set driver=libfabric
+                     --set driver_options.provider=bogus)
+    set_tests_properties(preflight_libfabric_provider_bogus_${cmd} PROPERTIES TIMEOUT 30
+                         LABELS integration)
+  endforeach()
+  add_test(NAME preflight_libfabric_provider_valid
+           COMMAND ${_evb_pre} --expect-exit 0 -- $<TARGET_FILE:evbench> validate
+                   --set driver=libfabric --set driver_options.provider=tcp)
+  set_tests_properties(preflight_libfabric_provider_valid PROPERTIES TIMEOUT 30 LABELS integration)
+endif()
+# driver mpi without a launcher: refused once, before any rank is forked.
+if(TARGET evbench_driver_mpi)
+  add_test(NAME preflight_mpi_without_launcher
+           COMMAND ${_evb_pre} --lines 1 --expect-stderr "driver: mpi needs ranks started by mpirun"
+                   --expect-stderr "mpirun -np 5" -- $<TARGET_FILE:evbench> run --set driver=mpi)
+  set_tests_properties(preflight_mpi_without_launcher PROPERTIES TIMEOUT 30 LABELS integration)
+endif()

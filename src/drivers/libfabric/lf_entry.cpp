@@ -1,5 +1,6 @@
 // The libfabric driver's entry: probe and create (plugin_entry.hpp).
 #include "drivers/api/plugin_entry.hpp"
+#include "drivers/libfabric/lf_check.hpp"
 #include "drivers/libfabric/lf_driver.hpp"
 #include "drivers/libfabric/lf_options.hpp"
 #include "drivers/libfabric/lf_probe.hpp"
@@ -14,7 +15,9 @@ std::unique_ptr<Driver> create_libfabric(const DriverContext& context) {
 }  // namespace
 
 const DriverEntry* evb_driver_entry_libfabric() {
-  static const DriverEntry entry{.probe = libfabric::probe_libfabric, .create = create_libfabric};
+  static const DriverEntry entry{.probe = libfabric::probe_libfabric,
+                                 .create = create_libfabric,
+                                 .check_options = libfabric::check_libfabric_options};
   return &entry;
 }
 

@@ -3,6 +3,7 @@
 
 #include "core/error.hpp"
 #include "drivers/api/plugin_entry.hpp"
+#include "drivers/mpi/mpi_check.hpp"
 #include "drivers/mpi/mpi_driver.hpp"
 #include "drivers/mpi/mpi_env.hpp"
 #include "drivers/mpi/mpi_transport.hpp"
@@ -77,7 +78,8 @@ DriverProbe probe_mpi() {
 }  // namespace
 
 const DriverEntry* evb_driver_entry_mpi() {
-  static const DriverEntry entry{.probe = probe_mpi, .create = create_mpi_driver};
+  static const DriverEntry entry{
+      .probe = probe_mpi, .create = create_mpi_driver, .check_options = mpi::check_mpi_options};
   return &entry;
 }
 

@@ -1,6 +1,7 @@
 // The verbs driver's entry: probe and create (plugin_entry.hpp).
 #include "core/error.hpp"
 #include "drivers/api/plugin_entry.hpp"
+#include "drivers/verbs/verbs_check.hpp"
 #include "drivers/verbs/verbs_driver.hpp"
 #include "drivers/verbs/verbs_options.hpp"
 #include "drivers/verbs/verbs_probe.hpp"
@@ -19,7 +20,9 @@ std::unique_ptr<Driver> create_verbs(const DriverContext& context) {
 }  // namespace
 
 const DriverEntry* evb_driver_entry_verbs() {
-  static const DriverEntry entry{.probe = verbs::probe_verbs, .create = create_verbs};
+  static const DriverEntry entry{.probe = verbs::probe_verbs,
+                                 .create = create_verbs,
+                                 .check_options = verbs::check_verbs_options};
   return &entry;
 }
 

@@ -1,0 +1,91 @@
+// The provider asked for is looked up with the driver's own hints
+// (select_info, as the ranks will); when it matches nothing, FI_PROV_ATTR_ONLY
+// (every provider this libfabric has loaded, device or not) and the
+// parameters of compiled-in providers (FI_<NAME>_*) tell a provider that is
+// here but finds no usable interface from a name this libfabric does not have.
+#include "drivers/libfabric/lf_check.hpp"
+
+#include <rdma/fabric.h>
+
+#include <cctype>
+#include <set>
+
+#include "drivers/libfabric/lf_fabric.hpp"
+#include "drivers/libfabric/lf_probe.hpp"
+
+namespace evb::libfabric {
+namespace {
+
+std::string option(const Config& c, const std::string& key, const std::string& unset) {
+  auto it = c.driver_options.find(key);
+  return it == c.driver_options.end() ? unset : it->second;
+}
+
+// Core provider names libfabric has: loaded ones, and those whose parameters
+// are registered (compiled in, maybe not initialised for lack of a device).
+std::set<std::string> providers_in_this_libfabric() {
+  std::set<std::string> names;
+  fi_info* list = nullptr;
+  if (fi_getinfo(kApiVersion, nullptr, nullptr, FI_PROV_ATTR_ONLY, nullptr, &list) == 0)
+    for (fi_info* i = list; i; i = i->next)
+      if (i->fabric_attr && i->fabric_attr->prov_name) {
+        std::string n = i->fabric_attr->prov_name;
+        names.insert(n.substr(0, n.find(';')));
+      }
+  if (list) fi_freeinfo(list);
+  fi_param* params = nullptr;
+  int count = 0;
+  if (fi_getparams(&params, &count) == 0) {
+    for (int i = 0; i < count; ++i) {
+      const std::string n = params[i].name ? params[i].name : "";
+      const size_t end = n.find('_', 3);
+      if (n.rfind("FI_", 0) != 0 || end == std::string::npos) continue;
+      std::string prov = n.substr(3, end - 3);
+      for (char& ch : prov) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      names.insert(prov);
+    }
+    fi_freeparams(params);
+  }
+  return names;
+}
+
+std::string usable_here() {
+  std::string out;
+  for (const ProviderCheck& c : check_providers())
+    if (c.usable) out += (out.empty() ? "" : ", ") + c.name;
+  return out.empty() ? "none" : out;
+}
+
+}  // namespace
+
+std::vector<std::string> check_libfabric_options(const Config& config) {
+  const std::string provider = option(config, "provider", "auto");
+  const std::string domain = option(config, "domain", "");
+  const bool any_domain = domain.empty();
+  if (provider == "auto" && any_domain) return {};
+  InfoRequest r;
+  r.provider = provider == "auto" ? "auto" : canonical_provider(provider);
+  r.domain = any_domain ? "" : domain;
+  r.want_source = false;
+  std::string why;
+  if (select_info(r, &why)) return {};
+  if (provider != "auto") {
+    // The core provider of a layering ("verbs;ofi_rxm" -> verbs).
+    const std::string core = r.provider.substr(0, r.provider.find(';'));
+    if (!providers_in_this_libfabric().count(core))
+      return {"driver_options.provider: '" + provider +
+              "' is not a provider of this libfabric (usable here: " + usable_here() +
+              "; fi_info -l lists the providers)"};
+    InfoRequest plain = r;
+    plain.domain.clear();
+    if (any_domain || !select_info(plain, nullptr))
+      return {"driver_options.provider: '" + provider +
+              "' is in this libfabric but finds no usable interface here (" + why +
+              "; usable here: " + usable_here() + ")"};
+  }
+  const std::string offered_by = provider == "auto" ? "any provider" : "provider " + provider;
+  return {"driver_options.domain: '" + domain + "' is not a domain " + offered_by +
+          " offers here (" + why + "; fi_info lists the domains)"};
+}
+
+}  // namespace evb::libfabric

@@ -1,0 +1,15 @@
+#pragma once
+// The mpi driver's start conditions checked before anything is forked
+// (DriverEntry::check_options).
+#include <string>
+#include <vector>
+
+#include "core/config.hpp"
+
+namespace evb::mpi {
+
+// driver mpi needs ranks a launcher (mpirun, srun) started: without one and
+// without bootstrap mpi, every forked rank would fail the same way.
+std::vector<std::string> check_mpi_options(const Config& config);
+
+}  // namespace evb::mpi
