@@ -49,10 +49,14 @@ std::set<std::string> providers_in_this_libfabric() {
   return names;
 }
 
-std::string usable_here() {
+// The providers usable here, and why `name` is not (when the probe knows it
+// by name: "no RDMA device, provider not initialised").
+std::string usable_here(const std::string& name, std::string* why_not) {
   std::string out;
-  for (const ProviderCheck& c : check_providers())
+  for (const ProviderCheck& c : check_providers()) {
     if (c.usable) out += (out.empty() ? "" : ", ") + c.name;
+    if (!c.usable && c.name == name && why_not) *why_not = c.reason;
+  }
   return out.empty() ? "none" : out;
 }
 
@@ -72,16 +76,18 @@ std::vector<std::string> check_libfabric_options(const Config& config) {
   if (provider != "auto") {
     // The core provider of a layering ("verbs;ofi_rxm" -> verbs).
     const std::string core = r.provider.substr(0, r.provider.find(';'));
+    std::string why_not = why;
+    const std::string usable = usable_here(provider, &why_not);
     if (!providers_in_this_libfabric().count(core))
       return {"driver_options.provider: '" + provider +
-              "' is not a provider of this libfabric (usable here: " + usable_here() +
+              "' is not a provider of this libfabric (usable here: " + usable +
               "; fi_info -l lists the providers)"};
     InfoRequest plain = r;
     plain.domain.clear();
     if (any_domain || !select_info(plain, nullptr))
       return {"driver_options.provider: '" + provider +
-              "' is in this libfabric but finds no usable interface here (" + why +
-              "; usable here: " + usable_here() + ")"};
+              "' is in this libfabric but finds no usable interface here (" + why_not +
+              "; usable here: " + usable + ")"};
   }
   const std::string offered_by = provider == "auto" ? "any provider" : "provider " + provider;
   return {"driver_options.domain: '" + domain + "' is not a domain " + offered_by +
