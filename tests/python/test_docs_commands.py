@@ -22,7 +22,8 @@ hard timeout (BLOCK_TIMEOUT_S) after which its process group is killed, from a
 scratch copy of the repository root (every top-level entry symlinked except
 scans/ and results/, so a block's outputs land in the scratch directory).
 PATH starts with build/bin and scan/, so `evbench` and `evbench-scan` are
-the build under test (build/, or EVBENCH_TEST_BINARY's directory). The
+the build under test; with EVBENCH_TEST_BINARY=DIR/bin/evbench, build/ in the
+scratch root is DIR. The
 environment lets Open MPI run as root, on loopback, with more ranks than cores
 (OMPI_ALLOW_RUN_AS_ROOT*, OMPI_MCA_{btl_tcp,oob_tcp}_if_include=lo,
 OMPI_MCA_rmaps_base_oversubscribe=1): what a user on another machine would not
@@ -262,6 +263,13 @@ def scratch_root(tmp_path, evbench):
     for name in os.listdir(REPO):
         if name not in NOT_MIRRORED:
             os.symlink(os.path.join(REPO, name), str(root / name))
+    # build/ is the build under test: EVBENCH_TEST_BINARY's build directory
+    # when that is set (its bin/evbench, lib/evbench/, share/, CMakeCache.txt).
+    build = os.path.dirname(os.path.dirname(os.path.realpath(evbench)))
+    if build != os.path.realpath(os.path.join(REPO, "build")):
+        if os.path.lexists(str(root / "build")):
+            os.unlink(str(root / "build"))
+        os.symlink(build, str(root / "build"))
     return str(root)
 
 
