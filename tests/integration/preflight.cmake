@@ -81,6 +81,20 @@ if(TARGET evbench_driver_libfabric)
            COMMAND ${_evb_pre} --expect-exit 0 -- $<TARGET_FILE:evbench> validate
                    --set driver=libfabric --set driver_options.provider=tcp)
   set_tests_properties(preflight_libfabric_provider_valid PROPERTIES TIMEOUT 30 LABELS integration)
+  # A provider this libfabric has but this host cannot serve (no RDMA device
+  # here): validate judges names only (a login node need not have the compute
+  # nodes' devices); run refuses it before any rank starts.
+  add_test(NAME preflight_libfabric_provider_not_here_validate
+           COMMAND ${_evb_pre} --expect-exit 0 -- $<TARGET_FILE:evbench> validate
+                   --set driver=libfabric --set driver_options.provider=verbs)
+  add_test(NAME preflight_libfabric_provider_not_here_run
+           COMMAND ${_evb_pre} --lines 1
+                   --expect-stderr "driver_options.provider: 'verbs' is in this libfabric but finds no usable interface here"
+                   -- $<TARGET_FILE:evbench> run --set driver=libfabric
+                   --set driver_options.provider=verbs)
+  set_tests_properties(preflight_libfabric_provider_not_here_validate
+                       preflight_libfabric_provider_not_here_run PROPERTIES TIMEOUT 30
+                       LABELS integration)
 endif()
 # driver mpi without a launcher: refused once, before any rank is forked.
 if(TARGET evbench_driver_mpi)

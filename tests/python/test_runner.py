@@ -218,11 +218,7 @@ axes:
     assert sorted(skipped) == ["p0002", "p0003", "p0004"]
     assert skipped["p0002"]["reason"] == "driver verbs cannot run here: no RDMA device found"
     assert skipped["p0002"]["source"] == "drivers" and skipped["p0002"]["values"]["driver"] == "verbs"
-    # evbench validate checks the provider against libfabric before the drivers list is read.
-    assert skipped["p0003"]["source"] == "validate"
-    assert skipped["p0003"]["reason"].startswith(
-        "driver_options.provider: 'verbs' is in this libfabric but finds no usable interface here "
-        "(no RDMA device, provider not initialised;")
+    assert skipped["p0003"]["reason"] == "libfabric/verbs cannot run here: no RDMA device, provider not initialised"
     assert skipped["p0003"]["values"]["driver_options.provider"] == "verbs"
     assert skipped["p0004"]["source"] == "validate" and skipped["p0004"]["reason"].startswith("credits: ")
     drivers = json.load(open(os.path.join(out, "drivers.json")))
@@ -235,8 +231,7 @@ axes:
     assert log.startswith("# EVBENCH_SCAN_TEST_OTHER=x EVBENCH_SCAN_TEST_VAR=hello ")
     # Without skip_invalid, a point that cannot run here stops the run before anything runs.
     strict = write(tmp_path / "s.yaml", open(scan).read().replace("skip_invalid: true\n", "")
-                   .replace("    - {name: bad, driver: tcp, credits: 0}\n", "")
-                   .replace("    - {name: fi-verbs, driver: libfabric, driver_options: {provider: verbs}}\n", ""))
+                   .replace("    - {name: bad, driver: tcp, credits: 0}\n", ""))
     proc = run_cli(["run", strict, "-o", str(tmp_path / "out2")], env=env)
     assert proc.returncode == 2
     assert "p0002 (label=verbs, driver=verbs): driver verbs cannot run here: no RDMA device found" in proc.stderr

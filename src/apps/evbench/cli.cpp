@@ -172,14 +172,16 @@ Config load(const Args& a, const PluginRegistry& r) {
   return c;
 }
 
-// driver_options values against what the driver's library offers here
-// (UCX transports, libfabric providers, RDMA devices; mpi's launcher), all
-// bad keys at once, before anything starts.
-void check_driver_options(const Config& config, const PluginRegistry& r) {
+// driver_options values against what the driver's library offers (UCX
+// transports, libfabric providers, RDMA devices; mpi's launcher), all bad
+// keys at once, before anything starts. `validate` judges names only (it may
+// run on a login node unlike the compute nodes: a transport without a device
+// there is not an error); a run also what this host can serve.
+void check_driver_options(const Config& config, const PluginRegistry& r, OptionCheck scope) {
   const DriverFactory* f = r.driver(config.driver);
   if (!f || !f->check_options) return;
   std::string all;
-  for (const std::string& problem : f->check_options(config))
+  for (const std::string& problem : f->check_options(config, scope))
     all += (all.empty() ? "" : "\n") + problem;
   if (!all.empty()) throw ConfigError(all);
 }
@@ -198,7 +200,7 @@ int cmd_run(const Args& a, const PluginRegistry& r, int argc, char** argv) {
     if (!p.can_run)
       throw ConfigError("driver '" + config.driver + "' cannot run here: " + p.reason);
   }
-  if (a.simulated_on.empty()) check_driver_options(config, r);
+  if (a.simulated_on.empty()) check_driver_options(config, r, OptionCheck::here);
   // What this host's ranks allocate must fit (SMPI shares payload memory).
   if (a.simulated_on.empty()) check_host_memory(config, topo);
   RunOptions opts;
@@ -279,7 +281,7 @@ int cmd_sim(Args a, const PluginRegistry& r) {
   if (!user_set("driver_options.any_source_depth"))
     a.sets.push_back("driver_options.any_source_depth=4");
   const Config config = load(a, r);
-  check_driver_options(config, r);
+  check_driver_options(config, r, OptionCheck::here);
   SimRequest req;
   req.platform = a.platform;
   req.order = a.order;
@@ -292,7 +294,7 @@ int cmd_sim(Args a, const PluginRegistry& r) {
 int cmd_validate(const Args& a, const PluginRegistry& r) {
   const Config config = load(a, r);
   const Topology topo = make_topology(config);
-  check_driver_options(config, r);
+  check_driver_options(config, r, OptionCheck::names);
   check_host_memory(config, topo);
   const std::string name = a.config.empty() ? "configs/default.yaml (embedded)" : a.config;
   std::printf("%s: valid (%s over %s, %d nodes, %d processes)\n", name.c_str(),

@@ -33,10 +33,10 @@ struct DriverEntry {
   PluginAbi abi;
   DriverProbe (*probe)() = nullptr;
   std::unique_ptr<Driver> (*create)(const DriverContext&) = nullptr;
-  // driver_options values checked against what the library offers here
-  // (transports, providers, devices): one message per bad key, nothing
-  // started yet. May be null.
-  std::vector<std::string> (*check_options)(const Config&) = nullptr;
+  // driver_options values checked against what the library offers
+  // (transports, providers, devices; OptionCheck says how far): one message
+  // per bad key, nothing started yet. May be null.
+  std::vector<std::string> (*check_options)(const Config&, OptionCheck) = nullptr;
 };
 
 struct BootstrapEntry {

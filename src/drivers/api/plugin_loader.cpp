@@ -135,11 +135,11 @@ void bind_driver_module(PluginRegistry& registry, const std::string& name,
   };
   // A module that cannot be opened has no say on option values: the probe
   // (run before any rank starts) reports why it cannot run.
-  f->check_options = [module, symbol](const Config& config) {
+  f->check_options = [module, symbol](const Config& config, OptionCheck scope) {
     std::string why;
     const DriverEntry* e = load_entry<DriverEntry>(*module, symbol, why);
     if (e == nullptr || e->check_options == nullptr) return std::vector<std::string>{};
-    return e->check_options(config);
+    return e->check_options(config, scope);
   };
 }
 

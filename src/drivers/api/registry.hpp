@@ -34,6 +34,14 @@ struct DriverProbe {
   std::vector<std::pair<std::string, std::string>> variants_not_here;  // name, reason
 };
 
+// What a driver's option check judges. `names`: values the library does not
+// know at all (a typo, wrong on every host): `evbench validate` and
+// `evbench-scan check`, which may run on a login node unlike the compute
+// nodes. `here`: also what this host cannot serve (no device for a UCX
+// transport, a libfabric provider without a usable interface, a verbs device
+// or port): before a run starts here.
+enum class OptionCheck { names, here };
+
 // What a driver gets when it is created.
 struct DriverContext {
   int rank = 0;
@@ -65,7 +73,7 @@ struct DriverFactory {
   // driver_options values checked against what the library offers here
   // (UCX transports, libfabric providers, devices), before any rank starts:
   // one message per bad key naming it; empty when all is well. May be empty.
-  std::function<std::vector<std::string>(const Config&)> check_options;
+  std::function<std::vector<std::string>(const Config&, OptionCheck)> check_options;
 };
 
 // The function a rank runs once its bootstrap is up; returns an exit code.

@@ -62,8 +62,16 @@ std::string usable_here(const std::string& name, std::string* why_not) {
 
 }  // namespace
 
-std::vector<std::string> check_libfabric_options(const Config& config) {
+std::vector<std::string> check_libfabric_options(const Config& config, OptionCheck scope) {
   const std::string provider = option(config, "provider", "auto");
+  if (scope == OptionCheck::names) {
+    if (provider == "auto") return {};
+    const std::string name = canonical_provider(provider);
+    if (providers_in_this_libfabric().count(name.substr(0, name.find(';')))) return {};
+    return {"driver_options.provider: '" + provider +
+            "' is not a provider of this libfabric (usable here: " +
+            usable_here(provider, nullptr) + "; fi_info -l lists the providers)"};
+  }
   const std::string domain = option(config, "domain", "");
   const bool any_domain = domain.empty();
   if (provider == "auto" && any_domain) return {};

@@ -5,12 +5,16 @@
 #include <vector>
 
 #include "core/config.hpp"
+#include "drivers/api/registry.hpp"
 
 namespace evb::libfabric {
 
 // One message per bad key: a provider this libfabric does not have, one it
 // has that finds no usable interface here (said differently), a domain no
 // provider offers.
-std::vector<std::string> check_libfabric_options(const Config& config);
+// Under OptionCheck::names only a provider this libfabric does not have is
+// refused; one without a usable interface here, and domains, are judged
+// under OptionCheck::here.
+std::vector<std::string> check_libfabric_options(const Config& config, OptionCheck scope);
 
 }  // namespace evb::libfabric

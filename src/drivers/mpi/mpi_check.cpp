@@ -5,7 +5,7 @@
 
 namespace evb::mpi {
 
-std::vector<std::string> check_mpi_options(const Config& config) {
+std::vector<std::string> check_mpi_options(const Config& config, OptionCheck /*scope*/) {
   if (config.bootstrap == "mpi" || launcher_world_size() >= 0) return {};
   const std::string n = std::to_string(make_topology(config).nprocs);
   return {"driver: mpi needs ranks started by mpirun (or srun), not the " + config.bootstrap +

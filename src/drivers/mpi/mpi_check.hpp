@@ -5,11 +5,14 @@
 #include <vector>
 
 #include "core/config.hpp"
+#include "drivers/api/registry.hpp"
 
 namespace evb::mpi {
 
 // driver mpi needs ranks a launcher (mpirun, srun) started: without one and
 // without bootstrap mpi, every forked rank would fail the same way.
-std::vector<std::string> check_mpi_options(const Config& config);
+// Judged the same under both OptionChecks: without a launcher, bootstrap
+// local or env with driver mpi cannot start.
+std::vector<std::string> check_mpi_options(const Config& config, OptionCheck scope);
 
 }  // namespace evb::mpi

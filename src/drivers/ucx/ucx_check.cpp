@@ -77,7 +77,8 @@ std::string option(const Config& c, const std::string& key) {
 }  // namespace
 
 std::vector<std::string> check_ucx_options(const Config& config,
-                                           const std::vector<std::string>& resources) {
+                                           const std::vector<std::string>& resources,
+                                           OptionCheck scope) {
   std::set<std::string> found_tls, found_devices;
   for (const std::string& r : resources) {
     const auto slash = r.find('/');
@@ -103,7 +104,9 @@ std::vector<std::string> check_ucx_options(const Config& config,
       name = name.substr(0, name.find(':'));  // "ud_verbs:aux"
       if (name == "all" || usable.count(name)) continue;
       if (aliases().count(name) || transports().count(name)) {
-        if (exclude) continue;  // excluding what is not here is harmless
+        // Excluding what is not here is harmless; asking for it is judged
+        // where the run starts.
+        if (exclude || scope == OptionCheck::names) continue;
         out.push_back("driver_options.tls: '" + name +
                       "' is a UCX transport this host has no device for (usable here: " +
                       join(usable) + "; ucx_info -d lists the devices)");
@@ -115,7 +118,7 @@ std::vector<std::string> check_ucx_options(const Config& config,
   }
 
   const std::string devices = option(config, "devices");
-  if (devices != "auto" && devices != "any" && devices != "all") {
+  if (scope == OptionCheck::here && devices != "auto" && devices != "any" && devices != "all") {
     for (const std::string& name : split(devices))
       if (!found_devices.count(name))
         out.push_back("driver_options.devices: '" + name +
@@ -124,9 +127,9 @@ std::vector<std::string> check_ucx_options(const Config& config,
   return out;
 }
 
-std::vector<std::string> check_ucx_options(const Config& config) {
+std::vector<std::string> check_ucx_options(const Config& config, OptionCheck scope) {
   if (option(config, "tls") == "auto" && option(config, "devices") == "auto") return {};
-  return check_ucx_options(config, resources());
+  return check_ucx_options(config, resources(), scope);
 }
 
 }  // namespace evb::ucx

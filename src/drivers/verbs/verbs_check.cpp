@@ -33,8 +33,8 @@ std::vector<std::string> check_verbs_options(const Config& config,
   return {};
 }
 
-std::vector<std::string> check_verbs_options(const Config& config) {
-  if (option(config, "device", "auto") == "auto") return {};
+std::vector<std::string> check_verbs_options(const Config& config, OptionCheck scope) {
+  if (scope == OptionCheck::names || option(config, "device", "auto") == "auto") return {};
   return check_verbs_options(config, ports());
 }
 

@@ -5,13 +5,15 @@
 #include <vector>
 
 #include "core/config.hpp"
+#include "drivers/api/registry.hpp"
 #include "drivers/verbs/verbs_probe.hpp"
 
 namespace evb::verbs {
 
 // One message per bad key: a device that is not here (the devices that are
 // are listed), a port the device does not have.
-std::vector<std::string> check_verbs_options(const Config& config);
+// Device names are a host's: judged under OptionCheck::here only.
+std::vector<std::string> check_verbs_options(const Config& config, OptionCheck scope);
 std::vector<std::string> check_verbs_options(const Config& config,
                                              const std::vector<PortInfo>& ports);
 

@@ -42,6 +42,17 @@ TEST(UcxCheck, KnownTransportWithoutDeviceSaysSo) {
   EXPECT_EQ(check_ucx_options(with({{"tls", "^tpc"}}), kHere).size(), 1u);
 }
 
+// validate judges names only: a transport or device this host lacks may be
+// on the compute nodes; a name UCX does not know is wrong everywhere.
+TEST(UcxCheck, NamesOnlyForValidate) {
+  const OptionCheck names = OptionCheck::names;
+  EXPECT_TRUE(check_ucx_options(with({{"tls", "rc"}}), kHere, names).empty());
+  EXPECT_TRUE(check_ucx_options(with({{"devices", "mlx5_0:1"}}), kHere, names).empty());
+  const auto m = check_ucx_options(with({{"tls", "rc,bogus"}}), kHere, names);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_NE(m[0].find("'bogus' is not a UCX transport"), std::string::npos) << m[0];
+}
+
 TEST(UcxCheck, Devices) {
   EXPECT_TRUE(check_ucx_options(with({{"devices", "lo"}}), kHere).empty());
   EXPECT_TRUE(check_ucx_options(with({{"devices", "any"}}), kHere).empty());
@@ -54,8 +65,9 @@ TEST(UcxCheck, Devices) {
 
 // The real UCX: its tcp transport on lo is found, "bogus" is not a transport.
 TEST(UcxCheck, ThisMachinesUcx) {
-  EXPECT_TRUE(check_ucx_options(with({{"tls", "tcp"}, {"devices", "lo"}})).empty());
-  const auto m = check_ucx_options(with({{"tls", "bogus"}}));
+  EXPECT_TRUE(
+      check_ucx_options(with({{"tls", "tcp"}, {"devices", "lo"}}), OptionCheck::here).empty());
+  const auto m = check_ucx_options(with({{"tls", "bogus"}}), OptionCheck::here);
   ASSERT_EQ(m.size(), 1u);
   EXPECT_NE(m[0].find("'bogus' is not a UCX transport"), std::string::npos) << m[0];
 }
