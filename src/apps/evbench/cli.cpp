@@ -48,8 +48,10 @@ Commands:
   validate [CONFIG] [--set KEY=VALUE]...
         Check a configuration without running it (without CONFIG: the
         embedded default): every key, the rules between keys, the driver's
-        option values against its library, and the memory the ranks of this
-        host would allocate against what it has available.
+        option values against the names its library knows (a transport or
+        device this host lacks is left to `run`, which checks it before any
+        rank starts), and the memory the ranks of this host would allocate
+        against what it has available.
   drivers [--json]
         List the drivers built into this evbench and whether each can run here
         (--json: a JSON array on stdout with the variants usable and not here).

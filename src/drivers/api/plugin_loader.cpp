@@ -10,6 +10,8 @@
 // library they use live in it until the process ends.
 #include <dlfcn.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <system_error>

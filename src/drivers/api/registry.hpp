@@ -70,9 +70,10 @@ struct DriverFactory {
   // plugin_entry.hpp's bind_driver / bind_driver_module.
   std::function<DriverProbe()> probe;
   std::function<std::unique_ptr<Driver>(const DriverContext&)> create;
-  // driver_options values checked against what the library offers here
-  // (UCX transports, libfabric providers, devices), before any rank starts:
-  // one message per bad key naming it; empty when all is well. May be empty.
+  // driver_options values checked against what the library offers (UCX
+  // transports, libfabric providers, devices; OptionCheck says whether only
+  // names or also this host), before any rank starts: one message per bad
+  // key naming it; empty when all is well. May be empty.
   std::function<std::vector<std::string>(const Config&, OptionCheck)> check_options;
 };
 
