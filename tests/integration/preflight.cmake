@@ -52,8 +52,9 @@ set_tests_properties(preflight_json_dir_missing preflight_sim_json_dir_missing
                      preflight_validate_without_config preflight_all_config_errors
                      PROPERTIES TIMEOUT 30 LABELS integration)
 
-# Driver option values against the library here, in validate and run alike:
-# one line naming the key; valid values still pass validate.
+# Driver option names the library does not know, in validate and run alike:
+# one line naming the key; valid values still pass validate. (What this host
+# cannot serve is refused by run only: the not_here tests below.)
 if(TARGET evbench_driver_ucx)
   foreach(cmd run validate)
     add_test(NAME preflight_ucx_tls_bogus_${cmd}
