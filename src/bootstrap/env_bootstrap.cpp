@@ -106,6 +106,7 @@ int launch_env(const Config& config, int nprocs, const WorkerFn& worker, const E
     so.size = s.size;
     so.join_timeout = setup;
     so.slow_round_warning = setup;
+    so.tolerate_loss = config.on_failure == OnFailure::exclude;
     server = std::make_unique<RendezvousServer>(so);
     server->start();
   }
