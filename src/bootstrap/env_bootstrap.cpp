@@ -6,6 +6,7 @@
 #include "bootstrap/rank_runner.hpp"
 #include "bootstrap/rendezvous_client.hpp"
 #include "bootstrap/rendezvous_server.hpp"
+#include "bootstrap/rendezvous_watch.hpp"
 #include "bootstrap/socket_util.hpp"
 #include "bootstrap/solo_bootstrap.hpp"
 #include "core/error.hpp"
@@ -121,7 +122,22 @@ int launch_env(const Config& config, int nprocs, const WorkerFn& worker, const E
     co.connect_timeout = s.connect_timeout;
     co.join_timeout = setup;
     RendezvousClient client(co);  // throws evb::Error on failure: main reports it
-    code = run_worker(client, worker);
+    {
+      // Rank 0 serves the rendezvous: a single point of failure. Its loss
+      // ends this rank at once rather than at the next round (the end).
+      std::unique_ptr<RendezvousWatch> watch;
+      if (s.rank != 0)
+        watch = std::make_unique<RendezvousWatch>(client.socket_fd(), [&client, &s] {
+          if (client.closed()) return;
+          log_line(rank_message(
+              s.rank, "lost the rendezvous at " + s.host + ":" + std::to_string(s.port) +
+                          " during the run: rank 0, which serves it, died or left; no run "
+                          "finishes without rank 0 under the env bootstrap (a single point of "
+                          "failure, even under on_failure exclude), so this rank stops"));
+          std::_Exit(kExitRuntime);
+        });
+      code = run_worker(client, worker);
+    }
   }  // goodbye
   if (server) {
     // Keep serving until the other ranks have left (their last goodbye).

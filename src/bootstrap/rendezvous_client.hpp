@@ -8,6 +8,7 @@
 // RendezvousFailure (a PeerError naming the rank when the server reports a
 // lost or aborting rank) when the server says the run failed.
 // The destructor says Goodbye (a clean leave) unless abort() was called.
+#include <atomic>
 #include <chrono>
 #include <string>
 #include <vector>
@@ -64,6 +65,11 @@ class RendezvousClient : public Bootstrap {
   bool abort_delivered() const { return abort_delivered_; }
   // The server told this rank that the run failed (RendezvousFailure).
   bool stopped_by_server() const { return stopped_by_server_; }
+  // Said goodbye, aborted, or failed: the connection is no longer in use
+  // (safe to ask from another thread, e.g. a RendezvousWatch's callback).
+  bool closed() const { return done_; }
+  // The connection to the server (for a RendezvousWatch); -1 once closed.
+  int socket_fd() const { return fd_.get(); }
 
  private:
   std::vector<std::string> collective(Op op, const std::string& mine);
@@ -75,7 +81,7 @@ class RendezvousClient : public Bootstrap {
   ClientOptions opt_;
   Fd fd_;
   bool all_local_ = true;
-  bool done_ = false;  // goodbye sent, aborted, or the connection is unusable
+  std::atomic<bool> done_{false};  // goodbye sent, aborted, or the connection is unusable
   bool abort_delivered_ = false;
   bool stopped_by_server_ = false;
   uint64_t seq_ = 0;

@@ -38,3 +38,14 @@ foreach(protocol pull push pull-noevm)
                          ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
   endif()
 endforeach()
+
+# Faults under the env bootstrap (ranks started by hand on loopback, as srun
+# would): a BU killed under on_failure exclude is survived (every other rank
+# exits 0, its events rebuilt); rank 0, which serves the rendezvous, killed
+# from outside ends every other rank promptly with the reason.
+foreach(case survive rank0)
+  add_test(NAME env_faults_${case}
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/env_faults.py
+                   $<TARGET_FILE:evbench> ${case})
+  set_tests_properties(env_faults_${case} PROPERTIES TIMEOUT 90 LABELS integration)
+endforeach()
