@@ -17,6 +17,7 @@ void evb_register_bootstrap_local(PluginRegistry& registry) {
     options.tolerate_loss = config.on_failure == OnFailure::exclude;
     return boot::launch_local(config, nprocs, worker, options);
   };
+  f.survives_rank_loss = true;
   registry.add_bootstrap(std::move(f));
 }
 
@@ -30,6 +31,7 @@ void evb_register_bootstrap_env(PluginRegistry& registry) {
     auto settings = boot::parse_env_settings([](const char* name) { return std::getenv(name); });
     return boot::launch_env(config, nprocs, worker, settings);
   };
+  f.survives_rank_loss = true;  // not rank 0's loss: it serves the rendezvous
   registry.add_bootstrap(std::move(f));
 }
 

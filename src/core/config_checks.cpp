@@ -246,6 +246,16 @@ const std::vector<Rule>& rules() {
              "on_failure exclude needs a driver that goes on when a peer dies; driver " + c.driver +
                  " ends the whole job (surviving: " + join(p.drivers_surviving_peer_loss) + ")"};
        }},
+      {"`on_failure: exclude` needs a `bootstrap` under which the other ranks go on when one "
+       "dies (local, env; not mpi)",
+       [](const Config& c, const PluginKeys& p) -> std::optional<Failure> {
+         if (c.on_failure != OnFailure::exclude) return std::nullopt;
+         auto note = p.bootstrap_loss_notes.find(c.bootstrap);
+         if (note == p.bootstrap_loss_notes.end()) return std::nullopt;
+         return Failure{{"on_failure", "bootstrap"},
+                        "on_failure exclude cannot survive a lost rank under bootstrap " +
+                            c.bootstrap + ": " + note->second};
+       }},
       {"corruption (fault.corrupt, fault.corrupt_every) is found by payload checks: not with "
        "verify.payload off",
        [](const Config& c, const PluginKeys&) -> std::optional<Failure> {

@@ -54,6 +54,10 @@ struct PluginKeys {
   std::vector<std::string> drivers_with_alltoall;
   // Drivers that go on with the other peers when one dies (on_failure: exclude).
   std::vector<std::string> drivers_surviving_peer_loss;
+  // Bootstraps under which the other ranks go on when one dies, and for the
+  // others what happens instead.
+  std::vector<std::string> bootstraps_surviving_rank_loss;
+  std::map<std::string, std::string> bootstrap_loss_notes;
 };
 
 // The core keys (everything except driver_options.*), in documentation order.

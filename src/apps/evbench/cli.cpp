@@ -139,7 +139,13 @@ PluginKeys plugin_keys(const PluginRegistry& r) {
     if (f.has_alltoall) k.drivers_with_alltoall.push_back(name);
     if (f.survives_peer_loss) k.drivers_surviving_peer_loss.push_back(name);
   }
-  for (const auto& [name, f] : r.bootstraps()) k.bootstraps.push_back(name);
+  for (const auto& [name, f] : r.bootstraps()) {
+    k.bootstraps.push_back(name);
+    if (f.survives_rank_loss)
+      k.bootstraps_surviving_rank_loss.push_back(name);
+    else
+      k.bootstrap_loss_notes[name] = f.loss_note;
+  }
   for (const ProtocolKeys& p : all_protocol_keys())
     for (const auto& name : p.protocols) k.protocol_keys[name] = p.keys;
   return k;

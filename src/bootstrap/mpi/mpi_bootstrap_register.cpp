@@ -9,6 +9,12 @@ void evb_register_bootstrap_mpi(PluginRegistry& registry) {
   registry.add_bootstrap(BootstrapFactory{
       .name = "mpi",
       .summary = "ranks started by mpirun / srun --mpi=pmix; MPI collectives for start-up",
+      .survives_rank_loss = false,
+      .loss_note =
+          "bootstrap mpi gathers the results with MPI collectives in MPI_COMM_WORLD, and the "
+          "MPI library ends the whole job when a rank dies (Open MPI 4.1's mpirun kills every "
+          "rank; no fault-tolerant MPI, ULFM, is used); run the ranks with bootstrap env "
+          "(srun, or mpirun starting env ranks) to survive a lost rank",
   });
 }
 

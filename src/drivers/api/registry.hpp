@@ -86,6 +86,10 @@ struct BootstrapFactory {
   // Starts (local) or joins (env, mpi) the `nprocs` ranks of the run, calls
   // `worker` in each rank of this process, returns this process's exit code.
   std::function<int(const Config&, int nprocs, const WorkerFn& worker)> launch;
+  // Whether the other ranks go on when one dies (on_failure: exclude); when
+  // not, `loss_note` says what happens instead (shown by validate).
+  bool survives_rank_loss = false;
+  std::string loss_note;
 };
 
 class PluginRegistry {

@@ -111,6 +111,21 @@ TEST(FaultsConfigMpi, ExcludeRefusesADriverThatDiesWithItsPeer) {
   EXPECT_HAS(error_of("on_failure: exclude\ndriver: mpi\n"), "ends the whole job");
 }
 
+// The mpi bootstrap gathers results with MPI collectives: Open MPI ends the
+// job when a rank dies, so exclude is refused at validation, naming why; the
+// env and local bootstraps go on without the lost rank.
+TEST(FaultsConfigMpi, ExcludeRefusesTheMpiBootstrapAndTakesEnv) {
+  const auto& b = test::real_plugins().bootstraps;
+  if (std::find(b.begin(), b.end(), "mpi") == b.end()) GTEST_SKIP() << "bootstrap mpi not built";
+  const std::string e = error_of("on_failure: exclude\nbootstrap: mpi\n");
+  EXPECT_HAS(e, "bootstrap mpi");
+  EXPECT_HAS(e, "ends the whole job when a rank dies");
+  EXPECT_HAS(e, "bootstrap env");
+  EXPECT_EQ(error_of("on_failure: exclude\nbootstrap: env\n"), "");
+  EXPECT_EQ(error_of("on_failure: exclude\nbootstrap: local\n"), "");
+  EXPECT_EQ(error_of("bootstrap: mpi\n"), "");  // abort: nothing to survive
+}
+
 // libfabric survives a lost peer over its ofi_rxm providers; the others are
 // refused when the driver starts (the provider, `auto` included, is only
 // known then: test fault_exclude_libfabric_shm_refused).
