@@ -193,11 +193,10 @@ _KEEP_GOING = {
 
 # Launchers whose evbench bootstrap cannot go on without a rank: evbench's mpi
 # bootstrap ends the run when one is gone (docs/USER_GUIDE.md, "Bootstraps"),
-# whatever the launcher does, so an exclude point is refused with them.
-_NO_EXCLUDE = {
-    "srun-pmix": "its ranks use evbench's mpi bootstrap, which cannot go on when a rank dies",
-    "mpirun": "its ranks use evbench's mpi bootstrap, which cannot go on when a rank dies",
-}
+# whatever the launcher does (srun's PMIx cancels the step, mpirun
+# --enable-recovery leaves the others waiting), so an exclude point is refused
+# with them, naming the launcher to use instead.
+_NO_EXCLUDE = {"srun-pmix": "srun-env", "mpirun": "mpirun-env"}
 
 _EXCLUDE_SETUP = """  # A 9th argument `exclude`: the point runs under on_failure exclude, where a
   # task that dies (a killed BU) must not end the others' launch, and rank 0's
@@ -223,10 +222,9 @@ def check_launcher(points, launcher):
     """Refuses exclude points a launcher cannot keep going; ValueError naming them."""
     bad = [p.id for p in points if excludes(p)]
     if bad and launcher in _NO_EXCLUDE:
-        raise ValueError("point(s) %s run under on_failure: exclude, but launcher %s cannot go on when a "
-                         "rank dies: %s; use %s" % (
-                             ", ".join(bad), launcher, _NO_EXCLUDE[launcher],
-                             "srun-env" if launcher.startswith("srun") else "mpirun-env"))
+        raise ValueError("point(s) %s run under on_failure: exclude, but launcher %s starts evbench's mpi "
+                         "bootstrap, which cannot go on when a rank dies: use %s" % (
+                             ", ".join(bad), launcher, _NO_EXCLUDE[launcher]))
 
 
 def job_script(campaign, scheduler, nodes, points, evbench, opts):

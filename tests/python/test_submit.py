@@ -211,6 +211,6 @@ def test_exclude_point_refused_with_an_mpi_bootstrap(tmp_path, scheduler, launch
     proc, out = exclude_scripts(tmp_path, scheduler, launcher)
     assert proc.returncode == 1
     assert "on_failure: exclude" in proc.stderr and "launcher %s" % launcher in proc.stderr
-    assert "use %s" % instead in proc.stderr
+    assert "mpi bootstrap, which cannot go on when a rank dies: use %s" % instead in proc.stderr
     assert re.search(r"point\(s\) \S+ run under", proc.stderr)
     assert not os.path.exists(out)
