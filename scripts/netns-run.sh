@@ -6,7 +6,7 @@
 # every rank's output is kept in the log directory.
 #
 #   netns-run.sh [--prefix P] [--procs K] [--json FILE] [--logs DIR] [--timeout SEC]
-#                [--evbench PATH] [--port PORT] [--] [CONFIG] [evbench run options]...
+#                [--evbench PATH] [--port PORT] [--codes FILE] [--] [CONFIG] [evbench run options]...
 #
 #   --procs K     number of ranks (default: the number of hosts); the config must
 #                 need exactly K processes (e.g. nodes=8 with evm=with-rank0, or
@@ -16,6 +16,9 @@
 #   --timeout SEC every rank is stopped after this long (default 600); exit 124
 #   --evbench P   the binary (default: build/bin/evbench of this checkout)
 #   --port PORT   the rendezvous port on host 0 (default 7777; namespaces are private)
+#   --codes FILE  each rank's exit status, one `RANK STATUS` line per rank (a rank
+#                 killed by a signal: 128 + the signal, e.g. 137; still running
+#                 at the timeout: 124); written on every exit path
 #
 # Exit status: 0 when every rank exited 0, else the largest rank status (124
 # on timeout). On exit, by any path, every rank still running is stopped
@@ -37,6 +40,7 @@ logs=""
 timeout_s=600
 evbench="$here/../build/bin/evbench"
 port=7777
+codes_file=""
 while (($#)); do
   case "$1" in
     --prefix) prefix="${2:?}"; shift 2 ;;
@@ -46,6 +50,7 @@ while (($#)); do
     --timeout) timeout_s="${2:?}"; shift 2 ;;
     --evbench) evbench="${2:?}"; shift 2 ;;
     --port) port="${2:?}"; shift 2 ;;
+    --codes) codes_file="${2:?}"; shift 2 ;;
     --) shift; break ;;
     *) break ;;
   esac
@@ -73,10 +78,21 @@ if [[ -n "$json" ]]; then
   json=$(cd "$(dirname "$json")" && pwd)/$(basename "$json")
   rm -f "$json"
 fi
+if [[ -n "$codes_file" ]]; then
+  codes_file=$(cd "$(dirname "$codes_file")" && pwd)/$(basename "$codes_file")
+  rm -f "$codes_file"
+fi
 
 pids=()
+codes=()
+write_codes() {
+  [[ -n "$codes_file" ]] || return 0
+  local r
+  for ((r = 0; r < ${#pids[@]}; r++)); do echo "$r ${codes[r]:-124}"; done >"$codes_file"
+}
 cleanup() {
   local pid alive=()
+  write_codes
   for pid in "${pids[@]}"; do
     if kill -0 "$pid" 2>/dev/null; then alive+=("$pid"); fi
   done
@@ -114,7 +130,6 @@ done
 
 # Wait for every rank, or the deadline.
 deadline=$((SECONDS + timeout_s))
-codes=()
 for ((r = 0; r < procs; r++)); do codes+=(""); done
 remaining=$procs
 while ((remaining > 0)); do

@@ -103,10 +103,10 @@ HOSTS="$CAMPAIGN/jobs/{tag}.hosts.$JOBNUM"
 {hosts_command}
 echo "evbench-scan job $JOBID: $(wc -l < "$HOSTS") host(s): $(tr '\n' ' ' < "$HOSTS")"
 
-# run_point ID NTASKS NODES PPN EVM INDEX TIMEOUT_S HOSTS
+# run_point ID NTASKS NODES PPN EVM INDEX TIMEOUT_S HOSTS{exclude_usage}
 run_point() {{
   local id=$1 ntasks=$2 nodes=$3 ppn=$4 evm=$5 index=$6 limit=$7 hosts=$8
-  local result="$CAMPAIGN/results/$id.json" part="$CAMPAIGN/results/$id.json.partial.$JOBNUM"
+{exclude_setup}  local result="$CAMPAIGN/results/$id.json" part="$CAMPAIGN/results/$id.json.partial.$JOBNUM"
   local status_file="$CAMPAIGN/status/$id.json"
   if [ -s "$result" ] && grep -q '"status" *: *"ok"' "$result"; then
     echo "$id: done before"; return 0
@@ -129,7 +129,7 @@ run_point() {{
   local status=failed
   case $code in 0) status=ok ;; 2) status=config-error ;; 3) status=integrity ;; 124|137) status=timeout ;; esac
   if [ -s "$part" ]; then mv -f "$part" "$result"; else rm -f "$part"; [ $code -eq 0 ] && status=failed; fi
-  printf '{{"point": "%s", "status": "%s", "exit_code": %d, "seconds": %d, "job": "%s"}}\n' \
+{exclude_status}  printf '{{"point": "%s", "status": "%s", "exit_code": %d, "seconds": %d, "job": "%s"}}\n' \
     "$id" "$status" "$code" $(( $(date +%s) - start )) "$JOBID" > "$status_file.tmp.$JOBNUM"
   mv -f "$status_file.tmp.$JOBNUM" "$status_file"
   echo "$id: $status (exit $code)"
@@ -160,16 +160,74 @@ _RANKS_FROM_FILE = '''head -n "$ntasks" "{rankfile}" > "$ranks"'''
 
 _LAUNCH = {
     "srun-env": ('env SLURM_HOSTFILE="$ranks" srun --ntasks="$ntasks" --distribution=arbitrary '
-                 '--overcommit --kill-on-bad-exit=1 --mpi=none', "env"),
+                 '--overcommit {keep_going} --mpi=none', "env"),
     "srun-pmix": ('env SLURM_HOSTFILE="$ranks" srun --ntasks="$ntasks" --distribution=arbitrary '
-                  '--overcommit --kill-on-bad-exit=1 --mpi=pmix', "mpi"),
-    "mpirun": ('mpirun -np "$ntasks" --oversubscribe {placement} -x EVBENCH_RENDEZVOUS -x EVBENCH_RUN_ID', "mpi"),
+                  '--overcommit {keep_going} --mpi=pmix', "mpi"),
+    "mpirun": ('mpirun -np "$ntasks" --oversubscribe{keep_going} {placement} -x EVBENCH_RENDEZVOUS -x EVBENCH_RUN_ID',
+               "mpi"),
     # Open MPI's rank variables handed to the env bootstrap as EVBENCH_RANK/SIZE,
     # which win over SLURM_PROCID inherited from a Slurm-launched orted.
-    "mpirun-env": ('mpirun -np "$ntasks" --oversubscribe {placement} -x EVBENCH_RENDEZVOUS -x EVBENCH_RUN_ID '
+    "mpirun-env": ('mpirun -np "$ntasks" --oversubscribe{keep_going} {placement} -x EVBENCH_RENDEZVOUS '
+                   '-x EVBENCH_RUN_ID '
                    'sh -c \'EVBENCH_RANK=$OMPI_COMM_WORLD_RANK EVBENCH_SIZE=$OMPI_COMM_WORLD_SIZE exec "$0" "$@"\'',
                    "env"),
 }
+
+# What a launcher does when one of its tasks dies, and what it is told for a
+# point under `on_failure: exclude`, where the others must go on without it
+# (docs/SCANS.md, "Points under on_failure: exclude"): (the option of a
+# default launch, the option of a launch that may be an exclude point's, the
+# shell line choosing it in run_point). srun ends the step at a task's
+# non-zero exit only with --kill-on-bad-exit=1 (ours, or KillOnBadExit=1 in
+# slurm.conf), so exclude points get --kill-on-bad-exit=0 (--no-kill is about
+# failed nodes, not tasks: it does not keep a step whose task was killed).
+# Open MPI 4.1's mpirun aborts the job when a rank dies unless
+# --enable-recovery is given (orte_abort_on_non_zero_status=0 alone lets the
+# others finish but mpirun then never exits).
+_KEEP_GOING = {
+    "srun": ("--kill-on-bad-exit=1", '--kill-on-bad-exit="$kill_on_bad_exit"',
+             'local kill_on_bad_exit=1; [ "$on_failure" = exclude ] && kill_on_bad_exit=0'),
+    "mpirun": ("", " $enable_recovery",
+               'local enable_recovery=""; [ "$on_failure" = exclude ] && enable_recovery=--enable-recovery'),
+}
+
+# Launchers whose evbench bootstrap cannot go on without a rank: evbench's mpi
+# bootstrap ends the run when one is gone (docs/USER_GUIDE.md, "Bootstraps"),
+# whatever the launcher does (srun's PMIx cancels the step, mpirun
+# --enable-recovery leaves the others waiting), so an exclude point is refused
+# with them, naming the launcher to use instead.
+_NO_EXCLUDE = {"srun-pmix": "srun-env", "mpirun": "mpirun-env"}
+
+_EXCLUDE_SETUP = """  # A 9th argument `exclude`: the point runs under on_failure exclude, where a
+  # task that dies (a killed BU) must not end the others' launch, and rank 0's
+  # results decide whether the point is ok.
+  local on_failure=${{9:-abort}}
+  {choose}
+"""
+
+# A launch that ended because of a task killed (srun exits 128 + its signal)
+# but not at the time limit (timeout's 124: a rank hung) is ok when rank 0's
+# results say so.
+_EXCLUDE_STATUS = """  if [ "$on_failure" = exclude ] && [ $code -ne 0 ] && [ $code -ne 124 ] && [ -s "$result" ] && \\
+     grep -q '"status" *: *"ok"' "$result"; then
+    echo "$id: the launcher exited $code (a task was lost); under on_failure exclude the run went on and rank 0's results say ok"
+    status=ok
+  fi
+"""
+
+
+def excludes(point):
+    """True when the point runs under `on_failure: exclude` (ranks may die)."""
+    return point.setting("on_failure") == "exclude"
+
+
+def check_launcher(points, launcher):
+    """Refuses exclude points a launcher cannot keep going; ValueError naming them."""
+    bad = [p.id for p in points if excludes(p)]
+    if bad and launcher in _NO_EXCLUDE:
+        raise ValueError("point(s) %s run under on_failure: exclude, but launcher %s starts evbench's mpi "
+                         "bootstrap, which cannot go on when a rank dies: use %s" % (
+                             ", ".join(bad), launcher, _NO_EXCLUDE[launcher]))
 
 
 def job_script(campaign, scheduler, nodes, points, evbench, opts):
@@ -202,6 +260,13 @@ def job_script(campaign, scheduler, nodes, points, evbench, opts):
     else:
         placement = ""
     launch, bootstrap = _LAUNCH[launcher]
+    # Only a job with an exclude point gets the per-point choice: other
+    # scripts are as they always were.
+    default_opt, exclude_opt, choose = _KEEP_GOING["srun" if launcher.startswith("srun") else "mpirun"]
+    any_exclude = any(excludes(p) for p in points)
+    exclude = {"exclude_usage": " [exclude]" if any_exclude else "",
+               "exclude_setup": _EXCLUDE_SETUP.format(choose=choose) if any_exclude else "",
+               "exclude_status": _EXCLUDE_STATUS.format() if any_exclude else ""}
     hosts_tpl = _SLURM_HOSTS if scheduler == "slurm" else _PBS_HOSTS
     ranks_cmd = _RANKS_FROM_FILE.format(rankfile=rankfile) if rankfile and not launcher.startswith("mpirun") \
         else _RANKS
@@ -209,8 +274,9 @@ def job_script(campaign, scheduler, nodes, points, evbench, opts):
         campaign=shlex.quote(campaign.root), evbench=shlex.quote(evbench), port=opts.get("port", DEFAULT_PORT),
         tag=tag, modules="\n".join(opts.get("modules", [])) or "# (no modules)",
         hosts_command=hosts_tpl.format(nodelist=opts.get("nodelist") or ""),
-        ranks_command=ranks_cmd, launch=launch.format(placement=placement), bootstrap=bootstrap,
-        pre_launch=pre_launch))
+        ranks_command=ranks_cmd, bootstrap=bootstrap, pre_launch=pre_launch,
+        launch=launch.format(placement=placement, keep_going=exclude_opt if any_exclude else default_opt),
+        **exclude))
     for index, p in enumerate(points):
         ppn, evm, ntasks = ranks_of(p)
         if p.wrapper:
@@ -219,19 +285,20 @@ def job_script(campaign, scheduler, nodes, points, evbench, opts):
         # The point's env (scan env: + env.NAME keys), exported for its launch
         # (srun passes the environment on; mpirun passes OMPI_MCA_*).
         env = "".join("%s=%s " % (k, shlex.quote(v)) for k, v in sorted(p.env.items()))
-        lines.append("%srun_point %s %d %d %d %d %d %d %d   # %s" % (
+        lines.append("%srun_point %s %d %d %d %d %d %d %d%s   # %s" % (
             env, p.id, ntasks, nodes, ppn, evm, index, int(3 * point_seconds(p, startup) + 60), hosts,
-            p.label() or "base config"))
+            " exclude" if excludes(p) else "", p.label() or "base config"))
     lines.append('echo "evbench-scan job $JOBID finished"')
     return "\n".join(lines) + "\n"
 
 
 def write_jobs(scan, points, outdir, scheduler, evbench, opts, skipped=()):
     """Lay out the campaign and write one job script per scale; returns paths."""
+    opts = dict(scan.cluster, **{k: v for k, v in opts.items() if v is not None})
+    check_launcher(points, opts.get("launcher") or DEFAULT_LAUNCHER[scheduler])
     campaign = Campaign(outdir)
     campaign.create(scan, points, scheduler, skipped=skipped)
     os.makedirs(campaign.path("jobs"), exist_ok=True)
-    opts = dict(scan.cluster, **{k: v for k, v in opts.items() if v is not None})
     opts.setdefault("name", re.sub(r"[^A-Za-z0-9_.-]", "_", scan.name))
     if opts.get("nodelist"):
         with open(opts["nodelist"]) as f:

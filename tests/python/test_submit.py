@@ -130,3 +130,87 @@ def test_max_hosts_folds_nodes_onto_fewer_hosts(tmp_path):
                    env={"EVBENCH": real_evbench()}).returncode == 0
     d = directives(open(os.path.join(out, "jobs", "n4.sbatch")).read(), "#SBATCH")
     assert "--nodes=1" in d and "--ntasks-per-node=9" in d
+
+
+EXCLUDE_SCAN = """name: exclude
+config:
+  protocol: pull
+  nodes: 2
+  layout: split
+  duration: 1s
+  warmup: 100ms
+axes:
+  on_failure: [abort, exclude]
+"""
+
+
+def exclude_scripts(tmp_path, scheduler, launcher):
+    scan = write(tmp_path / "exclude.yaml", EXCLUDE_SCAN)
+    out = str(tmp_path / ("ex-%s-%s" % (scheduler, launcher)))
+    proc = run_cli(["submit", scan, "--scheduler", scheduler, "--launcher", launcher, "--dry-run", "-o", out],
+                   env={"EVBENCH": real_evbench()})
+    return proc, out
+
+
+def run_lines(text):
+    return re.findall(r"^run_point (\S+)((?: \d+){7})( exclude)?   # (.*)$", text, re.M)
+
+
+def choose_in_bash(text, variable, on_failure):
+    """What run_point's setup line sets `variable` to for a point's 9th argument."""
+    line = [l for l in text.splitlines() if l.strip().startswith("local %s=" % variable)][0]
+    proc = subprocess.run(["bash", "-c", 'f() { local on_failure=$1\n%s\necho "[$%s]"; }; f %s' % (
+        line, variable, on_failure)], stdout=subprocess.PIPE, universal_newlines=True)
+    return proc.stdout.strip()
+
+
+def test_default_scripts_do_not_keep_going(tmp_path):
+    """Without on_failure: exclude a job ends a launch when a task dies, as always."""
+    _, jobs, _ = scripts(tmp_path, "slurm")
+    for text in jobs.values():
+        assert "srun --ntasks=\"$ntasks\" --distribution=arbitrary --overcommit --kill-on-bad-exit=1 --mpi=none" \
+            in text
+        assert "exclude" not in text and "kill_on_bad_exit" not in text
+    _, jobs, _ = scripts(tmp_path, "pbs", "--launcher", "mpirun-env")
+    for text in jobs.values():
+        assert 'mpirun -np "$ntasks" --oversubscribe --rankfile' in text
+        assert "exclude" not in text and "recovery" not in text
+
+
+def test_exclude_point_keeps_its_srun_step_going(tmp_path):
+    """Per point: the exclude point's srun gets --kill-on-bad-exit=0, the other =1."""
+    proc, out = exclude_scripts(tmp_path, "slurm", "srun-env")
+    assert proc.returncode == 0, proc.stderr
+    text = open(os.path.join(out, "jobs", "n2.sbatch")).read()
+    assert subprocess.run(["bash", "-n", os.path.join(out, "jobs", "n2.sbatch")]).returncode == 0
+    runs = run_lines(text)
+    assert [(r[2], r[3]) for r in runs] == [("", "on_failure=abort"), (" exclude", "on_failure=exclude")]
+    assert '--overcommit --kill-on-bad-exit="$kill_on_bad_exit" --mpi=none' in text
+    assert choose_in_bash(text, "kill_on_bad_exit", "exclude") == "[0]"
+    assert choose_in_bash(text, "kill_on_bad_exit", "abort") == "[1]"
+    # A launch that ended with a task killed (srun exits 137), not at the time
+    # limit (124), is ok when rank 0's results say so, for an exclude point only.
+    assert '[ "$on_failure" = exclude ] && [ $code -ne 0 ] && [ $code -ne 124 ] && [ -s "$result" ]' in text
+
+
+def test_exclude_point_under_mpirun_env_enables_recovery(tmp_path):
+    proc, out = exclude_scripts(tmp_path, "pbs", "mpirun-env")
+    assert proc.returncode == 0, proc.stderr
+    text = open(os.path.join(out, "jobs", "n2.pbs")).read()
+    assert 'mpirun -np "$ntasks" --oversubscribe $enable_recovery --rankfile' in text
+    assert choose_in_bash(text, "enable_recovery", "exclude") == "[--enable-recovery]"
+    assert choose_in_bash(text, "enable_recovery", "abort") == "[]"
+    assert [r[2] for r in run_lines(text)] == ["", " exclude"]
+
+
+@pytest.mark.parametrize("scheduler,launcher,instead", [("slurm", "srun-pmix", "srun-env"),
+                                                        ("pbs", "mpirun", "mpirun-env")])
+def test_exclude_point_refused_with_an_mpi_bootstrap(tmp_path, scheduler, launcher, instead):
+    """evbench's mpi bootstrap cannot lose a rank (the launch aborts or hangs):
+    refused before anything is written, naming the point and what to use."""
+    proc, out = exclude_scripts(tmp_path, scheduler, launcher)
+    assert proc.returncode == 1
+    assert "on_failure: exclude" in proc.stderr and "launcher %s" % launcher in proc.stderr
+    assert "mpi bootstrap, which cannot go on when a rank dies: use %s" % instead in proc.stderr
+    assert re.search(r"point\(s\) \S+ run under", proc.stderr)
+    assert not os.path.exists(out)
