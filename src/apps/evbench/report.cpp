@@ -27,6 +27,14 @@ const char* const kSimulationNote =
     "blocking, so figures with many simultaneous flows per link (random order, all-to-all) are "
     "upper bounds";
 
+// " (ranks 3, 5)" for the lost-ranks line; empty when none.
+std::string rank_list(const std::vector<int>& ranks) {
+  std::string s;
+  for (int r : ranks) s += (s.empty() ? "" : ", ") + std::to_string(r);
+  if (s.empty()) return s;
+  return (ranks.size() == 1 ? " (rank " : " (ranks ") + s + ")";
+}
+
 // A one-to-one shift scan's predicted rates from topology.platform, by
 // shift (shifts[k - 1] is shift k), over the hosts the nodes ran on.
 struct Predicted {
@@ -466,9 +474,10 @@ void print_table(const Config& c, const Topology& t, const Summary& s, const std
   }
   if (!s.failures.empty() || s.late_discarded || s.incomplete_lost_peer)
     std::printf(
-        "# on_failure %s: %d rank(s) lost, %llu late deliveries discarded, %llu events "
+        "# on_failure %s: %d rank(s) lost%s, %llu late deliveries discarded, %llu events "
         "incomplete for lack of a lost RU\n",
-        to_string(c.on_failure), s.ranks_lost, static_cast<unsigned long long>(s.late_discarded),
+        to_string(c.on_failure), s.ranks_lost, rank_list(s.lost_ranks).c_str(),
+        static_cast<unsigned long long>(s.late_discarded),
         static_cast<unsigned long long>(s.incomplete_lost_peer));
   if (is_event_builder(c.protocol) && c.on_failure == OnFailure::exclude)
     std::printf(
@@ -618,6 +627,10 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
   w.begin_array("anon_rss_bytes");
   for (uint64_t b : s.anon_rss_bytes) w.value("", b);
   w.end_array();
+  // Ranks that contributed no statistics (lost under on_failure exclude).
+  w.begin_array("lost_ranks");
+  for (int r : s.lost_ranks) w.value("", r);
+  w.end_array();
   // One entry per configured fault (fault.corrupt so far).
   w.begin_array("faults");
   if (c.corrupt_probability > 0) {
@@ -738,6 +751,11 @@ Summary summarize(const Config& c, const Topology& t, const std::vector<RankStat
                   bool simulated) {
   Summary s;
   s.ranks_lost = t.nprocs - static_cast<int>(ranks.size());
+  std::vector<uint8_t> present(static_cast<size_t>(t.nprocs), 0);
+  for (const RankStats& r : ranks)
+    if (r.rank >= 0 && r.rank < t.nprocs) present[static_cast<size_t>(r.rank)] = 1;
+  for (int q = 0; q < t.nprocs; ++q)
+    if (!present[static_cast<size_t>(q)]) s.lost_ranks.push_back(q);
   if (is_event_builder(c.protocol))
     summarize_event_building(c, ranks, s);
   else

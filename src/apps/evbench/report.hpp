@@ -59,7 +59,8 @@ struct Summary {
   std::vector<uint64_t> rate_bins;
   double rate_bin_s = 0;
   double assign_stopped_at_s = -1;
-  int ranks_lost = 0;  // ranks that contributed no statistics
+  int ranks_lost = 0;           // ranks that contributed no statistics
+  std::vector<int> lost_ranks;  // which (ascending)
   uint64_t lost = 0;
   uint64_t duplicate_events = 0;
   uint64_t fu_processed = 0, fu_accepted = 0;
