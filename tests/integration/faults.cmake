@@ -86,7 +86,14 @@ foreach(protocol pull push)
            COMMAND ${_evb_fault} --expect-data-source-lost "RU 2" --expect-failure "RU 2"
                    --expect-stdout "# FAILED: data source lost: RU 2 (rank 2) at 1.0"
                    -- ${_evb_rubu_kill} --set on_ru_loss=stop --set protocol=${protocol})
-  list(APPEND _evb_fault_tests ${name} ${name_stop})
+  # Layout split, RU 1 stalled then killed as the stall ends: BUs certainly
+  # hold events waiting for its fragment, and build them once they notice.
+  set(name_split fault_mask_ru_split_${protocol})
+  add_test(NAME ${name_split}
+           COMMAND ${_evb_fault} --expect-masked "RU 1" --expect-failure "RU 1"
+                   -- ${_evb_fault_base} --set on_ru_loss=mask --set protocol=${protocol}
+                   --set "faults=[{at: 1s, stall: ru1, for: 300ms}, {at: 1s, kill: ru1}]")
+  list(APPEND _evb_fault_tests ${name} ${name_stop} ${name_split})
 endforeach()
 
 # A stall shorter than failure_detection excludes nobody; a longer one
