@@ -113,6 +113,16 @@ const char* to_string(OnFailure v) {
   return "?";
 }
 
+const char* to_string(OnRuLoss v) {
+  switch (v) {
+    case OnRuLoss::stop:
+      return "stop";
+    case OnRuLoss::mask:
+      return "mask";
+  }
+  return "?";
+}
+
 const char* to_string(FaultSpec::Kind v) {
   switch (v) {
     case FaultSpec::Kind::kill:

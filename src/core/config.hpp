@@ -35,6 +35,10 @@ enum class DataPath { automatic, send, write };
 // What a lost peer does to the run: abort it, or (exclude) remove a lost BU
 // and reassign its events (docs/USER_GUIDE.md, "Failures").
 enum class OnFailure { abort, exclude };
+// What a lost RU (data source) does under on_failure exclude: stop
+// assignment (its events stay incomplete), or mask it and go on building
+// events from the other RUs (docs/USER_GUIDE.md, "Failures").
+enum class OnRuLoss { stop, mask };
 
 // How a BU gets the fragment of the RU in its own process (PULL,
 // PULL-without-EVM): copied into its window like every other, or checked
@@ -123,6 +127,7 @@ struct Config {
 
   // Failures
   OnFailure on_failure = OnFailure::abort;
+  OnRuLoss on_ru_loss = OnRuLoss::stop;  // exclude: a lost RU stops the run or is masked
   LocalFragment local_fragment = LocalFragment::in_place;
   double failure_detection_s = 1.0;  // exclude: a BU silent this long is excluded
   std::vector<FaultSpec> faults;     // timed fault injection
@@ -153,6 +158,7 @@ const char* to_string(PollMode);
 const char* to_string(PageSize);
 const char* to_string(DataPath);
 const char* to_string(OnFailure);
+const char* to_string(OnRuLoss);
 const char* to_string(LocalFragment);
 const char* to_string(VerifyPayload);
 const char* to_string(FaultSpec::Kind);

@@ -230,6 +230,22 @@ const std::vector<Rule>& rules() {
                             (have.empty() ? std::string("none built") : have) + "), driver is " +
                             c.driver};
        }},
+      {"`on_ru_loss: mask` needs `on_failure: exclude` (implied when on_failure is not set) and "
+       "an EVM (pull, push)",
+       [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
+         if (c.on_ru_loss != OnRuLoss::mask) return std::nullopt;
+         if (c.on_failure != OnFailure::exclude)
+           return Failure{{"on_ru_loss", "on_failure"},
+                          std::string("on_ru_loss mask goes on building after a lost RU, which "
+                                      "needs on_failure exclude; on_failure is ") +
+                              to_string(c.on_failure)};
+         if (c.protocol != Protocol::pull && c.protocol != Protocol::push)
+           return Failure{
+               {"on_ru_loss", "protocol"},
+               std::string("on_ru_loss mask needs the EVM to go on assigning; protocol ") +
+                   to_string(c.protocol) + " has none (use pull or push)"};
+         return std::nullopt;
+       }},
       {"`on_failure: exclude` needs an EVM (pull, push) and a `driver` that survives a peer's "
        "death",
        [](const Config& c, const PluginKeys& p) -> std::optional<Failure> {

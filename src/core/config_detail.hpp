@@ -101,6 +101,10 @@ template <>
 struct EnumValues<OnFailure> {
   static constexpr std::array values{OnFailure::abort, OnFailure::exclude};
 };
+template <>
+struct EnumValues<OnRuLoss> {
+  static constexpr std::array values{OnRuLoss::stop, OnRuLoss::mask};
+};
 
 template <class E>
 std::vector<std::string> enum_choices() {

@@ -132,6 +132,10 @@ class Loader {
     throw_collected();
     // Keys the user did not set adapt to the ones they did (`--set nodes=3`).
     if (!origin_.count("parallel")) config_.parallel = std::min(config_.parallel, config_.nodes);
+    // on_ru_loss mask goes on after a lost peer: on_failure exclude, unless
+    // the user said otherwise (then the checks name both keys).
+    if (config_.on_ru_loss == OnRuLoss::mask && !origin_.count("on_failure"))
+      config_.on_failure = OnFailure::exclude;
     // on_failure exclude keeps every fragment until its event is built: a
     // ring the user did not size grows to hold what can be in flight.
     const bool factors_fit = config_.ru_rate_factors.empty() ||

@@ -247,10 +247,17 @@ const std::vector<CoreKey>& core_key_table() {
       // ---- failures
       {choice("on_failure", OnFailure::abort,
               "a lost peer: abort the run, or exclude a lost BU and reassign its events (needs "
-              "an EVM and a driver that survives a peer's death; a lost RU makes its events "
-              "incomplete, a lost EVM ends the run)"),
+              "an EVM and a driver that survives a peer's death; a lost RU: see on_ru_loss; a "
+              "lost EVM ends the run)"),
        [](Config& c, const Value& v) { c.on_failure = enum_from<OnFailure>(v.text); },
        [](const Config& c) { return text(to_string(c.on_failure)); }},
+      {choice("on_ru_loss", OnRuLoss::stop,
+              "on_failure exclude: a lost RU (data source) stops assignment and its events stay "
+              "incomplete (stop, exit 3), or is masked: events are built from the other RUs and "
+              "counted (results.integrity.masked_events; exit 0). mask implies on_failure "
+              "exclude when that is not set"),
+       [](Config& c, const Value& v) { c.on_ru_loss = enum_from<OnRuLoss>(v.text); },
+       [](const Config& c) { return text(to_string(c.on_ru_loss)); }},
       {spec("failure_detection", K::duration, "1s", "s", 0.05, 3600,
             "on_failure exclude: a BU the EVM has not heard from for this long (BUs send "
             "heartbeats every quarter of it) is excluded"),

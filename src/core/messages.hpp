@@ -43,7 +43,8 @@ struct Command {
   uint32_t ru = 0;  // RU index
   uint32_t count = 0;
   uint64_t bytes = 0;  // credit: payload bytes of the finished event
-  uint64_t value = 0;  // credit: 1 if the slot carries a finished event
+  uint64_t value = 0;  // credit: 1 if the slot carries a finished event, 2 if
+                       // that event was built without a masked RU (on_ru_loss mask)
                        // (count = 1: it could not be completed, an RU was lost);
                        // release: the watermark; under on_failure exclude, assign,
                        // push_assign and pull_request: the last watermark the EVM

@@ -80,6 +80,18 @@ int BuilderUnit::inject_corruption(uint32_t s, int ru, size_t bytes) {
   return region;
 }
 
+bool BuilderUnit::complete_but(uint32_t s, const std::vector<uint8_t>& lost) const {
+  const EventSlot& e = slots_.at(s);
+  if (e.state != SlotState::building || e.have.size() != static_cast<size_t>(nru_)) return false;
+  bool missing = false;
+  for (int r = 0; r < nru_; ++r) {
+    if (e.have[r]) continue;
+    if (static_cast<size_t>(r) >= lost.size() || !lost[r]) return false;  // still to come
+    missing = true;
+  }
+  return missing;
+}
+
 bool BuilderUnit::accept(uint32_t s, int ru, size_t bytes) {
   const int region = inject_corruption(s, ru, bytes);
   const uint8_t* w = window(s, ru);

@@ -101,6 +101,10 @@ class BuilderUnit {
   bool accept_in_place(uint32_t slot, int ru, const FragmentHeader& h, const uint8_t* body,
                        size_t bytes);
   bool complete(uint32_t slot) const { return slots_.at(slot).received == nru_; }
+  // Whether `slot` is building and has every fragment but those of RUs
+  // flagged in `lost` (per RU), missing at least one: complete once those
+  // are left out (the BU builds it masked, or finishes it incomplete).
+  bool complete_but(uint32_t slot, const std::vector<uint8_t>& lost) const;
   void release(uint32_t slot) { reset(slots_.at(slot)); }
 
   IntegrityCounters& integrity() { return integrity_; }

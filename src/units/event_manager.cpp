@@ -11,7 +11,9 @@ EventManager::EventManager(int nbu, uint64_t events_limit)
       outstanding_(nbu, 0),
       assigned_per_bu_(nbu, 0),
       excluded_(nbu, 0),
-      active_(nbu) {}
+      active_(nbu),
+      masked_(nbu, 0),
+      unmasked_(nbu) {}
 
 std::optional<uint64_t> EventManager::assign(int bu) {
   if (excluded_.at(bu)) return std::nullopt;
@@ -87,6 +89,16 @@ size_t EventManager::exclude(int bu, const std::vector<uint64_t>& events) {
   outstanding_[bu] = 0;
   requeued_.insert(requeued_.end(), events.begin(), events.end());
   return events.size();
+}
+
+}  // namespace evb
+
+namespace evb {
+
+int EventManager::mask(int ru) {
+  if (masked_.at(ru)) throw std::logic_error("EVM: RU " + std::to_string(ru) + " masked twice");
+  masked_[ru] = 1;
+  return --unmasked_;
 }
 
 }  // namespace evb

@@ -13,6 +13,9 @@
 // included), tells the RUs in batches (take_release) and holds back a new
 // event e while e >= released + ring slots, the home slot of e still
 // belonging to an event the RUs have not heard is built.
+// Under on_ru_loss mask a lost RU is masked instead of stopping assignment:
+// events go on, built from the other RUs, and the BUs report the ones built
+// without a masked RU's fragment (completed(.., masked)), counted here.
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -51,6 +54,17 @@ class EventManager {
   // Events handed out a second time (after their BU was excluded).
   uint64_t reassigned() const { return reassigned_; }
   size_t pending_reassignment() const { return requeued_.size(); }
+  // on_ru_loss mask: RU `ru` is out of the run (events no longer wait for
+  // it). Returns the RUs left; masking one twice is a logic error.
+  int mask(int ru);
+  bool masked(int ru) const { return masked_.at(ru) != 0; }
+  int masked_count() const { return static_cast<int>(masked_.size()) - unmasked_; }
+  // `bu` finished `event`, built without the fragment of some masked RU.
+  void completed_masked(int bu, uint64_t event) {
+    completed(bu, event);
+    ++masked_events_;
+  }
+  uint64_t masked_events() const { return masked_events_; }
   void stop_assigning() { stopping_ = true; }
   bool stopping() const { return stopping_; }
   // True once stopping and nothing is outstanding.
@@ -82,6 +96,9 @@ class EventManager {
   std::vector<uint8_t> finished_;
   uint64_t watermark_ = 0;
   uint64_t released_ = 0;
+  std::vector<uint8_t> masked_;  // per RU (on_ru_loss mask)
+  int unmasked_ = 0;
+  uint64_t masked_events_ = 0;
   bool waiting_release_ = false;  // an assignment was held back since the last release
   uint64_t held_back_ = 0;
 };

@@ -16,10 +16,19 @@ RU N (rank R) at T s, K events incomplete, ...` agreeing with the JSON.
 Without them results.status must be ok (exit 0): no RU lost, no event
 incomplete.
 
+A masked RU (on_ru_loss mask) is a degraded success: with --expect-masked
+"RU 2" the run must exit 0 with status ok, results.integrity.masked_events
+counting events built without it (and naming it, with its rank and the
+events built without it), its failure record's action "masked" and a
+recovery against (N-1)/N of the pre-fault level, events built in a report
+interval that began after it was masked (the run went on), and a last line
+`# OK, degraded: RU 2 (rank 2) masked at T s, K events built without it`.
+
   fault_run.py EVBENCH [--expect-exit N] [--expect-failure "BU 1"]
       [--expect-no-failure] [--expect-reassigned] [--expect-incomplete]
       [--expect-data-source-lost "RU 3"] [--expect-late-discarded]
-      [--expect-held-back] [--expect-stderr TEXT] [--expect-stdout TEXT]
+      [--expect-held-back] [--expect-masked "RU 2"] [--expect-stderr TEXT]
+      [--expect-stdout TEXT]
       -- --set K=V ...
 """
 import argparse
@@ -63,6 +72,8 @@ p.add_argument("--expect-data-source-lost", action="append", default=[],
 p.add_argument("--expect-late-discarded", action="store_true")
 p.add_argument("--expect-held-back", action="store_true",
                help="the EVM held back an assignment until a release (back-pressure engaged)")
+p.add_argument("--expect-masked", action="append", default=[],
+               help="an RU the run must have masked (on_ru_loss mask), e.g. 'RU 2' (exit 0)")
 p.add_argument("--expect-stderr", action="append", default=[])
 p.add_argument("--expect-stdout", action="append", default=[])
 p.add_argument("--timeout", type=int, default=80)
@@ -175,8 +186,13 @@ for unit in a.expect_failure:
     if unit.startswith("BU") and f["time_to_rebuild_s"] is None:
         fail(f"{unit}: its reassigned events were not all built: {f}")
     check_recovery(unit, f)
-    if a.expect_reassigned and f["events_reassigned"] < 1:
+    if a.expect_reassigned and unit.startswith("BU") and f["events_reassigned"] < 1:
         fail(f"{unit}: no event reassigned: {f}")
+    want_action = "reassigned" if unit.startswith("BU") else None
+    if unit in a.expect_masked:
+        want_action = "masked"
+    if want_action and f.get("action") != want_action:
+        fail(f"{unit}: action {f.get('action')}, expected {want_action}: {f}")
 if a.expect_incomplete and incomplete < 1:
     fail("no event reported incomplete for the lost RU")
 sources = r["lost_data_sources"]
@@ -203,6 +219,39 @@ if source_lost:
     print(f"data source lost: {verdict}")
 elif sources or incomplete:
     fail(f"status ok but data sources lost {sources}, {incomplete} events incomplete")
+masked = i["masked_events"]
+if a.expect_masked:
+    count, nodes = masked["count"], doc["config"]["nodes"]
+    if count < 1 or count > built:
+        fail(f"masked_events.count {count} (built {built}): expected 1 .. built")
+    by_unit = {f"RU {m['ru']}": m for m in masked["sources"]}
+    last = out.rstrip("\n").splitlines()[-1]
+    if not last.startswith("# OK, degraded: "):
+        fail(f"the table does not end with '# OK, degraded: ...': {last!r}")
+    interval = doc["config"]["report_interval"]
+    for unit in a.expect_masked:
+        if unit not in by_unit:
+            fail(f"{unit} not in results.integrity.masked_events.sources: {masked}")
+        m = by_unit[unit]
+        without = m["events_built_without"]
+        if not 1 <= without <= count:
+            fail(f"{unit}: {without} events built without it, {count} masked in all")
+        named = f"{unit} (rank {m['rank']}) masked at {m['masked_at_s']:.2f} s, {without} events"
+        if named not in last:
+            fail(f"{last!r} does not say {named!r}")
+        rec = [f for f in seen if f["unit"] == unit]
+        if not rec:
+            fail(f"no failure record for {unit}: {seen}")
+        level = rec[0].get("recovery_level")
+        if rec[0]["pre_fault_gbps"] is not None and abs(level - (nodes - 1) / nodes) > 1e-9:
+            fail(f"{unit}: recovery level {level}, expected {nodes - 1}/{nodes}")
+        # The run went on: events were built in an interval that began after it.
+        after = [x for x in r["samples"] if x["t_s"] - interval >= m["masked_at_s"]]
+        if not any(x["events_per_second"] > 0 for x in after):
+            fail(f"no event built after {unit} was masked at {m['masked_at_s']} s: {r['samples']}")
+    print(f"masked: {last}")
+elif masked["count"] or masked["sources"]:
+    fail(f"events built masked without --expect-masked: {masked}")
 if a.expect_late_discarded and i["late_discarded"] < 1:
     fail("no late delivery discarded")
 if not a.expect_late_discarded and not seen and i["late_discarded"] != 0:

@@ -65,6 +65,37 @@ add_test(NAME fault_kill_ru_rubu_data_source_lost
                  --set "faults=[{at: 2s, kill: ru3}]")
 list(APPEND _evb_fault_tests fault_kill_ru_rubu_data_source_lost)
 
+# on_ru_loss mask (issue: a lost data source masked, not the run stalled):
+# 4 nodes in layout rubu, rank 2 (RU 2 and BU 2) killed at 1 s. BU 2's
+# events are reassigned, RU 2 is masked, and the run goes on building events
+# from RUs 0, 1 and 3: exit 0, `# OK, degraded: RU 2 (rank 2) masked at ...`,
+# results.integrity.masked_events naming RU 2, nothing lost or built twice.
+# The same kill under on_ru_loss stop keeps the old behaviour (exit 3).
+set(_evb_rubu_kill --set nodes=4 --set on_failure=exclude --set duration=3s --set warmup=200ms
+    --set peer_timeout=20s --set "faults=[{at: 1s, kill: bu2}]")
+foreach(protocol pull push)
+  set(name fault_mask_ru_rubu_${protocol})
+  add_test(NAME ${name}
+           COMMAND ${_evb_fault} --expect-masked "RU 2" --expect-failure "RU 2"
+                   --expect-failure "BU 2" --expect-reassigned
+                   --expect-stderr "RU 2 (rank 2) lost at"
+                   --expect-stdout "# RU 2 (rank 2) lost at 1.00 s"
+                   -- ${_evb_rubu_kill} --set on_ru_loss=mask --set protocol=${protocol})
+  set(name_stop fault_stop_ru_rubu_${protocol})
+  add_test(NAME ${name_stop}
+           COMMAND ${_evb_fault} --expect-data-source-lost "RU 2" --expect-failure "RU 2"
+                   --expect-stdout "# FAILED: data source lost: RU 2 (rank 2) at 1.0"
+                   -- ${_evb_rubu_kill} --set on_ru_loss=stop --set protocol=${protocol})
+  # Layout split, RU 1 stalled then killed as the stall ends: BUs certainly
+  # hold events waiting for its fragment, and build them once they notice.
+  set(name_split fault_mask_ru_split_${protocol})
+  add_test(NAME ${name_split}
+           COMMAND ${_evb_fault} --expect-masked "RU 1" --expect-failure "RU 1"
+                   -- ${_evb_fault_base} --set on_ru_loss=mask --set protocol=${protocol}
+                   --set "faults=[{at: 1s, stall: ru1, for: 300ms}, {at: 1s, kill: ru1}]")
+  list(APPEND _evb_fault_tests ${name} ${name_stop} ${name_split})
+endforeach()
+
 # A stall shorter than failure_detection excludes nobody; a longer one
 # excludes the BU, and what it sends when it wakes is discarded and counted.
 add_test(NAME fault_stall_short_kept

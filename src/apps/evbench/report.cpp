@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "apps/evbench/report_masked.hpp"
 #include "apps/evbench/topology_ring.hpp"
 #include "apps/evbench/versions.hpp"
 #include "core/clock.hpp"
@@ -89,6 +90,7 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
   std::vector<uint64_t> accepted;
   std::vector<uint8_t> excluded(static_cast<size_t>(c.nodes), 0);
   s.ring_slots = min_ring_slots(c);
+  s.nodes = c.nodes;
   for (const RankStats& r : ranks) {
     s.late_discarded += r.late_discarded;
     s.fragments_in_place += r.fragments_in_place;
@@ -99,6 +101,7 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
     }
     if (!r.evm) continue;
     s.assignments_held_back = r.assignments_held_back;
+    s.masked_events = r.evm_masked_events;
     accepted = r.completed_per_bu;
     s.failures = r.failures;
     s.rate_bins = r.rate_bins;
@@ -122,6 +125,9 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
     s.max_requests_in_flight = std::max(s.max_requests_in_flight, r.max_requests_in_flight);
     s.max_events_in_flight = std::max(s.max_events_in_flight, r.max_events_in_flight);
     if (r.bu < 0) continue;
+    if (s.masked_per_ru.size() < r.masked_per_ru.size())
+      s.masked_per_ru.resize(r.masked_per_ru.size());
+    for (size_t k = 0; k < r.masked_per_ru.size(); ++k) s.masked_per_ru[k] += r.masked_per_ru[k];
     last = std::max(last, r.last_completion_ns);
     in_window += r.events_in_window;
     s.events_built += r.events_built;
@@ -263,16 +269,19 @@ void summarize_microbench(const Config& c, const std::vector<RankStats>& ranks, 
   if (s.window_s > 0) s.events_per_second = head_messages / (s.window_s * s.headline_steps);
 }
 
-// ", aggregate back to >= 90 % of its pre-fault 12.3 Gb/s after 0.20 s" + newline.
+// ", aggregate back to >= 90 % of its pre-fault 12.3 Gb/s after 0.20 s" + newline;
+// with RUs masked by then "of 3/4 of its pre-fault" (recovery_after).
 void print_recovery(const AggregateRecovery& r) {
+  char share[48] = "";
+  if (r.rus > 0) std::snprintf(share, sizeof share, "%d/%d of ", r.rus_left, r.rus);
   if (!r.known)
     std::printf("; no pre-fault aggregate to recover to\n");
   else if (r.time_to_recover_s)
-    std::printf("; aggregate back to >= 90 %% of its pre-fault %.2f Gb/s after %.3f s\n",
+    std::printf("; aggregate back to >= 90 %% of %sits pre-fault %.2f Gb/s after %.3f s\n", share,
                 r.pre_fault_gbps, *r.time_to_recover_s);
   else
-    std::printf("; aggregate not back to 90 %% of its pre-fault %.2f Gb/s (best %.0f %%)\n",
-                r.pre_fault_gbps, 100 * r.best_fraction);
+    std::printf("; aggregate not back to 90 %% of %sits pre-fault %.2f Gb/s (best %.0f %%)\n",
+                share, r.pre_fault_gbps, 100 * r.best_fraction);
 }
 
 // pre_fault_gbps, time_to_recover_s (null: not back to 90 %), recovered_fraction, resolution_s
@@ -288,6 +297,7 @@ void recovery_fields(JsonWriter& w, const AggregateRecovery& r) {
   else
     w.raw("time_to_recover_s", "null");
   w.value("recovered_fraction", r.best_fraction);
+  w.value("recovery_level", r.level());  // of pre_fault_gbps: (N - masked) / N, else 1
   w.value("recovery_resolution_s", r.resolution_s);
 }
 
@@ -313,13 +323,17 @@ std::string data_source_loss(const Summary& s) {
 }
 
 // The table's last line: "OK", or what failed (integrity errors, a lost data
-// source, or both).
+// source, or both). A run that masked RUs (on_ru_loss mask) is a degraded
+// success: "OK, degraded: RU 2 (rank 2) masked at 2.00 s, 8123 events built
+// without it".
 std::string verdict(const Summary& s) {
   std::string out;
   if (!s.integrity_ok()) out = "integrity errors";
   if (s.data_source_lost())
     out += (out.empty() ? "" : "; ") + std::string("data source lost: ") + data_source_loss(s);
-  return out.empty() ? "OK" : "FAILED: " + out;
+  const std::string masked = masked_summary(s);
+  if (!out.empty()) return "FAILED: " + out + (masked.empty() ? "" : "; masked: " + masked);
+  return masked.empty() ? "OK" : "OK, degraded: " + masked;
 }
 
 // The result table on stdout. `per_node` false (--quiet): no row per node
@@ -453,6 +467,12 @@ void print_table(const Config& c, const Topology& t, const Summary& s, const std
         static_cast<unsigned long long>(s.integrity.injected_in[2]),
         static_cast<unsigned long long>(s.integrity.detected_in[2]));
   for (const FailureRecord& f : s.failures) {
+    if (f.action == "masked") {  // "# RU 2 (rank 2) lost at 2.00 s: masked; 8123 events ..."
+      std::printf("# %s (rank %d) lost at %.2f s, detected after %.2f s: masked%s", f.unit.c_str(),
+                  f.rank, f.lost_at_s, f.detected_at_s - f.lost_at_s, masked_line(s, f).c_str());
+      print_recovery(recovery_after(s, f.lost_at_s, f.detected_at_s));
+      continue;
+    }
     std::printf("# %s (rank %d) %s %.2f s, detected after %.2f s, %llu events reassigned",
                 f.unit.c_str(), f.rank, f.cause == "silent" ? "silent since" : "lost at",
                 f.lost_at_s, f.detected_at_s - f.lost_at_s,
@@ -465,12 +485,12 @@ void print_table(const Config& c, const Topology& t, const Summary& s, const std
       std::printf(" (built in %.3f s)", f.recovered_at_s - f.detected_at_s);
     else
       std::printf(" (not all built)");
-    print_recovery(aggregate_recovery(s, f.lost_at_s, f.detected_at_s));
+    print_recovery(recovery_after(s, f.lost_at_s, f.detected_at_s));
   }
   for (const FaultSpec& f : c.faults) {
     if (f.kind != FaultSpec::Kind::stall && f.kind != FaultSpec::Kind::delay) continue;
     std::printf("# %s %s at %.2f s for %.2f s", to_string(f.kind), f.unit.c_str(), f.at_s, f.for_s);
-    print_recovery(aggregate_recovery(s, f.at_s, f.at_s + f.for_s));
+    print_recovery(recovery_after(s, f.at_s, f.at_s + f.for_s));
   }
   if (!s.failures.empty() || s.late_discarded || s.incomplete_lost_peer)
     std::printf(
@@ -479,6 +499,9 @@ void print_table(const Config& c, const Topology& t, const Summary& s, const std
         to_string(c.on_failure), s.ranks_lost, rank_list(s.lost_ranks).c_str(),
         static_cast<unsigned long long>(s.late_discarded),
         static_cast<unsigned long long>(s.incomplete_lost_peer));
+  if (c.on_ru_loss == OnRuLoss::mask && is_event_builder(c.protocol))
+    std::printf("# on_ru_loss mask: %llu events built without a masked RU's fragment\n",
+                static_cast<unsigned long long>(s.masked_events));
   if (is_event_builder(c.protocol) && c.on_failure == OnFailure::exclude)
     std::printf(
         "# RU rings keep fragments until built: at most %llu of %llu slots held, %llu overruns, "
@@ -611,6 +634,7 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
   if (is_event_builder(c.protocol))
     w.value("payload_checks", std::string(payload_checks(c) ? "on" : "off"));
   w.value("incomplete_lost_peer", s.incomplete_lost_peer);
+  masked_events_json(w, s);  // on_ru_loss mask: built without a masked RU
   w.value("late_discarded", s.late_discarded);
   w.value("ring_overrun", s.ring_overrun);
   w.value("first_problem", s.integrity_problem);
@@ -659,7 +683,7 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
     if (f.kind != FaultSpec::Kind::kill) w.value("for_s", f.for_s);
     if (f.kind == FaultSpec::Kind::delay) w.value("by_s", f.by_s);
     if (f.kind != FaultSpec::Kind::kill && is_event_builder(c.protocol))
-      recovery_fields(w, aggregate_recovery(s, f.at_s, f.at_s + f.for_s));
+      recovery_fields(w, recovery_after(s, f.at_s, f.at_s + f.for_s));
     w.end_object();
   }
   // What the EVM saw: each lost or excluded peer.
@@ -672,12 +696,17 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
     w.value("detected_at_s", f.detected_at_s);
     w.value("time_to_detect_s", f.detected_at_s - f.lost_at_s);
     w.value("events_reassigned", f.reassigned);
+    if (!f.action.empty()) w.value("action", f.action);  // reassigned, masked, stopped
     if (f.unit.rfind("BU", 0) == 0) {
       if (f.recovered_at_s >= 0)
         w.value("time_to_rebuild_s", f.recovered_at_s - f.detected_at_s);
       else
         w.raw("time_to_rebuild_s", "null");
-      recovery_fields(w, aggregate_recovery(s, f.lost_at_s, f.detected_at_s));
+      recovery_fields(w, recovery_after(s, f.lost_at_s, f.detected_at_s));
+    } else if (f.action == "masked") {  // back to (N - masked) / N of the level
+      w.raw("time_to_rebuild_s", "null");
+      w.value("events_built_without", built_without(s, f));
+      recovery_fields(w, recovery_after(s, f.lost_at_s, f.detected_at_s));
     } else {  // a lost RU ends assignment: nothing to recover to
       w.raw("time_to_rebuild_s", "null");
       recovery_fields(w, AggregateRecovery{});
@@ -811,17 +840,20 @@ int report_run(const Config& c, const Topology& t, const std::vector<RankStats>&
   return s.integrity_ok() && !s.data_source_lost() ? kExitOk : kExitIntegrity;
 }
 
-AggregateRecovery aggregate_recovery(const Summary& s, double fault_s, double since_s) {
+AggregateRecovery aggregate_recovery(const Summary& s, double fault_s, double since_s,
+                                     double level) {
   AggregateRecovery out;
-  if (s.rate_bins.empty() || s.rate_bin_s <= 0) return out;
+  if (s.rate_bins.empty() || s.rate_bin_s <= 0 || level <= 0) return out;
   const double until =
       s.assign_stopped_at_s >= 0 ? s.assign_stopped_at_s : s.rate_bins.size() * s.rate_bin_s;
-  const Recovery r = find_recovery(s.rate_bins, s.rate_bin_s, s.warmup_s, fault_s, since_s, until);
+  const Recovery r = find_recovery(s.rate_bins, s.rate_bin_s, s.warmup_s, fault_s, since_s, until,
+                                   0.1, 0.9 * level);
   if (r.pre_level <= 0) return out;
   out.known = true;
   out.pre_fault_gbps = r.pre_level * 8 / 1e9;
   if (r.recovered_s) out.time_to_recover_s = std::max(0.0, *r.recovered_s - since_s);
-  out.best_fraction = r.best_fraction;
+  out.best_fraction = r.best_fraction / level;
+  if (r.recovered_s) out.best_fraction = std::max(out.best_fraction, 0.9);  // rounding
   out.resolution_s = s.rate_bin_s;
   return out;
 }

@@ -44,6 +44,13 @@ struct Summary {
   // discarded because their BU had been excluded.
   uint64_t incomplete_lost_peer = 0;
   uint64_t late_discarded = 0;
+  // on_ru_loss mask: events built without some masked RU's fragment, from
+  // the EVM's books (so a part of events_built: an excluded BU's late
+  // credits left out), and by RU the events the BUs still in the run built
+  // without it (report_masked.hpp).
+  uint64_t masked_events = 0;
+  std::vector<uint64_t> masked_per_ru;
+  int nodes = 0;  // RUs (one per node): a masked run's level is (nodes - masked) / nodes
   uint64_t fragments_in_place = 0;  // local_fragment in_place: checked in the RU's ring
   // on_failure exclude: requests RUs answered from a slot that no longer
   // held their event (an integrity error), the most events one RU's ring
@@ -91,19 +98,29 @@ struct Summary {
   // The poll mode every rank ran, or the ranks' modes in rank order joined
   // by "," when they differ (hosts with different core counts).
   std::string poll_mode;
-  // RUs the EVM reported lost (on_failure exclude): each ends assignment,
-  // and the events missing its fragment stay incomplete.
+  // RUs the EVM reported lost (on_failure exclude) under on_ru_loss stop:
+  // each ends assignment, and the events missing its fragment stay
+  // incomplete. A masked RU (on_ru_loss mask) is not one: masked_sources().
   std::vector<FailureRecord> lost_data_sources() const {
     std::vector<FailureRecord> out;
     for (const FailureRecord& f : failures)
-      if (f.unit.rfind("RU", 0) == 0) out.push_back(f);
+      if (f.unit.rfind("RU", 0) == 0 && f.action != "masked") out.push_back(f);
+    return out;
+  }
+  // RUs the EVM masked (on_ru_loss mask): the run went on without them.
+  std::vector<FailureRecord> masked_sources() const {
+    std::vector<FailureRecord> out;
+    for (const FailureRecord& f : failures)
+      if (f.unit.rfind("RU", 0) == 0 && f.action == "masked") out.push_back(f);
     return out;
   }
   // A data source was lost: an RU the EVM reported lost, or events some BU
   // could not complete for lack of one. Not an integrity error (nothing was
   // built short) but not a sound run either: the run stopped short of its
   // duration or events, so its figures are not the configuration's. Exit
-  // status 3, results.status "data_source_lost". A lost BU whose events were
+  // status 3, results.status "data_source_lost". A masked RU (on_ru_loss
+  // mask, asked for) is a degraded success: status ok, exit 0, the last
+  // line says it was masked (report_masked.hpp). A lost BU whose events were
   // all built elsewhere is recovery working, not counted; nor are late
   // deliveries to an excluded BU (late_discarded, expected under exclude).
   bool data_source_lost() const { return incomplete_lost_peer > 0 || !lost_data_sources().empty(); }
@@ -138,8 +155,15 @@ struct AggregateRecovery {
   std::optional<double> time_to_recover_s;  // from since_s; empty: not back to 90 %
   double best_fraction = 0;                 // the best window after since_s / pre-fault
   double resolution_s = 0;                  // the timeline's bin width
+  // The share of the pre-fault level to come back to: rus_left / rus when
+  // RUs were masked by then (on_ru_loss mask; best_fraction is of that
+  // share), else 1 (rus 0).
+  int rus_left = 0, rus = 0;
+  double level() const { return rus > 0 ? static_cast<double>(rus_left) / rus : 1.0; }
 };
-AggregateRecovery aggregate_recovery(const Summary& s, double fault_s, double since_s);
+// `level`: the share of the pre-fault aggregate to come back to (90 % of it).
+AggregateRecovery aggregate_recovery(const Summary& s, double fault_s, double since_s,
+                                     double level = 1.0);
 
 int report_run(const Config& config, const Topology& topo, const std::vector<RankStats>& ranks,
                const RunOptions& options, const DriverProbe& driver);

@@ -33,6 +33,9 @@ BuAgent::BuAgent(Engine& engine, BuilderUnit& bu, FilterUnits& fus, const Regist
   if (c.on_failure == OnFailure::exclude && topo.evm_rank >= 0)
     heartbeat_ns_ = std::max<int64_t>(1, s_to_ns(c.failure_detection_s) / 4);
   lost_ru_.assign(static_cast<size_t>(topo.nodes), 0);
+  mask_ = heartbeat_ns_ > 0 && c.on_ru_loss == OnRuLoss::mask;
+  slot_masked_.assign(c.credits, 0);
+  if (mask_) stats_.masked_per_ru.assign(static_cast<size_t>(topo.nodes), 0);
 }
 
 void BuAgent::on_peer_lost(PeerId peer, int64_t now) {
@@ -49,12 +52,21 @@ void BuAgent::on_peer_lost(PeerId peer, int64_t now) {
 }
 
 void BuAgent::check_incomplete(uint32_t slot) {
-  if (lost_rus_ == 0 || excluded_) return;
+  if (lost_rus_ == 0 || excluded_ || !bu_.complete_but(slot, lost_ru_)) return;
   EventSlot& e = bu_.slot(slot);
-  if (e.state != SlotState::building || e.have.empty()) return;
-  for (int r = 0; r < bu_.nru(); ++r)
-    if (!e.have[r] && !lost_ru_[r]) return;  // a live RU's fragment is still to come
+  if (mask_) {
+    // Built from the RUs left; each RU it lacks is counted (never built
+    // short silently). A corrupt one is not built (bad_events).
+    if (!e.bad) {
+      ++stats_.masked_events;
+      for (int r = 0; r < bu_.nru(); ++r)
+        if (!e.have[r]) ++stats_.masked_per_ru[r];
+    }
+    finish_event(slot, now_ns(), true);
+    return;
+  }
   e.state = SlotState::complete;
+  slot_masked_[slot] = 0;
   ++stats_.incomplete_lost_peer;
   const uint64_t event = e.event;
   bu_.release(slot);
@@ -122,7 +134,9 @@ void BuAgent::send_credit(uint32_t slot, uint64_t event, uint64_t bytes, bool fi
                                .slot = slot,
                                .bu = static_cast<uint32_t>(bu_.index()),
                                .bytes = bytes,
-                               .value = finished ? 1u : 0u});
+                               .value = !finished            ? 0u
+                                        : slot_masked_[slot] ? 2u
+                                                             : 1u});
 }
 
 bool BuAgent::asked(const EventSlot& e, int ru) {
@@ -174,9 +188,10 @@ void BuAgent::fragment(uint32_t slot, int ru, size_t bytes, PeerId from) {
   }
 }
 
-void BuAgent::finish_event(uint32_t slot, int64_t now) {
+void BuAgent::finish_event(uint32_t slot, int64_t now, bool masked) {
   EventSlot& e = bu_.slot(slot);
   e.state = SlotState::complete;
+  slot_masked_[slot] = masked && !e.bad;
   const int64_t t = now - engine_.t0_ns();
   if (e.bad) {
     ++bu_.integrity().bad_events;

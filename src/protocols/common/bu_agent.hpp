@@ -10,6 +10,10 @@
 // but that RU's is finished as incomplete (never built short, not given to
 // the FUs) and its slot handed back; when the EVM excludes this BU it drops
 // everything and leaves (what still arrives is discarded and counted).
+// Under on_ru_loss mask such an event is built instead (given to the FUs,
+// counted built and, per missing RU, masked) and its credit tells the EVM
+// so; the BU stops asking a lost RU for fragments once its driver reports
+// the loss, and events that were waiting for it complete then.
 // With local_fragment in_place, the fragment of the RU in the same process
 // is not requested: the BU checks it in the RU's ring (same checks as any
 // fragment) and builds the event with it by reference, no copy.
@@ -69,7 +73,8 @@ class BuAgent : public Agent {
   static bool asked(const EventSlot& e, int ru);
   // The EVM excluded this BU (on_failure exclude): stop everything, leave.
   void excluded_by(PeerId from, const Command& cmd);
-  // An RU is lost and `slot` has every other fragment: finish it incomplete.
+  // An RU is lost and `slot` has every other fragment: finish it incomplete
+  // (on_ru_loss stop) or build it without the lost RUs' fragments (mask).
   void check_incomplete(uint32_t slot);
   bool ru_lost(int ru) const { return lost_rus_ > 0 && lost_ru_[ru]; }
   uint64_t cookie(uint32_t slot, int ru) const {
@@ -96,13 +101,16 @@ class BuAgent : public Agent {
 
  private:
   void fragment(uint32_t slot, int ru, size_t bytes, PeerId from);
-  void finish_event(uint32_t slot, int64_t now);
+  // `masked`: built without the fragments of lost RUs (on_ru_loss mask).
+  void finish_event(uint32_t slot, int64_t now, bool masked = false);
 
   int64_t interval_ns_ = 0;
   int64_t heartbeat_ns_ = 0;  // 0: no heartbeats (on_failure abort, no EVM)
   int64_t next_heartbeat_ns_ = 0;
   std::vector<uint8_t> lost_ru_;  // per RU (on_failure exclude)
   int lost_rus_ = 0;
+  bool mask_ = false;                 // on_ru_loss mask: build without a lost RU
+  std::vector<uint8_t> slot_masked_;  // per slot: its finished event was built masked
   std::vector<uint64_t> slot_bytes_;  // finished event's bytes, by slot, until released
   std::vector<uint64_t> slot_event_;
   std::vector<int> order_;  // begin_event()'s visit order (capacity reused)

@@ -24,6 +24,7 @@ EvmAgent::EvmAgent(Engine& engine, const Topology& topo, RankStats& stats, bool 
   slot_event_.assign(held_.size(), 0);
   stats_.completed_per_bu.assign(static_cast<size_t>(topo.nodes), 0);
   exclude_ = engine.config().on_failure == OnFailure::exclude;
+  mask_ = exclude_ && engine.config().on_ru_loss == OnRuLoss::mask;
   detection_ns_ = s_to_ns(engine.config().failure_detection_s);
   if (exclude_) evm_.hold_fragments(min_ring_slots(engine.config()));
 }
@@ -32,26 +33,40 @@ double EvmAgent::since_t0(int64_t ns) const {
   return ns_to_s(ns - engine_.t0_ns());
 }
 
-void EvmAgent::on_peer_lost(PeerId peer, int64_t now) {
-  const RankRoles& roles = topo_.ranks.at(peer);
-  if (roles.ru >= 0) {
+void EvmAgent::lose_ru(int ru, PeerId peer, int64_t now) {
+  FailureRecord r;
+  r.unit = "RU " + std::to_string(ru);
+  r.rank = peer;
+  r.cause = "peer lost";
+  r.action = mask_ ? "masked" : "stopped";
+  r.lost_at_s = r.detected_at_s = since_t0(now);
+  // An injected kill: the time it was planned for, else the detection.
+  const double kill = planned_kill_s(engine_.config(), topo_, peer);
+  if (kill >= 0) r.lost_at_s = std::min(r.detected_at_s, kill);
+  stats_.failures.push_back(r);
+  if (!mask_) {
     // No event can be complete without this RU: stop, and let the BUs report
     // the ones that miss it as incomplete.
-    FailureRecord r;
-    r.unit = "RU " + std::to_string(roles.ru);
-    r.rank = peer;
-    r.cause = "peer lost";
-    r.lost_at_s = r.detected_at_s = since_t0(now);
-    // An injected kill: the time it was planned for, else the detection.
-    const double kill = planned_kill_s(engine_.config(), topo_, peer);
-    if (kill >= 0) r.lost_at_s = std::min(r.detected_at_s, kill);
-    stats_.failures.push_back(r);
     std::fprintf(stderr,
                  "evbench: %s (rank %d) lost at %.2f s, detected after %.2f s: no event can be "
                  "complete any more; assignment stops\n",
                  r.unit.c_str(), peer, r.lost_at_s, r.detected_at_s - r.lost_at_s);
     evm_.stop_assigning();
+    return;
   }
+  const int left = evm_.mask(ru);
+  if (left == 0)
+    throw Error("EVM: every RU is lost (the last was " + r.unit + ", " + engine_.peer_name(peer) +
+                "): no data source left to build events from");
+  std::fprintf(stderr,
+               "evbench: %s (rank %d) lost at %.2f s, detected after %.2f s: masked; events are "
+               "built from the %d RU(s) left\n",
+               r.unit.c_str(), peer, r.lost_at_s, r.detected_at_s - r.lost_at_s, left);
+}
+
+void EvmAgent::on_peer_lost(PeerId peer, int64_t now) {
+  const RankRoles& roles = topo_.ranks.at(peer);
+  if (roles.ru >= 0 && !(mask_ && evm_.masked(roles.ru))) lose_ru(roles.ru, peer, now);
   if (roles.bu >= 0 && !evm_.excluded(roles.bu)) {
     const double kill = planned_kill_s(engine_.config(), topo_, peer);
     const int64_t lost_ns = kill >= 0 ? std::min(now, engine_.t0_ns() + s_to_ns(kill)) : now;
@@ -81,6 +96,7 @@ void EvmAgent::exclude_bu(int bu, int64_t now, const char* cause, int64_t lost_n
   r.cause = cause;
   r.lost_at_s = since_t0(lost_ns);
   r.detected_at_s = since_t0(now);
+  r.action = "reassigned";
   r.reassigned = events.size();
   if (events.empty()) r.recovered_at_s = r.detected_at_s;
   stats_.failures.push_back(r);
@@ -161,12 +177,19 @@ void EvmAgent::on_command(PeerId from, const Command& cmd) {
   // (its credit reports that event finished): nothing else is accepted.
   const size_t k = static_cast<size_t>(bu) * engine_.config().credits + cmd.slot;
   if (!cmd.value && held_[k]) refuse("the slot holds an unfinished event");
+  // value: 0 a free slot, 1 its event finished, 2 built without a masked RU.
+  if (cmd.value > 2 || (cmd.value == 2 && !mask_))
+    refuse("finish flag " + std::to_string(cmd.value) +
+           (cmd.value == 2 ? " (built masked) without on_ru_loss mask" : " is unknown"));
   if (cmd.value) {
     if (!held_[k]) refuse("the slot holds no event");
     if (cmd.event_id != slot_event_[k] && cmd.event_id != kEventUnknown)
       refuse("it reports another event finished in that slot");
     held_[k] = 0;
-    evm_.completed(bu, slot_event_[k]);
+    if (cmd.value == 2)
+      evm_.completed_masked(bu, slot_event_[k]);
+    else
+      evm_.completed(bu, slot_event_[k]);
     ++stats_.completed_per_bu[bu];
     if (exclude_) book_reassigned_built(cmd.event_id, now_ns());
     interval_bytes_ += cmd.bytes;
@@ -210,6 +233,7 @@ void EvmAgent::maybe_stop() {
   stats_.assign_stopped_at_s = since_t0(stopping_at_ns_);
   stats_.events_assigned = evm_.assigned();
   stats_.max_outstanding_per_bu = static_cast<int>(evm_.max_outstanding());
+  stats_.evm_masked_events = evm_.masked_events();
   if (exclude_) {
     release(true);  // the RUs hold nothing when they stop
     stats_.assignments_held_back = evm_.held_back();

@@ -11,9 +11,12 @@
 // excluded: its unfinished events go back to the EventManager to be handed
 // to the next free slots of the others, every RU and the BU itself are told
 // (exclude), and whatever it sends later is discarded and counted. A lost RU
-// stops assignment: no event can be complete any more; the BUs report the
-// events that miss it as incomplete and the run ends. A lost EVM cannot be
-// replaced: the others end the run with an error naming it.
+// stops assignment (on_ru_loss stop): no event can be complete any more; the
+// BUs report the events that miss it as incomplete and the run ends. Under
+// on_ru_loss mask it is masked instead: assignment goes on, PUSH sends it no
+// more assignments, and the BUs build events without it and say so in their
+// credits (value 2), counted here. A lost EVM cannot be replaced: the others
+// end the run with an error naming it.
 // It keeps the bytes of built events over time (RateTimeline) for the
 // recovery times of results.faults.
 // Under exclude the RUs also keep every fragment until its event is
@@ -54,12 +57,16 @@ class EvmAgent : public Agent {
   // The watermark the RUs have been sent (0 under on_failure abort): goes
   // into each assignment, so an RU can wait for a release still on its way.
   uint64_t released() const { return evm_.released(); }
+  // on_ru_loss mask: RU `ru` was lost and is left out of assignments.
+  bool ru_masked(int ru) const { return evm_.masked(ru); }
 
   Engine& engine_;
   const Topology& topo_;
 
  private:
   void maybe_stop();
+  // A lost RU: stop assignment (on_ru_loss stop) or mask it.
+  void lose_ru(int ru, PeerId peer, int64_t now);
   void exclude_bu(int bu, int64_t now, const char* cause, int64_t lost_ns);
   void book_reassigned_built(uint64_t event, int64_t now);
   // on_failure exclude: sends the RUs the watermark when it is due (always
@@ -85,6 +92,7 @@ class EvmAgent : public Agent {
   std::vector<uint64_t> slot_event_;  // the event it holds
   // on_failure exclude
   bool exclude_ = false;
+  bool mask_ = false;  // on_ru_loss mask
   int64_t detection_ns_ = 0;
   std::vector<int64_t> last_heard_;                           // per BU
   std::vector<std::pair<uint64_t, size_t>> reassigned_open_;  // event, failure record index

@@ -28,7 +28,7 @@ void RankStats::book(int64_t t, uint64_t bytes, uint64_t network_bytes, uint64_t
 std::string FailureRecord::encode() const {
   YAML::Emitter out;
   out << YAML::Flow << YAML::BeginSeq << unit << rank << cause << lost_at_s << detected_at_s
-      << reassigned << recovered_at_s << YAML::EndSeq;
+      << reassigned << recovered_at_s << action << YAML::EndSeq;
   return out.c_str();
 }
 
@@ -42,6 +42,7 @@ FailureRecord FailureRecord::decode(const std::string& text) {
   r.detected_at_s = n[4].as<double>();
   r.reassigned = n[5].as<uint64_t>();
   r.recovered_at_s = n[6].as<double>();
+  if (n.size() > 7) r.action = n[7].as<std::string>();
   return r;
 }
 
@@ -102,6 +103,9 @@ std::string RankStats::serialize() const {
   out << YAML::Key << "assign_stopped_at_s" << YAML::Value << assign_stopped_at_s;
   out << YAML::Key << "late_discarded" << YAML::Value << late_discarded;
   out << YAML::Key << "incomplete_lost_peer" << YAML::Value << incomplete_lost_peer;
+  out << YAML::Key << "masked_events" << YAML::Value << masked_events;
+  out << YAML::Key << "masked_per_ru" << YAML::Value << masked_per_ru;
+  out << YAML::Key << "evm_masked_events" << YAML::Value << evm_masked_events;
   out << YAML::Key << "ring_overrun" << YAML::Value << ring_overrun;
   out << YAML::Key << "max_events_held" << YAML::Value << max_events_held;
   out << YAML::Key << "assignments_held_back" << YAML::Value << assignments_held_back;
@@ -169,6 +173,9 @@ RankStats RankStats::deserialize(const std::string& text) {
   s.assign_stopped_at_s = n["assign_stopped_at_s"].as<double>(-1.0);
   s.late_discarded = n["late_discarded"].as<uint64_t>(0);
   s.incomplete_lost_peer = n["incomplete_lost_peer"].as<uint64_t>(0);
+  s.masked_events = n["masked_events"].as<uint64_t>(0);
+  s.masked_per_ru = n["masked_per_ru"].as<std::vector<uint64_t>>(std::vector<uint64_t>{});
+  s.evm_masked_events = n["evm_masked_events"].as<uint64_t>(0);
   s.ring_overrun = n["ring_overrun"].as<uint64_t>(0);
   s.max_events_held = n["max_events_held"].as<uint64_t>(0);
   s.assignments_held_back = n["assignments_held_back"].as<uint64_t>(0);

@@ -20,6 +20,10 @@ struct FailureRecord {
   std::string unit;  // "BU 2", "RU 1"
   int rank = -1;
   std::string cause;  // "peer lost" (driver) or "silent" (heartbeats missed)
+  // What the run did about it: "reassigned" (a BU), "masked" (an RU under
+  // on_ru_loss mask: events built without it), "stopped" (an RU under stop:
+  // assignment ended).
+  std::string action;
   double lost_at_s = 0;
   double detected_at_s = 0;
   uint64_t reassigned = 0;
@@ -83,6 +87,12 @@ struct RankStats {
   // BU: events that could not be completed because an RU was lost (never
   // built short; expected under on_failure exclude).
   uint64_t incomplete_lost_peer = 0;
+  // on_ru_loss mask. BU: events it built without some lost RU's fragment,
+  // and per RU how many lacked that RU's. EVM: the events it accepted as
+  // built so (the run's count: an excluded BU's late credits left out).
+  uint64_t masked_events = 0;
+  std::vector<uint64_t> masked_per_ru;
+  uint64_t evm_masked_events = 0;
   // Micro-benchmarks: bytes received in the window, per shift step (one-to-one
   // scan) or one entry; and each step's window length.
   std::vector<uint64_t> step_bytes;

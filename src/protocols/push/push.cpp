@@ -45,7 +45,8 @@ void PushBuAgent::on_command(PeerId from, const Command& cmd) {
 void PushEvmAgent::assign_event(PeerId, int bu, uint32_t slot, uint64_t event) {
   const Config& c = engine_.config();
   fill_visit_order(c, bu, topo_.nodes, event, order_);
-  for (int r : order_)
+  for (int r : order_) {
+    if (ru_masked(r)) continue;  // on_ru_loss mask: the event is built without it
     engine_.send_command(topo_.ru_rank[r], Channel::to_ru,
                          Command{.type = CommandType::push_assign,
                                  .event_id = event,
@@ -53,6 +54,7 @@ void PushEvmAgent::assign_event(PeerId, int bu, uint32_t slot, uint64_t event) {
                                  .bu = static_cast<uint32_t>(bu),
                                  .ru = static_cast<uint32_t>(r),
                                  .value = released()});
+  }
 }
 
 }  // namespace evb::push
