@@ -82,7 +82,9 @@ def survive(evbench, tmp):
 
 def rank0(evbench, tmp):
     out = os.path.join(tmp, "r.json")
-    procs = start(evbench, ["--set", "duration=120s"], out)
+    # on_ru_loss mask: RU 0's loss alone would not end the run (the others
+    # build without it), so only the lost rendezvous can end it early.
+    procs = start(evbench, ["--set", "duration=120s", "--set", "on_ru_loss=mask"], out)
     try:
         time.sleep(3)  # into the data phase (the set-up takes well under 1 s here)
         os.killpg(procs[0].pid, signal.SIGKILL)

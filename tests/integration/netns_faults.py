@@ -70,11 +70,16 @@ CASES = [
     {"name": "stall-evm-short", "ranks": 9, "killed": None, "failures": (),
      "kinds": (), "reassigned": False,
      "set": SPLIT4 + ["failure_detection=2s", "faults=[{at: 1s, stall: evm, for: 300ms}]"]},
-    # To come (after on_ru_loss lands): layout rubu, a whole node killed (the
-    # rank of RU 3 and BU 3) with on_ru_loss: mask, e.g.
-    # {"name": "rubu-kill-node-mask", "ranks": 5, "killed": "ru3", "failures": ("RU 3", "BU 3"),
-    #  "kinds": ("peer_lost", "excluded_silent"), "reassigned": False, "status": "...", "footer": "...",
-    #  "set": ["nodes=4", "layout=rubu", "on_ru_loss=mask", "faults=[{at: 1s, kill: ru3}]"]},
+    # layout rubu (RU i and BU i share rank i), a whole node killed: its BU is
+    # excluded (events rebuilt elsewhere) and its RU masked (on_ru_loss mask):
+    # the run goes on, degraded, and ends ok. libfabric notices a dead RU
+    # only by its keepalive (4 s by default): shorter here, within the run.
+    {"name": "rubu-kill-node-mask", "ranks": 5, "killed": "ru3", "failures": ("RU 3", "BU 3"),
+     "kinds": ("peer_lost", "excluded_silent"), "reassigned": False, "masked": ("RU 3",),
+     "footer": "# OK, degraded: RU 3 (rank 3) masked",
+     "set": ["nodes=4", "layout=rubu", "evm=dedicated", "on_ru_loss=mask", "duration=4s",
+             "faults=[{at: 1s, kill: ru3}]"],
+     "driver_set": {"libfabric-tcp": ["driver_options.keepalive_timeout=1500ms"]}},
 ]
 
 
@@ -115,6 +120,11 @@ def check_run(case, driver, rc, codes, doc, out):
         line = f"{f['unit']} (rank {f['rank']}) "
         if line not in out:
             fail(f"{what}: rank 0's table does not report {line!r}")
+    masked = sorted(f"RU {m['ru']}" for m in i.get("masked_events", {}).get("sources", []))
+    if masked != sorted(case.get("masked", ())):
+        fail(f"{what}: masked RUs {masked}, expected {list(case.get('masked', ()))}")
+    if case.get("masked") and i["masked_events"]["count"] < 1:
+        fail(f"{what}: RU masked but no event built without it: {i['masked_events']}")
     table = [l for l in out.splitlines() if l.startswith("# ")]
     footer = case.get("footer", "# OK")
     if not table or not table[-1].startswith(footer):
@@ -126,7 +136,8 @@ def check_run(case, driver, rc, codes, doc, out):
 def run_case(launcher, prefix, evbench, tmp, case, driver):
     tag = f"{case['name']}.{driver}"
     out_json, codes_file = os.path.join(tmp, tag + ".json"), os.path.join(tmp, tag + ".codes")
-    sets = [a for kv in BASE + DRIVERS[driver][0] + case["set"] for a in ("--set", kv)]
+    extra = case.get("driver_set", {}).get(driver, [])
+    sets = [a for kv in BASE + DRIVERS[driver][0] + case["set"] + extra for a in ("--set", kv)]
     r = sh([launcher, "--prefix", prefix, "--evbench", evbench, "--timeout", str(RUN_TIMEOUT),
             "--procs", str(case["ranks"]), "--port", str(PORT), "--json", out_json,
             "--codes", codes_file, "--logs", os.path.join(tmp, tag), "--"] + sets,
