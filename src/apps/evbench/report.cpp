@@ -156,6 +156,15 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
       s.sample_events[k] += r.sample_events[k];
     }
   }
+  // A lost rank's samples went with it: the EVM's (from the credits) keep
+  // what its BU built before (the rate before a fault, next to after it).
+  if (!s.lost_ranks.empty())
+    for (const RankStats& r : ranks)
+      if (r.evm && !r.evm_sample_bytes.empty()) {
+        s.sample_bytes = r.evm_sample_bytes;
+        s.sample_events = r.evm_sample_events;
+        s.samples_from = "evm";
+      }
   for (int bu = 0; bu < c.nodes; ++bu)
     if (excluded[bu] && !seen[bu] && bu < static_cast<int>(accepted.size()))
       s.events_built += accepted[bu];
@@ -726,6 +735,7 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
   w.value("max_events_held_per_ru", s.max_events_held);
   w.value("assignments_held_back", s.assignments_held_back);
   w.end_object();
+  if (is_event_builder(c.protocol)) w.value("samples_from", s.samples_from);
   w.begin_array("samples");
   for (size_t k = 0; k < s.sample_bytes.size(); ++k) {
     const double t_end = (k + 1) * c.report_interval_s;

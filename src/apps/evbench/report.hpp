@@ -73,6 +73,9 @@ struct Summary {
   uint64_t fu_processed = 0, fu_accepted = 0;
   int max_requests_in_flight = 0, max_events_in_flight = 0, max_outstanding_per_bu = 0;
   std::vector<uint64_t> sample_bytes, sample_events;
+  // Whose samples: "builders" (each BU's, summed), or "evm" (the EVM's
+  // books, when a rank was lost and its own samples with it).
+  std::string samples_from = "builders";
   std::vector<uint64_t> peak_rss_bytes;   // by rank
   std::vector<uint64_t> anon_huge_bytes;  // by rank: transparent huge pages in use
   std::vector<uint64_t> anon_rss_bytes;   // by rank: resident anonymous memory then

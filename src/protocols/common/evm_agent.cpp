@@ -194,11 +194,24 @@ void EvmAgent::on_command(PeerId from, const Command& cmd) {
     if (exclude_) book_reassigned_built(cmd.event_id, now_ns());
     interval_bytes_ += cmd.bytes;
     ++interval_events_;
+    book_sample(now_ns(), cmd.bytes);
     timeline_.add(now_ns() - engine_.t0_ns(), cmd.bytes);
   }
   serve(from, bu, cmd.slot);
   if (exclude_) release(false);
   maybe_stop();
+}
+
+void EvmAgent::book_sample(int64_t now, uint64_t bytes) {
+  const int64_t t = now - engine_.t0_ns();
+  if (interval_ns_ <= 0 || t < 0) return;
+  const size_t k = static_cast<size_t>(t / interval_ns_);
+  if (stats_.evm_sample_bytes.size() <= k) {
+    stats_.evm_sample_bytes.resize(k + 1, 0);
+    stats_.evm_sample_events.resize(k + 1, 0);
+  }
+  stats_.evm_sample_bytes[k] += bytes;
+  if (bytes) ++stats_.evm_sample_events[k];  // 0: a corrupt event, not built
 }
 
 void EvmAgent::release(bool final) {

@@ -69,6 +69,8 @@ class EvmAgent : public Agent {
   void lose_ru(int ru, PeerId peer, int64_t now);
   void exclude_bu(int bu, int64_t now, const char* cause, int64_t lost_ns);
   void book_reassigned_built(uint64_t event, int64_t now);
+  // Books a finished event's bytes in RankStats::evm_sample_* (per report interval).
+  void book_sample(int64_t now, uint64_t bytes);
   // on_failure exclude: sends the RUs the watermark when it is due (always
   // when `final`), then offers the idle slots again.
   void release(bool final);

@@ -63,6 +63,8 @@ std::string RankStats::serialize() const {
   out << YAML::Key << "last_completion_ns" << YAML::Value << last_completion_ns;
   out << YAML::Key << "sample_bytes" << YAML::Value << sample_bytes;
   out << YAML::Key << "sample_events" << YAML::Value << sample_events;
+  out << YAML::Key << "evm_sample_bytes" << YAML::Value << evm_sample_bytes;
+  out << YAML::Key << "evm_sample_events" << YAML::Value << evm_sample_events;
   out << YAML::Key << "latency" << YAML::Value << latency.serialize();
   out << YAML::Key << "corrupt" << YAML::Value << integrity.corrupt;
   out << YAML::Key << "duplicate" << YAML::Value << integrity.duplicate;
@@ -132,6 +134,8 @@ RankStats RankStats::deserialize(const std::string& text) {
   s.last_completion_ns = n["last_completion_ns"].as<int64_t>();
   s.sample_bytes = n["sample_bytes"].as<std::vector<uint64_t>>();
   s.sample_events = n["sample_events"].as<std::vector<uint64_t>>();
+  s.evm_sample_bytes = n["evm_sample_bytes"].as<std::vector<uint64_t>>(std::vector<uint64_t>{});
+  s.evm_sample_events = n["evm_sample_events"].as<std::vector<uint64_t>>(std::vector<uint64_t>{});
   s.latency = Histogram::deserialize(n["latency"].as<std::string>());
   s.integrity.corrupt = n["corrupt"].as<uint64_t>();
   s.integrity.duplicate = n["duplicate"].as<uint64_t>();

@@ -50,6 +50,11 @@ struct RankStats {
   int64_t last_completion_ns = 0;      // since t0
   std::vector<uint64_t> sample_bytes;  // per report interval
   std::vector<uint64_t> sample_events;
+  // The EVM's view of the same (bytes and events of the events BUs report
+  // finished with their credits, per report interval): it keeps what a BU
+  // built before it was lost, which that BU's own samples take with it.
+  std::vector<uint64_t> evm_sample_bytes;
+  std::vector<uint64_t> evm_sample_events;
   Histogram latency;
   IntegrityCounters integrity;
   std::string integrity_problem;  // the BU's first corrupt/duplicate fragment, if any
