@@ -16,6 +16,11 @@
 // replaced: the others end the run with an error naming it.
 // It keeps the bytes of built events over time (RateTimeline) for the
 // recovery times of results.faults.
+// A BU that finds an RU out of sync (desync) makes it stop assigning: the
+// events in flight finish, unbuilt, and the run ends with an integrity
+// error. In PUSH the BU cannot tell which of two disagreeing RUs is wrong:
+// the EVM names the one whose label differs from the event it assigned to
+// the slot, and answers the BU (evm_out_of_sync.cpp).
 // Under exclude the RUs also keep every fragment until its event is
 // acknowledged built: the EVM sends them the release watermark (release
 // command; batched by EventManager::take_release, and once more before the
@@ -60,6 +65,7 @@ class EvmAgent : public Agent {
 
  private:
   void maybe_stop();
+  void on_desync(PeerId from, const Command& cmd);
   void exclude_bu(int bu, int64_t now, const char* cause, int64_t lost_ns);
   void book_reassigned_built(uint64_t event, int64_t now);
   // on_failure exclude: sends the RUs the watermark when it is due (always
