@@ -6,8 +6,8 @@
 # and count it in results.integrity.out_of_sync (desync_run.py). Every
 # protocol over tcp on the local launcher with 2 and 3 nodes (PUSH must name
 # the right RU of two: the EVM decides from its assignment), one repeat
-# (by -2) in layout split, then every protocol over each driver that runs
-# here (not run, exit 77, with the probe's reason where it cannot).
+# (by -2) in layout split, then every protocol over each driver of the
+# driver matrix (not run, exit 77, with the probe's reason where it cannot).
 set(_evb_desync /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/desync_run.py)
 set(_evb_desync_fault "faults=[{at: 500ms, desync: ru1, by: 3}]")
 set(_evb_desync_base --quiet --set duration=3s --set warmup=200ms --set fragment.size=64KiB
@@ -59,6 +59,32 @@ foreach(entry IN LISTS _evb_desync_drivers)
                          SKIP_RETURN_CODE 77)
   endforeach()
 endforeach()
+
+# psm2 over libpsm2's shared-memory device, through scripts/with-psm2-shm.sh
+# (as driver_matrix.cmake runs it); send only. verbs where the probe says it
+# can run (no RDMA device here: not run, exit 77, with the probe's reason).
+if(TARGET evbench_driver_psm2)
+  foreach(protocol pull push pull-noevm)
+    set(name fault_desync_psm2_shm_${protocol})
+    add_test(NAME ${name}
+             COMMAND ${PROJECT_SOURCE_DIR}/scripts/with-psm2-shm.sh ${_evb_desync} --ru 1 --by 3 --
+                     $<TARGET_FILE:evbench> run ${_evb_desync_base} --set nodes=2
+                     --set protocol=${protocol} --set driver=psm2)
+    set_tests_properties(${name} PROPERTIES TIMEOUT 90 LABELS "integration;faults")
+  endforeach()
+endif()
+if(TARGET evbench_driver_verbs)
+  foreach(protocol pull push pull-noevm)
+    set(name fault_desync_verbs_${protocol})
+    add_test(NAME ${name}
+             COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/probe_gate.py
+                     $<TARGET_FILE:evbench> verbs -- ${_evb_desync} --ru 1 --by 3 --
+                     $<TARGET_FILE:evbench> run ${_evb_desync_base} --set nodes=2
+                     --set protocol=${protocol} --set driver=verbs)
+    set_tests_properties(${name} PROPERTIES TIMEOUT 120 LABELS "integration;faults;verbs"
+                         SKIP_RETURN_CODE 77)
+  endforeach()
+endif()
 
 # mpi under mpirun (root, oversubscribed, loopback), as mpi_event_building.cmake
 # runs it: every protocol over the shared-memory BTL, pull over the TCP BTL.
