@@ -19,22 +19,24 @@ void EvmAgent::on_desync(PeerId from, const Command& cmd) {
   if (cmd.bu >= nodes || topo_.bu_rank[cmd.bu] != from) refuse("it names another BU");
   if (cmd.slot >= static_cast<uint32_t>(credits)) refuse("no valid slot");
   if (cmd.ru >= nodes) refuse("no valid RU");
-  const bool pull = cmd.count == kNoRu;  // the BU named the RU itself
+  // PULL: the BU knows the slot's event and named the RU; PUSH: it names two.
+  const bool pull = engine_.config().protocol != Protocol::push;
+  if (pull && cmd.count != kNoRu) refuse("a second RU where the BU knows the event");
   if (!pull && (cmd.count >= nodes || cmd.count == cmd.ru)) refuse("no second RU");
   if (cmd.event_id == cmd.value) refuse("the two events are the same");
   if (exclude_ && evm_.excluded(static_cast<int>(cmd.bu))) {
     ++stats_.late_discarded;  // from a BU taken out of the run
     return;
   }
+  // PUSH: the BU holds the slot until the answer, so it still holds its event.
+  const size_t k = static_cast<size_t>(cmd.bu) * credits + cmd.slot;
+  if (!pull && !held_[k]) refuse("the slot holds no event");
   if (!evm_.stopping())
     std::fprintf(stderr,
                  "evbench: EVM: an RU is out of sync (reported by BU %u): assignment stops\n",
                  cmd.bu);
   evm_.stop_assigning();
   if (!pull) {
-    // PUSH: the BU holds the slot until this answer, so it still holds its event.
-    const size_t k = static_cast<size_t>(cmd.bu) * credits + cmd.slot;
-    if (!held_[k]) refuse("the slot holds no event");
     const uint64_t assigned = slot_event_[k];
     Command answer{
         .type = CommandType::desync, .event_id = assigned, .slot = cmd.slot, .bu = cmd.bu};
