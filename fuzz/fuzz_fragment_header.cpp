@@ -9,8 +9,10 @@
 // Asserts: an accepted fragment fits its window, its sizes add up to the
 // bytes received, its checksums hold, it names the slot's event, its RU and
 // this BU, and its header re-encodes (as a readout unit writes one) to the
-// same 64 bytes; each refusal is counted exactly once as corrupt; a second
-// fragment from the same RU is a duplicate.
+// same 64 bytes; each refusal is counted exactly once as corrupt, unless the
+// header is sound in every respect but its event id (out of sync: not
+// corrupt, recorded with both events); a second fragment from the same RU is
+// a duplicate.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -104,6 +106,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_ASSERT(h.ru == static_cast<uint32_t>(ru) && h.bu == kBu, "it names its RU and this BU");
     FUZZ_ASSERT(after.corrupt == before.corrupt && after.verified == before.verified + 1,
                 "an accepted fragment was verified and not counted corrupt");
+  } else if (const OutOfSync* o = bu.out_of_sync()) {
+    FragmentHeader h;
+    std::memcpy(&h, w, sizeof h);
+    FUZZ_ASSERT(after.corrupt == before.corrupt, "out of sync is not corrupt");
+    FUZZ_ASSERT(!from_header && o->expected == kEvent && o->labelled == h.event_id &&
+                    h.event_id != kEvent && o->ru == ru,
+                "out of sync: an assigned slot, both events as they are");
+    FUZZ_ASSERT(header_checksum(h) == h.header_crc && h.ru == static_cast<uint32_t>(ru) &&
+                    h.bu == kBu &&
+                    sizeof h + uint64_t{h.meta_size} * h.meta_segments + h.payload_size == bytes,
+                "out of sync: the header is sound otherwise");
+    FUZZ_ASSERT(bu.slot(0).desync && !bu.slot(0).bad, "out of sync marks the event, not bad");
   } else {
     FUZZ_ASSERT(after.corrupt == before.corrupt + 1, "a refusal is counted corrupt once");
     FUZZ_ASSERT(bu.slot(0).bad, "a refusal marks the event bad");

@@ -133,6 +133,8 @@ const char* to_string(FaultSpec::Kind v) {
       return "delay";
     case FaultSpec::Kind::corrupt:
       return "corrupt";
+    case FaultSpec::Kind::desync:
+      return "desync";
   }
   return "?";
 }

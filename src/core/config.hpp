@@ -50,15 +50,19 @@ enum class VerifyPayload { automatic, on, off };
 
 // One entry of `faults:`: at `at_s` into the data phase, the process hosting
 // `unit` ("bu2", "ru0", "evm") is killed, stalls for `for_s`, or delays each
-// send by `by_s` for `for_s`; or, for the whole run, each fragment is
-// corrupted on arrival with `probability` (the same as `fault.corrupt`).
+// send by `by_s` for `for_s`; the RU `unit` loses event synchronisation
+// (desync: from then on it serves, for event e, the fragment of event
+// e + `by_events`, well formed and labelled so); or, for the whole run, each
+// fragment is corrupted on arrival with `probability` (the same as
+// `fault.corrupt`).
 struct FaultSpec {
-  enum class Kind { kill, stall, delay, corrupt };
+  enum class Kind { kill, stall, delay, corrupt, desync };
   Kind kind = Kind::kill;
   double at_s = 0;
   std::string unit;        // ru<N>, bu<N> or evm
   double for_s = 0;        // stall, delay
   double by_s = 0;         // delay
+  int64_t by_events = 0;   // desync: events skipped (> 0) or repeated (< 0)
   double probability = 0;  // corrupt
 };
 

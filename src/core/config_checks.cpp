@@ -285,7 +285,8 @@ const std::vector<Rule>& rules() {
          return std::nullopt;
        }},
       {"each of `faults` names a unit of this run (ru<N>, bu<N> below `nodes`; evm only with an "
-       "EVM); under `on_failure: exclude` no kill hits rank 0, which writes the results",
+       "EVM; a desync an RU of an event builder, under push with 2 nodes or more); under "
+       "`on_failure: exclude` no kill hits rank 0, which writes the results",
        [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
          for (size_t i = 0; i < c.faults.size(); ++i) {
            const FaultSpec& f = c.faults[i];
@@ -308,6 +309,11 @@ const std::vector<Rule>& rules() {
            if (unit->first != 'e' && !is_event_builder(c.protocol))
              return Failure{{"faults", "protocol"},
                             at + "protocol " + to_string(c.protocol) + " has no RUs or BUs"};
+           // A PUSH BU learns the event from the headers: one RU has no other to differ from.
+           if (f.kind == FaultSpec::Kind::desync && c.protocol == Protocol::push && c.nodes < 2)
+             return Failure{{"faults", "nodes"},
+                            at + "push with one node cannot see an RU out of sync (its BU takes "
+                                 "the event from the only fragment): nodes 2 or more"};
            const bool on_rank0 =
                unit->first == 'e'
                    ? c.evm == EvmPlacement::with_rank0

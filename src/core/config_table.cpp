@@ -267,7 +267,10 @@ const std::vector<CoreKey>& core_key_table() {
             "timed fault injection, seconds into the data phase: {at: 2s, kill: bu2} (SIGKILL "
             "the process hosting the unit), {at: 1s, stall: ru1, for: 800ms} (it stops "
             "progressing), {at: 3s, delay: ru0, by: 5ms, for: 1s} (each send it posts waits), "
-            "{corrupt: 0.001} (fault.corrupt as a list entry: the whole run)"),
+            "{at: 2s, desync: ru1, by: 3} (the RU loses event synchronisation: asked for event "
+            "e it serves a well-formed fragment of e+3; the BUs find it out of sync and the run "
+            "ends with an integrity error), {corrupt: 0.001} (fault.corrupt as a list entry: the "
+            "whole run)"),
        [](Config& c, const Value& v) { c.faults = v.faults; },
        [](const Config& c) {
          Value v;

@@ -31,7 +31,14 @@ enum class CommandType : uint16_t {
   heartbeat = 8,     // BU -> EVM (on_failure exclude): still alive
   exclude = 9,       // EVM -> RU, BU (on_failure exclude): BU `bu` is out of the run
   release = 10,      // EVM -> RU (on_failure exclude): every event below `value` is built
+  // BU -> EVM: a fragment in `slot` is out of sync: RU `ru` labelled it
+  // `event_id`; `count` = kNoRu: the BU knows the slot builds `value` (PULL),
+  // else RU `count`'s header labelled the slot `value` (PUSH: which one is
+  // wrong is for the EVM to say). EVM -> BU (PUSH): the answer, RU `ru`
+  // labelled its fragment `value` in the slot assigned `event_id`.
+  desync = 11,
 };
+constexpr uint32_t kNoRu = UINT32_MAX;
 
 struct Command {
   uint32_t magic = kCommandMagic;

@@ -83,7 +83,8 @@ DataPath resolve_data_path(const Config& config, const Driver& driver) {
 }
 
 void build_event_builder(EventBuilderRank& out, Engine& engine, Bootstrap& boot,
-                         const Topology& topo, RankStats& stats, bool quiet) {
+                         const Topology& topo, RankStats& stats, bool quiet,
+                         const std::string& keep_dir) {
   const Config& config = engine.config();
   Driver& driver = engine.driver();
   const RankRoles& me = topo.ranks.at(engine.rank());
@@ -103,6 +104,9 @@ void build_event_builder(EventBuilderRank& out, Engine& engine, Bootstrap& boot,
     out.fus = std::make_unique<FilterUnits>(me.bu, config);
   }
   if (write) out.windows = exchange_windows(boot, driver, topo, out.bu_memory.get());
+  // faults: {desync: ruN}: the injector shifts this rank's RU when it plays.
+  if (out.ru && engine.faults())
+    engine.faults()->on_desync([ru = out.ru.get()](int64_t by) { ru->desync(by); });
   if (out.ru)
     out.agents.push_back(std::make_unique<RuAgent>(engine, *out.ru, *out.ru_memory, topo, stats,
                                                    write ? &out.windows : nullptr));
@@ -110,6 +114,7 @@ void build_event_builder(EventBuilderRank& out, Engine& engine, Bootstrap& boot,
     // Without an EVM, BU 0 prints the live line.
     const bool live = !quiet && topo.evm_rank < 0 && me.bu == 0;
     auto bu = make.bu(engine, *out.bu, *out.fus, *out.bu_memory, topo, stats, write, live);
+    bu->keep_fragments_in(keep_dir);
     // The own RU's fragment in place: PULL-style requesting only, and not
     // where a fragment must be copied to be corrupted (fault.corrupt) or kept
     // by the RU until the EVM acknowledges it (on_failure exclude).

@@ -6,6 +6,7 @@
 // agents to the engine. Which agent classes play each role is the
 // protocol's choice, looked up once here; shared agents never ask.
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/topology.hpp"
@@ -36,7 +37,9 @@ struct EventBuilderRank {
 DataPath resolve_data_path(const Config& config, const Driver& driver);
 
 // Collective (window advertisement). `config.data_path` must be resolved.
+// `keep_dir`: where a BU keeps a fragment it finds out of sync ("": here).
 void build_event_builder(EventBuilderRank& out, Engine& engine, Bootstrap& boot,
-                         const Topology& topo, RankStats& stats, bool quiet);
+                         const Topology& topo, RankStats& stats, bool quiet,
+                         const std::string& keep_dir = "");
 
 }  // namespace evb

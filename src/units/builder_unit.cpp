@@ -116,6 +116,7 @@ bool BuilderUnit::accept_in_place(uint32_t s, int ru, const FragmentHeader& h, c
 bool BuilderUnit::check(uint32_t s, int ru, const FragmentHeader* h, const uint8_t* data,
                         size_t bytes) {
   EventSlot& e = slots_.at(s);
+  last_out_of_sync_ = false;
   auto fail = [&](const std::string& why) {
     ++integrity_.corrupt;
     e.bad = true;
@@ -143,10 +144,6 @@ bool BuilderUnit::check(uint32_t s, int ru, const FragmentHeader* h, const uint8
                 std::to_string(kFragmentVersion));
   // Version 2 writes zeros there: a header that says more is not one we know.
   if (h->reserved0 != 0 || h->reserved1 != 0) return fail("reserved header bytes set");
-  if (e.event == kEventFromHeader) e.event = h->event_id;
-  if (h->event_id != e.event)
-    return fail("event id " + std::to_string(h->event_id) + " in a slot building " +
-                std::to_string(e.event));
   if (h->ru != static_cast<uint32_t>(ru)) return fail("header names RU " + std::to_string(h->ru));
   if (h->bu != static_cast<uint32_t>(index_))
     return fail("header names BU " + std::to_string(h->bu));
@@ -165,6 +162,21 @@ bool BuilderUnit::check(uint32_t s, int ru, const FragmentHeader* h, const uint8
     first_seen_[ru] = 1;
     ++integrity_.verified;
     if (crc32c(data, body) != h->crc32c) return fail("metadata/payload checksum mismatch");
+  }
+  // Sound in every other respect: the slot takes its first label (PUSH), and
+  // a fragment of another event is out of sync, not corrupt.
+  if (e.event == kEventFromHeader) {
+    e.event = h->event_id;
+    e.label_ru = ru;
+  }
+  if (h->event_id != e.event) {
+    out_of_sync_ = {s, ru, e.event, h->event_id, e.label_ru};
+    last_out_of_sync_ = true;
+    e.desync = true;
+    e.have[ru] = 1;
+    ++e.received;
+    e.bytes += bytes;
+    return false;
   }
   e.have[ru] = 1;
   ++e.received;

@@ -13,7 +13,13 @@
 // unless payload checks are off (verify.payload; `evbench sim`, whose payloads are shared).
 // Integrity counters: corrupt (bad header, size or checksum), duplicate
 // (second fragment from one RU for one event), incomplete (events left
-// unfinished when the run ended).
+// unfinished when the run ended), out_of_sync (a sound fragment labelled with
+// another event than its slot's: its RU lost event synchronisation).
+// The event id is checked last: a fragment whose header is sound in every
+// other respect but names another event is not corrupt but out of sync
+// (recorded for the agent, out_of_sync(); the event is not built). The agent
+// names the RU and counts it: in PUSH the slot's event came from the first
+// sound header, so which of the two RUs is wrong is the EVM's to say.
 #include <array>
 #include <cstdint>
 #include <span>
@@ -34,6 +40,10 @@ struct IntegrityCounters {
   uint64_t incomplete = 0;
   uint64_t verified = 0;    // fragments whose payload checksum was checked
   uint64_t bad_events = 0;  // events that completed with a corrupt fragment
+  // Fragments named out of sync (their RU serves another event than asked
+  // for), and events that completed with one (not built, not corrupt).
+  uint64_t out_of_sync = 0;
+  uint64_t out_of_sync_events = 0;
   // fault.corrupt: fragments this BU corrupted on arrival, and of those the
   // ones its checks refused (must be all).
   uint64_t injected = 0;
@@ -56,8 +66,21 @@ struct EventSlot {
   uint64_t own_bytes = 0;  // of those, the fragment of the BU's own node's RU
   int64_t started_ns = 0;
   bool bad = false;           // a fragment failed its checks
+  bool desync = false;        // a sound fragment was labelled with another event
+  int label_ru = -1;          // PUSH: the RU whose header gave `event` (-1: assigned)
   std::vector<int> order;     // RU visit order
   std::vector<uint8_t> have;  // per RU: fragment arrived
+};
+
+// A sound fragment labelled with another event than its slot's: RU `ru`'s
+// fragment in `slot` names event `labelled` where the slot builds `expected`
+// (taken from RU `expected_from`'s header in PUSH; -1: assigned).
+struct OutOfSync {
+  uint32_t slot = 0;
+  int ru = 0;
+  uint64_t expected = 0;
+  uint64_t labelled = 0;
+  int expected_from = -1;
 };
 
 class BuilderUnit {
@@ -110,6 +133,13 @@ class BuilderUnit {
   IntegrityCounters& integrity() { return integrity_; }
   // The first problem seen (reported with the counters), empty when none.
   const std::string& first_problem() const { return first_problem_; }
+  // Records `what` as the first problem unless one came before.
+  void note_problem(const std::string& what) {
+    if (first_problem_.empty()) first_problem_ = what;
+  }
+  // The fragment the last accept() or accept_in_place() found out of sync;
+  // null when that fragment was not (sound, corrupt or a duplicate).
+  const OutOfSync* out_of_sync() const { return last_out_of_sync_ ? &out_of_sync_ : nullptr; }
 
  private:
   bool should_verify(uint64_t event, int ru) const;
@@ -131,6 +161,8 @@ class BuilderUnit {
   IntegrityCounters integrity_;
   std::string first_problem_;
   uint64_t arrivals_ = 0;  // fragments seen, for the seeded fault draws
+  bool last_out_of_sync_ = false;
+  OutOfSync out_of_sync_;
 };
 
 }  // namespace evb

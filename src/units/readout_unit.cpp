@@ -62,7 +62,7 @@ FragmentView ReadoutUnit::fragment(uint64_t event, size_t s) const {
   f.header = ring_.data() + s * stride_;
   f.meta = f.header + sizeof(FragmentHeader);
   f.payload = f.meta + meta_bytes_;
-  f.payload_size = fragment_payload(config_, index_, event);
+  f.payload_size = fragment_payload(config_, index_, served_event(event));
   const uint64_t full = f.payload_size / kCrcBlock;
   f.crc = crc32c_extend(prefix_crc_[s * blocks_per_slot_ + full], f.payload + full * kCrcBlock,
                         f.payload_size - full * kCrcBlock);
@@ -71,7 +71,7 @@ FragmentView ReadoutUnit::fragment(uint64_t event, size_t s) const {
 
 void ReadoutUnit::fill_header(FragmentHeader& h, const FragmentView& f, uint64_t event, int bu) {
   h = FragmentHeader{};
-  h.event_id = event;
+  h.event_id = served_event(event);
   h.ru = static_cast<uint32_t>(index_);
   h.bu = static_cast<uint32_t>(bu);
   h.sequence = sequence_++;

@@ -9,6 +9,11 @@
 // shared-memory transport, one iovec for TCP) whenever no other send from the
 // same slot is in flight. No I/O: the protocol turns a FragmentView into
 // driver segments.
+// A desync fault (faults: {desync: ruN, by: K}) shifts the events it serves:
+// asked for event e it describes and labels the fragment of e + K (its
+// size, checksum and header event id), well formed, on every path a
+// fragment leaves by (both go through fragment() and fill_header()). The
+// shift is an addition of 0 until then: no branch on the hot path.
 #include <cstdint>
 #include <vector>
 
@@ -40,6 +45,10 @@ class ReadoutUnit {
   size_t home_slot(uint64_t event) const { return event % slots_; }
   // Fills `h` for `event` going to `bu`; bumps the sequence counter.
   void fill_header(FragmentHeader& h, const FragmentView& f, uint64_t event, int bu);
+  // From now on, serve event e + `by` when asked for e (fault injection).
+  void desync(int64_t by) { shift_ = static_cast<uint64_t>(by); }
+  // The event whose fragment is served when `event` is asked for.
+  uint64_t served_event(uint64_t event) const { return event + shift_; }
 
   // The header room at the start of ring slot `slot`.
   FragmentHeader* slot_header(size_t slot) {
@@ -67,6 +76,7 @@ class ReadoutUnit {
   std::vector<uint32_t> prefix_crc_;  // slots_ x (blocks+1)
   size_t blocks_per_slot_;
   uint64_t sequence_ = 0;
+  uint64_t shift_ = 0;  // desync: added to every event asked for (modulo 2^64)
 };
 
 }  // namespace evb

@@ -70,8 +70,8 @@ Commands:
 
 Exit codes: 0 success; 1 runtime failure (peer lost, driver error, timeout,
 worker died); 2 usage or configuration error; 3 integrity errors (incomplete,
-lost, built twice, duplicate or corrupt events; injected corruption that was
-all detected does not count); 130 interrupted.
+lost, built twice, duplicate, corrupt or out-of-sync events; injected
+corruption that was all detected does not count); 130 interrupted.
 )";
 
 struct Args {

@@ -137,6 +137,8 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
     s.integrity.duplicate += r.integrity.duplicate;
     s.integrity.verified += r.integrity.verified;
     s.integrity.bad_events += r.integrity.bad_events;
+    s.integrity.out_of_sync += r.integrity.out_of_sync;
+    s.integrity.out_of_sync_events += r.integrity.out_of_sync_events;
     s.integrity.injected += r.integrity.injected;
     s.integrity.injected_detected += r.integrity.injected_detected;
     for (size_t k = 0; k < kCorruptRegions.size(); ++k) {
@@ -171,8 +173,8 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
   // Without an EVM the assignment is static: an `events:` run assigns every
   // id below `events`, a timed one what the BUs began.
   if (c.protocol == Protocol::pull_noevm) s.events_assigned = c.events ? c.events : started;
-  const uint64_t accounted =
-      s.events_built + s.integrity.bad_events + s.incomplete + s.incomplete_lost_peer;
+  const uint64_t accounted = s.events_built + s.integrity.bad_events +
+                             s.integrity.out_of_sync_events + s.incomplete + s.incomplete_lost_peer;
   s.lost = s.events_assigned > accounted ? s.events_assigned - accounted : 0;
   s.duplicate_events = accounted > s.events_assigned ? accounted - s.events_assigned : 0;
   s.warmup_s = c.warmup_s;
@@ -338,6 +340,9 @@ std::string data_source_loss(const Summary& s) {
 std::string verdict(const Summary& s) {
   std::string out;
   if (!s.integrity_ok()) out = "integrity errors";
+  if (s.integrity.out_of_sync)
+    out += " (desync: " + std::to_string(s.integrity.out_of_sync) +
+           " fragment(s) out of sync, their events not built)";
   if (s.data_source_lost())
     out += (out.empty() ? "" : "; ") + std::string("data source lost: ") + data_source_loss(s);
   const std::string masked = masked_summary(s);
@@ -636,6 +641,8 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
   w.value("duplicate", s.integrity.duplicate);
   w.value("corrupt", s.integrity.corrupt);
   w.value("corrupt_events", s.integrity.bad_events);
+  w.value("out_of_sync", s.integrity.out_of_sync);
+  w.value("out_of_sync_events", s.integrity.out_of_sync_events);
   w.value("verified_fragments", s.integrity.verified);
   // off: header checks only (verify.payload; `evbench sim` shares payloads).
   // Event builders only: the micro-benchmarks check no payload checksum (and
@@ -689,9 +696,15 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
     w.value("unit", f.unit);
     w.value("rank", rank_of_unit(t, f.unit));
     w.value("at_s", f.at_s);
-    if (f.kind != FaultSpec::Kind::kill) w.value("for_s", f.for_s);
+    // A desync lasts to the end and ends the run: no duration, nothing to recover to.
+    const bool lasting = f.kind == FaultSpec::Kind::kill || f.kind == FaultSpec::Kind::desync;
+    if (!lasting) w.value("for_s", f.for_s);
     if (f.kind == FaultSpec::Kind::delay) w.value("by_s", f.by_s);
-    if (f.kind != FaultSpec::Kind::kill && is_event_builder(c.protocol))
+    if (f.kind == FaultSpec::Kind::desync) {
+      w.value("by_events", static_cast<int64_t>(f.by_events));
+      w.value("out_of_sync", s.integrity.out_of_sync);
+    }
+    if (!lasting && is_event_builder(c.protocol))
       recovery_fields(w, recovery_after(s, f.at_s, f.at_s + f.for_s));
     w.end_object();
   }
@@ -834,9 +847,10 @@ int report_run(const Config& c, const Topology& t, const std::vector<RankStats>&
   }
   if (!s.integrity_ok()) {
     std::fprintf(stderr,
-                 "evbench: integrity errors: %llu corrupt, %llu duplicate, %llu incomplete, "
-                 "%llu lost, %llu built twice, %llu ring overruns\n",
+                 "evbench: integrity errors: %llu corrupt, %llu out of sync, %llu duplicate, "
+                 "%llu incomplete, %llu lost, %llu built twice, %llu ring overruns\n",
                  static_cast<unsigned long long>(s.integrity.corrupt),
+                 static_cast<unsigned long long>(s.integrity.out_of_sync),
                  static_cast<unsigned long long>(s.integrity.duplicate),
                  static_cast<unsigned long long>(s.incomplete),
                  static_cast<unsigned long long>(s.lost),

@@ -35,9 +35,9 @@ struct Summary {
   double p50_ms = 0, p99_ms = 0, max_ms = 0;
   IntegrityCounters integrity;
   std::string integrity_problem;  // the first BU's first problem (rank order)
-  // Every assigned event is built, corrupt (integrity.bad_events), reported
-  // incomplete by its BU, or lost (none of these: must stay 0); accounted
-  // beyond the assigned ones are duplicate_events (an event built twice).
+  // Every assigned event is built, corrupt (integrity.bad_events), out of
+  // sync (integrity.out_of_sync_events), reported incomplete by its BU, or lost (none of these:
+  // must stay 0); accounted beyond the assigned ones are duplicate_events (an event built twice).
   uint64_t incomplete = 0;
   // on_failure exclude: events that miss a lost RU's fragment (reported, not
   // built short; expected, so not an integrity error), and deliveries
@@ -139,7 +139,8 @@ struct Summary {
         integrity.injected > 0 && injected_all_caught && integrity.corrupt == integrity.injected;
     return (integrity.corrupt == 0 || expected_corruption) && injected_all_caught &&
            (integrity.bad_events == 0 || expected_corruption) && integrity.duplicate == 0 &&
-           incomplete == 0 && lost == 0 && duplicate_events == 0 && ring_overrun == 0;
+           integrity.out_of_sync == 0 && integrity.out_of_sync_events == 0 && incomplete == 0 &&
+           lost == 0 && duplicate_events == 0 && ring_overrun == 0;
   }
 };
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -116,7 +117,9 @@ int run_worker_with(const Topology& topo, const Config& config, const PluginRegi
   if (is_event_builder(config.protocol)) {
     engine.emplace(*driver, rank, resolved, mode, peer_names(topo));
     if (!faults.empty()) engine->set_faults(&faults);
-    build_event_builder(units, *engine, boot, topo, stats, options.quiet);
+    // An out-of-sync fragment is kept next to the --json results (else here).
+    const std::string keep_dir = std::filesystem::path(options.json_path).parent_path().string();
+    build_event_builder(units, *engine, boot, topo, stats, options.quiet, keep_dir);
   }
 
   // --quiet: not echoed (the --json results hold it, `config --resolved` shows it).

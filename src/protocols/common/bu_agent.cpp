@@ -36,6 +36,7 @@ BuAgent::BuAgent(Engine& engine, BuilderUnit& bu, FilterUnits& fus, const Regist
   mask_ = heartbeat_ns_ > 0 && c.on_ru_loss == OnRuLoss::mask;
   slot_masked_.assign(c.credits, 0);
   if (mask_) stats_.masked_per_ru.assign(static_cast<size_t>(topo.nodes), 0);
+  kept_.assign(static_cast<size_t>(topo.nodes), 0);
 }
 
 void BuAgent::on_peer_lost(PeerId peer, int64_t now) {
@@ -177,8 +178,15 @@ void BuAgent::fragment(uint32_t slot, int ru, size_t bytes, PeerId from) {
     const uint64_t meta = static_cast<uint64_t>(h.meta_size) * h.meta_segments;
     bu_.accept_in_place(slot, ru, h, f.meta, sizeof(FragmentHeader) + meta + f.payload_size);
     ++stats_.fragments_in_place;
-  } else {
-    bu_.accept(slot, ru, bytes);
+    if (const OutOfSync* o = bu_.out_of_sync()) ru_out_of_sync(*o, h, f.meta);
+  } else if (!bu_.accept(slot, ru, bytes)) {
+    if (const OutOfSync* o = bu_.out_of_sync()) {
+      const uint8_t* w = bu_.window(slot, ru);
+      if (o->expected_from < 0)
+        ru_out_of_sync(*o, *reinterpret_cast<const FragmentHeader*>(w), w + sizeof(FragmentHeader));
+      else
+        label_disagreement(*o);
+    }
   }
   if (bu_.complete(slot)) {
     finish_event(slot, now_ns());
@@ -195,12 +203,22 @@ void BuAgent::finish_event(uint32_t slot, int64_t now, bool masked) {
   const int64_t t = now - engine_.t0_ns();
   if (e.bad) {
     ++bu_.integrity().bad_events;
+  } else if (e.desync) {
+    ++bu_.integrity().out_of_sync_events;
   } else {
     ++stats_.events_built;
     stats_.latency.add(now - e.started_ns);
     stats_.book(t, e.bytes, e.bytes - e.own_bytes, 1, warmup_ns_, end_ns_, interval_ns_);
   }
-  slot_bytes_[slot] = e.bad ? 0 : e.bytes;
+  slot_bytes_[slot] = e.bad || e.desync ? 0 : e.bytes;
+  slot_event_[slot] = e.event;
+  if (hold_finished(slot)) return;
+  fus_.offer(slot, e.event, now);
+  on_tick(now);
+}
+
+void BuAgent::release_held(uint32_t slot, int64_t now) {
+  const EventSlot& e = bu_.slot(slot);
   slot_event_[slot] = e.event;
   fus_.offer(slot, e.event, now);
   on_tick(now);

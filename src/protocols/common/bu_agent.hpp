@@ -17,6 +17,10 @@
 // With local_fragment in_place, the fragment of the RU in the same process
 // is not requested: the BU checks it in the RU's ring (same checks as any
 // fragment) and builds the event with it by reference, no copy.
+// A fragment found out of sync (BuilderUnit::out_of_sync) whose slot's event
+// the BU knows names its RU at once (ru_out_of_sync); in PUSH the slot's
+// event came from a header, so the protocol asks the EVM which RU is wrong
+// (label_disagreement) and ru_out_of_sync follows its answer.
 #include <string>
 #include <vector>
 
@@ -39,6 +43,8 @@ class BuAgent : public Agent {
   // process, is checked where it lies in its ring instead of being requested
   // and copied (used by request_fragments; PULL and PULL-without-EVM).
   void serve_local_in_place(ReadoutUnit& ru) { local_ru_ = &ru; }
+  // Where an out-of-sync fragment is kept for inspection ("" or ".": here).
+  void keep_fragments_in(std::string dir) { keep_dir_ = std::move(dir); }
   void on_completion(const Completion& c) override;
   void on_tick(int64_t now_ns) override;
   void on_peer_lost(PeerId peer, int64_t now_ns) override;
@@ -56,6 +62,16 @@ class BuAgent : public Agent {
   // Whether the event in `e` has asked RU `ru` for its fragment already.
   virtual bool requested(const EventSlot& e, int ru) const = 0;
   virtual void protocol_tick(int64_t /*now_ns*/) {}
+  // PUSH: RU `o.ru` and the RU that labelled the slot disagree on its event.
+  virtual void label_disagreement(const OutOfSync& /*o*/) {}
+  // An RU was named out of sync: end the run (PULL: tell the EVM to stop
+  // assigning; PULL-without-EVM: start no more events).
+  virtual void stop_for_out_of_sync(const OutOfSync& o) = 0;
+  // Whether a finished event stays in its slot instead of going to the FUs
+  // (PUSH: until the EVM said which RU is out of sync); released later
+  // with release_held().
+  virtual bool hold_finished(uint32_t /*slot*/) { return false; }
+  void release_held(uint32_t slot, int64_t now);
   virtual int64_t protocol_timer_ns() const { return -1; }
 
   // Starts building `event` in `slot` (visit order from `scheduling`).
@@ -76,6 +92,13 @@ class BuAgent : public Agent {
   // An RU is lost and `slot` has every other fragment: finish it incomplete
   // (on_ru_loss stop) or build it without the lost RUs' fragments (mask).
   void check_incomplete(uint32_t slot);
+  // The one place an RU found out of sync is handled: RU `o.ru`'s fragment
+  // in slot `o.slot` (header `h`, metadata + payload at `body`) is labelled
+  // `o.labelled` where the slot builds `o.expected`. Counts it, makes it the
+  // first problem (naming BU, RU and rank, both events), keeps the fragment
+  // in a file (the first per RU) and ends the run with an integrity error
+  // (stop_for_out_of_sync). The event is not built.
+  void ru_out_of_sync(const OutOfSync& o, const FragmentHeader& h, const uint8_t* body);
   bool ru_lost(int ru) const { return lost_rus_ > 0 && lost_ru_[ru]; }
   uint64_t cookie(uint32_t slot, int ru) const {
     return Engine::make_cookie(id_, (static_cast<uint64_t>(slot) << 24) | ru);
@@ -114,6 +137,8 @@ class BuAgent : public Agent {
   std::vector<uint64_t> slot_bytes_;  // finished event's bytes, by slot, until released
   std::vector<uint64_t> slot_event_;
   std::vector<int> order_;  // begin_event()'s visit order (capacity reused)
+  std::string keep_dir_;
+  std::vector<uint8_t> kept_;  // per RU: an out-of-sync fragment was written to a file
   bool live_ = false;
   int64_t next_report_ns_ = 0;
   uint64_t reported_bytes_ = 0;

@@ -98,6 +98,7 @@ class Engine {
   Driver& driver() { return driver_; }
   // The faults this rank plays (kept by the caller; null: none).
   void set_faults(FaultInjector* faults) { faults_ = faults; }
+  FaultInjector* faults() { return faults_; }
   bool lost(PeerId p) const { return p >= 0 && p < static_cast<int>(lost_.size()) && lost_[p]; }
 
   static uint64_t make_cookie(uint8_t agent, uint64_t value) {

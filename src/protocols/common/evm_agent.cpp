@@ -164,6 +164,10 @@ void EvmAgent::on_command(PeerId from, const Command& cmd) {
       if (cmd.type == CommandType::heartbeat) return;
     }
   }
+  if (cmd.type == CommandType::desync) {
+    on_desync(from, cmd);
+    return;
+  }
   if (cmd.type != CommandType::credit)
     throw PeerError(from, "EVM: unexpected command " + std::to_string(static_cast<int>(cmd.type)) +
                               " from " + engine_.peer_name(from));

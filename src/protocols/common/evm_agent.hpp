@@ -19,6 +19,11 @@
 // end the run with an error naming it.
 // It keeps the bytes of built events over time (RateTimeline) for the
 // recovery times of results.faults.
+// A BU that finds an RU out of sync (desync) makes it stop assigning: the
+// events in flight finish, unbuilt, and the run ends with an integrity
+// error. In PUSH the BU cannot tell which of two disagreeing RUs is wrong:
+// the EVM names the one whose label differs from the event it assigned to
+// the slot, and answers the BU (evm_out_of_sync.cpp).
 // Under exclude the RUs also keep every fragment until its event is
 // acknowledged built: the EVM sends them the release watermark (release
 // command; batched by EventManager::take_release, and once more before the
@@ -67,6 +72,7 @@ class EvmAgent : public Agent {
   void maybe_stop();
   // A lost RU: stop assignment (on_ru_loss stop) or mask it.
   void lose_ru(int ru, PeerId peer, int64_t now);
+  void on_desync(PeerId from, const Command& cmd);
   void exclude_bu(int bu, int64_t now, const char* cause, int64_t lost_ns);
   void book_reassigned_built(uint64_t event, int64_t now);
   // Books a finished event's bytes in RankStats::evm_sample_* (per report interval).

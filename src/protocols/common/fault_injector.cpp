@@ -74,6 +74,9 @@ bool FaultInjector::tick(int64_t now, int64_t t0, int rank) {
         delay_ns_ = s_to_ns(f.by_s);
         delay_until_ns_ = now + s_to_ns(f.for_s);
         break;
+      case FaultSpec::Kind::desync:
+        if (desync_) desync_(f.by_events);
+        break;
       case FaultSpec::Kind::corrupt:  // BUs inject it on arrival, not a rank
         break;
     }

@@ -4,8 +4,10 @@
 // (it sleeps, so it neither polls nor answers) for the entry's duration; a
 // delay makes the engine hold each send, write and command of this rank for
 // `by` before posting it, for the entry's duration. Times are seconds after
-// the engine's t0 (the start of the data phase on this rank).
+// the engine's t0 (the start of the data phase on this rank). A desync
+// hands its event shift to the hook the RU of this rank set (on_desync).
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -35,6 +37,8 @@ class FaultInjector {
   int64_t send_delay_ns(int64_t now_ns) const { return now_ns < delay_until_ns_ ? delay_ns_ : 0; }
   // Earliest time tick() has something to do; -1: nothing left.
   int64_t next_ns(int64_t t0_ns) const;
+  // What a desync entry does when it plays: shift the RU's events by its `by`.
+  void on_desync(std::function<void(int64_t)> hook) { desync_ = std::move(hook); }
 
  private:
   struct Entry {
@@ -44,6 +48,7 @@ class FaultInjector {
   std::vector<Entry> faults_;
   int64_t delay_until_ns_ = 0;
   int64_t delay_ns_ = 0;
+  std::function<void(int64_t)> desync_;
 };
 
 }  // namespace evb

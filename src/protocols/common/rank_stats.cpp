@@ -71,6 +71,8 @@ std::string RankStats::serialize() const {
   out << YAML::Key << "incomplete" << YAML::Value << integrity.incomplete;
   out << YAML::Key << "verified" << YAML::Value << integrity.verified;
   out << YAML::Key << "bad_events" << YAML::Value << integrity.bad_events;
+  out << YAML::Key << "out_of_sync" << YAML::Value << integrity.out_of_sync;
+  out << YAML::Key << "out_of_sync_events" << YAML::Value << integrity.out_of_sync_events;
   out << YAML::Key << "injected" << YAML::Value << integrity.injected;
   out << YAML::Key << "injected_detected" << YAML::Value << integrity.injected_detected;
   out << YAML::Key << "injected_in" << YAML::Value
@@ -142,6 +144,8 @@ RankStats RankStats::deserialize(const std::string& text) {
   s.integrity.incomplete = n["incomplete"].as<uint64_t>();
   s.integrity.verified = n["verified"].as<uint64_t>();
   s.integrity.bad_events = n["bad_events"].as<uint64_t>();
+  s.integrity.out_of_sync = n["out_of_sync"].as<uint64_t>();
+  s.integrity.out_of_sync_events = n["out_of_sync_events"].as<uint64_t>();
   s.integrity.injected = n["injected"].as<uint64_t>();
   s.integrity.injected_detected = n["injected_detected"].as<uint64_t>();
   const auto in = n["injected_in"].as<std::vector<uint64_t>>(std::vector<uint64_t>{});

@@ -22,6 +22,8 @@ class PullBuAgent final : public BuAgent {
   void slot_released(uint32_t slot, uint64_t event, uint64_t bytes) override;
   void after_fragment(uint32_t slot) override { request_fragments(slot); }
   bool requested(const EventSlot& e, int ru) const override { return asked(e, ru); }
+  void stop_for_out_of_sync(const OutOfSync& o) override;
+  bool desync_reported_ = false;  // the EVM was asked to stop assigning
 };
 
 // The EVM of PULL: an event id goes to the BU that sent the credit.

@@ -19,6 +19,9 @@ class NoEvmBuAgent final : public BuAgent {
   void after_fragment(uint32_t slot) override { request_fragments(slot); }
   bool requested(const EventSlot& e, int ru) const override { return asked(e, ru); }
   void protocol_tick(int64_t now_ns) override;
+  // No EVM to tell: this BU starts no more events (the others find the RU
+  // out of sync in their own events).
+  void stop_for_out_of_sync(const OutOfSync&) override { stopped_ = true; }
   int64_t protocol_timer_ns() const override;
   void next_event(uint32_t slot, int64_t now);
 

@@ -12,6 +12,8 @@ void PushBuAgent::offer(uint32_t slot, uint64_t event, uint64_t bytes, bool fini
 }
 
 void PushBuAgent::start(int64_t) {
+  asked_evm_.assign(engine_.config().credits, 0);
+  held_.assign(engine_.config().credits, 0);
   for (uint32_t s = 0; s < static_cast<uint32_t>(engine_.config().credits); ++s)
     offer(s, 0, 0, false);
 }
@@ -37,9 +39,57 @@ void PushBuAgent::on_command(PeerId from, const Command& cmd) {
     excluded_by(from, cmd);
     return;
   }
+  if (cmd.type == CommandType::desync) {
+    desync_answer(from, cmd);
+    return;
+  }
   throw PeerError(from, "BU " + std::to_string(bu_.index()) + ": unexpected command " +
                             std::to_string(static_cast<int>(cmd.type)) + " from " +
                             engine_.peer_name(from));
+}
+
+void PushBuAgent::label_disagreement(const OutOfSync& o) {
+  if (asked_evm_[o.slot]) return;  // one question per slot
+  asked_evm_[o.slot] = 1;
+  engine_.send_command(topo_.evm_rank, Channel::to_evm,
+                       Command{.type = CommandType::desync,
+                               .event_id = o.labelled,
+                               .slot = o.slot,
+                               .bu = static_cast<uint32_t>(bu_.index()),
+                               .ru = static_cast<uint32_t>(o.ru),
+                               .count = static_cast<uint32_t>(o.expected_from),
+                               .value = o.expected});
+}
+
+bool PushBuAgent::hold_finished(uint32_t slot) {
+  if (!asked_evm_[slot]) return false;
+  held_[slot] = 1;
+  return true;
+}
+
+void PushBuAgent::desync_answer(PeerId from, const Command& cmd) {
+  // Only the EVM answers, only a question asked, naming an RU whose sound
+  // fragment is in the slot with the label the answer gives.
+  const bool asked = cmd.slot < asked_evm_.size() && asked_evm_[cmd.slot];
+  const int ru = static_cast<int>(cmd.ru);
+  EventSlot* e = asked ? &bu_.slot(cmd.slot) : nullptr;
+  const auto* h = e && cmd.ru < e->have.size() && e->have[ru]
+                      ? reinterpret_cast<const FragmentHeader*>(bu_.window(cmd.slot, ru))
+                      : nullptr;
+  if (from != topo_.evm_rank || !h || h->event_id != cmd.value || cmd.event_id == cmd.value)
+    throw PeerError(from, "BU " + std::to_string(bu_.index()) + ": an out-of-sync answer from " +
+                              engine_.peer_name(from) + " refused");
+  asked_evm_[cmd.slot] = 0;
+  // The slot builds what the EVM assigned; fragments still to come are
+  // checked against that.
+  e->event = cmd.event_id;
+  e->label_ru = -1;
+  ru_out_of_sync(OutOfSync{cmd.slot, ru, cmd.event_id, cmd.value, -1}, *h,
+                 bu_.window(cmd.slot, ru) + sizeof(FragmentHeader));
+  if (held_[cmd.slot]) {
+    held_[cmd.slot] = 0;
+    release_held(cmd.slot, now_ns());
+  }
 }
 
 void PushEvmAgent::assign_event(PeerId, int bu, uint32_t slot, uint64_t event) {

@@ -4,6 +4,12 @@
 // advertised once) and offers it to the EVM as a credit. The EVM tells every
 // RU, in scheduling order, which BU slot takes the event; RUs send (or
 // write) unsolicited. The BU learns the event id from the first fragment.
+// Two sound fragments of one slot labelled with different events do not
+// say which RU is out of sync: the BU asks the EVM (desync), which knows
+// the event it assigned to the slot and names the RU whose label differs;
+// the slot is held (not handed to the FUs, not credited) until it answers.
+#include <vector>
+
 #include "protocols/common/bu_agent.hpp"
 #include "protocols/common/evm_agent.hpp"
 
@@ -21,6 +27,13 @@ class PushBuAgent final : public BuAgent {
   bool before_fragment(uint32_t slot, int ru) override;
   bool requested(const EventSlot&, int) const override { return true; }
   void offer(uint32_t slot, uint64_t event, uint64_t bytes, bool finished);
+  void label_disagreement(const OutOfSync& o) override;
+  void stop_for_out_of_sync(const OutOfSync&) override {}  // the EVM stopped assigning
+  bool hold_finished(uint32_t slot) override;
+  // The EVM's answer to a label disagreement: which RU is out of sync.
+  void desync_answer(PeerId from, const Command& cmd);
+  std::vector<uint8_t> asked_evm_;  // per slot: a disagreement awaits the EVM's answer
+  std::vector<uint8_t> held_;       // per slot: finished, held until that answer
 };
 
 // The EVM of PUSH: an event id goes to every RU, naming the BU slot.

@@ -99,6 +99,53 @@ TEST_F(FaultsConfig, CorruptEntryErrors) {
   EXPECT_HAS(error_of("protocol: one-to-one\nfaults: [{corrupt: 0.1}]\n"), "builds no events");
 }
 
+// {at, desync: ruN, by: K}: K whole events either way, written back as given.
+TEST_F(FaultsConfig, DesyncEntryParsesAndRoundTrips) {
+  const Config c = load_config_text(
+      "faults:\n  - {at: 2s, desync: ru1, by: 3}\n  - {by: -1, desync: ru2, at: 500ms}\n",
+      "run.yaml", {}, test::real_plugins());
+  ASSERT_EQ(c.faults.size(), 2u);
+  EXPECT_EQ(c.faults[0].kind, FaultSpec::Kind::desync);
+  EXPECT_EQ(c.faults[0].unit, "ru1");
+  EXPECT_DOUBLE_EQ(c.faults[0].at_s, 2.0);
+  EXPECT_EQ(c.faults[0].by_events, 3);
+  EXPECT_EQ(c.faults[1].by_events, -1);  // `by` before the kind: read once the kind is known
+  EXPECT_DOUBLE_EQ(c.faults[1].at_s, 0.5);
+  const std::string yaml = to_yaml(c);
+  EXPECT_HAS(yaml, "{at: 2, desync: ru1, by: 3}");
+  EXPECT_HAS(yaml, "{at: 0.5, desync: ru2, by: -1}");
+  EXPECT_HAS(to_json(c), "{\"at\":2,\"desync\":\"ru1\",\"by\":3}");
+  const Config back = load_config_text(yaml, "resolved.yaml", {}, test::real_plugins());
+  EXPECT_EQ(to_yaml(back), yaml);
+  EXPECT_EQ(back.faults[1].by_events, -1);
+}
+
+TEST_F(FaultsConfig, DesyncEntryErrors) {
+  EXPECT_HAS(error_of("faults: [{at: 1s, desync: ru1}]\n"),
+             "entry 1: by: a desync needs a non-zero whole number of events");
+  EXPECT_HAS(error_of("faults: [{at: 1s, desync: ru1, by: 0}]\n"), "got '0'");
+  EXPECT_HAS(error_of("faults: [{at: 1s, desync: ru1, by: 2.5}]\n"), "got '2.5'");
+  EXPECT_HAS(error_of("faults: [{at: 1s, desync: ru1, by: 5ms}]\n"), "got '5ms'");
+  EXPECT_HAS(error_of("faults: [{at: 1s, desync: ru1, by: 3, for: 1s}]\n"),
+             "entry 1: for: a desync lasts to the end of the run");
+  EXPECT_HAS(error_of("faults: [{desync: ru1, by: 3}]\n"), "entry 1: at: missing");
+  EXPECT_HAS(error_of("faults: [{at: 1s, desync: bu1, by: 3}]\n"),
+             "entry 1: desync: 'bu1' is not an RU");
+  EXPECT_HAS(error_of("faults: [{at: 1s, desync: evm, by: 3}]\n"), "is not an RU");
+  EXPECT_HAS(error_of("faults: [{at: 1s, desync: ru9, by: 3}]\n"),
+             "ru9 does not exist with nodes 4");
+  EXPECT_HAS(error_of("protocol: one-to-one\nfaults: [{at: 1s, desync: ru1, by: 3}]\n"),
+             "has no RUs or BUs");
+  EXPECT_HAS(error_of("protocol: push\nnodes: 1\nfaults: [{at: 1s, desync: ru0, by: 3}]\n"),
+             "nodes 2 or more");
+  EXPECT_EQ(error_of("protocol: pull\nnodes: 1\nfaults: [{at: 1s, desync: ru0, by: 3}]\n"), "");
+  // A delay's `by` stays a duration.
+  EXPECT_HAS(error_of("faults: [{at: 1s, delay: ru1, by: 3x, for: 1s}]\n"),
+             "entry 1: by: expected a duration");
+  EXPECT_HAS(error_of("faults: [{at: 1s, stall: ru1, by: 3, for: 1s}]\n"),
+             "by: only a delay or a desync takes by");
+}
+
 TEST_F(FaultsConfig, ExcludeNeedsAnEvmAndSparesRankZero) {
   EXPECT_HAS(error_of("on_failure: exclude\nprotocol: pull-noevm\n"), "has none");
   EXPECT_HAS(error_of("on_failure: exclude\nfaults: [{at: 1s, kill: bu0}]\n"), "rank 0");

@@ -107,9 +107,96 @@ TEST(BuilderUnit, AcceptsSoundFragmentsAndCountsCorruption) {
   n = deliver(ru, bu, 0, 9);
   EXPECT_FALSE(bu.accept(0, 0, n - 1));  // size does not match the header
   bu.start(0, 10, std::vector<int>{0, 1}, 0);
-  deliver(ru, bu, 0, 11);  // wrong event in this slot
+  n = deliver(ru, bu, 0, 10);
+  header_in(bu, 0).event_id = 11;  // another event, header not resealed
   EXPECT_FALSE(bu.accept(0, 0, n));
   EXPECT_EQ(bu.integrity().corrupt, 3u);
+  EXPECT_EQ(bu.out_of_sync(), nullptr);
+}
+
+// A well-formed fragment of another event (every checksum valid): out of
+// sync, not corrupt; recorded for the agent, the event marked not built.
+TEST(BuilderUnit, WellFormedFragmentOfAnotherEventIsOutOfSync) {
+  const Config c = small();
+  ReadoutUnit ru(0, c);
+  BuilderUnit bu(1, c);
+  bu.start(0, 10, std::vector<int>{0, 1}, 0);
+  const size_t n = deliver(ru, bu, 0, 13);  // RU 0 serves event 13 when asked for 10
+  EXPECT_FALSE(bu.accept(0, 0, n));
+  EXPECT_EQ(bu.integrity().corrupt, 0u);
+  EXPECT_EQ(bu.integrity().verified, 1u);  // its payload checksum was checked, and held
+  ASSERT_NE(bu.out_of_sync(), nullptr);
+  EXPECT_EQ(bu.out_of_sync()->ru, 0);
+  EXPECT_EQ(bu.out_of_sync()->slot, 0u);
+  EXPECT_EQ(bu.out_of_sync()->expected, 10u);
+  EXPECT_EQ(bu.out_of_sync()->labelled, 13u);
+  EXPECT_EQ(bu.out_of_sync()->expected_from, -1);  // the slot's event was assigned
+  EXPECT_TRUE(bu.slot(0).desync);
+  EXPECT_FALSE(bu.slot(0).bad);
+  EXPECT_TRUE(bu.slot(0).have[0]);  // arrived: the event can finish (unbuilt)
+  // A corrupt fragment of another event is corrupt: the checksums come first.
+  bu.start(1, 20, std::vector<int>{0, 1}, 0);
+  const size_t m = deliver(ru, bu, 1, 21);
+  bu.window(1, 0)[sizeof(FragmentHeader) + 3] ^= 0x10;
+  EXPECT_FALSE(bu.accept(1, 0, m));
+  EXPECT_EQ(bu.integrity().corrupt, 1u);
+  EXPECT_EQ(bu.out_of_sync(), nullptr);
+}
+
+// PUSH: the slot's event comes from the first sound header, so a second RU
+// that disagrees is recorded with the RU that gave the first label.
+TEST(BuilderUnit, PushLabelDisagreementNamesBothRus) {
+  const Config c = small();
+  ReadoutUnit ru0(0, c), ru1(1, c);
+  BuilderUnit bu(0, c);
+  bu.start(0, BuilderUnit::kEventFromHeader, std::vector<int>{0, 1}, 0);
+  auto arrive = [&](ReadoutUnit& ru, uint64_t event) {
+    const FragmentView f = ru.fragment(event);
+    FragmentHeader h;
+    ru.fill_header(h, f, event, bu.index());
+    uint8_t* w = bu.window(0, ru.index());
+    std::memcpy(w, &h, sizeof h);
+    std::memcpy(w + sizeof h, f.meta, meta_bytes(c) + f.payload_size);
+    return bu.accept(0, ru.index(), sizeof h + meta_bytes(c) + f.payload_size);
+  };
+  EXPECT_TRUE(arrive(ru1, 42)) << bu.first_problem();
+  EXPECT_EQ(bu.slot(0).event, 42u);
+  EXPECT_EQ(bu.slot(0).label_ru, 1);
+  EXPECT_FALSE(arrive(ru0, 40));
+  ASSERT_NE(bu.out_of_sync(), nullptr);
+  EXPECT_EQ(bu.out_of_sync()->ru, 0);
+  EXPECT_EQ(bu.out_of_sync()->labelled, 40u);
+  EXPECT_EQ(bu.out_of_sync()->expected, 42u);
+  EXPECT_EQ(bu.out_of_sync()->expected_from, 1);
+  EXPECT_EQ(bu.integrity().corrupt, 0u);
+  EXPECT_TRUE(bu.complete(0));
+}
+
+// A desynced RU asked for event e serves the fragment of e + K: header
+// event id, size and checksum all of e + K, every checksum valid.
+TEST(ReadoutUnit, DesyncServesAWellFormedFragmentOfAnotherEvent) {
+  Config c = small();
+  c.fragment.distribution = SizeDistribution::uniform;
+  c.fragment.spread = 0.5;
+  ReadoutUnit ru(1, c);
+  ReadoutUnit reference(1, c);
+  for (const int64_t k : {3, -2}) {
+    ru.desync(k);
+    for (uint64_t e = 10; e < 60; ++e) {
+      const uint64_t served = e + static_cast<uint64_t>(k);
+      EXPECT_EQ(ru.served_event(e), served);
+      const FragmentView f = ru.fragment(e);
+      EXPECT_EQ(f.payload_size, fragment_payload(c, 1, served)) << "event " << e;
+      EXPECT_EQ(f.payload_size, reference.fragment(served, f.slot).payload_size);
+      EXPECT_EQ(f.crc, crc32c(f.meta, meta_bytes(c) + f.payload_size)) << "event " << e;
+      FragmentHeader h;
+      ru.fill_header(h, f, e, 0);
+      EXPECT_EQ(h.event_id, served);
+      EXPECT_EQ(h.payload_size, f.payload_size);
+      EXPECT_EQ(h.crc32c, f.crc);
+      EXPECT_EQ(h.header_crc, header_checksum(h));
+    }
+  }
 }
 
 // Each header field the BU checks, wrong alone in a header resealed with a
@@ -126,7 +213,6 @@ TEST(BuilderUnit, ChecksEveryHeaderField) {
       {"header version 1, expected 2", [](FragmentHeader& h) { h.version = 1; }},
       {"reserved header bytes set", [](FragmentHeader& h) { h.reserved0 = 1; }},
       {"reserved header bytes set", [](FragmentHeader& h) { h.reserved1 = uint64_t{1} << 63; }},
-      {"event id 8 in a slot building 7", [](FragmentHeader& h) { h.event_id = 8; }},
       {"header names RU 1", [](FragmentHeader& h) { h.ru = 1; }},
       {"header names BU 0", [](FragmentHeader& h) { h.bu = 0; }},
       {"does not match the header", [](FragmentHeader& h) { h.payload_size -= 1; }},

@@ -1,0 +1,55 @@
+// EvmAgent::on_desync: a BU found a fragment out of sync. The EVM stops
+// assigning (the run ends with an integrity error once the events in flight
+// are reported); in PUSH it also says which RU is out of sync, from the
+// event it assigned to the BU's slot. Every field is checked before use.
+#include <cstdio>
+
+#include "core/error.hpp"
+#include "protocols/common/evm_agent.hpp"
+
+namespace evb {
+
+void EvmAgent::on_desync(PeerId from, const Command& cmd) {
+  auto refuse = [&](const std::string& what) {
+    throw PeerError(
+        from, "EVM: an out-of-sync report from " + engine_.peer_name(from) + " refused: " + what);
+  };
+  const int credits = engine_.config().credits;
+  const uint32_t nodes = static_cast<uint32_t>(topo_.nodes);
+  if (cmd.bu >= nodes || topo_.bu_rank[cmd.bu] != from) refuse("it names another BU");
+  if (cmd.slot >= static_cast<uint32_t>(credits)) refuse("no valid slot");
+  if (cmd.ru >= nodes) refuse("no valid RU");
+  // PULL: the BU knows the slot's event and named the RU; PUSH: it names two.
+  const bool pull = engine_.config().protocol != Protocol::push;
+  if (pull && cmd.count != kNoRu) refuse("a second RU where the BU knows the event");
+  if (!pull && (cmd.count >= nodes || cmd.count == cmd.ru)) refuse("no second RU");
+  if (cmd.event_id == cmd.value) refuse("the two events are the same");
+  if (exclude_ && evm_.excluded(static_cast<int>(cmd.bu))) {
+    ++stats_.late_discarded;  // from a BU taken out of the run
+    return;
+  }
+  // PUSH: the BU holds the slot until the answer, so it still holds its event.
+  const size_t k = static_cast<size_t>(cmd.bu) * credits + cmd.slot;
+  if (!pull && !held_[k]) refuse("the slot holds no event");
+  if (!evm_.stopping())
+    std::fprintf(stderr,
+                 "evbench: EVM: an RU is out of sync (reported by BU %u): assignment stops\n",
+                 cmd.bu);
+  evm_.stop_assigning();
+  if (!pull) {
+    const uint64_t assigned = slot_event_[k];
+    Command answer{
+        .type = CommandType::desync, .event_id = assigned, .slot = cmd.slot, .bu = cmd.bu};
+    if (cmd.event_id != assigned) {
+      answer.ru = cmd.ru;
+      answer.value = cmd.event_id;
+    } else {
+      answer.ru = cmd.count;
+      answer.value = cmd.value;
+    }
+    engine_.send_command(from, Channel::to_bu, answer);
+  }
+  maybe_stop();
+}
+
+}  // namespace evb

@@ -1,0 +1,139 @@
+#!/usr/bin/python3
+"""Runs evbench with a sync-loss fault (`faults: [{at, desync: ruN, by: K}]`)
+and checks that the builder caught it (docs/USER_GUIDE.md, "Failures and
+fault injection"):
+
+- exit status 3 (an integrity error), no process of the run left behind;
+- stderr names the RU out of sync and both events, the labelled one K past
+  the one asked for: "BU b: RU N (rank r) is out of sync: its fragment for
+  event E is labelled event E+K", and where the fragment was kept;
+- that file lies next to the --json results (not in the working directory),
+  holds header + metadata + payload, and its header (magic, version, RU,
+  event id E+K, sizes) is the labelled fragment's;
+- results: status integrity_error, integrity.out_of_sync >= 1, no fragment
+  counted corrupt, every assigned event accounted for (lost 0, built twice
+  0), first_problem the message above; the table's last line names desync.
+
+  desync_run.py --ru N --by K [--timeout S] -- COMMAND...
+
+COMMAND is the evbench run (possibly behind mpirun); `--json FILE` is
+appended to it.
+"""
+import argparse
+import json
+import os
+import re
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+HEADER = struct.Struct("<IHHQIIQQIIIIQ")  # core/messages.hpp FragmentHeader, 64 bytes
+FRAGMENT_MAGIC = 0x46524731
+
+
+def fail(msg):
+    print("FAILED: " + msg)
+    sys.exit(1)
+
+
+def session_processes(sid):
+    out = subprocess.run(["ps", "-e", "-o", "pid=,sid=,stat="], capture_output=True, text=True)
+    return [int(pid) for pid, s, stat in (l.split(None, 2) for l in out.stdout.splitlines())
+            if int(s) == sid and not stat.startswith("Z")]
+
+
+p = argparse.ArgumentParser()
+p.add_argument("--ru", type=int, required=True)
+p.add_argument("--by", type=int, required=True)
+p.add_argument("--timeout", type=int, default=80)
+argv = sys.argv[1:]
+if "--" not in argv:
+    fail("usage: desync_run.py --ru N --by K -- COMMAND...")
+split = argv.index("--")
+a = p.parse_args(argv[:split])
+command = argv[split + 1:]
+
+with tempfile.TemporaryDirectory() as results, tempfile.TemporaryDirectory() as cwd:
+    path = os.path.join(results, "out.json")
+    cmd = command + ["--json", path]
+    print("running:", " ".join(cmd))
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, cwd=cwd)
+    try:
+        out, err = proc.communicate(timeout=a.timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        fail(f"no exit within {a.timeout} s")
+    finally:
+        time.sleep(0.3)
+        left = session_processes(proc.pid)
+        if left:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    sys.stdout.write(out)
+    sys.stderr.write(err)
+    if left:
+        fail(f"processes left behind: {left}")
+    if proc.returncode != 3:
+        fail(f"exit status {proc.returncode}, expected 3 (integrity error)")
+
+    named = re.findall(r"BU (\d+): RU (\d+) \(rank (\d+)\) is out of sync: its fragment for event "
+                       r"(\d+) is labelled event (\d+); fragment kept in (\S+)", err)
+    if not named:
+        fail("stderr names no RU out of sync with a kept fragment")
+    for bu, ru, rank, asked, labelled, kept in named:
+        if int(ru) != a.ru:
+            fail(f"BU {bu} named RU {ru} out of sync; the fault hit RU {a.ru}")
+        if int(labelled) - int(asked) != a.by:
+            fail(f"event {asked} labelled {labelled}: not {a.by} events off")
+        if os.path.dirname(kept) != os.path.realpath(results):
+            fail(f"fragment kept in {kept}, not next to the results ({results})")
+        name = f"evbench-desync-ru{ru}-bu{bu}-event{asked}-labelled{labelled}.frag"
+        if os.path.basename(kept) != name:
+            fail(f"kept fragment named {os.path.basename(kept)}, expected {name}")
+        with open(kept, "rb") as f:
+            data = f.read()
+        if len(data) < HEADER.size:
+            fail(f"{kept}: {len(data)} bytes, shorter than a header")
+        (magic, version, meta_segments, event_id, h_ru, h_bu, _seq, payload, meta_size, _crc,
+         _hcrc, _r0, _r1) = HEADER.unpack_from(data)
+        if magic != FRAGMENT_MAGIC or version != 2:
+            fail(f"{kept}: magic {magic:#x} version {version}")
+        if event_id != int(labelled) or h_ru != a.ru or h_bu != int(bu):
+            fail(f"{kept}: header event {event_id} RU {h_ru} BU {h_bu}, expected "
+                 f"{labelled}, {a.ru}, {bu}")
+        if len(data) != HEADER.size + meta_segments * meta_size + payload:
+            fail(f"{kept}: {len(data)} bytes, the header says "
+                 f"{HEADER.size + meta_segments * meta_size + payload}")
+    if os.listdir(cwd):
+        fail(f"files left in the working directory: {os.listdir(cwd)}")
+    with open(path) as f:
+        doc = json.load(f)
+
+r = doc["results"]
+i = r["integrity"]
+if r["status"] != "integrity_error":
+    fail(f"status {r['status']}, expected integrity_error")
+if i["out_of_sync"] < 1 or i["corrupt"] != 0:
+    fail(f"integrity.out_of_sync {i['out_of_sync']}, corrupt {i['corrupt']}")
+if i["lost"] != 0 or i["duplicate_events"] != 0:
+    fail(f"lost {i['lost']}, built twice {i['duplicate_events']}: not every event accounted for")
+first = i["first_problem"]
+if not re.search(rf"RU {a.ru} \(rank \d+\) is out of sync: its fragment for event \d+ is "
+                 rf"labelled event \d+", first):
+    fail(f"first_problem {first!r} does not name RU {a.ru} out of sync")
+entry = [f for f in r["faults"] if f["kind"] == "desync"]
+if not entry or entry[0]["by_events"] != a.by or entry[0]["out_of_sync"] != i["out_of_sync"]:
+    fail(f"results.faults has no desync entry by {a.by}: {r['faults']}")
+last = out.rstrip("\n").splitlines()[-1]
+if not last.startswith("# FAILED: integrity errors (desync: "):
+    fail(f"the table ends with {last!r}, not a FAILED line naming desync")
+print(f"PASSED ({len(named)} kept fragment(s); out_of_sync {i['out_of_sync']}, "
+      f"out_of_sync_events {i['out_of_sync_events']}, built {r['events_built']} of "
+      f"{r['events_assigned']})")
