@@ -37,6 +37,7 @@ enum class CommandType : uint16_t {
   // wrong is for the EVM to say). EVM -> BU (PUSH): the answer, RU `ru`
   // labelled its fragment `value` in the slot assigned `event_id`.
   desync = 11,
+  mask = 12,  // EVM -> BU (on_ru_loss mask): RU `ru` is masked (out of sync): build without it
 };
 constexpr uint32_t kNoRu = UINT32_MAX;
 

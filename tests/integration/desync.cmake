@@ -28,6 +28,17 @@ add_test(NAME fault_desync_tcp_pull_split_repeat
                  --set nodes=3 --set layout=split
                  --set "faults=[{at: 500ms, desync: ru1, by: -2}]")
 list(APPEND _evb_desync_tests fault_desync_tcp_pull_split_repeat)
+# Under on_ru_loss mask the EVM masks the RU out of sync instead of stopping:
+# the run goes on without it (still exit 3: its out-of-sync events were not
+# built).
+foreach(protocol pull push)
+  set(name fault_desync_mask_tcp_${protocol})
+  add_test(NAME ${name}
+           COMMAND ${_evb_desync} --ru 1 --by 3 --masked -- $<TARGET_FILE:evbench> run
+                   ${_evb_desync_base} --set nodes=3 --set protocol=${protocol}
+                   --set on_ru_loss=mask)
+  list(APPEND _evb_desync_tests ${name})
+endforeach()
 set_tests_properties(${_evb_desync_tests} PROPERTIES TIMEOUT 90 LABELS "integration;faults")
 
 # The driver matrix (driver_matrix.cmake): libfabric tcp and shm, UCX tcp and

@@ -14,7 +14,12 @@ fault injection"):
   counted corrupt, every assigned event accounted for (lost 0, built twice
   0), first_problem the message above; the table's last line names desync.
 
-  desync_run.py --ru N --by K [--timeout S] -- COMMAND...
+With --masked (the run under on_ru_loss: mask): the EVM masks the RU
+instead of stopping (a failure record of kind out_of_sync for it, action
+masked), the run goes on (events built without the RU are counted in
+integrity.masked_events) and the table's last line also names the mask.
+
+  desync_run.py --ru N --by K [--masked] [--timeout S] -- COMMAND...
 
 COMMAND is the evbench run (possibly behind mpirun); `--json FILE` is
 appended to it.
@@ -49,6 +54,7 @@ p = argparse.ArgumentParser()
 p.add_argument("--ru", type=int, required=True)
 p.add_argument("--by", type=int, required=True)
 p.add_argument("--timeout", type=int, default=80)
+p.add_argument("--masked", action="store_true")
 argv = sys.argv[1:]
 if "--" not in argv:
     fail("usage: desync_run.py --ru N --by K -- COMMAND...")
@@ -131,7 +137,20 @@ if not re.search(rf"RU {a.ru} \(rank \d+\) is out of sync: its fragment for even
 entry = [f for f in r["faults"] if f["kind"] == "desync"]
 if not entry or entry[0]["by_events"] != a.by or entry[0]["out_of_sync"] != i["out_of_sync"]:
     fail(f"results.faults has no desync entry by {a.by}: {r['faults']}")
+if a.masked:
+    unit = f"RU {a.ru}"
+    rec = [f for f in r["faults"] if f.get("unit") == unit and f["kind"] == "out_of_sync"]
+    if not rec or rec[0].get("action") != "masked":
+        fail(f"no out_of_sync failure record masking {unit}: {r['faults']}")
+    src = [m for m in i["masked_events"]["sources"] if m["ru"] == a.ru]
+    if not src or src[0]["events_built_without"] < 1 or i["masked_events"]["count"] < 1:
+        fail(f"{unit} masked but no event built without it: {i['masked_events']}")
+    if r["events_built"] + i["out_of_sync_events"] != r["events_assigned"]:
+        fail(f"built {r['events_built']} + out of sync {i['out_of_sync_events']} of "
+             f"{r['events_assigned']} assigned")
 last = out.rstrip("\n").splitlines()[-1]
+if a.masked and f"; masked: {unit} (rank " not in last:
+    fail(f"the table ends with {last!r}, which does not name {unit} masked")
 if not last.startswith("# FAILED: integrity errors (desync: "):
     fail(f"the table ends with {last!r}, not a FAILED line naming desync")
 print(f"PASSED ({len(named)} kept fragment(s); out_of_sync {i['out_of_sync']}, "

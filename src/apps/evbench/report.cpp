@@ -488,7 +488,10 @@ void print_table(const Config& c, const Topology& t, const Summary& s, const std
       continue;
     }
     std::printf("# %s (rank %d) %s %.2f s, detected after %.2f s, %llu events reassigned",
-                f.unit.c_str(), f.rank, f.cause == "silent" ? "silent since" : "lost at",
+                f.unit.c_str(), f.rank,
+                f.cause == "silent"        ? "silent since"
+                : f.cause == "out of sync" ? "out of sync at"
+                                           : "lost at",
                 f.lost_at_s, f.detected_at_s - f.lost_at_s,
                 static_cast<unsigned long long>(f.reassigned));
     if (f.unit.rfind("BU", 0) != 0) {
@@ -711,7 +714,9 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
   // What the EVM saw: each lost or excluded peer.
   for (const FailureRecord& f : s.failures) {
     w.begin_object();
-    w.value("kind", f.cause == "silent" ? "excluded_silent" : "peer_lost");
+    w.value("kind", f.cause == "silent"        ? "excluded_silent"
+                    : f.cause == "out of sync" ? "out_of_sync"
+                                               : "peer_lost");
     w.value("unit", f.unit);
     w.value("rank", f.rank);
     w.value("lost_at_s", f.lost_at_s);

@@ -46,10 +46,37 @@ void BuAgent::on_peer_lost(PeerId peer, int64_t now) {
                 ", was lost; the run cannot go on without it");
   const int ru = topo_.ranks.at(peer).ru;
   if (ru < 0 || lost_ru_[ru]) return;
+  write_off(ru);
+  on_tick(now);
+}
+
+void BuAgent::write_off(int ru) {
   lost_ru_[ru] = 1;
   ++lost_rus_;
-  for (uint32_t s = 0; s < bu_.slots().size(); ++s) check_incomplete(s);
-  on_tick(now);
+  for (uint32_t s = 0; s < bu_.slots().size(); ++s) {
+    // A request to the RU will not be answered (or its answer is dropped):
+    // it no longer counts against `parallel`, and the next RUs are asked.
+    EventSlot& e = bu_.slot(s);
+    if (e.state == SlotState::building && !e.have.empty() && !e.have[ru] && requested(e, ru) &&
+        e.in_flight > 0) {
+      --e.in_flight;
+      after_fragment(s);
+    }
+    check_incomplete(s);
+  }
+}
+
+void BuAgent::masked_by(PeerId from, const Command& cmd) {
+  if (from != topo_.evm_rank || !mask_ || cmd.ru >= static_cast<uint32_t>(topo_.nodes))
+    throw PeerError(from, "BU " + std::to_string(bu_.index()) + ": a mask command from " +
+                              engine_.peer_name(from) + " refused");
+  mask_out_of_sync(static_cast<int>(cmd.ru));
+}
+
+void BuAgent::mask_out_of_sync(int ru) {
+  if (excluded_ || lost_ru_[ru]) return;
+  write_off(ru);
+  on_tick(now_ns());
 }
 
 void BuAgent::check_incomplete(uint32_t slot) {
@@ -165,6 +192,10 @@ void BuAgent::on_completion(const Completion& c) {
 }
 
 void BuAgent::fragment(uint32_t slot, int ru, size_t bytes, PeerId from) {
+  if (mask_ && ru_lost(ru)) {
+    ++stats_.late_discarded;  // masked (out of sync) but alive: its answers are dropped
+    return;
+  }
   if (!before_fragment(slot, ru)) return;
   EventSlot& e = bu_.slot(slot);
   if (e.state != SlotState::building)

@@ -89,9 +89,18 @@ class BuAgent : public Agent {
   static bool asked(const EventSlot& e, int ru);
   // The EVM excluded this BU (on_failure exclude): stop everything, leave.
   void excluded_by(PeerId from, const Command& cmd);
+  // on_ru_loss mask, an RU out of sync: the EVM's `mask` command (checked:
+  // only from the EVM, only under mask, a valid RU), or this BU's own
+  // finding. The RU is written off as if lost: no more requests, its
+  // fragments still on their way dropped (counted late_discarded), and the
+  // events waiting for it built without it.
+  void masked_by(PeerId from, const Command& cmd);
+  void mask_out_of_sync(int ru);
   // An RU is lost and `slot` has every other fragment: finish it incomplete
   // (on_ru_loss stop) or build it without the lost RUs' fragments (mask).
   void check_incomplete(uint32_t slot);
+  // Marks RU `ru` lost for this BU's books and finishes what waited for it.
+  void write_off(int ru);
   // The one place an RU found out of sync is handled: RU `o.ru`'s fragment
   // in slot `o.slot` (header `h`, metadata + payload at `body`) is labelled
   // `o.labelled` where the slot builds `o.expected`. Counts it, makes it the

@@ -51,7 +51,8 @@ void BuAgent::ru_out_of_sync(const OutOfSync& o, const FragmentHeader& h, const 
     std::fprintf(stderr, "evbench: %s; fragment kept in %s\n", what.c_str(),
                  path.empty() ? "(nothing: not written)" : path.c_str());
   }
-  stop_for_out_of_sync(o);
+  stop_for_out_of_sync(o);  // tells the EVM (which masks the RU under on_ru_loss mask)
+  if (mask_) mask_out_of_sync(o.ru);
 }
 
 }  // namespace evb

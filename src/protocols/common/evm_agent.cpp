@@ -33,11 +33,11 @@ double EvmAgent::since_t0(int64_t ns) const {
   return ns_to_s(ns - engine_.t0_ns());
 }
 
-void EvmAgent::lose_ru(int ru, PeerId peer, int64_t now) {
+void EvmAgent::lose_ru(int ru, PeerId peer, int64_t now, const char* cause) {
   FailureRecord r;
   r.unit = "RU " + std::to_string(ru);
   r.rank = peer;
-  r.cause = "peer lost";
+  r.cause = cause;
   r.action = mask_ ? "masked" : "stopped";
   r.lost_at_s = r.detected_at_s = since_t0(now);
   // An injected kill: the time it was planned for, else the detection.
@@ -59,9 +59,10 @@ void EvmAgent::lose_ru(int ru, PeerId peer, int64_t now) {
     throw Error("EVM: every RU is lost (the last was " + r.unit + ", " + engine_.peer_name(peer) +
                 "): no data source left to build events from");
   std::fprintf(stderr,
-               "evbench: %s (rank %d) lost at %.2f s, detected after %.2f s: masked; events are "
+               "evbench: %s (rank %d) %s at %.2f s, detected after %.2f s: masked; events are "
                "built from the %d RU(s) left\n",
-               r.unit.c_str(), peer, r.lost_at_s, r.detected_at_s - r.lost_at_s, left);
+               r.unit.c_str(), peer, r.cause == "out of sync" ? "out of sync" : "lost", r.lost_at_s,
+               r.detected_at_s - r.lost_at_s, left);
 }
 
 void EvmAgent::on_peer_lost(PeerId peer, int64_t now) {
@@ -222,7 +223,10 @@ void EvmAgent::release(bool final) {
   const auto w = evm_.take_release(final);
   if (!w) return;
   const Command r{.type = CommandType::release, .value = *w};
-  for (int n = 0; n < topo_.nodes; ++n) engine_.send_command(topo_.ru_rank[n], Channel::to_ru, r);
+  // A masked RU is asked for nothing more: a watermark past what it was asked
+  // for would be refused (a live one, masked for being out of sync).
+  for (int n = 0; n < topo_.nodes; ++n)
+    if (!(mask_ && evm_.masked(n))) engine_.send_command(topo_.ru_rank[n], Channel::to_ru, r);
   if (final) return;
   std::vector<IdleSlot> idle;
   idle.swap(idle_);

@@ -71,7 +71,8 @@ class EvmAgent : public Agent {
  private:
   void maybe_stop();
   // A lost RU: stop assignment (on_ru_loss stop) or mask it.
-  void lose_ru(int ru, PeerId peer, int64_t now);
+  // `cause`: "peer lost", or "out of sync" (a desync report; masked RUs only).
+  void lose_ru(int ru, PeerId peer, int64_t now, const char* cause = "peer lost");
   void on_desync(PeerId from, const Command& cmd);
   void exclude_bu(int bu, int64_t now, const char* cause, int64_t lost_ns);
   void book_reassigned_built(uint64_t event, int64_t now);

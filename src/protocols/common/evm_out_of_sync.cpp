@@ -31,13 +31,27 @@ void EvmAgent::on_desync(PeerId from, const Command& cmd) {
   // PUSH: the BU holds the slot until the answer, so it still holds its event.
   const size_t k = static_cast<size_t>(cmd.bu) * credits + cmd.slot;
   if (!pull && !held_[k]) refuse("the slot holds no event");
-  if (!evm_.stopping())
-    std::fprintf(stderr,
-                 "evbench: EVM: an RU is out of sync (reported by BU %u): assignment stops\n",
-                 cmd.bu);
-  evm_.stop_assigning();
+  // The RU out of sync: the one named (PULL), or the one whose label is not
+  // the event assigned to the slot (PUSH).
+  const uint64_t assigned = pull ? 0 : slot_event_[k];
+  const uint32_t culprit = pull || cmd.event_id != assigned ? cmd.ru : cmd.count;
+  if (mask_) {
+    // on_ru_loss mask: the RU is masked as if lost, every BU told; the run
+    // goes on (the out-of-sync fragments stay counted: an integrity error).
+    if (!evm_.masked(static_cast<int>(culprit))) {
+      lose_ru(static_cast<int>(culprit), topo_.ru_rank[culprit], now_ns(), "out of sync");
+      const Command m{.type = CommandType::mask, .ru = culprit};
+      for (int b = 0; b < topo_.nodes; ++b)
+        if (!evm_.excluded(b)) engine_.send_command(topo_.bu_rank[b], Channel::to_bu, m);
+    }
+  } else {
+    if (!evm_.stopping())
+      std::fprintf(stderr,
+                   "evbench: EVM: an RU is out of sync (reported by BU %u): assignment stops\n",
+                   cmd.bu);
+    evm_.stop_assigning();
+  }
   if (!pull) {
-    const uint64_t assigned = slot_event_[k];
     Command answer{
         .type = CommandType::desync, .event_id = assigned, .slot = cmd.slot, .bu = cmd.bu};
     if (cmd.event_id != assigned) {

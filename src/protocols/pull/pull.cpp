@@ -44,6 +44,9 @@ void PullBuAgent::on_command(PeerId from, const Command& cmd) {
     case CommandType::exclude:
       excluded_by(from, cmd);
       break;
+    case CommandType::mask:
+      masked_by(from, cmd);
+      break;
     case CommandType::stop:
       if (from != topo_.evm_rank)
         throw PeerError(from, "BU " + std::to_string(bu_.index()) + ": a stop from " +

@@ -39,6 +39,10 @@ void PushBuAgent::on_command(PeerId from, const Command& cmd) {
     excluded_by(from, cmd);
     return;
   }
+  if (cmd.type == CommandType::mask) {
+    masked_by(from, cmd);
+    return;
+  }
   if (cmd.type == CommandType::desync) {
     desync_answer(from, cmd);
     return;

@@ -217,3 +217,74 @@ TEST(DesyncCommands, PushBuAsksTheEvmAndFollowsOnlyItsAnswer) {
 
 }  // namespace
 }  // namespace evb
+
+namespace evb {
+namespace {
+
+// on_ru_loss mask: a report makes the PULL EVM mask the RU and tell every BU
+// (`mask` command) instead of stopping; assignment goes on.
+TEST(DesyncMask, PullEvmMasksTheRuAndTellsEveryBu) {
+  Config c = two_nodes(Protocol::pull);
+  c.on_failure = OnFailure::exclude;
+  c.on_ru_loss = OnRuLoss::mask;
+  const Topology topo = make_topology(c);
+  RecordingDriver driver;
+  Engine engine(driver, 2, c, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)"});
+  RankStats stats;
+  pull::PullEvmAgent evm(engine, topo, stats, false);
+  evm.start(0);
+  ASSERT_EQ(test_support::command_outcome(evm, 0, credit(0, 0)), "accepted");  // event 0
+  const size_t sent = driver.commands.size();
+  ASSERT_EQ(test_support::command_outcome(evm, 0, report(0, 0, 1, 3, kNoRu, 0)), "accepted");
+  int masks = 0;
+  for (size_t k = sent; k < driver.commands.size(); ++k)
+    if (driver.commands[k].type == CommandType::mask) {
+      EXPECT_EQ(driver.commands[k].ru, 1u);
+      ++masks;
+    }
+  EXPECT_EQ(masks, 2);  // both BUs
+  ASSERT_EQ(stats.failures.size(), 1u);
+  EXPECT_EQ(stats.failures[0].unit, "RU 1");
+  EXPECT_EQ(stats.failures[0].cause, "out of sync");
+  EXPECT_EQ(stats.failures[0].action, "masked");
+  const size_t before = driver.commands.size();
+  ASSERT_EQ(test_support::command_outcome(evm, 0, credit(0, 1)), "accepted");
+  EXPECT_GT(driver.commands.size(), before);  // a new event: assignment goes on
+  // A second report of the same RU masks nothing more.
+  const size_t again = driver.commands.size();
+  ASSERT_EQ(test_support::command_outcome(evm, 1, report(1, 0, 1, 3, kNoRu, 0)), "accepted");
+  EXPECT_EQ(driver.commands.size(), again);
+  EXPECT_EQ(stats.failures.size(), 1u);
+}
+
+// A BU takes a `mask` only from the EVM, only under on_ru_loss mask, and
+// only for an RU of the run.
+TEST(DesyncMask, BuTakesAMaskOnlyFromTheEvm) {
+  Config c = two_nodes(Protocol::pull);
+  c.on_failure = OnFailure::exclude;
+  c.on_ru_loss = OnRuLoss::mask;
+  const Topology topo = make_topology(c);
+  RecordingDriver driver;
+  Engine engine(driver, 0, c, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)"});
+  RankStats stats;
+  BuilderUnit bu(0, c);
+  FilterUnits fus(0, c);
+  auto windows = driver.register_memory(bu.memory().data(), bu.memory().size());
+  pull::PullBuAgent agent(engine, bu, fus, *windows, topo, stats, false, false);
+  agent.start(0);
+  const Command mask{.type = CommandType::mask, .ru = 1};
+  EXPECT_TRUE(refused(agent, 1, mask, "a mask command from rank 1 refused"));
+  EXPECT_TRUE(refused(agent, 2, Command{.type = CommandType::mask, .ru = 2}, "refused"));
+  EXPECT_EQ(test_support::command_outcome(agent, 2, mask), "accepted");
+
+  Config stop = two_nodes(Protocol::pull);  // on_ru_loss stop: no mask taken
+  stop.on_failure = OnFailure::exclude;
+  Engine engine2(driver, 0, stop, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)"});
+  BuilderUnit bu2(0, stop);
+  RankStats stats2;
+  pull::PullBuAgent agent2(engine2, bu2, fus, *windows, topo, stats2, false, false);
+  EXPECT_TRUE(refused(agent2, 2, mask, "refused"));
+}
+
+}  // namespace
+}  // namespace evb
