@@ -95,6 +95,14 @@ foreach(protocol pull push)
                    --set "faults=[{at: 1s, stall: ru1, for: 300ms}, {at: 1s, kill: ru1}]")
   list(APPEND _evb_fault_tests ${name} ${name_stop} ${name_split})
 endforeach()
+# The same at parallel 1 (PULL): a BU asks one RU at a time, so an event whose
+# one request is to the lost RU moves on only because that request is written
+# off when the loss is noticed.
+add_test(NAME fault_mask_ru_split_pull_parallel1
+         COMMAND ${_evb_fault} --expect-masked "RU 1" --expect-failure "RU 1"
+                 -- ${_evb_fault_base} --set on_ru_loss=mask --set protocol=pull --set parallel=1
+                 --set "faults=[{at: 1s, stall: ru1, for: 300ms}, {at: 1s, kill: ru1}]")
+list(APPEND _evb_fault_tests fault_mask_ru_split_pull_parallel1)
 
 # A stall shorter than failure_detection excludes nobody; a longer one
 # excludes the BU, and what it sends when it wakes is discarded and counted.
