@@ -102,7 +102,8 @@ void EvmAgent::exclude_bu(int bu, int64_t now, const char* cause, int64_t lost_n
   if (events.empty()) r.recovered_at_s = r.detected_at_s;
   stats_.failures.push_back(r);
   stats_.excluded_bus.push_back(bu);
-  open_per_record_.push_back(0);
+  // Indexed like stats_.failures, whose records of lost RUs hold no events.
+  open_per_record_.resize(stats_.failures.size(), 0);
   for (uint64_t e : events) {
     auto it = std::find_if(reassigned_open_.begin(), reassigned_open_.end(),
                            [&](const auto& p) { return p.first == e; });

@@ -105,7 +105,7 @@ class EvmAgent : public Agent {
   int64_t detection_ns_ = 0;
   std::vector<int64_t> last_heard_;                           // per BU
   std::vector<std::pair<uint64_t, size_t>> reassigned_open_;  // event, failure record index
-  std::vector<size_t> open_per_record_;
+  std::vector<size_t> open_per_record_;  // by stats_.failures index: events still to build
   struct IdleSlot {
     PeerId from;
     int bu;

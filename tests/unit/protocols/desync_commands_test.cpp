@@ -288,3 +288,44 @@ TEST(DesyncMask, BuTakesAMaskOnlyFromTheEvm) {
 
 }  // namespace
 }  // namespace evb
+
+namespace evb {
+namespace {
+
+// on_ru_loss mask, layout rubu: the rank of RU 1 and BU 1 is lost. The RU's
+// record comes first, then the BU's; the BU's event, handed to BU 0 and
+// built there (masked), closes the BU's record (its recovery time).
+TEST(MaskedNode, ABuLostWithItsRuIsRebuiltAndItsRecordClosed) {
+  Config c = two_nodes(Protocol::pull);
+  c.on_failure = OnFailure::exclude;
+  c.on_ru_loss = OnRuLoss::mask;
+  const Topology topo = make_topology(c);
+  RecordingDriver driver;
+  Engine engine(driver, 2, c, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)"});
+  RankStats stats;
+  pull::PullEvmAgent evm(engine, topo, stats, false);
+  evm.start(0);
+  ASSERT_EQ(test_support::command_outcome(evm, 1, credit(1, 0)), "accepted");  // event 0 -> BU 1
+  ASSERT_EQ(test_support::command_outcome(evm, 0, credit(0, 0)), "accepted");  // event 1 -> BU 0
+  evm.on_peer_lost(1, 1000);
+  ASSERT_EQ(stats.failures.size(), 2u);
+  EXPECT_EQ(stats.failures[0].unit, "RU 1");
+  EXPECT_EQ(stats.failures[1].unit, "BU 1");
+  EXPECT_EQ(stats.failures[1].reassigned, 1u);
+  EXPECT_LT(stats.failures[1].recovered_at_s, 0);  // event 0 not built yet
+  auto finished = [](uint64_t event) {
+    return Command{.type = CommandType::credit,
+                   .event_id = event,
+                   .slot = 0,
+                   .bu = 0,
+                   .bytes = 4096,
+                   .value = 2};  // built without the masked RU
+  };
+  ASSERT_EQ(test_support::command_outcome(evm, 0, finished(1)), "accepted");  // takes event 0
+  ASSERT_EQ(test_support::command_outcome(evm, 0, finished(0)), "accepted");
+  EXPECT_GE(stats.failures[1].recovered_at_s, 0);
+  EXPECT_LT(stats.failures[0].recovered_at_s, 0);  // an RU's record holds no events
+}
+
+}  // namespace
+}  // namespace evb
