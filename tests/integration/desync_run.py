@@ -28,12 +28,11 @@ import argparse
 import json
 import os
 import re
-import signal
 import struct
-import subprocess
 import sys
 import tempfile
-import time
+
+from session_run import run_in_session
 
 HEADER = struct.Struct("<IHHQIIQQIIIIQ")  # core/messages.hpp FragmentHeader, 64 bytes
 FRAGMENT_MAGIC = 0x46524731
@@ -42,12 +41,6 @@ FRAGMENT_MAGIC = 0x46524731
 def fail(msg):
     print("FAILED: " + msg)
     sys.exit(1)
-
-
-def session_processes(sid):
-    out = subprocess.run(["ps", "-e", "-o", "pid=,sid=,stat="], capture_output=True, text=True)
-    return [int(pid) for pid, s, stat in (l.split(None, 2) for l in out.stdout.splitlines())
-            if int(s) == sid and not stat.startswith("Z")]
 
 
 p = argparse.ArgumentParser()
@@ -65,29 +58,9 @@ command = argv[split + 1:]
 with tempfile.TemporaryDirectory() as results, tempfile.TemporaryDirectory() as cwd:
     path = os.path.join(results, "out.json")
     cmd = command + ["--json", path]
-    print("running:", " ".join(cmd))
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True, cwd=cwd)
-    try:
-        out, err = proc.communicate(timeout=a.timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        fail(f"no exit within {a.timeout} s")
-    finally:
-        time.sleep(0.3)
-        left = session_processes(proc.pid)
-        if left:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-    sys.stdout.write(out)
-    sys.stderr.write(err)
-    if left:
-        fail(f"processes left behind: {left}")
-    if proc.returncode != 3:
-        fail(f"exit status {proc.returncode}, expected 3 (integrity error)")
+    returncode, out, err = run_in_session(cmd, a.timeout, cwd=cwd)
+    if returncode != 3:
+        fail(f"exit status {returncode}, expected 3 (integrity error)")
 
     named = re.findall(r"BU (\d+): RU (\d+) \(rank (\d+)\) is out of sync: its fragment for event "
                        r"(\d+) is labelled event (\d+); fragment kept in (\S+)", err)

@@ -34,26 +34,15 @@ interval that began after it was masked (the run went on), and a last line
 import argparse
 import json
 import os
-import signal
-import subprocess
 import sys
 import tempfile
-import time
+
+from session_run import run_in_session
 
 
 def fail(msg):
     print("FAILED: " + msg)
     sys.exit(1)
-
-
-def session_processes(sid):
-    out = subprocess.run(["ps", "-e", "-o", "pid=,sid=,stat="], capture_output=True, text=True)
-    left = []
-    for line in out.stdout.splitlines():
-        pid, s, stat = line.split(None, 2)
-        if int(s) == sid and not stat.startswith("Z"):
-            left.append(int(pid))
-    return left
 
 
 p = argparse.ArgumentParser()
@@ -88,29 +77,9 @@ if a.expect_exit is None:
 with tempfile.TemporaryDirectory() as tmp:
     path = os.path.join(tmp, "out.json")
     cmd = [a.evbench, "run", "--quiet", "--json", path] + extra
-    print("running:", " ".join(cmd))
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
-    try:
-        out, err = proc.communicate(timeout=a.timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        fail(f"no exit within {a.timeout} s")
-    finally:
-        time.sleep(0.3)
-        left = session_processes(proc.pid)
-        if left:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-    sys.stdout.write(out)
-    sys.stderr.write(err)
-    if left:
-        fail(f"processes left behind: {left}")
-    if proc.returncode != a.expect_exit:
-        fail(f"exit status {proc.returncode}, expected {a.expect_exit}")
+    returncode, out, err = run_in_session(cmd, a.timeout)
+    if returncode != a.expect_exit:
+        fail(f"exit status {returncode}, expected {a.expect_exit}")
     for text in a.expect_stderr:
         if text not in err:
             fail(f"stderr lacks {text!r}")
@@ -118,7 +87,7 @@ with tempfile.TemporaryDirectory() as tmp:
         if text not in out:
             fail(f"stdout lacks {text!r}")
     if a.expect_exit != 0 and not (a.expect_exit == 3 and source_lost):
-        print(f"PASSED (exit {proc.returncode})")
+        print(f"PASSED (exit {returncode})")
         sys.exit(0)
     with open(path) as f:
         doc = json.load(f)

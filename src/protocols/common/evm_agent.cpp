@@ -200,7 +200,7 @@ void EvmAgent::on_command(PeerId from, const Command& cmd) {
     if (exclude_) book_reassigned_built(cmd.event_id, now_ns());
     interval_bytes_ += cmd.bytes;
     ++interval_events_;
-    book_sample(now_ns(), cmd.bytes);
+    if (exclude_) book_sample(now_ns(), cmd.bytes);  // only a lost rank needs them
     timeline_.add(now_ns() - engine_.t0_ns(), cmd.bytes);
   }
   serve(from, bu, cmd.slot);

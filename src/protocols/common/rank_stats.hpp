@@ -53,6 +53,7 @@ struct RankStats {
   // The EVM's view of the same (bytes and events of the events BUs report
   // finished with their credits, per report interval): it keeps what a BU
   // built before it was lost, which that BU's own samples take with it.
+  // Kept under on_failure exclude only (no rank can be lost otherwise).
   std::vector<uint64_t> evm_sample_bytes;
   std::vector<uint64_t> evm_sample_events;
   Histogram latency;

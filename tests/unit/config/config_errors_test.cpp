@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "config_error_of.hpp"
 #include "core/config_loader.hpp"
 #include "core/error.hpp"
 #include "real_plugins.hpp"
@@ -20,22 +21,7 @@ const PluginKeys& plugins() {
 // Configurations that leave `driver` at its default (tcp) need it built.
 using ConfigErrors = test::WithDefaultDriver;
 
-// The error message of loading `yaml` (and overrides) against `p`, or "" when it loads.
-std::string error_of(const std::string& yaml, const std::vector<std::string>& overrides = {},
-                     const PluginKeys& p = plugins()) {
-  try {
-    load_config_text(yaml, "run.yaml", overrides, p);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-#define EXPECT_HAS(haystack, needle)                                    \
-  do {                                                                  \
-    const std::string h_ = (haystack);                                  \
-    EXPECT_NE(h_.find(needle), std::string::npos) << "message: " << h_; \
-  } while (0)
+using test::error_of;
 
 TEST_F(ConfigErrors, UnknownKeySuggestsNearest) {
   const auto e = error_of("nodes: 4\nparallel: 2\ncredit: 3\n");

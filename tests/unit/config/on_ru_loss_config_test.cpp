@@ -3,6 +3,7 @@
 // when on_failure says abort or the protocol has no EVM.
 #include <gtest/gtest.h>
 
+#include "config_error_of.hpp"
 #include "core/config_loader.hpp"
 #include "core/error.hpp"
 #include "real_plugins.hpp"
@@ -12,20 +13,7 @@ namespace {
 
 using OnRuLossConfig = test::WithDefaultDriver;
 
-std::string error_of(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
-  try {
-    load_config_text(yaml, "run.yaml", overrides, test::real_plugins());
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-#define EXPECT_HAS(haystack, needle)                                    \
-  do {                                                                  \
-    const std::string h_ = (haystack);                                  \
-    EXPECT_NE(h_.find(needle), std::string::npos) << "message: " << h_; \
-  } while (0)
+using test::error_of;
 
 TEST_F(OnRuLossConfig, DefaultsToStop) {
   const Config c = load_config_text("on_failure: exclude\n", "run.yaml", {}, test::real_plugins());

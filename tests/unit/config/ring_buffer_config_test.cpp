@@ -4,6 +4,7 @@
 // error names ru_buffer, credits, nodes and the minimum.
 #include <gtest/gtest.h>
 
+#include "config_error_of.hpp"
 #include "core/config_loader.hpp"
 #include "core/error.hpp"
 #include "core/ring_geometry.hpp"
@@ -14,14 +15,7 @@ namespace {
 
 using RingBufferConfig = test::WithDefaultDriver;
 
-std::string error_of(const std::string& yaml, const std::vector<std::string>& overrides) {
-  try {
-    load_config_text(yaml, "run.yaml", overrides, test::real_plugins());
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::error_of;
 
 const char* const kBig = "nodes: 8\ncredits: 64\nfragment:\n  size: 1MiB\n";
 
