@@ -23,30 +23,6 @@ const char* to_string(EvmPlacement v) {
   return "?";
 }
 
-const char* to_string(Protocol v) {
-  switch (v) {
-    case Protocol::pull:
-      return "pull";
-    case Protocol::push:
-      return "push";
-    case Protocol::pull_noevm:
-      return "pull-noevm";
-    case Protocol::one_to_one:
-      return "one-to-one";
-    case Protocol::many_to_one:
-      return "many-to-one";
-    case Protocol::gather:
-      return "gather";
-    case Protocol::gather_cmd:
-      return "gather-cmd";
-    case Protocol::gather_cmd_meta:
-      return "gather-cmd-meta";
-    case Protocol::alltoall:
-      return "alltoall";
-  }
-  return "?";
-}
-
 const char* to_string(Scheduling v) {
   switch (v) {
     case Scheduling::barrel:

@@ -15,17 +15,6 @@ namespace evb {
 
 enum class Layout { rubu, split };
 enum class EvmPlacement { dedicated, with_rank0 };
-enum class Protocol {
-  pull,
-  push,
-  pull_noevm,
-  one_to_one,
-  many_to_one,
-  gather,
-  gather_cmd,
-  gather_cmd_meta,
-  alltoall
-};
 enum class Scheduling { barrel, random, topology };
 enum class SizeDistribution { fixed, uniform, lognormal };
 enum class PollMode { automatic, busy, yield, block };
@@ -99,7 +88,12 @@ struct Config {
   FuConfig fu;
 
   // Protocol
-  Protocol protocol = Protocol::pull;
+  // A protocol registered under this name (src/protocols/api): checked
+  // against the built ones by the loader, like `driver`.
+  std::string protocol = "pull";
+  // Not a key: whether the protocol's plan has an EVM rank (its factory's
+  // uses_evm), set by the loader from the registry; make_topology reads it.
+  bool with_evm = true;
   Scheduling scheduling = Scheduling::barrel;
   uint64_t seed = 1;
   int credits = 2;
@@ -152,7 +146,6 @@ struct Config {
 // Names of enum values as written in YAML.
 const char* to_string(Layout);
 const char* to_string(EvmPlacement);
-const char* to_string(Protocol);
 const char* to_string(Scheduling);
 const char* to_string(SizeDistribution);
 // fragment.spread when the user did not set it: 0.25 (uniform), 0.3
@@ -166,10 +159,5 @@ const char* to_string(OnRuLoss);
 const char* to_string(LocalFragment);
 const char* to_string(VerifyPayload);
 const char* to_string(FaultSpec::Kind);
-
-// True for pull, push, pull-noevm (the event builders).
-inline bool is_event_builder(Protocol p) {
-  return p == Protocol::pull || p == Protocol::push || p == Protocol::pull_noevm;
-}
 
 }  // namespace evb

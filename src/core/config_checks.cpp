@@ -12,10 +12,7 @@
 namespace evb::config_detail {
 namespace {
 
-struct Failure {
-  std::vector<std::string> keys;  // the first one that was set is reported
-  std::string reason;
-};
+using Failure = KeyProblem;  // the first of its keys that was set is reported
 
 using Check = std::optional<Failure> (*)(const Config&, const PluginKeys&);
 
@@ -36,6 +33,20 @@ std::string join(const std::vector<std::string>& words) {
 
 bool contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+// "pull or push": the built protocols that have some trait.
+std::string either(const std::vector<std::string>& names) {
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  return out;
+}
+
+// Whether the selected protocol builds events (RUs, BUs, fragments); any
+// protocol does when no registry says (PluginKeys without protocols).
+bool builds_events(const Config& c, const PluginKeys& p) {
+  return p.protocols.empty() || contains(p.event_builders, c.protocol);
 }
 
 // Largest fragment an RU can produce, metadata included.
@@ -68,13 +79,6 @@ const std::vector<Rule>& rules() {
          return Failure{{"bootstrap"},
                         "bootstrap '" + c.bootstrap + "' is not built here (built: " +
                             join(p.bootstraps) + ")" + did_you_mean(c.bootstrap, p.bootstraps)};
-       }},
-      {"`parallel` must not exceed `nodes` (the number of RUs) for the event builders",
-       [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
-         if (!is_event_builder(c.protocol) || c.parallel <= c.nodes) return std::nullopt;
-         return Failure{{"parallel", "nodes"},
-                        "parallel (" + std::to_string(c.parallel) +
-                            ") exceeds the number of RUs (" + std::to_string(c.nodes) + ")"};
        }},
       {"`scheduling: topology` needs `topology.platform`; `topology.order` needs a platform",
        [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
@@ -126,27 +130,6 @@ const std::vector<Rule>& rules() {
                         "fragment.data_segments (" + num(f.data_segments) +
                             ") exceeds fragment.size (" + num(f.size) + " B)"};
        }},
-      {"a fragment (1 header + `fragment.meta_segments` + `fragment.data_segments` segments) "
-       "fits in one operation of the selected `driver`",
-       [](const Config& c, const PluginKeys& p) -> std::optional<Failure> {
-         const auto it = p.driver_max_segments.find(c.driver);
-         if (!is_event_builder(c.protocol) || it == p.driver_max_segments.end())
-           return std::nullopt;
-         const uint64_t need = 1ull + c.fragment.meta_segments + c.fragment.data_segments;
-         if (need <= it->second) return std::nullopt;
-         return Failure{{"fragment.data_segments", "fragment.meta_segments", "driver"},
-                        "a fragment of 1 header + " + num(c.fragment.meta_segments) +
-                            " metadata + " + num(c.fragment.data_segments) + " data segments is " +
-                            num(need) + " segments, but driver " + c.driver + " sends at most " +
-                            num(it->second) + " per operation"};
-       }},
-      {"`data_path: write` is for the event builders (pull, push, pull-noevm)",
-       [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
-         if (c.data_path != DataPath::write || is_event_builder(c.protocol)) return std::nullopt;
-         return Failure{{"data_path", "protocol"},
-                        std::string("data_path write applies to the event builders, not to ") +
-                            to_string(c.protocol)};
-       }},
       {"`data_path: write` needs a `driver` that can rdma_write",
        [](const Config& c, const PluginKeys& p) -> std::optional<Failure> {
          if (c.data_path != DataPath::write || !contains(p.drivers_without_rdma_write, c.driver))
@@ -177,24 +160,6 @@ const std::vector<Rule>& rules() {
                             ") is smaller than one maximal fragment (" + num(need) +
                             " B with metadata)"};
        }},
-      {"under `on_failure: exclude` every RU's `ru_buffer` holds `nodes` x `credits` maximal "
-       "fragments (RUs keep each fragment until its event is built; a default `ru_buffer` "
-       "grows to twice that)",
-       [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
-         if (c.on_failure != OnFailure::exclude || !is_event_builder(c.protocol))
-           return std::nullopt;
-         const uint64_t need = exclude_min_ru_buffer(c);
-         if (c.ru_buffer >= need) return std::nullopt;
-         return Failure{{"ru_buffer", "credits", "nodes"},
-                        "ru_buffer (" + format_size(c.ru_buffer) + ") holds " +
-                            num(min_ring_slots(c)) +
-                            " fragments, but on_failure exclude keeps every fragment until its "
-                            "event is built and nodes (" +
-                            std::to_string(c.nodes) + ") x credits (" + std::to_string(c.credits) +
-                            ") = " + num(static_cast<uint64_t>(c.nodes) * c.credits) +
-                            " events can be in flight: ru_buffer must be at least " +
-                            format_size(need) + " (or leave it unset)"};
-       }},
       {"with `events` = 0, `warmup` is shorter than `duration`",
        [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
          if (c.events != 0 || c.warmup_s < c.duration_s) return std::nullopt;
@@ -203,58 +168,31 @@ const std::vector<Rule>& rules() {
                             ") must be shorter than duration (" + format_duration(c.duration_s) +
                             ")"};
        }},
-      {"micro-benchmark protocols need at least 2 nodes",
-       [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
-         if (is_event_builder(c.protocol) || c.nodes >= 2) return std::nullopt;
-         return Failure{{"protocol", "nodes"},
-                        std::string("protocol ") + to_string(c.protocol) +
-                            " needs at least 2 nodes, got " + std::to_string(c.nodes)};
-       }},
-      {"one-to-one: `shift` is less than `nodes`",
-       [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
-         if (c.protocol != Protocol::one_to_one || c.shift_scan || c.shift < c.nodes)
-           return std::nullopt;
-         return Failure{{"shift", "nodes"},
-                        "shift (" + std::to_string(c.shift) + ") must be less than nodes (" +
-                            std::to_string(c.nodes) + ")"};
-       }},
-      {"protocol `alltoall` (the library all-to-all baseline) needs a driver that has one "
-       "(`mpi`)",
-       [](const Config& c, const PluginKeys& p) -> std::optional<Failure> {
-         if (c.protocol != Protocol::alltoall || contains(p.drivers_with_alltoall, c.driver))
-           return std::nullopt;
-         std::string have;
-         for (const auto& d : p.drivers_with_alltoall) have += (have.empty() ? "" : ", ") + d;
-         return Failure{{"protocol", "driver"},
-                        "protocol alltoall needs a driver with a library all-to-all (" +
-                            (have.empty() ? std::string("none built") : have) + "), driver is " +
-                            c.driver};
-       }},
       {"`on_ru_loss: mask` needs `on_failure: exclude` (implied when on_failure is not set) and "
        "an EVM (pull, push)",
-       [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
+       [](const Config& c, const PluginKeys& p) -> std::optional<Failure> {
          if (c.on_ru_loss != OnRuLoss::mask) return std::nullopt;
          if (c.on_failure != OnFailure::exclude)
            return Failure{{"on_ru_loss", "on_failure"},
                           std::string("on_ru_loss mask goes on building after a lost RU, which "
                                       "needs on_failure exclude; on_failure is ") +
                               to_string(c.on_failure)};
-         if (c.protocol != Protocol::pull && c.protocol != Protocol::push)
-           return Failure{
-               {"on_ru_loss", "protocol"},
-               std::string("on_ru_loss mask needs the EVM to go on assigning; protocol ") +
-                   to_string(c.protocol) + " has none (use pull or push)"};
+         if (!c.with_evm)
+           return Failure{{"on_ru_loss", "protocol"},
+                          "on_ru_loss mask needs the EVM to go on assigning; protocol " +
+                              c.protocol + " has none (use " + either(p.protocols_with_evm) + ")"};
          return std::nullopt;
        }},
       {"`on_failure: exclude` needs an EVM (pull, push) and a `driver` that survives a peer's "
        "death",
        [](const Config& c, const PluginKeys& p) -> std::optional<Failure> {
          if (c.on_failure != OnFailure::exclude) return std::nullopt;
-         if (c.protocol != Protocol::pull && c.protocol != Protocol::push)
+         if (!c.with_evm)
            return Failure{{"on_failure", "protocol"},
-                          std::string("on_failure exclude reassigns a lost BU's events through "
-                                      "the EVM; protocol ") +
-                              to_string(c.protocol) + " has none (use abort, or pull or push)"};
+                          "on_failure exclude reassigns a lost BU's events through the EVM; "
+                          "protocol " +
+                              c.protocol + " has none (use abort, or " +
+                              either(p.protocols_with_evm) + ")"};
          if (p.drivers.empty() || contains(p.drivers_surviving_peer_loss, c.driver))
            return std::nullopt;
          return Failure{
@@ -285,35 +223,29 @@ const std::vector<Rule>& rules() {
          return std::nullopt;
        }},
       {"each of `faults` names a unit of this run (ru<N>, bu<N> below `nodes`; evm only with an "
-       "EVM; a desync an RU of an event builder, under push with 2 nodes or more); under "
+       "EVM; a desync an RU of an event builder); under "
        "`on_failure: exclude` no kill hits rank 0, which writes the results",
-       [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
+       [](const Config& c, const PluginKeys& p) -> std::optional<Failure> {
          for (size_t i = 0; i < c.faults.size(); ++i) {
            const FaultSpec& f = c.faults[i];
            if (f.kind == FaultSpec::Kind::corrupt) {
-             if (!is_event_builder(c.protocol))
+             if (!builds_events(c, p))
                return Failure{{"faults", "protocol"},
-                              "entry " + num(i + 1) + ": corrupt: protocol " +
-                                  to_string(c.protocol) + " builds no events"};
+                              "entry " + num(i + 1) + ": corrupt: protocol " + c.protocol +
+                                  " builds no events"};
              continue;
            }
            const std::string at = "entry " + num(i + 1) + ": " + to_string(f.kind) + ": ";
            const auto unit = parse_unit_name(f.unit);
            if (!unit) return Failure{{"faults"}, at + "'" + f.unit + "' is not a unit"};
-           if (unit->first == 'e' && c.protocol != Protocol::pull && c.protocol != Protocol::push)
-             return Failure{{"faults", "protocol"},
-                            at + "protocol " + to_string(c.protocol) + " has no EVM"};
+           if (unit->first == 'e' && !c.with_evm)
+             return Failure{{"faults", "protocol"}, at + "protocol " + c.protocol + " has no EVM"};
            if (unit->first != 'e' && unit->second >= c.nodes)
              return Failure{{"faults", "nodes"},
                             at + f.unit + " does not exist with nodes " + std::to_string(c.nodes)};
-           if (unit->first != 'e' && !is_event_builder(c.protocol))
+           if (unit->first != 'e' && !builds_events(c, p))
              return Failure{{"faults", "protocol"},
-                            at + "protocol " + to_string(c.protocol) + " has no RUs or BUs"};
-           // A PUSH BU learns the event from the headers: one RU has no other to differ from.
-           if (f.kind == FaultSpec::Kind::desync && c.protocol == Protocol::push && c.nodes < 2)
-             return Failure{{"faults", "nodes"},
-                            at + "push with one node cannot see an RU out of sync (its BU takes "
-                                 "the event from the only fragment): nodes 2 or more"};
+                            at + "protocol " + c.protocol + " has no RUs or BUs"};
            const bool on_rank0 =
                unit->first == 'e'
                    ? c.evm == EvmPlacement::with_rank0
@@ -333,6 +265,14 @@ const std::vector<Rule>& rules() {
 }  // namespace
 
 void check_consistency(const Config& config, const PluginKeys& plugins, const Locator& located) {
+  // The selected protocol's own rules first (ProtocolFactory::rules: what
+  // it cannot do at all comes before how the keys fit), then the core ones.
+  const auto mine = plugins.protocol_rules.find(config.protocol);
+  if (mine != plugins.protocol_rules.end())
+    for (const KeyRule& rule : mine->second) {
+      if (auto failure = rule.check(config, plugins))
+        throw ConfigError(located(failure->keys) + ": " + failure->reason);
+    }
   for (const Rule& rule : rules()) {
     if (auto failure = rule.check(config, plugins))
       throw ConfigError(located(failure->keys) + ": " + failure->reason);

@@ -57,13 +57,6 @@ struct EnumValues<EvmPlacement> {
   static constexpr std::array values{EvmPlacement::dedicated, EvmPlacement::with_rank0};
 };
 template <>
-struct EnumValues<Protocol> {
-  static constexpr std::array values{
-      Protocol::pull,        Protocol::push,   Protocol::pull_noevm, Protocol::one_to_one,
-      Protocol::many_to_one, Protocol::gather, Protocol::gather_cmd, Protocol::gather_cmd_meta,
-      Protocol::alltoall};
-};
-template <>
 struct EnumValues<Scheduling> {
   static constexpr std::array values{Scheduling::barrel, Scheduling::random, Scheduling::topology};
 };

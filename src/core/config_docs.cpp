@@ -173,15 +173,36 @@ std::string reference_markdown(const PluginKeys& plugins) {
         "\n## Keys each protocol reads\n\nBeyond the keys every run reads. A key set "
         "explicitly that the selected protocol does not read draws a warning (not an error, so "
         "one file can serve several protocols; under a launcher only the first rank prints it). "
-        "Each protocol folder declares its list "
-        "(src/protocols/*/*_keys.cpp).\n\n| Protocol | Keys |\n|---|---|\n";
+        "Each protocol declares its list in its factory "
+        "(src/protocols/*/*_register.cpp).\n\n| Protocol | Keys |\n|---|---|\n";
     for (const auto& [protocol, keys] : plugins.protocol_keys) {
       std::string list;
       for (const auto& k : keys) list += (list.empty() ? "`" : ", `") + k + "`";
       out += "| `" + protocol + "` | " + list + " |\n";
     }
   }
-  out += "\n## Consistency checks\n\nChecked after the file and all overrides are read:\n\n";
+  // Each protocol's own rules (its factory's), checked first when it is the
+  // selected one; a rule several protocols share is listed once with all of
+  // them.
+  std::vector<std::pair<std::string, std::string>> own;  // doc, protocols
+  for (const auto& protocol : plugins.protocols) {
+    auto rules = plugins.protocol_rules.find(protocol);
+    if (rules == plugins.protocol_rules.end()) continue;
+    for (const KeyRule& rule : rules->second) {
+      auto it =
+          std::find_if(own.begin(), own.end(), [&](const auto& o) { return o.first == rule.doc; });
+      if (it == own.end())
+        own.emplace_back(rule.doc, "`" + protocol + "`");
+      else
+        it->second += ", `" + protocol + "`";
+    }
+  }
+  out +=
+      "\n## Consistency checks\n\nChecked after the file and all overrides are read: first the "
+      "selected protocol's own rules (declared by its factory, "
+      "src/protocols/*/*_register.cpp), then those of every run.\n\n";
+  for (const auto& [doc, protocols] : own) out += "- " + protocols + ": " + doc + "\n";
+  if (!own.empty()) out += "\n";
   for (const auto& rule : consistency_rules()) out += "- " + rule + "\n";
   for (const auto& driver : plugins.drivers) {
     out += "\n## Driver options: " + driver + "\n\n";

@@ -27,6 +27,7 @@ KeySpec with_plugins(const KeySpec& spec, const PluginKeys& plugins) {
   KeySpec out = spec;
   if (spec.path == "driver") out.choices = plugins.drivers;
   if (spec.path == "bootstrap") out.choices = plugins.bootstraps;
+  if (spec.path == "protocol") out.choices = plugins.protocols;
   if (out.type == KeyType::choice && out.choices.empty()) out.type = KeyType::string;
   return out;
 }
@@ -146,6 +147,10 @@ class Loader {
       config_.fragment.spread =
           default_spread(config_.fragment.distribution, config_.fragment.spread);
     merge_corruption();
+    if (!plugins_.protocols.empty())
+      config_.with_evm =
+          std::find(plugins_.protocols_with_evm.begin(), plugins_.protocols_with_evm.end(),
+                    config_.protocol) != plugins_.protocols_with_evm.end();
     warn_unread_keys();
     check_consistency(config_, plugins_, [this](const std::vector<std::string>& keys) {
       for (const auto& k : keys) {
@@ -175,7 +180,7 @@ class Loader {
 
   // Keys some protocol reads, set explicitly, that the selected one does not.
   void warn_unread_keys() {
-    const auto mine = plugins_.protocol_keys.find(to_string(config_.protocol));
+    const auto mine = plugins_.protocol_keys.find(config_.protocol);
     if (mine == plugins_.protocol_keys.end()) return;
     auto reads = [](const std::vector<std::string>& keys, const std::string& k) {
       return std::find(keys.begin(), keys.end(), k) != keys.end();
@@ -187,7 +192,7 @@ class Loader {
         if (reads(keys, key)) readers += (readers.empty() ? "" : ", ") + protocol;
       if (!readers.empty())
         config_.warnings.push_back(where + ": " + key + ": not read by protocol " +
-                                   to_string(config_.protocol) + " (read by " + readers + ")");
+                                   config_.protocol + " (read by " + readers + ")");
     }
   }
 

@@ -87,10 +87,10 @@ const std::vector<CoreKey>& core_key_table() {
        [](const Config& c) { return real(c.fu.accept_ratio); }},
 
       // ---- protocol
-      {choice("protocol", Protocol::pull,
-              "event builder (pull, push, pull-noevm) or micro-benchmark pattern"),
-       [](Config& c, const Value& v) { c.protocol = enum_from<Protocol>(v.text); },
-       [](const Config& c) { return text(to_string(c.protocol)); }},
+      {spec("protocol", K::choice, "pull", "", -kInf, kInf,
+            "event builder (pull, push, pull-noevm) or micro-benchmark pattern"),
+       [](Config& c, const Value& v) { c.protocol = v.text; },
+       [](const Config& c) { return text(c.protocol); }},
       {choice("scheduling", Scheduling::barrel,
               "order in which a BU visits RUs: barrel shift, a random permutation per event, or "
               "topology (a barrel over a rank ring chosen to avoid link conflicts on "

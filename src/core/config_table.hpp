@@ -5,12 +5,16 @@
 // `evbench config --explain` text and docs/CONFIG.md are all generated from
 // it. Drivers declare their own driver_options.* keys the same way and hand
 // them over through PluginKeys.
+#include <functional>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace evb {
+
+struct Config;
 
 enum class KeyType {
   integer,     // 64-bit signed
@@ -36,6 +40,19 @@ struct KeySpec {
   std::string doc;                   // one line
 };
 
+// A consistency rule between keys that a plug-in (a protocol) adds to the
+// core ones: what it requires (one line, for docs/CONFIG.md) and the check,
+// which names the keys involved (the first one set is reported) and why.
+struct KeyProblem {
+  std::vector<std::string> keys;
+  std::string reason;
+};
+struct PluginKeys;
+struct KeyRule {
+  std::string doc;
+  std::function<std::optional<KeyProblem>(const Config&, const PluginKeys&)> check;
+};
+
 // Names and option tables of the plug-ins that were built, for validation.
 struct PluginKeys {
   std::vector<std::string> drivers;
@@ -47,6 +64,13 @@ struct PluginKeys {
   // protocol name -> the keys it reads beyond those every run reads (each
   // protocol folder declares its own: protocols/common/protocol_keys.hpp).
   std::map<std::string, std::vector<std::string>> protocol_keys;
+  // The built protocols (registration order: the `protocol` key's choices),
+  // those whose plan has an EVM rank (Config::with_evm), and the rules each
+  // adds, checked only when it is the selected one.
+  std::vector<std::string> protocols;
+  std::vector<std::string> protocols_with_evm;
+  std::vector<std::string> event_builders;  // protocols with RUs, BUs and fragments
+  std::map<std::string, std::vector<KeyRule>> protocol_rules;
   // Drivers that can never rdma_write, whatever their options.
   std::vector<std::string> drivers_without_rdma_write;
   // Drivers with a library all-to-all (Driver::alltoall, the baseline of

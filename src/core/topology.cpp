@@ -4,10 +4,6 @@
 
 namespace evb {
 
-bool needs_evm(Protocol p) {
-  return p == Protocol::pull || p == Protocol::push;
-}
-
 Topology make_topology(const Config& c) {
   Topology t;
   t.nodes = c.nodes;
@@ -19,7 +15,7 @@ Topology make_topology(const Config& c) {
     t.ru_rank[n] = n * per_node;
     t.bu_rank[n] = n * per_node + per_node - 1;
   }
-  const bool evm = needs_evm(c.protocol);
+  const bool evm = c.with_evm;
   if (evm && c.evm == EvmPlacement::dedicated) {
     t.evm_rank = t.nprocs++;
   } else if (evm) {

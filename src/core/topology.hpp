@@ -32,7 +32,8 @@ struct Topology {
   std::vector<int> peers_of(int rank) const;
 };
 
-bool needs_evm(Protocol p);
+// The ranks of a run: RUs and BUs by `layout`, and an EVM rank (placed by
+// `evm`) when the protocol has one (config.with_evm).
 Topology make_topology(const Config& config);
 
 }  // namespace evb

@@ -1,52 +1,14 @@
 #include "protocols/event_builder.hpp"
 
 #include <algorithm>
-#include <type_traits>
 
 #include "core/error.hpp"
 #include "protocols/common/ru_agent.hpp"
 #include "protocols/common/windows.hpp"
-#include "protocols/pull/pull.hpp"
-#include "protocols/pull_noevm/pull_noevm.hpp"
-#include "protocols/push/push.hpp"
 #include "units/window_layout.hpp"
 
 namespace evb {
 namespace {
-
-// The agent classes of one protocol.
-struct ProtocolAgents {
-  std::unique_ptr<BuAgent> (*bu)(Engine&, BuilderUnit&, FilterUnits&, const Registration&,
-                                 const Topology&, RankStats&, bool write, bool live);
-  std::unique_ptr<EvmAgent> (*evm)(Engine&, const Topology&, RankStats&, bool live);
-};
-
-template <class Bu, class Evm>
-ProtocolAgents agents_of() {
-  ProtocolAgents a{};
-  a.bu = [](Engine& e, BuilderUnit& b, FilterUnits& f, const Registration& r, const Topology& t,
-            RankStats& s, bool write, bool live) -> std::unique_ptr<BuAgent> {
-    return std::make_unique<Bu>(e, b, f, r, t, s, write, live);
-  };
-  if constexpr (!std::is_same_v<Evm, void>)
-    a.evm = [](Engine& e, const Topology& t, RankStats& s, bool live) -> std::unique_ptr<EvmAgent> {
-      return std::make_unique<Evm>(e, t, s, live);
-    };
-  return a;
-}
-
-ProtocolAgents agents_for(Protocol p) {
-  switch (p) {
-    case Protocol::pull:
-      return agents_of<pull::PullBuAgent, pull::PullEvmAgent>();
-    case Protocol::push:
-      return agents_of<push::PushBuAgent, push::PushEvmAgent>();
-    case Protocol::pull_noevm:
-      return agents_of<pull_noevm::NoEvmBuAgent, void>();
-    default:
-      throw Error(std::string("protocol ") + to_string(p) + " is not an event builder");
-  }
-}
 
 // Refuses, before anything is sent, a run whose messages or tags the driver
 // cannot carry: the largest fragment (a window) and every data tag.
@@ -69,7 +31,6 @@ void check_driver_limits(const Config& c, const Driver& driver) {
 }  // namespace
 
 DataPath resolve_data_path(const Config& config, const Driver& driver) {
-  if (!is_event_builder(config.protocol)) return DataPath::send;
   const bool can = driver.capabilities().rdma_write;
   switch (config.data_path) {
     case DataPath::automatic:
@@ -84,12 +45,11 @@ DataPath resolve_data_path(const Config& config, const Driver& driver) {
 
 void build_event_builder(EventBuilderRank& out, Engine& engine, Bootstrap& boot,
                          const Topology& topo, RankStats& stats, bool quiet,
-                         const std::string& keep_dir) {
+                         const ProtocolAgents& make, const std::string& keep_dir) {
   const Config& config = engine.config();
   Driver& driver = engine.driver();
   const RankRoles& me = topo.ranks.at(engine.rank());
   const bool write = config.data_path == DataPath::write;
-  const ProtocolAgents make = agents_for(config.protocol);
   check_driver_limits(config, driver);
   if (me.ru >= 0) {
     out.ru = std::make_unique<ReadoutUnit>(me.ru, config);
@@ -118,15 +78,13 @@ void build_event_builder(EventBuilderRank& out, Engine& engine, Bootstrap& boot,
     // The own RU's fragment in place: PULL-style requesting only, and not
     // where a fragment must be copied to be corrupted (fault.corrupt) or kept
     // by the RU until the EVM acknowledges it (on_failure exclude).
-    const bool pulls = config.protocol == Protocol::pull || config.protocol == Protocol::pull_noevm;
-    if (out.ru && pulls && config.local_fragment == LocalFragment::in_place &&
+    if (out.ru && make.pulls && config.local_fragment == LocalFragment::in_place &&
         config.on_failure == OnFailure::abort && config.corrupt_probability == 0)
       bu->serve_local_in_place(*out.ru);
     out.agents.push_back(std::move(bu));
   }
   if (me.evm) {
-    if (!make.evm)
-      throw Error(std::string("protocol ") + to_string(config.protocol) + " has no EVM");
+    if (!make.evm) throw Error("protocol " + config.protocol + " has no EVM");
     out.agents.push_back(make.evm(engine, topo, stats, !quiet));
   }
 }

@@ -7,11 +7,14 @@
 // protocol's choice, looked up once here; shared agents never ask.
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/topology.hpp"
 #include "drivers/api/bootstrap.hpp"
+#include "protocols/common/bu_agent.hpp"
 #include "protocols/common/engine.hpp"
+#include "protocols/common/evm_agent.hpp"
 #include "protocols/common/rank_stats.hpp"
 #include "units/builder_unit.hpp"
 #include "units/filter_units.hpp"
@@ -32,14 +35,39 @@ struct EventBuilderRank {
   std::vector<std::unique_ptr<Agent>> agents;
 };
 
+// The agent classes of one event builder (its folder's choice): the BU's,
+// the EVM's (none for pull-noevm), and whether its BUs request fragments
+// PULL-style (then a BU may take its own RU's fragment in place).
+struct ProtocolAgents {
+  std::unique_ptr<BuAgent> (*bu)(Engine&, BuilderUnit&, FilterUnits&, const Registration&,
+                                 const Topology&, RankStats&, bool write, bool live) = nullptr;
+  std::unique_ptr<EvmAgent> (*evm)(Engine&, const Topology&, RankStats&, bool live) = nullptr;
+  bool pulls = false;
+};
+
+template <class Bu, class Evm>
+ProtocolAgents agents_of(bool pulls) {
+  ProtocolAgents a{};
+  a.bu = [](Engine& e, BuilderUnit& b, FilterUnits& f, const Registration& r, const Topology& t,
+            RankStats& s, bool write, bool live) -> std::unique_ptr<BuAgent> {
+    return std::make_unique<Bu>(e, b, f, r, t, s, write, live);
+  };
+  if constexpr (!std::is_same_v<Evm, void>)
+    a.evm = [](Engine& e, const Topology& t, RankStats& s, bool live) -> std::unique_ptr<EvmAgent> {
+      return std::make_unique<Evm>(e, t, s, live);
+    };
+  a.pulls = pulls;
+  return a;
+}
+
 // Resolves data_path for `driver`: auto -> write when it has rdma_write;
-// write without rdma_write -> ConfigError naming the driver. Micro-benchmarks: send.
+// write without rdma_write -> ConfigError naming the driver.
 DataPath resolve_data_path(const Config& config, const Driver& driver);
 
 // Collective (window advertisement). `config.data_path` must be resolved.
 // `keep_dir`: where a BU keeps a fragment it finds out of sync ("": here).
 void build_event_builder(EventBuilderRank& out, Engine& engine, Bootstrap& boot,
                          const Topology& topo, RankStats& stats, bool quiet,
-                         const std::string& keep_dir = "");
+                         const ProtocolAgents& make, const std::string& keep_dir = "");
 
 }  // namespace evb

@@ -61,7 +61,9 @@ int main(int argc, char** argv) {
   try {
     evb::PluginRegistry registry;
     evb::register_builtin_plugins(registry);
-    const evb::PluginKeys keys = evb::plugin_keys(registry);
+    evb::ProtocolRegistry protocols;
+    evb::register_builtin_protocols(protocols);
+    const evb::PluginKeys keys = evb::plugin_keys(registry, protocols);
     const std::string usage = usage_of(args["--evbench"]);
     evb::InstallLayout layout;
     for (auto [flag, field] : {std::pair<const char*, std::string*>{"--datadir", &layout.datadir},

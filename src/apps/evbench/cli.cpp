@@ -25,7 +25,7 @@
 #include "core/json_writer.hpp"
 #include "core/topology.hpp"
 #include "drivers/api/registry.hpp"
-#include "protocols/common/protocol_keys.hpp"
+#include "protocols/api/protocol_registry.hpp"
 
 namespace evb {
 namespace {
@@ -129,7 +129,7 @@ Args parse(int argc, char** argv, int first, const std::string& command) {
 
 }  // namespace
 
-PluginKeys plugin_keys(const PluginRegistry& r) {
+PluginKeys plugin_keys(const PluginRegistry& r, const ProtocolRegistry& protocols) {
   PluginKeys k;
   for (const auto& [name, f] : r.drivers()) {
     k.drivers.push_back(name);
@@ -146,8 +146,7 @@ PluginKeys plugin_keys(const PluginRegistry& r) {
     else
       k.bootstrap_loss_notes[name] = f.loss_note;
   }
-  for (const ProtocolKeys& p : all_protocol_keys())
-    for (const auto& name : p.protocols) k.protocol_keys[name] = p.keys;
+  protocols.describe(k);
   return k;
 }
 
@@ -164,12 +163,12 @@ bool later_rank_of_a_launch() {
   return false;
 }
 
-Config load(const Args& a, const PluginRegistry& r) {
+Config load(const Args& a, const Plugins& r) {
   Config c = a.config.empty() ? load_config_text(default_config_yaml(), "configs/default.yaml",
-                                                 a.sets, plugin_keys(r))
-                              : load_config(a.config, a.sets, plugin_keys(r));
+                                                 a.sets, plugin_keys(r.drivers, r.protocols))
+                              : load_config(a.config, a.sets, plugin_keys(r.drivers, r.protocols));
   attach_topology_ring(c);
-  check_prediction_platform(c);
+  check_prediction_platform(c, r.protocols.of(c).steps(c));
   // The embedded default sets keys for every protocol; only the user's count.
   // A simulated run's ranks load the resolved config `evbench sim` already
   // checked and warned about.
@@ -185,8 +184,8 @@ Config load(const Args& a, const PluginRegistry& r) {
 // keys at once, before anything starts. `validate` judges names only (it may
 // run on a login node unlike the compute nodes: a transport without a device
 // there is not an error); a run also what this host can serve.
-void check_driver_options(const Config& config, const PluginRegistry& r, OptionCheck scope) {
-  const DriverFactory* f = r.driver(config.driver);
+void check_driver_options(const Config& config, const Plugins& r, OptionCheck scope) {
+  const DriverFactory* f = r.drivers.driver(config.driver);
   if (!f || !f->check_options) return;
   std::string all;
   for (const std::string& problem : f->check_options(config, scope))
@@ -194,36 +193,39 @@ void check_driver_options(const Config& config, const PluginRegistry& r, OptionC
   if (!all.empty()) throw ConfigError(all);
 }
 
-int cmd_run(const Args& a, const PluginRegistry& r, int argc, char** argv) {
+int cmd_run(const Args& a, const Plugins& r, int argc, char** argv) {
   // Rank 0 writes the results (a simulated run's --json was checked by sim).
   if (!later_rank_of_a_launch() && a.simulated_on.empty()) check_output_path("--json", a.json);
   const Config config = load(a, r);
   const Topology topo = make_topology(config);
-  const BootstrapFactory* boot = r.bootstrap(config.bootstrap);
+  const BootstrapFactory* boot = r.drivers.bootstrap(config.bootstrap);
   if (!boot) throw ConfigError("bootstrap '" + config.bootstrap + "' is not built in");
   // A driver that cannot run here (no device, no provider) fails before any
   // rank starts, with the reason `evbench drivers` gives.
-  if (const DriverFactory* f = r.driver(config.driver); f && f->probe) {
+  if (const DriverFactory* f = r.drivers.driver(config.driver); f && f->probe) {
     const DriverProbe p = f->probe();
     if (!p.can_run)
       throw ConfigError("driver '" + config.driver + "' cannot run here: " + p.reason);
   }
   if (a.simulated_on.empty()) check_driver_options(config, r, OptionCheck::here);
   // What this host's ranks allocate must fit (SMPI shares payload memory).
-  if (a.simulated_on.empty()) check_host_memory(config, topo);
+  const ProtocolFactory& protocol = r.protocols.of(config);
+  if (a.simulated_on.empty()) check_host_memory(config, topo, protocol.memory_needs);
   RunOptions opts;
   opts.json_path = a.json;
   opts.quiet = a.quiet;
   opts.simulated_platform = a.simulated_on;
   for (int i = 0; i < argc; ++i) opts.argv.push_back(argv[i]);
-  const WorkerFn worker = [&](Bootstrap& b) { return run_worker(config, r, b, opts); };
+  const WorkerFn worker = [&](Bootstrap& b) {
+    return run_worker(config, r.drivers, r.protocols, b, opts);
+  };
   return boot->launch(config, topo.nprocs, worker);
 }
 
 // The simulation always runs the mpi driver and bootstrap (what SMPI
 // provides): a config file's other choice is replaced, an explicit --set of
 // another one is a contradiction. The mpi driver's idle ranks block.
-int cmd_sim(Args a, const PluginRegistry& r) {
+int cmd_sim(Args a, const Plugins& r) {
   check_output_path("--json", a.json);
   for (const auto& [key, value] : {std::pair<std::string, std::string>{"driver", "mpi"},
                                    std::pair<std::string, std::string>{"bootstrap", "mpi"}}) {
@@ -248,19 +250,14 @@ int cmd_sim(Args a, const PluginRegistry& r) {
                        [&](const std::string& s) { return s.rfind(key + "=", 0) == 0; });
   };
   const Config asked = load(a, r);
-  const Protocol protocol = asked.protocol;
-  // A node sending to itself has no route on the simulated platform: SMPI
-  // moves it at no cost. A scan leaves shift 0 out (report.hpp); asked alone
-  // it is an error.
-  if (protocol == Protocol::one_to_one && !asked.shift_scan && asked.shift % asked.nodes == 0)
-    throw ConfigError("shift: " + std::to_string(asked.shift) +
-                      " sends every node's data to itself, which sim does not simulate (no "
-                      "route from a host to itself: SMPI moves it at no cost); use a shift of 1.." +
-                      std::to_string(asked.nodes - 1) + " or scan");
+  const ProtocolFactory& protocol = r.protocols.of(asked);
+  // What the protocol cannot simulate (a one-to-one node sending to itself
+  // has no route on the simulated platform).
+  if (protocol.check_simulated) protocol.check_simulated(asked);
   // Payloads live in SMPI shared memory (core/payload_memory.hpp): their
   // checksums cannot hold, so sim turns payload checks off, and results say
   // so (results.integrity.payload_checks); asking for them is an error.
-  if (is_event_builder(protocol)) {
+  if (protocol.builds_events) {
     if (asked.verify_payload == VerifyPayload::on)
       throw ConfigError(
           "verify.payload: on: sim keeps payloads in shared memory, where payload checksums "
@@ -277,8 +274,7 @@ int cmd_sim(Args a, const PluginRegistry& r) {
   // Normal pages: a touched fragment header must not pull in a 2 MiB page of
   // window (the windows of 512 BUs are 32 GiB of address space).
   if (!user_set("page_size")) a.sets.push_back("page_size=normal");
-  if (!user_set("driver_options.wait") &&
-      (is_event_builder(protocol) || protocol == Protocol::alltoall)) {
+  if (!user_set("driver_options.wait") && protocol.sim_waits_for_any) {
     a.sets.push_back("driver_options.wait=waitany");
     if (!user_set("driver_options.poll_method"))
       a.sets.push_back("driver_options.poll_method=testany");
@@ -295,18 +291,18 @@ int cmd_sim(Args a, const PluginRegistry& r) {
   req.order = a.order;
   req.json = a.json;
   req.quiet = a.quiet;
-  return run_sim(config, req);
+  return run_sim(config, req, protocol);
 }
 
 // Without CONFIG: the embedded default, as `run` would use it.
-int cmd_validate(const Args& a, const PluginRegistry& r) {
+int cmd_validate(const Args& a, const Plugins& r) {
   const Config config = load(a, r);
   const Topology topo = make_topology(config);
   check_driver_options(config, r, OptionCheck::names);
-  check_host_memory(config, topo);
+  check_host_memory(config, topo, r.protocols.of(config).memory_needs);
   const std::string name = a.config.empty() ? "configs/default.yaml (embedded)" : a.config;
   std::printf("%s: valid (%s over %s, %d nodes, %d processes)\n", name.c_str(),
-              to_string(config.protocol), config.driver.c_str(), config.nodes, topo.nprocs);
+              config.protocol.c_str(), config.driver.c_str(), config.nodes, topo.nprocs);
   return kExitOk;
 }
 
@@ -323,10 +319,10 @@ DriverProbe probe_driver(const DriverFactory& f) {
 
 // `evbench drivers --json`: one object per built driver, for tools
 // (evbench-scan lists the variants that cannot run here, with the reason).
-std::string drivers_json(const PluginRegistry& r) {
+std::string drivers_json(const Plugins& r) {
   JsonWriter w;
   w.begin_array();
-  for (const auto& [name, f] : r.drivers()) {
+  for (const auto& [name, f] : r.drivers.drivers()) {
     const DriverProbe p = probe_driver(f);
     w.begin_object();
     w.value("driver", name);
@@ -352,13 +348,13 @@ std::string drivers_json(const PluginRegistry& r) {
   return w.str() + "\n";
 }
 
-int cmd_drivers(const Args& a, const PluginRegistry& r) {
+int cmd_drivers(const Args& a, const Plugins& r) {
   if (a.json_reference) {
     std::cout << drivers_json(r);
     return kExitOk;
   }
   std::printf("# %-10s %-8s %-40s %s\n", "driver", "can run", "library", "notes");
-  for (const auto& [name, f] : r.drivers()) {
+  for (const auto& [name, f] : r.drivers.drivers()) {
     const DriverProbe p = probe_driver(f);
     std::string notes = p.can_run ? f.summary : p.reason;
     if (!p.details.empty()) notes += " [" + p.details + "]";
@@ -366,20 +362,20 @@ int cmd_drivers(const Args& a, const PluginRegistry& r) {
                 p.library_version.c_str(), notes.c_str());
   }
   std::printf("# bootstraps:");
-  for (const auto& [name, f] : r.bootstraps()) std::printf(" %s", name.c_str());
+  for (const auto& [name, f] : r.drivers.bootstraps()) std::printf(" %s", name.c_str());
   std::printf("\n");
   return kExitOk;
 }
 
-int cmd_config(const Args& a, const PluginRegistry& r) {
+int cmd_config(const Args& a, const Plugins& r) {
   if (a.markdown) {
-    std::cout << reference_markdown(plugin_keys(r));
+    std::cout << reference_markdown(plugin_keys(r.drivers, r.protocols));
   } else if (a.json_reference) {
-    std::cout << reference_json(plugin_keys(r));
+    std::cout << reference_json(plugin_keys(r.drivers, r.protocols));
   } else if (a.resolved) {
     std::cout << to_yaml(load(a, r));
   } else if (a.explain) {
-    std::cout << explain_text(plugin_keys(r));
+    std::cout << explain_text(plugin_keys(r.drivers, r.protocols));
   } else {
     throw UsageError("config: choose --explain, --markdown, --json or --resolved");
   }
@@ -398,8 +394,9 @@ void print_error(const std::string& message) {
 
 int cli_main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);
-  PluginRegistry registry;
-  register_builtin_plugins(registry);
+  Plugins registry;
+  register_builtin_plugins(registry.drivers);
+  register_builtin_protocols(registry.protocols);
   if (argc < 2) {
     std::fputs(kUsage, stderr);
     return kExitUsage;

@@ -9,7 +9,6 @@
 #include <tuple>
 
 #include "core/error.hpp"
-#include "protocols/memory_needs.hpp"
 
 namespace evb {
 namespace {
@@ -46,7 +45,8 @@ Signature signature(const Config& c, const RankRoles& r) {
 
 }  // namespace
 
-HostShare ranks_on_this_host(const Config& c, const Topology& topo, const EnvLookup& env) {
+HostShare ranks_on_this_host(const Config& c, const Topology& topo, const EnvLookup& env,
+                             const MemoryNeeds& needs) {
   HostShare s;
   if (c.bootstrap == "local") {
     for (int r = 0; r < topo.nprocs; ++r) s.ranks.push_back(r);
@@ -77,7 +77,7 @@ HostShare ranks_on_this_host(const Config& c, const Topology& topo, const EnvLoo
   for (int r = 0; r < topo.nprocs; ++r) by_node[topo.ranks[r].node].push_back(r);
   uint64_t most = 0;
   for (const auto& [node, ranks] : by_node) {
-    const uint64_t t = host_memory_need(c, topo, ranks).total;
+    const uint64_t t = host_memory_need(c, topo, ranks, needs).total;
     if (s.ranks.empty() || t > most) most = t, s.ranks = ranks;
   }
   s.scope = "the share of the node needing the most (" + range_text(s.ranks) + of +
@@ -85,14 +85,15 @@ HostShare ranks_on_this_host(const Config& c, const Topology& topo, const EnvLoo
   return s;
 }
 
-HostNeed host_memory_need(const Config& c, const Topology& topo, const std::vector<int>& ranks) {
+HostNeed host_memory_need(const Config& c, const Topology& topo, const std::vector<int>& ranks,
+                          const MemoryNeeds& needs) {
   std::map<Signature, std::vector<MemoryNeed>> seen;
   std::map<std::string, HostNeed::Part> parts;
   std::vector<std::string> order;
   for (int r : ranks) {
     const RankRoles& roles = topo.ranks.at(r);
     auto [it, fresh] = seen.try_emplace(signature(c, roles));
-    if (fresh) it->second = rank_memory_needs(c, roles);
+    if (fresh) it->second = needs(c, roles);
     for (const MemoryNeed& m : it->second) {
       auto [p, added] = parts.try_emplace(m.what);
       if (added) {
@@ -167,16 +168,17 @@ std::string memory_shortfall(const HostNeed& need, uint64_t available, const Hos
          " available (MemAvailable of /proc/meminfo); lower " + lower;
 }
 
-void check_host_memory(const Config& c, const Topology& topo) {
+void check_host_memory(const Config& c, const Topology& topo, const MemoryNeeds& needs) {
   std::ifstream in("/proc/meminfo");
   if (!in) return;
   std::ostringstream text;
   text << in.rdbuf();
   const auto available = mem_available_bytes(text.str());
   if (!available) return;
-  const HostShare share = ranks_on_this_host(c, topo, [](const char* n) { return std::getenv(n); });
+  const HostShare share = ranks_on_this_host(
+      c, topo, [](const char* n) { return std::getenv(n); }, needs);
   const std::string why =
-      memory_shortfall(host_memory_need(c, topo, share.ranks), *available, share);
+      memory_shortfall(host_memory_need(c, topo, share.ranks, needs), *available, share);
   if (!why.empty()) throw ConfigError(why);
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // The memory check before a run: what the ranks placed on this host will
-// allocate (rank_memory_needs: rings, windows, pools) against what the host
+// allocate (the protocol's memory needs: rings, windows, pools) against what the host
 // has available (MemAvailable of /proc/meminfo). A configuration that cannot
 // fit is refused before any rank starts, naming the keys that size the
 // largest part, e.g.
@@ -17,8 +17,13 @@
 
 #include "core/config.hpp"
 #include "core/topology.hpp"
+#include "protocols/api/memory_need.hpp"
 
 namespace evb {
+
+// What one rank with given roles allocates: the protocol's memory_needs
+// (ProtocolFactory), so the check counts what its units will take.
+using MemoryNeeds = std::function<std::vector<MemoryNeed>(const Config&, const RankRoles&)>;
 
 // The ranks that will run on this host and how that was decided.
 struct HostShare {
@@ -36,7 +41,8 @@ using EnvLookup = std::function<const char*(const char*)>;
 // else the ranks of this rank's node per layout (EVBENCH_RANK, SLURM_PROCID,
 // OMPI_COMM_WORLD_RANK, PMI_RANK), else (no launcher: `validate` on a login
 // node) the node needing the most.
-HostShare ranks_on_this_host(const Config& config, const Topology& topo, const EnvLookup& env);
+HostShare ranks_on_this_host(const Config& config, const Topology& topo, const EnvLookup& env,
+                             const MemoryNeeds& needs);
 
 // The memory of `ranks`, by part.
 struct HostNeed {
@@ -49,8 +55,8 @@ struct HostNeed {
   std::vector<Part> parts;  // largest first
   uint64_t total = 0;
 };
-HostNeed host_memory_need(const Config& config, const Topology& topo,
-                          const std::vector<int>& ranks);
+HostNeed host_memory_need(const Config& config, const Topology& topo, const std::vector<int>& ranks,
+                          const MemoryNeeds& needs);
 
 // MemAvailable of /proc/meminfo text, in bytes; nullopt when absent.
 std::optional<uint64_t> mem_available_bytes(const std::string& meminfo);
@@ -65,6 +71,6 @@ std::string human_bytes(uint64_t bytes);
 
 // Throws ConfigError with memory_shortfall()'s message; does nothing when
 // /proc/meminfo cannot be read.
-void check_host_memory(const Config& config, const Topology& topo);
+void check_host_memory(const Config& config, const Topology& topo, const MemoryNeeds& needs);
 
 }  // namespace evb

@@ -23,6 +23,12 @@
 namespace evb {
 namespace {
 
+// Interim, until the report is split by owner (each protocol's summary in
+// its folder): whether the protocol builds events.
+bool interim_builds_events(const Config& c) {
+  return c.protocol == "pull" || c.protocol == "push" || c.protocol == "pull-noevm";
+}
+
 const char* const kSimulationNote =
     "simulated with SimGrid's fluid network model: no credit flow control and no head-of-line "
     "blocking, so figures with many simultaneous flows per link (random order, all-to-all) are "
@@ -47,7 +53,9 @@ struct Predicted {
 };
 
 std::optional<Predicted> predict(const Config& c) {
-  if (!predicts_shift_scan(c) || c.nodes < 2) return std::nullopt;
+  if (!predicts_shift_scan(c, c.protocol == "one-to-one" && c.shift_scan ? c.nodes : 1) ||
+      c.nodes < 2)
+    return std::nullopt;
   Predicted p;
   p.platform = topo::load_platform(c.topology.platform);
   p.shifts = topo::predict_shifts(p.platform, node_hosts(p.platform, c));
@@ -172,7 +180,7 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
       s.events_built += accepted[bu];
   // Without an EVM the assignment is static: an `events:` run assigns every
   // id below `events`, a timed one what the BUs began.
-  if (c.protocol == Protocol::pull_noevm) s.events_assigned = c.events ? c.events : started;
+  if (c.protocol == "pull-noevm") s.events_assigned = c.events ? c.events : started;
   const uint64_t accounted = s.events_built + s.integrity.bad_events +
                              s.integrity.out_of_sync_events + s.incomplete + s.incomplete_lost_peer;
   s.lost = s.events_assigned > accounted ? s.events_assigned - accounted : 0;
@@ -225,7 +233,7 @@ void summarize_microbench(const Config& c, const std::vector<RankStats>& ranks, 
                           Summary& s) {
   size_t steps = 0;
   for (const RankStats& r : ranks) steps = std::max(steps, r.step_bytes.size());
-  const bool scan = c.protocol == Protocol::one_to_one && c.shift_scan;
+  const bool scan = c.protocol == "one-to-one" && c.shift_scan;
   s.self_shift_left_out = simulated && scan && steps > 1;
   const size_t first = s.self_shift_left_out ? 1 : 0;
   // Steps the headline averages: the network shifts of a scan, else the one step.
@@ -249,12 +257,12 @@ void summarize_microbench(const Config& c, const std::vector<RankStats>& ranks, 
     min_avg_max(per_node, st.min, st.avg, st.max);
     for (double g : per_node) st.aggregate += g;
     st.per_node = per_node;
-    st.local_copy = c.protocol == Protocol::one_to_one && (c.nodes <= 1 || st.shift % c.nodes == 0);
+    st.local_copy = c.protocol == "one-to-one" && (c.nodes <= 1 || st.shift % c.nodes == 0);
     s.steps.push_back(st);
   }
   // The headline is a local copy only: one node, or one-to-one at shift 0.
   s.headline_local_copy =
-      c.protocol == Protocol::one_to_one && (scan ? steps <= 1 : c.shift % c.nodes == 0);
+      c.protocol == "one-to-one" && (scan ? steps <= 1 : c.shift % c.nodes == 0);
   min_avg_max(s.per_node_gbps, s.min_gbps, s.avg_gbps, s.max_gbps);
   for (double g : s.per_node_gbps) s.aggregate_gbps += g;
   min_avg_max(s.network_per_node_gbps, s.network_min_gbps, s.network_avg_gbps, s.network_max_gbps);
@@ -354,10 +362,10 @@ std::string verdict(const Summary& s) {
 // (the JSON has them), the rest (headline, summary, integrity, verdict) stays.
 void print_table(const Config& c, const Topology& t, const Summary& s, const std::string& variant,
                  const Predicted* predicted, bool per_node) {
-  const bool builder = is_event_builder(c.protocol);
+  const bool builder = interim_builds_events(c);
   if (builder) {
     std::printf("# evbench %s: %s over %s, %d nodes (%s), %s scheduling, %d processes\n",
-                evbench_version().c_str(), to_string(c.protocol), variant.c_str(), c.nodes,
+                evbench_version().c_str(), c.protocol.c_str(), variant.c_str(), c.nodes,
                 to_string(c.layout), to_string(c.scheduling), t.nprocs);
     std::printf(
         "# credits %d, parallel %d, data path %s, poll mode %s, fragment %s %s, ru_buffer %s, "
@@ -367,9 +375,9 @@ void print_table(const Config& c, const Topology& t, const Summary& s, const std
         human_size(c.ru_buffer).c_str(), s.window_s, s.warmup_s);
   } else {
     std::printf("# evbench %s: micro-benchmark %s over %s, %d nodes (%s), %d processes\n",
-                evbench_version().c_str(), to_string(c.protocol), variant.c_str(), c.nodes,
+                evbench_version().c_str(), c.protocol.c_str(), variant.c_str(), c.nodes,
                 to_string(c.layout), t.nprocs);
-    if (c.protocol == Protocol::alltoall)
+    if (c.protocol == "alltoall")
       std::printf(
           "# message %s per rank pair, poll mode %s, window %.2f s (warm-up %.2f s excluded)\n",
           human_size(c.fragment.size).c_str(), s.poll_mode.c_str(), s.window_s, s.warmup_s);
@@ -461,10 +469,10 @@ void print_table(const Config& c, const Topology& t, const Summary& s, const std
     std::printf("#\n# messages received %llu (whole run); corrupt %llu\n",
                 static_cast<unsigned long long>(s.events_built),
                 static_cast<unsigned long long>(s.integrity.corrupt));
-  if (is_event_builder(c.protocol) && !payload_checks(c))
+  if (interim_builds_events(c) && !payload_checks(c))
     std::printf("# payload checks off (verify.payload %s): headers checked, payloads not\n",
                 to_string(c.verify_payload));
-  if (is_event_builder(c.protocol))
+  if (interim_builds_events(c))
     std::printf("# filter units: %llu events processed, %llu accepted\n",
                 static_cast<unsigned long long>(s.fu_processed),
                 static_cast<unsigned long long>(s.fu_accepted));
@@ -516,10 +524,10 @@ void print_table(const Config& c, const Topology& t, const Summary& s, const std
         to_string(c.on_failure), s.ranks_lost, rank_list(s.lost_ranks).c_str(),
         static_cast<unsigned long long>(s.late_discarded),
         static_cast<unsigned long long>(s.incomplete_lost_peer));
-  if (c.on_ru_loss == OnRuLoss::mask && is_event_builder(c.protocol))
+  if (c.on_ru_loss == OnRuLoss::mask && interim_builds_events(c))
     std::printf("# on_ru_loss mask: %llu events built without a masked RU's fragment\n",
                 static_cast<unsigned long long>(s.masked_events));
-  if (is_event_builder(c.protocol) && c.on_failure == OnFailure::exclude)
+  if (interim_builds_events(c) && c.on_failure == OnFailure::exclude)
     std::printf(
         "# RU rings keep fragments until built: at most %llu of %llu slots held, %llu overruns, "
         "%llu assignments held back for a release\n",
@@ -650,7 +658,7 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
   // off: header checks only (verify.payload; `evbench sim` shares payloads).
   // Event builders only: the micro-benchmarks check no payload checksum (and
   // do not read verify.payload).
-  if (is_event_builder(c.protocol))
+  if (interim_builds_events(c))
     w.value("payload_checks", std::string(payload_checks(c) ? "on" : "off"));
   w.value("incomplete_lost_peer", s.incomplete_lost_peer);
   masked_events_json(w, s);  // on_ru_loss mask: built without a masked RU
@@ -707,7 +715,7 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
       w.value("by_events", static_cast<int64_t>(f.by_events));
       w.value("out_of_sync", s.integrity.out_of_sync);
     }
-    if (!lasting && is_event_builder(c.protocol))
+    if (!lasting && interim_builds_events(c))
       recovery_fields(w, recovery_after(s, f.at_s, f.at_s + f.for_s));
     w.end_object();
   }
@@ -753,7 +761,7 @@ std::string results_json(const Config& c, const Topology& t, const Summary& s, c
   w.value("max_events_held_per_ru", s.max_events_held);
   w.value("assignments_held_back", s.assignments_held_back);
   w.end_object();
-  if (is_event_builder(c.protocol)) w.value("samples_from", s.samples_from);
+  if (interim_builds_events(c)) w.value("samples_from", s.samples_from);
   w.begin_array("samples");
   for (size_t k = 0; k < s.sample_bytes.size(); ++k) {
     const double t_end = (k + 1) * c.report_interval_s;
@@ -813,7 +821,7 @@ Summary summarize(const Config& c, const Topology& t, const std::vector<RankStat
     if (r.rank >= 0 && r.rank < t.nprocs) present[static_cast<size_t>(r.rank)] = 1;
   for (int q = 0; q < t.nprocs; ++q)
     if (!present[static_cast<size_t>(q)]) s.lost_ranks.push_back(q);
-  if (is_event_builder(c.protocol))
+  if (interim_builds_events(c))
     summarize_event_building(c, ranks, s);
   else
     summarize_microbench(c, ranks, simulated, s);

@@ -154,10 +154,9 @@ class SimProgress {
 // The simulated length of a run, when the config fixes it: `duration` (each
 // step of a one-to-one shift scan lasts that long); nullopt for a run of
 // `events` (its length is what it measures).
-std::optional<double> simulated_length_s(const Config& c) {
+std::optional<double> simulated_length_s(const Config& c, const ProtocolFactory& protocol) {
   if (c.events > 0) return std::nullopt;
-  const int steps = c.protocol == Protocol::one_to_one && c.shift_scan ? c.nodes : 1;
-  return steps * c.duration_s;
+  return protocol.steps(c) * c.duration_s;
 }
 
 // Runs argv with extra environment variables; returns its exit code.
@@ -197,8 +196,8 @@ int run_child(const std::vector<std::string>& argv,
 // the slot's private header room (core/payload_memory.hpp): about two memory
 // maps per slot, in one process, which the kernel limits
 // (vm.max_map_count). Fails before the simulation would, saying what to change.
-void check_memory_maps(const Config& config) {
-  if (!is_event_builder(config.protocol)) return;
+void check_memory_maps(const Config& config, const ProtocolFactory& protocol) {
+  if (!protocol.builds_events) return;
   uint64_t limit = 0;
   std::ifstream("/proc/sys/vm/max_map_count") >> limit;
   if (limit == 0) return;
@@ -247,10 +246,10 @@ std::string find_smpi_build(const std::string& self_exe) {
       "this evbench) or set EVBENCH_SMPI_BUILD to its directory");
 }
 
-int run_sim(const Config& config, const SimRequest& req) {
+int run_sim(const Config& config, const SimRequest& req, const ProtocolFactory& protocol) {
   if (req.platform.empty()) throw UsageError("sim: --platform FILE is required");
   const Topology topo = make_topology(config);
-  check_memory_maps(config);
+  check_memory_maps(config, protocol);
   const topo::Platform platform = topo::load_platform(req.platform);
   std::vector<int> order;
   if (req.order.empty()) {
@@ -294,7 +293,7 @@ int run_sim(const Config& config, const SimRequest& req) {
   // --quiet: no progress lines (and the plug-in writes no progress file).
   std::optional<SimProgress> progress;
   if (!req.quiet) {
-    progress.emplace(tmp.file("progress"), simulated_length_s(config));
+    progress.emplace(tmp.file("progress"), simulated_length_s(config, protocol));
     env.emplace_back("EVBENCH_SIM_PROGRESS", progress->file());
   }
   return run_child(argv, env, progress ? &*progress : nullptr);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/config.hpp"
+#include "protocols/api/protocol.hpp"
 
 namespace evb {
 
@@ -26,6 +27,6 @@ struct SimRequest {
 // directory tried and how to build one when none holds it.
 std::string find_smpi_build(const std::string& self_exe);
 
-int run_sim(const Config& config, const SimRequest& request);
+int run_sim(const Config& config, const SimRequest& request, const ProtocolFactory& protocol);
 
 }  // namespace evb

@@ -40,13 +40,12 @@ void attach_topology_ring(Config& config) {
         static_cast<int>(std::find(hosts.begin(), hosts.end(), h) - hosts.begin()));
 }
 
-bool predicts_shift_scan(const Config& config) {
-  return config.protocol == Protocol::one_to_one && config.shift_scan &&
-         !config.topology.platform.empty();
+bool predicts_shift_scan(const Config& config, int steps) {
+  return steps > 1 && !config.topology.platform.empty();
 }
 
-void check_prediction_platform(const Config& config) {
-  if (!predicts_shift_scan(config)) return;
+void check_prediction_platform(const Config& config, int steps) {
+  if (!predicts_shift_scan(config, steps)) return;
   node_hosts(topo::load_platform(config.topology.platform), config);
 }
 

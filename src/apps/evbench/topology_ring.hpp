@@ -20,11 +20,12 @@ std::vector<int> node_hosts(const topo::Platform& platform, const Config& config
 // Throws ConfigError naming the platform or order file and line.
 void attach_topology_ring(Config& config);
 
-// True when a run of `config` reports predicted rates per shift: a one-to-one
-// shift scan with topology.platform (docs/METRICS.md).
-bool predicts_shift_scan(const Config& config);
+// True when a run of `config` in `steps` steps (the protocol's: a one-to-one
+// shift scan has one per shift) reports predicted rates per shift: a scan
+// with topology.platform (docs/METRICS.md).
+bool predicts_shift_scan(const Config& config, int steps);
 // Loads the platform (and order) of such a run up front, so a bad file is a
 // ConfigError before any traffic; does nothing for other runs.
-void check_prediction_platform(const Config& config);
+void check_prediction_platform(const Config& config, int steps);
 
 }  // namespace evb

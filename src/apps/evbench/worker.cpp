@@ -16,10 +16,8 @@
 #include "core/config_loader.hpp"
 #include "core/error.hpp"
 #include "core/topology.hpp"
-#include "protocols/common/engine.hpp"
-#include "protocols/common/fault_injector.hpp"
-#include "protocols/event_builder.hpp"
-#include "protocols/microbench/microbench.hpp"
+#include "protocols/api/poll_mode.hpp"
+#include "protocols/api/protocol.hpp"
 
 namespace evb {
 namespace {
@@ -53,7 +51,7 @@ void print_resolved_config(const Config& config) {
 }
 
 int run_worker_with(const Topology& topo, const Config& config, const PluginRegistry& plugins,
-                    Bootstrap& boot, const RunOptions& options);
+                    const ProtocolRegistry& protocols, Bootstrap& boot, const RunOptions& options);
 
 }  // namespace
 
@@ -70,11 +68,11 @@ std::string with_units(const std::string& what, int peer, const Topology& topo) 
   return what.substr(0, at) + peer_names(topo)[peer] + what.substr(at + name.size());
 }
 
-int run_worker(const Config& config, const PluginRegistry& plugins, Bootstrap& boot,
-               const RunOptions& options) {
+int run_worker(const Config& config, const PluginRegistry& plugins,
+               const ProtocolRegistry& protocols, Bootstrap& boot, const RunOptions& options) {
   const Topology topo = make_topology(config);
   try {
-    return run_worker_with(topo, config, plugins, boot, options);
+    return run_worker_with(topo, config, plugins, protocols, boot, options);
   } catch (const PeerError& e) {
     throw PeerError(e.peer(), with_units(e.what(), e.peer(), topo));
   }
@@ -83,7 +81,7 @@ int run_worker(const Config& config, const PluginRegistry& plugins, Bootstrap& b
 namespace {
 
 int run_worker_with(const Topology& topo, const Config& config, const PluginRegistry& plugins,
-                    Bootstrap& boot, const RunOptions& options) {
+                    const ProtocolRegistry& protocols, Bootstrap& boot, const RunOptions& options) {
   if (boot.size() != topo.nprocs)
     throw ConfigError(
         "the run has " + std::to_string(boot.size()) + " processes but the config needs " +
@@ -92,14 +90,15 @@ int run_worker_with(const Topology& topo, const Config& config, const PluginRegi
   const int rank = boot.rank();
   const DriverFactory* factory = plugins.driver(config.driver);
   if (!factory) throw ConfigError("driver '" + config.driver + "' is not built in");
+  const ProtocolFactory& protocol = protocols.of(config);
   DriverContext ctx{rank, boot.size(), boot.all_local(), &config};
   std::unique_ptr<Driver> driver = factory->create(ctx);
   const std::vector<std::string> addresses = boot.allgather(driver->local_address());
   driver->connect(addresses, topo.peers_of(rank));
 
-  // The data path this driver takes; reported with the resolved configuration.
-  Config resolved = config;
-  resolved.data_path = resolve_data_path(config, *driver);
+  // The configuration as this driver runs it (data_path resolved); reported
+  // with the resolved configuration.
+  const Config resolved = protocol.resolve(config, *driver);
   RankStats stats;
   stats.rank = rank;
   stats.host = hostname();
@@ -111,29 +110,28 @@ int run_worker_with(const Topology& topo, const Config& config, const PluginRegi
                                             static_cast<int>(std::thread::hardware_concurrency()),
                                             driver->capabilities().can_block);
   stats.poll_mode = to_string(mode);
-  std::optional<Engine> engine;
-  EventBuilderRank units;
-  FaultInjector faults(resolved, topo, rank);
-  if (is_event_builder(config.protocol)) {
-    engine.emplace(*driver, rank, resolved, mode, peer_names(topo));
-    if (!faults.empty()) engine->set_faults(&faults);
-    // An out-of-sync fragment is kept next to the --json results (else here).
-    const std::string keep_dir = std::filesystem::path(options.json_path).parent_path().string();
-    build_event_builder(units, *engine, boot, topo, stats, options.quiet, keep_dir);
-  }
+  const std::vector<std::string> names = peer_names(topo);
+  // An out-of-sync fragment is kept next to the --json results (else here).
+  // A scan's steps are announced on stderr: not under --quiet, nor under
+  // sim (evbench sim's progress line says how far it got, in wall time).
+  const ProtocolContext context{*driver,
+                                boot,
+                                topo,
+                                resolved,
+                                mode,
+                                names,
+                                stats,
+                                options.quiet,
+                                !options.quiet && options.simulated_platform.empty(),
+                                std::filesystem::path(options.json_path).parent_path().string()};
+  const std::unique_ptr<ProtocolRun> run = protocol.create(context);
+  run->set_up();
 
   // --quiet: not echoed (the --json results hold it, `config --resolved` shows it).
   if (rank == 0 && !options.quiet) print_resolved_config(resolved);
   boot.barrier();
   try {
-    if (engine) {
-      engine->run();
-    } else {
-      // A scan's steps are announced on stderr: not under --quiet, nor under
-      // sim (evbench sim's progress line says how far it got, in wall time).
-      run_microbench(*driver, boot, topo, resolved, mode, peer_names(topo), stats,
-                     !options.quiet && options.simulated_platform.empty());
-    }
+    run->run();
   } catch (const Error& e) {
     // The other ranks are told before this rank's driver goes down (which
     // they would notice as a lost peer): the bootstrap reports the first
@@ -142,17 +140,7 @@ int run_worker_with(const Topology& topo, const Config& config, const PluginRegi
     boot.abort(e.what());
     throw;
   }
-  if (units.bu) {
-    stats.integrity = units.bu->integrity();
-    if (stats.integrity_problem.empty())  // else the RU's (ring overrun) came first
-      stats.integrity_problem = units.bu->first_problem();
-    stats.fu_processed = units.fus->processed();
-    stats.fu_accepted = units.fus->accepted();
-  }
-  if (units.ru || units.bu) {  // buffers still held
-    stats.anon_huge_bytes = anon_huge_bytes();
-    stats.anon_rss_bytes = anon_rss_bytes();
-  }
+  run->finish(stats);
   boot.barrier();
   driver->shutdown();
   rusage usage{};

@@ -106,10 +106,9 @@ int launch_mpi(const Config& config, int nprocs, const WorkerFn& worker) {
   MPI_Comm_size(MPI_COMM_WORLD, &world);
   if (world != nprocs) {
     throw ConfigError("bootstrap mpi: MPI_COMM_WORLD has " + std::to_string(world) + " ranks but " +
-                      config.source + " needs " + std::to_string(nprocs) +
-                      " processes (nodes=" + std::to_string(config.nodes) +
-                      ", layout=" + to_string(config.layout) + ", evm=" + to_string(config.evm) +
-                      ", protocol=" + to_string(config.protocol) +
+                      config.source + " needs " + std::to_string(nprocs) + " processes (nodes=" +
+                      std::to_string(config.nodes) + ", layout=" + to_string(config.layout) +
+                      ", evm=" + to_string(config.evm) + ", protocol=" + config.protocol +
                       "; see docs/drivers/mpi.md): run `mpirun -np " + std::to_string(nprocs) +
                       " ...`");
   }

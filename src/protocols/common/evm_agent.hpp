@@ -59,6 +59,10 @@ class EvmAgent : public Agent {
  protected:
   // Hands event `event` to BU `bu`'s slot `slot` (the credit came from `from`).
   virtual void assign_event(PeerId from, int bu, uint32_t slot, uint64_t event) = 0;
+  // Whether a BU knows the event of each slot (PULL: it asked for it), so an
+  // out-of-sync report names one RU; else (PUSH) the BU learns the event from
+  // the headers and names two RUs that differ.
+  virtual bool bu_knows_slot_event() const { return true; }
   // The watermark the RUs have been sent (0 under on_failure abort): goes
   // into each assignment, so an RU can wait for a release still on its way.
   uint64_t released() const { return evm_.released(); }

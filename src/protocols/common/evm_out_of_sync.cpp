@@ -20,7 +20,7 @@ void EvmAgent::on_desync(PeerId from, const Command& cmd) {
   if (cmd.slot >= static_cast<uint32_t>(credits)) refuse("no valid slot");
   if (cmd.ru >= nodes) refuse("no valid RU");
   // PULL: the BU knows the slot's event and named the RU; PUSH: it names two.
-  const bool pull = engine_.config().protocol != Protocol::push;
+  const bool pull = bu_knows_slot_event();
   if (pull && cmd.count != kNoRu) refuse("a second RU where the BU knows the event");
   if (!pull && (cmd.count >= nodes || cmd.count == cmd.ru)) refuse("no second RU");
   if (cmd.event_id == cmd.value) refuse("the two events are the same");

@@ -36,7 +36,7 @@ namespace {
 // The shift of each step: every shift 0..n-1 for a one-to-one scan, else one step.
 std::vector<int> step_shifts(const Config& c) {
   std::vector<int> shifts;
-  if (c.protocol == Protocol::one_to_one && c.shift_scan) {
+  if (pattern_of(c) == Pattern::one_to_one && c.shift_scan) {
     for (int s = 0; s < c.nodes; ++s) shifts.push_back(s);
   } else {
     shifts.push_back(c.shift % c.nodes);
@@ -47,10 +47,10 @@ std::vector<int> step_shifts(const Config& c) {
 // The BUs RU `ru` sends to in one step, in visiting order.
 std::vector<int> targets_of(const Config& c, int ru, int shift) {
   const int n = c.nodes;
-  switch (c.protocol) {
-    case Protocol::one_to_one:
+  switch (pattern_of(c)) {
+    case micro::Pattern::one_to_one:
       return {(ru + shift) % n};
-    case Protocol::many_to_one:
+    case micro::Pattern::many_to_one:
       return {0};
     default: {  // gather*: barrel order starting at the RU's own index
       std::vector<int> t;
@@ -67,10 +67,10 @@ std::vector<int> targets_of(const Config& c, int ru, int shift) {
 // many-to-one every RU to BU 0; the gathers every RU to every BU.
 size_t max_sources_of(const Config& c, int bu) {
   if (bu < 0) return 0;
-  switch (c.protocol) {
-    case Protocol::one_to_one:
+  switch (pattern_of(c)) {
+    case micro::Pattern::one_to_one:
       return 1;
-    case Protocol::many_to_one:
+    case micro::Pattern::many_to_one:
       return bu == 0 ? static_cast<size_t>(c.nodes) : 0;
     default:
       return static_cast<size_t>(c.nodes);
@@ -144,21 +144,10 @@ void run_microbench(Driver& driver, Bootstrap& boot, const Topology& topo, const
   const RankRoles& me = topo.ranks.at(boot.rank());
   stats.ru = me.ru;
   stats.bu = me.bu;
-  switch (config.protocol) {
-    case Protocol::one_to_one:
-    case Protocol::many_to_one:
-    case Protocol::gather:
-    case Protocol::gather_cmd:
-    case Protocol::gather_cmd_meta:
-      micro::run_point_to_point(driver, boot, topo, config, mode, peer_names, stats, live);
-      return;
-    case Protocol::alltoall:
-      micro::run_alltoall(driver, boot, topo, config, stats);
-      return;
-    default:
-      throw ConfigError(std::string("protocol ") + to_string(config.protocol) +
-                        " is an event builder, not a micro-benchmark");
-  }
+  if (micro::pattern_of(config) == micro::Pattern::alltoall)
+    micro::run_alltoall(driver, boot, topo, config, stats);
+  else
+    micro::run_point_to_point(driver, boot, topo, config, mode, peer_names, stats, live);
 }
 
 }  // namespace evb

@@ -34,14 +34,15 @@ uint64_t round64(uint64_t n) {
   return (n + 63) & ~uint64_t{63};
 }
 
-bool has_cmd(Protocol p) {
-  return p == Protocol::gather_cmd || p == Protocol::gather_cmd_meta;
+bool has_cmd(Pattern p) {
+  return p == Pattern::gather_cmd || p == Pattern::gather_cmd_meta;
 }
 
 }  // namespace
 
 size_t MicroAgent::arena_bytes(const Config& c, size_t max_sources) {
-  const uint64_t meta = c.protocol == Protocol::gather_cmd_meta ? round64(meta_message_size(c)) : 0;
+  const uint64_t meta =
+      pattern_of(c) == Pattern::gather_cmd_meta ? round64(meta_message_size(c)) : 0;
   const uint64_t per_slot = round64(data_message_size(c)) + meta;
   return std::max<size_t>(64, max_sources * std::max(1, c.parallel) * per_slot);
 }
@@ -60,8 +61,8 @@ MicroAgent::MicroAgent(Engine& engine, const Topology& topo, DataPool* pool,
       stats_(stats),
       headers_(engine.driver(), sizeof(BenchHeader)) {
   id_ = engine_.add_agent(this);
-  with_cmd_ = has_cmd(config_.protocol);
-  with_meta_ = config_.protocol == Protocol::gather_cmd_meta;
+  with_cmd_ = has_cmd(pattern_of(config_));
+  with_meta_ = pattern_of(config_) == Pattern::gather_cmd_meta;
   data_size_ = data_message_size(config_);
   meta_size_ = with_meta_ ? meta_message_size(config_) : 0;
   parallel_ = static_cast<uint32_t>(std::max(1, config_.parallel));

@@ -17,6 +17,11 @@ namespace evb::micro {
 
 constexpr uint32_t kBenchMagic = 0x4D42454E;  // "MBEN"
 
+// Which micro-benchmark config.protocol names (each registered under its
+// YAML name by microbench_register.cpp).
+enum class Pattern { one_to_one, many_to_one, gather, gather_cmd, gather_cmd_meta, alltoall };
+Pattern pattern_of(const Config& config);
+
 // First bytes of every bench data message (and of every alltoall block).
 // Receivers check magic, source, target and step; a mismatch counts as corrupt.
 struct BenchHeader {

@@ -43,6 +43,7 @@ class PushEvmAgent final : public EvmAgent {
 
  private:
   void assign_event(PeerId from, int bu, uint32_t slot, uint64_t event) override;
+  bool bu_knows_slot_event() const override { return false; }
   std::vector<int> order_;  // the event's RU order (capacity reused)
 };
 

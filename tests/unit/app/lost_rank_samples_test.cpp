@@ -17,7 +17,7 @@ Config exclude_config() {
   c.nodes = 2;
   c.layout = Layout::split;
   c.evm = EvmPlacement::dedicated;
-  c.protocol = Protocol::pull;
+  c.protocol = "pull";
   c.on_failure = OnFailure::exclude;
   c.events = 100;
   c.warmup_s = 0;

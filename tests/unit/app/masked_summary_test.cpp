@@ -16,7 +16,7 @@ namespace {
 Config masked_config() {
   Config c;
   c.nodes = 4;
-  c.protocol = Protocol::pull;
+  c.protocol = "pull";
   c.on_failure = OnFailure::exclude;
   c.on_ru_loss = OnRuLoss::mask;
   c.events = 100;

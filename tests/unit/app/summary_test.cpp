@@ -14,7 +14,8 @@ Config noevm(uint64_t events) {
   Config c;
   c.nodes = 2;
   c.parallel = 2;
-  c.protocol = Protocol::pull_noevm;
+  c.protocol = "pull-noevm";
+  c.with_evm = false;  // what the loader sets from the protocol's factory
   c.events = events;
   c.warmup_s = 0;
   return c;
@@ -52,7 +53,7 @@ TEST(Summary, EventBuiltTwiceIsReported) {
   EXPECT_FALSE(s.integrity_ok());
 
   Config pull = c;
-  pull.protocol = Protocol::pull;
+  pull.protocol = "pull";
   auto ranks = bus(6, 5);
   RankStats evm;
   evm.rank = 2;
@@ -102,7 +103,8 @@ std::vector<RankStats> scan_ranks() {
 Config scan_config() {
   Config c;
   c.nodes = 2;
-  c.protocol = Protocol::one_to_one;
+  c.protocol = "one-to-one";
+  c.with_evm = false;  // what the loader sets from the protocol's factory
   c.shift_scan = true;
   return c;
 }

@@ -74,9 +74,6 @@ TEST(ConfigTable, EveryKeyOnceWithDoc) {
 }
 
 TEST(ConfigTable, EnumSpellings) {
-  EXPECT_STREQ(to_string(Protocol::pull_noevm), "pull-noevm");
-  EXPECT_STREQ(to_string(Protocol::one_to_one), "one-to-one");
-  EXPECT_STREQ(to_string(Protocol::gather_cmd_meta), "gather-cmd-meta");
   EXPECT_STREQ(to_string(EvmPlacement::with_rank0), "with-rank0");
   EXPECT_STREQ(to_string(PollMode::automatic), "auto");
   EXPECT_STREQ(to_string(SizeDistribution::lognormal), "lognormal");

@@ -166,7 +166,7 @@ poll_mode: yield
   EXPECT_EQ(c.fu_per_bu, 3);
   EXPECT_DOUBLE_EQ(c.fu.processing_time_s, 0.002);
   EXPECT_DOUBLE_EQ(c.fu.accept_ratio, 0.25);
-  EXPECT_EQ(c.protocol, Protocol::push);
+  EXPECT_EQ(c.protocol, "push");
   EXPECT_EQ(c.scheduling, Scheduling::random);
   EXPECT_EQ(c.seed, 42u);
   EXPECT_EQ(c.credits, 16);
@@ -220,7 +220,7 @@ TEST_F(ConfigLoader, OverridesApplyAfterTheFile) {
   EXPECT_EQ(c.driver_options.at("sndbuf"), "4194304");
   EXPECT_EQ(c.fragment.size, 64u * 1024);
   EXPECT_EQ(c.fragment.meta_size, 64u);
-  EXPECT_EQ(c.protocol, Protocol::pull_noevm);
+  EXPECT_EQ(c.protocol, "pull-noevm");
 }
 
 TEST_F(ConfigLoader, LaterOverrideWins) {
@@ -334,7 +334,7 @@ TEST_F(ConfigContradictions, Protocols) {
              "all-to-all (");
   EXPECT_HAS(error_of("nodes: 4\nprotocol: alltoall\n"), "), driver is tcp");
   if (test::built("mpi")) {
-    EXPECT_EQ(load("protocol: alltoall\ndriver: mpi\n").protocol, Protocol::alltoall);
+    EXPECT_EQ(load("protocol: alltoall\ndriver: mpi\n").protocol, "alltoall");
   }
   EXPECT_HAS(error_of("nodes: 1\nparallel: 1\nprotocol: one-to-one\n"),
              "test.yaml:3:1: protocol: protocol one-to-one needs at least 2 nodes, got 1");
@@ -426,7 +426,9 @@ TEST(ConfigLoaderAdapt, ParallelFollowsNodesUnlessSet) {
   EXPECT_EQ(load_config_text("", "x", {"nodes=2"}, PluginKeys{}).parallel, 2);
   EXPECT_EQ(load_config_text("nodes: 8\n", "x", {}, PluginKeys{}).parallel, 4);
   EXPECT_EQ(load_config_text("nodes: 8\nparallel: 6\n", "x", {}, PluginKeys{}).parallel, 6);
-  EXPECT_THROW(load_config_text("nodes: 3\nparallel: 4\n", "x", {}, PluginKeys{}), ConfigError);
+  // The contradiction is an event builder's rule: checked with the protocols built.
+  EXPECT_THROW(load_config_text("nodes: 3\nparallel: 4\n", "x", {}, test::real_plugins()),
+               ConfigError);
 }
 
 }  // namespace

@@ -21,6 +21,11 @@ namespace {
 
 using MemoryPlan = test::WithDefaultDriver;
 
+// What the selected protocol's units allocate (its factory's memory_needs).
+MemoryNeeds needs_of(const Config& c) {
+  return test::real_protocols().of(c).memory_needs;
+}
+
 Config load(const std::vector<std::string>& sets) {
   return load_config_text("", "test.yaml", sets, test::real_plugins());
 }
@@ -56,10 +61,10 @@ TEST(MemoryPlanText, HumanBytes) {
 TEST_F(MemoryPlan, LocalRanksCountTheUnitsOwnSizes) {
   const Config c = load({"nodes=4", "ru_buffer=16GiB", "bootstrap=local", "page_size=normal"});
   const Topology t = make_topology(c);
-  const HostShare share = ranks_on_this_host(c, t, env_of({}));
+  const HostShare share = ranks_on_this_host(c, t, env_of({}), needs_of(c));
   ASSERT_EQ(share.ranks.size(), static_cast<size_t>(t.nprocs));
   EXPECT_TRUE(share.scope.empty());
-  const HostNeed need = host_memory_need(c, t, share.ranks);
+  const HostNeed need = host_memory_need(c, t, share.ranks, needs_of(c));
   const auto* ring = part(need, "RU ring");
   const auto* windows = part(need, "BU windows");
   ASSERT_NE(ring, nullptr);
@@ -79,7 +84,8 @@ TEST_F(MemoryPlan, LocalRanksCountTheUnitsOwnSizes) {
 TEST_F(MemoryPlan, HugePagesRoundUpTo2MiB) {
   const Config c = load({"nodes=4", "bootstrap=local", "page_size=huge"});
   const Topology t = make_topology(c);
-  const HostNeed need = host_memory_need(c, t, ranks_on_this_host(c, t, env_of({})).ranks);
+  const HostNeed need =
+      host_memory_need(c, t, ranks_on_this_host(c, t, env_of({}), needs_of(c)).ranks, needs_of(c));
   const uint64_t huge = 2ull << 20;
   ASSERT_NE(part(need, "BU windows"), nullptr);
   EXPECT_EQ(part(need, "BU windows")->each,
@@ -89,8 +95,8 @@ TEST_F(MemoryPlan, HugePagesRoundUpTo2MiB) {
 TEST_F(MemoryPlan, ShortfallNamesTheKeyAndBothFigures) {
   const Config c = load({"nodes=4", "ru_buffer=16GiB", "bootstrap=local"});
   const Topology t = make_topology(c);
-  const HostShare share = ranks_on_this_host(c, t, env_of({}));
-  const HostNeed need = host_memory_need(c, t, share.ranks);
+  const HostShare share = ranks_on_this_host(c, t, env_of({}), needs_of(c));
+  const HostNeed need = host_memory_need(c, t, share.ranks, needs_of(c));
   const uint64_t available = static_cast<uint64_t>(22.9 * (1ull << 30));
   const std::string msg = memory_shortfall(need, available, share);
   EXPECT_EQ(msg.rfind("ru_buffer: ", 0), 0u) << msg;
@@ -106,10 +112,10 @@ TEST_F(MemoryPlan, EnvBootstrapChecksThisNodesRanks) {
   // layout split: ranks 2n, 2n+1 are node n's RU and BU.
   const Config c = load({"nodes=4", "layout=split", "bootstrap=env", "protocol=pull-noevm"});
   const Topology t = make_topology(c);
-  const HostShare share = ranks_on_this_host(c, t, env_of({{"EVBENCH_RANK", "3"}}));
+  const HostShare share = ranks_on_this_host(c, t, env_of({{"EVBENCH_RANK", "3"}}), needs_of(c));
   EXPECT_EQ(share.ranks, (std::vector<int>{2, 3}));
   EXPECT_NE(share.scope.find("this host's share (node 1"), std::string::npos) << share.scope;
-  const HostNeed need = host_memory_need(c, t, share.ranks);
+  const HostNeed need = host_memory_need(c, t, share.ranks, needs_of(c));
   ASSERT_NE(part(need, "RU ring"), nullptr);
   EXPECT_EQ(part(need, "RU ring")->count, 1);
   EXPECT_EQ(part(need, "BU windows")->count, 1);
@@ -121,14 +127,16 @@ TEST_F(MemoryPlan, LauncherLocalRanksWin) {
   const HostShare share = ranks_on_this_host(c, t,
                                              env_of({{"OMPI_COMM_WORLD_RANK", "3"},
                                                      {"OMPI_COMM_WORLD_LOCAL_RANK", "1"},
-                                                     {"OMPI_COMM_WORLD_LOCAL_SIZE", "2"}}));
+                                                     {"OMPI_COMM_WORLD_LOCAL_SIZE", "2"}}),
+                                             needs_of(c));
   EXPECT_EQ(share.ranks, (std::vector<int>{2, 3}));
 }
 
 TEST_F(MemoryPlan, MicroBenchmarksCountPoolAndArena) {
   const Config c = load({"nodes=4", "protocol=many-to-one", "ru_buffer=1GiB", "bootstrap=local"});
   const Topology t = make_topology(c);
-  const HostNeed need = host_memory_need(c, t, ranks_on_this_host(c, t, env_of({})).ranks);
+  const HostNeed need =
+      host_memory_need(c, t, ranks_on_this_host(c, t, env_of({}), needs_of(c)).ranks, needs_of(c));
   ASSERT_NE(part(need, "send pool"), nullptr);
   EXPECT_EQ(part(need, "send pool")->each, 1ull << 30);
   ASSERT_NE(part(need, "receive arena"), nullptr);

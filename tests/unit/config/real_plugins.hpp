@@ -1,6 +1,7 @@
 #pragma once
 // The config tests load configurations against the plug-ins really built
-// into evbench (the generated register_builtin_plugins() and the same
+// into evbench (the generated register_builtin_plugins() and
+// register_builtin_protocols(), and the same
 // plugin_keys() the CLI uses), never a hand-made table: driver names, option
 // tables and limits are the real ones. A test that needs a particular driver
 // skips when that driver is not built here.
@@ -16,11 +17,21 @@
 
 namespace evb::test {
 
+// The protocols built into evbench (the generated register_builtin_protocols()).
+inline const ProtocolRegistry& real_protocols() {
+  static const ProtocolRegistry protocols = [] {
+    ProtocolRegistry r;
+    register_builtin_protocols(r);
+    return r;
+  }();
+  return protocols;
+}
+
 inline const PluginKeys& real_plugins() {
   static const PluginKeys keys = [] {
     PluginRegistry registry;
     register_builtin_plugins(registry);
-    return plugin_keys(registry);
+    return plugin_keys(registry, real_protocols());
   }();
   return keys;
 }

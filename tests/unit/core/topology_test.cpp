@@ -25,7 +25,8 @@ TEST(Topology, SplitWithRank0AndNoEvmProtocols) {
   EXPECT_EQ(t.evm_rank, 0);
   EXPECT_EQ(t.ru_rank[1], 2);
   EXPECT_EQ(t.bu_rank[1], 3);
-  c.protocol = Protocol::pull_noevm;
+  c.protocol = "pull-noevm";
+  c.with_evm = false;  // what the loader sets from the protocol's factory
   t = make_topology(c);
   EXPECT_EQ(t.evm_rank, -1);
   // An RU rank talks to BU ranks only (no RU-RU links without an EVM).

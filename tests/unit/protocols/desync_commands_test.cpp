@@ -25,7 +25,7 @@ namespace {
 using test_support::RecordingDriver;
 
 // nodes 2, layout rubu, dedicated EVM: ranks 0 and 1 host RU+BU n, rank 2 the EVM.
-Config two_nodes(Protocol protocol) {
+Config two_nodes(const std::string& protocol) {
   Config c;
   c.protocol = protocol;
   c.nodes = 2;
@@ -60,7 +60,7 @@ bool refused(Agent& a, PeerId from, const Command& cmd, const std::string& why) 
 }
 
 TEST(DesyncCommands, PushEvmNamesTheRuWhoseLabelDiffersFromItsAssignment) {
-  const Config c = two_nodes(Protocol::push);
+  const Config c = two_nodes("push");
   const Topology topo = make_topology(c);
   RecordingDriver driver;
   Engine engine(driver, 2, c, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)"});
@@ -93,7 +93,7 @@ TEST(DesyncCommands, PushEvmNamesTheRuWhoseLabelDiffersFromItsAssignment) {
 }
 
 TEST(DesyncCommands, EvmChecksEveryFieldOfAReport) {
-  const Config c = two_nodes(Protocol::push);
+  const Config c = two_nodes("push");
   const Topology topo = make_topology(c);
   RecordingDriver driver;
   Engine engine(driver, 2, c, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)"});
@@ -113,7 +113,7 @@ TEST(DesyncCommands, EvmChecksEveryFieldOfAReport) {
 }
 
 TEST(DesyncCommands, PullEvmStopsAssigningOnAReport) {
-  const Config c = two_nodes(Protocol::pull);
+  const Config c = two_nodes("pull");
   const Topology topo = make_topology(c);
   RecordingDriver driver;
   Engine engine(driver, 2, c, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)"});
@@ -134,7 +134,7 @@ TEST(DesyncCommands, PullEvmStopsAssigningOnAReport) {
 // the EVM's answer for a slot it asked about naming the label it has, then
 // names RU 1, keeps its fragment in a file and credits the slot as event 5.
 TEST(DesyncCommands, PushBuAsksTheEvmAndFollowsOnlyItsAnswer) {
-  Config c = two_nodes(Protocol::push);
+  Config c = two_nodes("push");
   const Topology topo = make_topology(c);
   RecordingDriver driver;
   Engine engine(driver, 0, c, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)"});
@@ -224,7 +224,7 @@ namespace {
 // on_ru_loss mask: a report makes the PULL EVM mask the RU and tell every BU
 // (`mask` command) instead of stopping; assignment goes on.
 TEST(DesyncMask, PullEvmMasksTheRuAndTellsEveryBu) {
-  Config c = two_nodes(Protocol::pull);
+  Config c = two_nodes("pull");
   c.on_failure = OnFailure::exclude;
   c.on_ru_loss = OnRuLoss::mask;
   const Topology topo = make_topology(c);
@@ -260,7 +260,7 @@ TEST(DesyncMask, PullEvmMasksTheRuAndTellsEveryBu) {
 // A BU takes a `mask` only from the EVM, only under on_ru_loss mask, and
 // only for an RU of the run.
 TEST(DesyncMask, BuTakesAMaskOnlyFromTheEvm) {
-  Config c = two_nodes(Protocol::pull);
+  Config c = two_nodes("pull");
   c.on_failure = OnFailure::exclude;
   c.on_ru_loss = OnRuLoss::mask;
   const Topology topo = make_topology(c);
@@ -277,7 +277,7 @@ TEST(DesyncMask, BuTakesAMaskOnlyFromTheEvm) {
   EXPECT_TRUE(refused(agent, 2, Command{.type = CommandType::mask, .ru = 2}, "refused"));
   EXPECT_EQ(test_support::command_outcome(agent, 2, mask), "accepted");
 
-  Config stop = two_nodes(Protocol::pull);  // on_ru_loss stop: no mask taken
+  Config stop = two_nodes("pull");  // on_ru_loss stop: no mask taken
   stop.on_failure = OnFailure::exclude;
   Engine engine2(driver, 0, stop, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)"});
   BuilderUnit bu2(0, stop);
@@ -296,7 +296,7 @@ namespace {
 // record comes first, then the BU's; the BU's event, handed to BU 0 and
 // built there (masked), closes the BU's record (its recovery time).
 TEST(MaskedNode, ABuLostWithItsRuIsRebuiltAndItsRecordClosed) {
-  Config c = two_nodes(Protocol::pull);
+  Config c = two_nodes("pull");
   c.on_failure = OnFailure::exclude;
   c.on_ru_loss = OnRuLoss::mask;
   const Topology topo = make_topology(c);

@@ -1,6 +1,8 @@
 // effective_poll_mode(): what `poll_mode` becomes for a rank, from the
 // processes on its host, the host's logical CPUs and whether the driver can
 // block.
+#include "protocols/api/poll_mode.hpp"
+
 #include <gtest/gtest.h>
 
 #include "protocols/common/engine.hpp"

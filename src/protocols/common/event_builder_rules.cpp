@@ -1,0 +1,63 @@
+// The consistency rules every event builder (pull, push, pull-noevm) adds to
+// the core ones: checked when one of them is the selected protocol, listed
+// in docs/CONFIG.md with the protocols that check them.
+#include <string>
+
+#include "core/config.hpp"
+#include "core/config_detail.hpp"
+#include "core/ring_geometry.hpp"
+#include "protocols/common/event_builder_run.hpp"
+
+namespace evb {
+namespace {
+
+std::string num(uint64_t v) {
+  return std::to_string(v);
+}
+
+}  // namespace
+
+std::vector<KeyRule> event_builder_rules() {
+  return {
+      {"`parallel` must not exceed `nodes` (the number of RUs) for the event builders",
+       [](const Config& c, const PluginKeys&) -> std::optional<KeyProblem> {
+         if (c.parallel <= c.nodes) return std::nullopt;
+         return KeyProblem{{"parallel", "nodes"},
+                           "parallel (" + std::to_string(c.parallel) +
+                               ") exceeds the number of RUs (" + std::to_string(c.nodes) + ")"};
+       }},
+      {"a fragment (1 header + `fragment.meta_segments` + `fragment.data_segments` segments) "
+       "fits in one operation of the selected `driver`",
+       [](const Config& c, const PluginKeys& p) -> std::optional<KeyProblem> {
+         const auto it = p.driver_max_segments.find(c.driver);
+         if (it == p.driver_max_segments.end()) return std::nullopt;
+         const uint64_t need = 1ull + c.fragment.meta_segments + c.fragment.data_segments;
+         if (need <= it->second) return std::nullopt;
+         return KeyProblem{{"fragment.data_segments", "fragment.meta_segments", "driver"},
+                           "a fragment of 1 header + " + num(c.fragment.meta_segments) +
+                               " metadata + " + num(c.fragment.data_segments) +
+                               " data segments is " + num(need) + " segments, but driver " +
+                               c.driver + " sends at most " + num(it->second) + " per operation"};
+       }},
+      {"under `on_failure: exclude` every RU's `ru_buffer` holds `nodes` x `credits` maximal "
+       "fragments (RUs keep each fragment until its event is built; a default `ru_buffer` "
+       "grows to twice that)",
+       [](const Config& c, const PluginKeys&) -> std::optional<KeyProblem> {
+         if (c.on_failure != OnFailure::exclude) return std::nullopt;
+         const uint64_t need = exclude_min_ru_buffer(c);
+         if (c.ru_buffer >= need) return std::nullopt;
+         return KeyProblem{{"ru_buffer", "credits", "nodes"},
+                           "ru_buffer (" + config_detail::format_size(c.ru_buffer) + ") holds " +
+                               num(min_ring_slots(c)) +
+                               " fragments, but on_failure exclude keeps every fragment until its "
+                               "event is built and nodes (" +
+                               std::to_string(c.nodes) + ") x credits (" +
+                               std::to_string(c.credits) +
+                               ") = " + num(static_cast<uint64_t>(c.nodes) * c.credits) +
+                               " events can be in flight: ru_buffer must be at least " +
+                               config_detail::format_size(need) + " (or leave it unset)"};
+       }},
+  };
+}
+
+}  // namespace evb

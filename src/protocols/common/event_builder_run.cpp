@@ -1,0 +1,69 @@
+#include "protocols/common/event_builder_run.hpp"
+
+#include "core/aligned_buffer.hpp"
+#include "units/builder_unit.hpp"
+#include "units/readout_unit.hpp"
+
+namespace evb {
+
+EventBuilderRun::EventBuilderRun(const ProtocolContext& ctx, const ProtocolAgents& agents)
+    : ctx_(ctx), agents_(agents), faults_(ctx.config, ctx.topo, ctx.boot.rank()) {}
+
+void EventBuilderRun::set_up() {
+  engine_.emplace(ctx_.driver, ctx_.boot.rank(), ctx_.config, ctx_.mode, ctx_.peer_names);
+  if (!faults_.empty()) engine_->set_faults(&faults_);
+  build_event_builder(units_, *engine_, ctx_.boot, ctx_.topo, ctx_.stats, ctx_.quiet, agents_,
+                      ctx_.keep_dir);
+}
+
+void EventBuilderRun::finish(RankStats& stats) {
+  if (units_.bu) {
+    stats.integrity = units_.bu->integrity();
+    if (stats.integrity_problem.empty())  // else the RU's (ring overrun) came first
+      stats.integrity_problem = units_.bu->first_problem();
+    stats.fu_processed = units_.fus->processed();
+    stats.fu_accepted = units_.fus->accepted();
+  }
+  if (units_.ru || units_.bu) {  // buffers still held
+    stats.anon_huge_bytes = anon_huge_bytes();
+    stats.anon_rss_bytes = anon_rss_bytes();
+  }
+}
+
+std::vector<MemoryNeed> event_builder_memory(const Config& c, const RankRoles& roles) {
+  std::vector<MemoryNeed> out;
+  auto add = [&](const char* what, const char* keys, uint64_t bytes, bool block = true) {
+    if (bytes > 0) out.push_back({what, keys, block ? mapped_bytes(bytes, c.page_size) : bytes});
+  };
+  if (roles.ru >= 0) {
+    add("RU ring", "ru_buffer", ReadoutUnit::ring_bytes(c, roles.ru));
+    add("RU checksum table", "ru_buffer", ReadoutUnit::checksum_table_bytes(c, roles.ru), false);
+  }
+  if (roles.bu >= 0)
+    add("BU windows", "credits, nodes, fragment.size", BuilderUnit::memory_bytes(c));
+  return out;
+}
+
+ProtocolFactory event_builder_factory(std::string name, std::string summary,
+                                      std::vector<std::string> keys, const ProtocolAgents& agents) {
+  ProtocolFactory f;
+  f.name = std::move(name);
+  f.summary = std::move(summary);
+  f.keys = std::move(keys);
+  f.uses_evm = agents.evm != nullptr;
+  f.builds_events = true;
+  f.sim_waits_for_any = true;
+  f.rules = event_builder_rules();
+  f.memory_needs = event_builder_memory;
+  f.resolve = [](const Config& config, const Driver& driver) {
+    Config resolved = config;
+    resolved.data_path = resolve_data_path(config, driver);
+    return resolved;
+  };
+  f.create = [agents](const ProtocolContext& ctx) -> std::unique_ptr<ProtocolRun> {
+    return std::make_unique<EventBuilderRun>(ctx, agents);
+  };
+  return f;
+}
+
+}  // namespace evb

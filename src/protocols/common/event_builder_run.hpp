@@ -1,0 +1,45 @@
+#pragma once
+// What pull/, push/ and pull_noevm/ share as plug-ins: one rank's run of an
+// event builder (the engine, the fault injector, the units and the agents
+// the folder chose) and the factory fields every event builder has alike
+// (data path resolution, memory needs, the rules on its keys). A folder adds
+// its name, keys, agents and its own traits.
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "protocols/api/protocol.hpp"
+#include "protocols/common/engine.hpp"
+#include "protocols/common/fault_injector.hpp"
+#include "protocols/event_builder.hpp"
+
+namespace evb {
+
+class EventBuilderRun : public ProtocolRun {
+ public:
+  EventBuilderRun(const ProtocolContext& ctx, const ProtocolAgents& agents);
+  void set_up() override;
+  void run() override { engine_->run(); }
+  void finish(RankStats& stats) override;
+
+ private:
+  ProtocolContext ctx_;
+  ProtocolAgents agents_;
+  FaultInjector faults_;
+  std::optional<Engine> engine_;
+  EventBuilderRank units_;
+};
+
+// A factory with what every event builder shares filled in; `agents` are
+// the folder's classes.
+ProtocolFactory event_builder_factory(std::string name, std::string summary,
+                                      std::vector<std::string> keys, const ProtocolAgents& agents);
+
+// The rules every event builder adds (parallel, fragment segments, the ring
+// under on_failure exclude).
+std::vector<KeyRule> event_builder_rules();
+
+// The RU ring and checksum table, the BU windows of a rank with `roles`.
+std::vector<MemoryNeed> event_builder_memory(const Config& config, const RankRoles& roles);
+
+}  // namespace evb

@@ -1,0 +1,170 @@
+// The micro-benchmarks as plug-ins: one factory per pattern (one-to-one,
+// many-to-one, the gathers, alltoall), all running run_microbench on the
+// rank's driver. Their keys: `parallel` exchanges in flight per pair,
+// `shift` for one-to-one (and the platform a shift scan's predicted rates
+// come from); no credits, EVM, FUs or integrity sampling.
+#include <algorithm>
+#include <array>
+
+#include "core/error.hpp"
+#include "protocols/api/protocol_registry.hpp"
+#include "protocols/microbench/microbench.hpp"
+#include "protocols/microbench/microbench_agent.hpp"
+#include "protocols/microbench/microbench_detail.hpp"
+
+namespace evb::micro {
+namespace {
+
+struct Named {
+  Pattern pattern;
+  const char* name;
+  const char* summary;
+};
+constexpr std::array kPatterns{
+    Named{Pattern::one_to_one, "one-to-one",
+          "micro-benchmark: node n sends to node n+shift (shift: scan, every shift in turn)"},
+    Named{Pattern::many_to_one, "many-to-one", "micro-benchmark: every node sends to node 0"},
+    Named{Pattern::gather, "gather", "micro-benchmark: every node sends to every node"},
+    Named{Pattern::gather_cmd, "gather-cmd",
+          "micro-benchmark: gather, each message asked for by a command"},
+    Named{Pattern::gather_cmd_meta, "gather-cmd-meta",
+          "micro-benchmark: gather-cmd with a metadata message beside each data message"},
+    Named{Pattern::alltoall, "alltoall",
+          "baseline: the driver library's all-to-all (MPI_Alltoall) in a loop"},
+};
+
+// One rank's micro-benchmark: everything happens in run() (steps are
+// separated by bootstrap barriers).
+class MicrobenchRun final : public ProtocolRun {
+ public:
+  explicit MicrobenchRun(const ProtocolContext& ctx) : ctx_(ctx) {}
+  void set_up() override {}
+  void run() override {
+    run_microbench(ctx_.driver, ctx_.boot, ctx_.topo, ctx_.config, ctx_.mode, ctx_.peer_names,
+                   ctx_.stats, ctx_.live);
+  }
+
+ private:
+  ProtocolContext ctx_;
+};
+
+// The send pool and receive arena (or all-to-all buffers) of a rank.
+std::vector<MemoryNeed> memory_of(const Config& c, const RankRoles& roles) {
+  std::vector<MemoryNeed> out;
+  auto add = [&](const char* what, const char* keys, uint64_t bytes) {
+    if (bytes > 0) out.push_back({what, keys, mapped_bytes(bytes, c.page_size)});
+  };
+  const uint64_t data = data_message_size(c);
+  if (pattern_of(c) == Pattern::alltoall) {
+    const uint64_t block = data * static_cast<uint64_t>(c.nodes);
+    add("send pool", "ru_buffer", DataPool::size_for(c.ru_buffer, block));
+    add("receive buffer", "nodes, fragment.size", block);
+    return out;
+  }
+  if (roles.ru >= 0)
+    add("send pool", "ru_buffer", DataPool::size_for(c.ru_buffer, data + meta_message_size(c)));
+  add("receive arena", "nodes, parallel, fragment.size",
+      MicroAgent::arena_bytes(c, max_sources_of(c, roles.bu)));
+  return out;
+}
+
+// The rules every micro-benchmark adds.
+std::vector<KeyRule> common_rules() {
+  return {
+      {"micro-benchmark protocols need at least 2 nodes",
+       [](const Config& c, const PluginKeys&) -> std::optional<KeyProblem> {
+         if (c.nodes >= 2) return std::nullopt;
+         return KeyProblem{
+             {"protocol", "nodes"},
+             "protocol " + c.protocol + " needs at least 2 nodes, got " + std::to_string(c.nodes)};
+       }},
+      {"`data_path: write` is for the event builders (pull, push, pull-noevm)",
+       [](const Config& c, const PluginKeys&) -> std::optional<KeyProblem> {
+         if (c.data_path != DataPath::write) return std::nullopt;
+         return KeyProblem{{"data_path", "protocol"},
+                           "data_path write applies to the event builders, not to " + c.protocol};
+       }},
+  };
+}
+
+KeyRule shift_below_nodes() {
+  return {"`shift` is less than `nodes`",
+          [](const Config& c, const PluginKeys&) -> std::optional<KeyProblem> {
+            if (c.shift_scan || c.shift < c.nodes) return std::nullopt;
+            return KeyProblem{{"shift", "nodes"},
+                              "shift (" + std::to_string(c.shift) + ") must be less than nodes (" +
+                                  std::to_string(c.nodes) + ")"};
+          }};
+}
+
+KeyRule driver_has_alltoall() {
+  return {
+      "protocol `alltoall` (the library all-to-all baseline) needs a driver that has one "
+      "(`mpi`)",
+      [](const Config& c, const PluginKeys& p) -> std::optional<KeyProblem> {
+        const auto& with = p.drivers_with_alltoall;
+        if (std::find(with.begin(), with.end(), c.driver) != with.end()) return std::nullopt;
+        std::string have;
+        for (const auto& d : with) have += (have.empty() ? "" : ", ") + d;
+        return KeyProblem{{"protocol", "driver"},
+                          "protocol alltoall needs a driver with a library all-to-all (" +
+                              (have.empty() ? std::string("none built") : have) + "), driver is " +
+                              c.driver};
+      }};
+}
+
+// A node sending to itself has no route on a simulated platform (SMPI moves
+// it at no cost): a scan leaves shift 0 out, asked alone it is an error.
+void check_one_to_one_simulated(const Config& c) {
+  if (c.shift_scan || c.shift % c.nodes != 0) return;
+  throw ConfigError("shift: " + std::to_string(c.shift) +
+                    " sends every node's data to itself, which sim does not simulate (no "
+                    "route from a host to itself: SMPI moves it at no cost); use a shift of 1.." +
+                    std::to_string(c.nodes - 1) + " or scan");
+}
+
+ProtocolFactory factory_of(const Named& n) {
+  ProtocolFactory f;
+  f.name = n.name;
+  f.summary = n.summary;
+  f.rules = common_rules();
+  switch (n.pattern) {
+    case Pattern::one_to_one:
+      f.keys = {"parallel", "shift", "seed", "topology.platform", "topology.order"};
+      f.rules.push_back(shift_below_nodes());
+      f.steps = [](const Config& c) { return c.shift_scan ? c.nodes : 1; };
+      f.check_simulated = check_one_to_one_simulated;
+      break;
+    case Pattern::alltoall:
+      f.keys = {"seed"};
+      f.rules.push_back(driver_has_alltoall());
+      f.sim_waits_for_any = true;
+      break;
+    default:
+      f.keys = {"parallel", "seed"};
+  }
+  f.memory_needs = memory_of;
+  f.resolve = [](const Config& config, const Driver&) {
+    Config resolved = config;
+    resolved.data_path = DataPath::send;
+    return resolved;
+  };
+  f.create = [](const ProtocolContext& ctx) -> std::unique_ptr<ProtocolRun> {
+    return std::make_unique<MicrobenchRun>(ctx);
+  };
+  return f;
+}
+
+}  // namespace
+
+Pattern pattern_of(const Config& config) {
+  for (const Named& n : kPatterns)
+    if (config.protocol == n.name) return n.pattern;
+  throw ConfigError("protocol " + config.protocol + " is not a micro-benchmark");
+}
+
+}  // namespace evb::micro
+
+void evb_register_protocol_microbench(evb::ProtocolRegistry& registry) {
+  for (const auto& named : evb::micro::kPatterns) registry.add(evb::micro::factory_of(named));
+}

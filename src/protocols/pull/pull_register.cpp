@@ -1,0 +1,16 @@
+// PULL as a plug-in: BUs ask the EVM for events (credits) and request each
+// fragment from its RU; the agents are PullBuAgent and PullEvmAgent.
+#include "protocols/api/protocol_registry.hpp"
+#include "protocols/common/event_builder_run.hpp"
+#include "protocols/pull/pull.hpp"
+
+void evb_register_protocol_pull(evb::ProtocolRegistry& registry) {
+  using namespace evb;
+  registry.add(event_builder_factory(
+      "pull", "event builder: the EVM assigns events, each BU requests the fragments from the RUs",
+      {"credits", "parallel", "scheduling", "topology.platform", "topology.order", "seed",
+       "data_path", "evm", "events", "fu_per_bu", "fu.processing_time", "fu.accept_ratio",
+       "ru_rate_factors", "verify.sample", "verify.payload", "fault.corrupt_every", "fault.corrupt",
+       "local_fragment"},
+      agents_of<pull::PullBuAgent, pull::PullEvmAgent>(true)));
+}
