@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <fstream>
 
-#include "apps/evbench/report_masked.hpp"
 #include "apps/evbench/topology_ring.hpp"
 #include "apps/evbench/versions.hpp"
 #include "core/clock.hpp"
@@ -15,7 +14,8 @@
 #include "core/payload_memory.hpp"
 #include "core/ring_geometry.hpp"
 #include "protocols/common/fault_injector.hpp"
-#include "protocols/common/rate_timeline.hpp"
+#include "protocols/common/recovery.hpp"
+#include "protocols/common/report_masked.hpp"
 #include "topo/platform_loader.hpp"
 #include "topo/prediction_json.hpp"
 #include "topo/shift_scan.hpp"
@@ -280,38 +280,6 @@ void summarize_microbench(const Config& c, const std::vector<RankStats>& ranks, 
   if (s.window_s > 0) s.events_per_second = head_messages / (s.window_s * s.headline_steps);
 }
 
-// ", aggregate back to >= 90 % of its pre-fault 12.3 Gb/s after 0.20 s" + newline;
-// with RUs masked by then "of 3/4 of its pre-fault" (recovery_after).
-void print_recovery(const AggregateRecovery& r) {
-  char share[48] = "";
-  if (r.rus > 0) std::snprintf(share, sizeof share, "%d/%d of ", r.rus_left, r.rus);
-  if (!r.known)
-    std::printf("; no pre-fault aggregate to recover to\n");
-  else if (r.time_to_recover_s)
-    std::printf("; aggregate back to >= 90 %% of %sits pre-fault %.2f Gb/s after %.3f s\n", share,
-                r.pre_fault_gbps, *r.time_to_recover_s);
-  else
-    std::printf("; aggregate not back to 90 %% of %sits pre-fault %.2f Gb/s (best %.0f %%)\n",
-                share, r.pre_fault_gbps, 100 * r.best_fraction);
-}
-
-// pre_fault_gbps, time_to_recover_s (null: not back to 90 %), recovered_fraction, resolution_s
-void recovery_fields(JsonWriter& w, const AggregateRecovery& r) {
-  if (!r.known) {
-    w.raw("pre_fault_gbps", "null");
-    w.raw("time_to_recover_s", "null");
-    return;
-  }
-  w.value("pre_fault_gbps", r.pre_fault_gbps);
-  if (r.time_to_recover_s)
-    w.value("time_to_recover_s", *r.time_to_recover_s);
-  else
-    w.raw("time_to_recover_s", "null");
-  w.value("recovered_fraction", r.best_fraction);
-  w.value("recovery_level", r.level());  // of pre_fault_gbps: (N - masked) / N, else 1
-  w.value("recovery_resolution_s", r.resolution_s);
-}
-
 // What was lost: "RU 3 (rank 3) at 2.00 s, 12 events incomplete, assignment
 // stopped at 2.01 s" (empty when no data source was lost).
 std::string data_source_loss(const Summary& s) {
@@ -484,7 +452,7 @@ void print_table(const Config& c, const Topology& t, const Summary& s, const std
     if (f.action == "masked") {  // "# RU 2 (rank 2) lost at 2.00 s: masked; 8123 events ..."
       std::printf("# %s (rank %d) lost at %.2f s, detected after %.2f s: masked%s", f.unit.c_str(),
                   f.rank, f.lost_at_s, f.detected_at_s - f.lost_at_s, masked_line(s, f).c_str());
-      print_recovery(recovery_after(s, f.lost_at_s, f.detected_at_s));
+      std::fputs(recovery_text(recovery_after(s, f.lost_at_s, f.detected_at_s)).c_str(), stdout);
       continue;
     }
     std::printf("# %s (rank %d) %s %.2f s, detected after %.2f s, %llu events reassigned",
@@ -502,12 +470,12 @@ void print_table(const Config& c, const Topology& t, const Summary& s, const std
       std::printf(" (built in %.3f s)", f.recovered_at_s - f.detected_at_s);
     else
       std::printf(" (not all built)");
-    print_recovery(recovery_after(s, f.lost_at_s, f.detected_at_s));
+    std::fputs(recovery_text(recovery_after(s, f.lost_at_s, f.detected_at_s)).c_str(), stdout);
   }
   for (const FaultSpec& f : c.faults) {
     if (f.kind != FaultSpec::Kind::stall && f.kind != FaultSpec::Kind::delay) continue;
     std::printf("# %s %s at %.2f s for %.2f s", to_string(f.kind), f.unit.c_str(), f.at_s, f.for_s);
-    print_recovery(recovery_after(s, f.at_s, f.at_s + f.for_s));
+    std::fputs(recovery_text(recovery_after(s, f.at_s, f.at_s + f.for_s)).c_str(), stdout);
   }
   if (!s.failures.empty() || s.late_discarded || s.incomplete_lost_peer)
     std::printf(
@@ -867,24 +835,6 @@ int report_run(const Config& c, const Topology& t, const std::vector<RankStats>&
   if (s.data_source_lost())
     std::fprintf(stderr, "evbench: data source lost: %s\n", data_source_loss(s).c_str());
   return s.integrity_ok() && !s.data_source_lost() ? kExitOk : kExitIntegrity;
-}
-
-AggregateRecovery aggregate_recovery(const Summary& s, double fault_s, double since_s,
-                                     double level) {
-  AggregateRecovery out;
-  if (s.rate_bins.empty() || s.rate_bin_s <= 0 || level <= 0) return out;
-  const double until =
-      s.assign_stopped_at_s >= 0 ? s.assign_stopped_at_s : s.rate_bins.size() * s.rate_bin_s;
-  const Recovery r = find_recovery(s.rate_bins, s.rate_bin_s, s.warmup_s, fault_s, since_s, until,
-                                   0.1, 0.9 * level);
-  if (r.pre_level <= 0) return out;
-  out.known = true;
-  out.pre_fault_gbps = r.pre_level * 8 / 1e9;
-  if (r.recovered_s) out.time_to_recover_s = std::max(0.0, *r.recovered_s - since_s);
-  out.best_fraction = r.best_fraction / level;
-  if (r.recovered_s) out.best_fraction = std::max(out.best_fraction, 0.9);  // rounding
-  out.resolution_s = s.rate_bin_s;
-  return out;
 }
 
 }  // namespace evb

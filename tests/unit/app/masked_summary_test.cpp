@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "apps/evbench/report.hpp"
-#include "apps/evbench/report_masked.hpp"
 #include "core/topology.hpp"
+#include "protocols/common/report_masked.hpp"
 
 namespace evb {
 namespace {
