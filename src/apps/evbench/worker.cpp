@@ -158,7 +158,7 @@ int run_worker_with(const Topology& topo, const Config& config, const PluginRegi
   probe.run_variant = driver->variant();
   if (driver->capabilities().rdma_write)
     probe.run_variant += std::string(" ") + to_string(resolved.data_path);
-  return report_run(resolved, topo, ranks, options, probe);
+  return report_run(protocol, resolved, topo, ranks, options, probe);
 }
 
 }  // namespace

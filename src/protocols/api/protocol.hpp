@@ -8,7 +8,7 @@
 // creates the ProtocolRun that sets up its units on the engine and runs
 // them. Nothing outside src/protocols names a protocol: the worker calls
 // create -> set_up -> run -> finish, validation asks the factory's traits
-// and rules, rank 0's report asks its ProtocolReport.
+// and rules, rank 0's report asks its ProtocolReport (protocol_report.hpp).
 #include <functional>
 #include <memory>
 #include <string>
@@ -20,6 +20,7 @@
 #include "drivers/api/bootstrap.hpp"
 #include "drivers/api/driver.hpp"
 #include "protocols/api/memory_need.hpp"
+#include "protocols/api/protocol_report.hpp"
 #include "protocols/common/rank_stats.hpp"
 
 namespace evb {
@@ -81,6 +82,9 @@ struct ProtocolFactory {
   // ConfigError when the driver lacks what it needs.
   std::function<Config(const Config&, const Driver&)> resolve;
   std::function<std::unique_ptr<ProtocolRun>(const ProtocolContext&)> create;
+  // Rank 0's share of the report: its summary of every rank's statistics,
+  // its lines of the table, its JSON fields, its verdict.
+  std::shared_ptr<const ProtocolReport> report;
 };
 
 }  // namespace evb

@@ -1,6 +1,7 @@
 #include "protocols/common/event_builder_run.hpp"
 
 #include "core/aligned_buffer.hpp"
+#include "protocols/common/event_building_report.hpp"
 #include "units/builder_unit.hpp"
 #include "units/readout_unit.hpp"
 
@@ -63,6 +64,7 @@ ProtocolFactory event_builder_factory(std::string name, std::string summary,
   f.create = [agents](const ProtocolContext& ctx) -> std::unique_ptr<ProtocolRun> {
     return std::make_unique<EventBuilderRun>(ctx, agents);
   };
+  f.report = std::make_shared<EventBuildingReport>();
   return f;
 }
 

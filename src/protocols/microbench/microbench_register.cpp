@@ -11,6 +11,7 @@
 #include "protocols/microbench/microbench.hpp"
 #include "protocols/microbench/microbench_agent.hpp"
 #include "protocols/microbench/microbench_detail.hpp"
+#include "protocols/microbench/microbench_report.hpp"
 
 namespace evb::micro {
 namespace {
@@ -152,6 +153,7 @@ ProtocolFactory factory_of(const Named& n) {
   f.create = [](const ProtocolContext& ctx) -> std::unique_ptr<ProtocolRun> {
     return std::make_unique<MicrobenchRun>(ctx);
   };
+  f.report = std::make_shared<MicrobenchReport>();
   return f;
 }
 

@@ -6,8 +6,8 @@
 
 #include <vector>
 
-#include "apps/evbench/report.hpp"
 #include "core/topology.hpp"
+#include "summarize.hpp"
 
 namespace evb {
 namespace {

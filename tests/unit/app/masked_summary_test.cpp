@@ -6,9 +6,9 @@
 
 #include <vector>
 
-#include "apps/evbench/report.hpp"
-#include "apps/evbench/report_masked.hpp"
 #include "core/topology.hpp"
+#include "protocols/common/report_masked.hpp"
+#include "summarize.hpp"
 
 namespace evb {
 namespace {

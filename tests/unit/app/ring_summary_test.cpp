@@ -5,9 +5,9 @@
 
 #include <vector>
 
-#include "apps/evbench/report.hpp"
 #include "core/ring_geometry.hpp"
 #include "core/topology.hpp"
+#include "summarize.hpp"
 
 namespace evb {
 namespace {

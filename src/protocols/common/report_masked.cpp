@@ -1,4 +1,4 @@
-#include "apps/evbench/report_masked.hpp"
+#include "protocols/common/report_masked.hpp"
 
 #include <cstdio>
 

@@ -6,8 +6,9 @@
 #include <cstdint>
 #include <string>
 
-#include "apps/evbench/report.hpp"
 #include "core/json_writer.hpp"
+#include "protocols/api/run_summary.hpp"
+#include "protocols/common/recovery.hpp"
 
 namespace evb {
 

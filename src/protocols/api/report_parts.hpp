@@ -1,0 +1,66 @@
+#pragma once
+// The pieces of a report every protocol's report shares: the summary's
+// start and end (lost ranks, poll modes, memory by rank), the table lines
+// every run prints (rows per node, the network-only line, fault.corrupt's
+// count), the integrity part of the verdict and of stderr, and the groups
+// of results fields every run's JSON has (docs/METRICS.md; a protocol that
+// does not fill a figure writes it as 0 or empty).
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/config.hpp"
+#include "core/json_writer.hpp"
+#include "core/topology.hpp"
+#include "protocols/api/run_summary.hpp"
+#include "protocols/common/rank_stats.hpp"
+
+namespace evb {
+
+// lo, avg and hi of `v` (all 0 when empty).
+void min_avg_max(const std::vector<double>& v, double& lo, double& avg, double& hi);
+// "64 KiB", "1 MiB", "1000 B": the largest unit that divides `bytes`.
+std::string human_size(uint64_t bytes);
+
+// A summary's start: the ranks that sent no statistics (Summary::ranks_lost,
+// lost_ranks), which the protocol's figures may depend on.
+Summary begin_summary(const Topology& topo, const std::vector<RankStats>& ranks);
+// Its end: the poll mode(s) the ranks ran and their memory, by rank.
+void finish_summary(Summary& s, const std::vector<RankStats>& ranks);
+
+// Table lines. "  <node> <Gb/s> <network Gb/s>" per node under a header
+// naming the first rate column.
+void print_per_node_rows(std::FILE* out, const Summary& s, const char* column);
+// "# per-node figures include the node's own <own> ..." and the network-only line.
+void print_network_lines(std::FILE* out, const Summary& s, const char* own);
+// "# fault corrupt (p ...): injected ..., detected ..." (fault.corrupt set).
+void print_corrupt_fault(std::FILE* out, const Config& c, const Summary& s);
+
+// "integrity errors" (+ " (desync: ...)" when fragments were out of sync),
+// or empty when the integrity counters hold (Summary::integrity_ok).
+std::string integrity_failures(const Summary& s);
+// stderr: "integrity errors: 1 corrupt, ..." and "first problem: ..." when
+// the integrity counters do not hold; empty otherwise.
+std::vector<std::string> integrity_errors(const Summary& s);
+
+// results fields. lost_data_sources (each RU lost under on_failure exclude)
+// and assign_stopped_at_s (null: assignment did not stop early).
+void write_loss_fields(JsonWriter& w, const Summary& s);
+// window_s .. fragments_in_place, bandwidth_gbps (with .network) and latency_ms.
+void write_figures(JsonWriter& w, const Summary& s);
+// "per_node": {"min", "avg", "max"} (Gb/s) and "per_node_values" (by node).
+void write_per_node(JsonWriter& w, double lo, double avg, double hi,
+                    const std::vector<double>& values);
+// Into the open integrity object: incomplete .. verified_fragments.
+void write_integrity_counters(JsonWriter& w, const Summary& s);
+// peak_rss_bytes, anon_huge_bytes, anon_rss_bytes (by rank) and lost_ranks.
+void write_memory(JsonWriter& w, const Summary& s);
+// Into the open faults array: fault.corrupt's entry (when set).
+void write_corrupt_fault(JsonWriter& w, const Config& c, const Summary& s);
+// filter_units and bounds.
+void write_bounds(JsonWriter& w, const Summary& s);
+// samples: one entry per report interval.
+void write_samples(JsonWriter& w, const Config& c, const Summary& s);
+
+}  // namespace evb

@@ -1,0 +1,97 @@
+#include "core/payload_memory.hpp"
+#include "protocols/api/report_parts.hpp"
+#include "protocols/common/event_building_report.hpp"
+#include "protocols/common/fault_injector.hpp"
+#include "protocols/common/recovery.hpp"
+#include "protocols/common/report_masked.hpp"
+
+namespace evb {
+namespace {
+
+// One entry per configured stall, delay, kill or desync: its unit and rank,
+// and for a fault that ends, how the aggregate recovered.
+void fault_entries(JsonWriter& w, const Config& c, const Topology& t, const Summary& s) {
+  for (const FaultSpec& f : c.faults) {
+    if (f.kind == FaultSpec::Kind::corrupt) continue;  // write_corrupt_fault's entry
+    w.begin_object();
+    w.value("kind", to_string(f.kind));
+    w.value("unit", f.unit);
+    w.value("rank", rank_of_unit(t, f.unit));
+    w.value("at_s", f.at_s);
+    // A desync lasts to the end and ends the run: no duration, nothing to recover to.
+    const bool lasting = f.kind == FaultSpec::Kind::kill || f.kind == FaultSpec::Kind::desync;
+    if (!lasting) w.value("for_s", f.for_s);
+    if (f.kind == FaultSpec::Kind::delay) w.value("by_s", f.by_s);
+    if (f.kind == FaultSpec::Kind::desync) {
+      w.value("by_events", static_cast<int64_t>(f.by_events));
+      w.value("out_of_sync", s.integrity.out_of_sync);
+    }
+    if (!lasting) recovery_fields(w, recovery_after(s, f.at_s, f.at_s + f.for_s));
+    w.end_object();
+  }
+}
+
+// What the EVM saw: one entry per lost or excluded peer, with what became
+// of its events and how the aggregate recovered.
+void failure_entries(JsonWriter& w, const Summary& s) {
+  for (const FailureRecord& f : s.failures) {
+    w.begin_object();
+    w.value("kind", f.cause == "silent"        ? "excluded_silent"
+                    : f.cause == "out of sync" ? "out_of_sync"
+                                               : "peer_lost");
+    w.value("unit", f.unit);
+    w.value("rank", f.rank);
+    w.value("lost_at_s", f.lost_at_s);
+    w.value("detected_at_s", f.detected_at_s);
+    w.value("time_to_detect_s", f.detected_at_s - f.lost_at_s);
+    w.value("events_reassigned", f.reassigned);
+    if (!f.action.empty()) w.value("action", f.action);  // reassigned, masked, stopped
+    if (f.unit.rfind("BU", 0) == 0) {
+      if (f.recovered_at_s >= 0)
+        w.value("time_to_rebuild_s", f.recovered_at_s - f.detected_at_s);
+      else
+        w.raw("time_to_rebuild_s", "null");
+      recovery_fields(w, recovery_after(s, f.lost_at_s, f.detected_at_s));
+    } else if (f.action == "masked") {  // back to (N - masked) / N of the level
+      w.raw("time_to_rebuild_s", "null");
+      w.value("events_built_without", built_without(s, f));
+      recovery_fields(w, recovery_after(s, f.lost_at_s, f.detected_at_s));
+    } else {  // a lost RU ends assignment: nothing to recover to
+      w.raw("time_to_rebuild_s", "null");
+      recovery_fields(w, AggregateRecovery{});
+    }
+    w.end_object();
+  }
+}
+
+}  // namespace
+
+void EventBuildingReport::status_fields(JsonWriter& w, const Summary& s) const {
+  write_loss_fields(w, s);
+}
+
+void EventBuildingReport::results_fields(JsonWriter& w, const Config& c, const Topology& t,
+                                         const Summary& s, const ReportContext&) const {
+  write_figures(w, s);
+  w.begin_object("integrity");
+  write_integrity_counters(w, s);
+  // off: header checks only (verify.payload; `evbench sim` shares payloads).
+  w.value("payload_checks", std::string(payload_checks(c) ? "on" : "off"));
+  w.value("incomplete_lost_peer", s.incomplete_lost_peer);
+  masked_events_json(w, s);  // on_ru_loss mask: built without a masked RU
+  w.value("late_discarded", s.late_discarded);
+  w.value("ring_overrun", s.ring_overrun);
+  w.value("first_problem", s.integrity_problem);
+  w.end_object();
+  write_memory(w, s);
+  w.begin_array("faults");
+  write_corrupt_fault(w, c, s);
+  fault_entries(w, c, t, s);
+  failure_entries(w, s);
+  w.end_array();
+  write_bounds(w, s);
+  w.value("samples_from", s.samples_from);
+  write_samples(w, c, s);
+}
+
+}  // namespace evb

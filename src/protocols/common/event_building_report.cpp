@@ -1,0 +1,167 @@
+#include "protocols/common/event_building_report.hpp"
+
+#include "core/error.hpp"
+#include "core/payload_memory.hpp"
+#include "protocols/api/report_parts.hpp"
+#include "protocols/common/recovery.hpp"
+#include "protocols/common/report_masked.hpp"
+
+namespace evb {
+namespace {
+
+// " (ranks 3, 5)" for the lost-ranks line; empty when none.
+std::string rank_list(const std::vector<int>& ranks) {
+  std::string s;
+  for (int r : ranks) s += (s.empty() ? "" : ", ") + std::to_string(r);
+  if (s.empty()) return s;
+  return (ranks.size() == 1 ? " (rank " : " (ranks ") + s + ")";
+}
+
+// One line per peer the EVM lost or excluded, with what became of its
+// events and how the aggregate recovered; one per stall or delay fault.
+void print_failures(std::FILE* out, const Config& c, const Summary& s) {
+  for (const FailureRecord& f : s.failures) {
+    if (f.action == "masked") {  // "# RU 2 (rank 2) lost at 2.00 s: masked; 8123 events ..."
+      std::fprintf(out, "# %s (rank %d) lost at %.2f s, detected after %.2f s: masked%s",
+                   f.unit.c_str(), f.rank, f.lost_at_s, f.detected_at_s - f.lost_at_s,
+                   masked_line(s, f).c_str());
+      std::fputs(recovery_text(recovery_after(s, f.lost_at_s, f.detected_at_s)).c_str(), out);
+      continue;
+    }
+    std::fprintf(out, "# %s (rank %d) %s %.2f s, detected after %.2f s, %llu events reassigned",
+                 f.unit.c_str(), f.rank,
+                 f.cause == "silent"        ? "silent since"
+                 : f.cause == "out of sync" ? "out of sync at"
+                                            : "lost at",
+                 f.lost_at_s, f.detected_at_s - f.lost_at_s,
+                 static_cast<unsigned long long>(f.reassigned));
+    if (f.unit.rfind("BU", 0) != 0) {
+      std::fprintf(out, "\n");
+      continue;
+    }
+    if (f.recovered_at_s >= 0)
+      std::fprintf(out, " (built in %.3f s)", f.recovered_at_s - f.detected_at_s);
+    else
+      std::fprintf(out, " (not all built)");
+    std::fputs(recovery_text(recovery_after(s, f.lost_at_s, f.detected_at_s)).c_str(), out);
+  }
+  for (const FaultSpec& f : c.faults) {
+    if (f.kind != FaultSpec::Kind::stall && f.kind != FaultSpec::Kind::delay) continue;
+    std::fprintf(out, "# %s %s at %.2f s for %.2f s", to_string(f.kind), f.unit.c_str(), f.at_s,
+                 f.for_s);
+    std::fputs(recovery_text(recovery_after(s, f.at_s, f.at_s + f.for_s)).c_str(), out);
+  }
+}
+
+}  // namespace
+
+std::string EventBuildingReport::title(const Config& c) const {
+  return c.protocol;
+}
+
+std::string EventBuildingReport::shape(const Config& c) const {
+  return std::string(", ") + to_string(c.scheduling) + " scheduling";
+}
+
+void EventBuildingReport::print_settings(std::FILE* out, const Config& c, const Summary& s) const {
+  std::fprintf(out,
+               "# credits %d, parallel %d, data path %s, poll mode %s, fragment %s %s, ru_buffer "
+               "%s, window %.2f s (warm-up %.2f s excluded)\n",
+               c.credits, c.parallel, to_string(c.data_path), s.poll_mode.c_str(),
+               human_size(c.fragment.size).c_str(), to_string(c.fragment.distribution),
+               human_size(c.ru_buffer).c_str(), s.window_s, s.warmup_s);
+}
+
+void EventBuildingReport::print_body(std::FILE* out, const Config& c, const Summary& s,
+                                     const ReportContext& context) const {
+  if (context.per_node) print_per_node_rows(out, s, "BU Gb/s");
+  std::fprintf(out, "#\n# %12s %12s %12s %14s %12s %10s %10s %10s\n", "min Gb/s", "avg Gb/s",
+               "max Gb/s", "aggregate Gb/s", "events/s", "p50 ms", "p99 ms", "max ms");
+  std::fprintf(out, "  %12.3f %12.3f %12.3f %14.3f %12.1f %10.3f %10.3f %10.3f\n", s.min_gbps,
+               s.avg_gbps, s.max_gbps, s.aggregate_gbps, s.events_per_second, s.p50_ms, s.p99_ms,
+               s.max_ms);
+  print_network_lines(out, s, "fragment");
+  std::fprintf(
+      out,
+      "#\n# events built %llu of %llu assigned; incomplete %llu, lost %llu, built twice %llu,"
+      " duplicate %llu, corrupt %llu (%llu fragments checksummed)\n",
+      static_cast<unsigned long long>(s.events_built),
+      static_cast<unsigned long long>(s.events_assigned),
+      static_cast<unsigned long long>(s.incomplete), static_cast<unsigned long long>(s.lost),
+      static_cast<unsigned long long>(s.duplicate_events),
+      static_cast<unsigned long long>(s.integrity.duplicate),
+      static_cast<unsigned long long>(s.integrity.corrupt),
+      static_cast<unsigned long long>(s.integrity.verified));
+  if (!payload_checks(c))
+    std::fprintf(out, "# payload checks off (verify.payload %s): headers checked, payloads not\n",
+                 to_string(c.verify_payload));
+  std::fprintf(out, "# filter units: %llu events processed, %llu accepted\n",
+               static_cast<unsigned long long>(s.fu_processed),
+               static_cast<unsigned long long>(s.fu_accepted));
+  print_corrupt_fault(out, c, s);
+  print_failures(out, c, s);
+  if (!s.failures.empty() || s.late_discarded || s.incomplete_lost_peer)
+    std::fprintf(out,
+                 "# on_failure %s: %d rank(s) lost%s, %llu late deliveries discarded, %llu events "
+                 "incomplete for lack of a lost RU\n",
+                 to_string(c.on_failure), s.ranks_lost, rank_list(s.lost_ranks).c_str(),
+                 static_cast<unsigned long long>(s.late_discarded),
+                 static_cast<unsigned long long>(s.incomplete_lost_peer));
+  if (c.on_ru_loss == OnRuLoss::mask)
+    std::fprintf(out, "# on_ru_loss mask: %llu events built without a masked RU's fragment\n",
+                 static_cast<unsigned long long>(s.masked_events));
+  if (c.on_failure == OnFailure::exclude)
+    std::fprintf(
+        out,
+        "# RU rings keep fragments until built: at most %llu of %llu slots held, %llu overruns, "
+        "%llu assignments held back for a release\n",
+        static_cast<unsigned long long>(s.max_events_held),
+        static_cast<unsigned long long>(s.ring_slots),
+        static_cast<unsigned long long>(s.ring_overrun),
+        static_cast<unsigned long long>(s.assignments_held_back));
+}
+
+std::string data_source_loss(const Summary& s) {
+  if (!s.data_source_lost()) return "";
+  std::string out;
+  char buf[160];
+  for (const FailureRecord& f : s.lost_data_sources()) {
+    std::snprintf(buf, sizeof buf, "%s (rank %d) at %.2f s", f.unit.c_str(), f.rank, f.lost_at_s);
+    out += (out.empty() ? "" : ", ") + std::string(buf);
+  }
+  if (out.empty()) out = "an RU the EVM did not name";
+  std::snprintf(buf, sizeof buf, ", %llu events incomplete",
+                static_cast<unsigned long long>(s.incomplete_lost_peer));
+  out += buf;
+  if (s.assign_stopped_at_s >= 0) {
+    std::snprintf(buf, sizeof buf, ", assignment stopped at %.2f s", s.assign_stopped_at_s);
+    out += buf;
+  }
+  return out;
+}
+
+// What failed: integrity errors, a lost data source, or both. A run that
+// masked RUs (on_ru_loss mask) is degraded: "RU 2 (rank 2) masked at 2.00
+// s, 8123 events built without it" (the app's "OK, degraded: ...").
+Verdict EventBuildingReport::verdict(const Summary& s) const {
+  Verdict v;
+  v.failures = integrity_failures(s);
+  if (s.data_source_lost())
+    v.failures +=
+        (v.failures.empty() ? "" : "; ") + std::string("data source lost: ") + data_source_loss(s);
+  v.degraded = masked_summary(s);
+  v.degraded_label = "masked";
+  return v;
+}
+
+std::vector<std::string> EventBuildingReport::errors(const Summary& s) const {
+  std::vector<std::string> out = integrity_errors(s);
+  if (s.data_source_lost()) out.push_back("data source lost: " + data_source_loss(s));
+  return out;
+}
+
+int EventBuildingReport::exit_code(const Summary& s) const {
+  return s.integrity_ok() && !s.data_source_lost() ? kExitOk : kExitIntegrity;
+}
+
+}  // namespace evb

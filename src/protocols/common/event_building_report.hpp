@@ -1,0 +1,33 @@
+#pragma once
+// The event builders' share of rank 0's report (pull, push, pull-noevm):
+// events built, assigned and accounted for, BU rates and latency, the
+// failures the EVM saw and how the aggregate recovered, masked RUs, and the
+// verdict's integrity and data-source parts (docs/METRICS.md). The summary
+// is in event_building_summary.cpp, the table and verdict in
+// event_building_report.cpp, the results fields in event_building_json.cpp.
+#include "protocols/api/protocol_report.hpp"
+
+namespace evb {
+
+class EventBuildingReport final : public ProtocolReport {
+ public:
+  Summary summarize(const Config& config, const Topology& topo, const std::vector<RankStats>& ranks,
+                    bool simulated) const override;
+  std::string title(const Config& config) const override;
+  std::string shape(const Config& config) const override;
+  void print_settings(std::FILE* out, const Config& config, const Summary& s) const override;
+  void print_body(std::FILE* out, const Config& config, const Summary& s,
+                  const ReportContext& context) const override;
+  Verdict verdict(const Summary& s) const override;
+  std::vector<std::string> errors(const Summary& s) const override;
+  int exit_code(const Summary& s) const override;
+  void status_fields(JsonWriter& w, const Summary& s) const override;
+  void results_fields(JsonWriter& w, const Config& config, const Topology& topo, const Summary& s,
+                      const ReportContext& context) const override;
+};
+
+// What was lost: "RU 3 (rank 3) at 2.00 s, 12 events incomplete, assignment
+// stopped at 2.01 s" (empty when no data source was lost).
+std::string data_source_loss(const Summary& s);
+
+}  // namespace evb
