@@ -38,6 +38,28 @@ bool contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
+// What the config's driver will report once started (nullopt: not built, or
+// no plug-in information).
+std::optional<Capabilities> capabilities_of(const Config& c, const PluginKeys& p) {
+  if (!p.driver_capabilities) return std::nullopt;
+  return p.driver_capabilities(c);
+}
+
+// The built drivers whose capabilities (with their default options) have
+// `has`: the alternatives an error message names.
+std::vector<std::string> drivers_with(const Config& c, const PluginKeys& p,
+                                      bool (*has)(const Capabilities&)) {
+  std::vector<std::string> out;
+  for (const auto& d : p.drivers) {
+    Config other = c;
+    other.driver = d;
+    other.driver_options.clear();  // c's options belong to c.driver
+    const auto caps = capabilities_of(other, p);
+    if (caps && has(*caps)) out.push_back(d);
+  }
+  return out;
+}
+
 // Largest fragment an RU can produce, metadata included.
 uint64_t max_fragment_bytes(const Config& c) {
   double factor = 1.0;
@@ -129,16 +151,16 @@ const std::vector<Rule>& rules() {
       {"a fragment (1 header + `fragment.meta_segments` + `fragment.data_segments` segments) "
        "fits in one operation of the selected `driver`",
        [](const Config& c, const PluginKeys& p) -> std::optional<Failure> {
-         const auto it = p.driver_max_segments.find(c.driver);
-         if (!is_event_builder(c.protocol) || it == p.driver_max_segments.end())
-           return std::nullopt;
+         if (!is_event_builder(c.protocol)) return std::nullopt;
+         const auto caps = capabilities_of(c, p);
+         if (!caps || caps->max_segments == 0) return std::nullopt;  // 0: known once started
          const uint64_t need = 1ull + c.fragment.meta_segments + c.fragment.data_segments;
-         if (need <= it->second) return std::nullopt;
+         if (need <= caps->max_segments) return std::nullopt;
          return Failure{{"fragment.data_segments", "fragment.meta_segments", "driver"},
                         "a fragment of 1 header + " + num(c.fragment.meta_segments) +
                             " metadata + " + num(c.fragment.data_segments) + " data segments is " +
                             num(need) + " segments, but driver " + c.driver + " sends at most " +
-                            num(it->second) + " per operation"};
+                            num(caps->max_segments) + " per operation"};
        }},
       {"`data_path: write` is for the event builders (pull, push, pull-noevm)",
        [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
@@ -149,8 +171,9 @@ const std::vector<Rule>& rules() {
        }},
       {"`data_path: write` needs a `driver` that can rdma_write",
        [](const Config& c, const PluginKeys& p) -> std::optional<Failure> {
-         if (c.data_path != DataPath::write || !contains(p.drivers_without_rdma_write, c.driver))
-           return std::nullopt;
+         if (c.data_path != DataPath::write) return std::nullopt;
+         const auto caps = capabilities_of(c, p);
+         if (!caps || caps->rdma_write) return std::nullopt;
          return Failure{{"data_path", "driver"},
                         "data_path write needs one-sided writes, and driver " + c.driver +
                             " has no rdma_write (use data_path send, or a driver with "
@@ -221,10 +244,10 @@ const std::vector<Rule>& rules() {
       {"protocol `alltoall` (the library all-to-all baseline) needs a driver that has one "
        "(`mpi`)",
        [](const Config& c, const PluginKeys& p) -> std::optional<Failure> {
-         if (c.protocol != Protocol::alltoall || contains(p.drivers_with_alltoall, c.driver))
-           return std::nullopt;
-         std::string have;
-         for (const auto& d : p.drivers_with_alltoall) have += (have.empty() ? "" : ", ") + d;
+         if (c.protocol != Protocol::alltoall) return std::nullopt;
+         if (const auto caps = capabilities_of(c, p); caps && caps->alltoall) return std::nullopt;
+         const std::string have =
+             join(drivers_with(c, p, [](const Capabilities& k) { return k.alltoall; }));
          return Failure{{"protocol", "driver"},
                         "protocol alltoall needs a driver with a library all-to-all (" +
                             (have.empty() ? std::string("none built") : have) + "), driver is " +
@@ -255,12 +278,14 @@ const std::vector<Rule>& rules() {
                           std::string("on_failure exclude reassigns a lost BU's events through "
                                       "the EVM; protocol ") +
                               to_string(c.protocol) + " has none (use abort, or pull or push)"};
-         if (p.drivers.empty() || contains(p.drivers_surviving_peer_loss, c.driver))
+         if (p.drivers.empty()) return std::nullopt;
+         if (const auto caps = capabilities_of(c, p); caps && caps->survives_peer_loss)
            return std::nullopt;
-         return Failure{
-             {"on_failure", "driver"},
-             "on_failure exclude needs a driver that goes on when a peer dies; driver " + c.driver +
-                 " ends the whole job (surviving: " + join(p.drivers_surviving_peer_loss) + ")"};
+         const auto surviving =
+             drivers_with(c, p, [](const Capabilities& k) { return k.survives_peer_loss; });
+         return Failure{{"on_failure", "driver"},
+                        "on_failure exclude needs a driver that goes on when a peer dies; driver " +
+                            c.driver + " ends the whole job (surviving: " + join(surviving) + ")"};
        }},
       {"`on_failure: exclude` needs a `bootstrap` under which the other ranks go on when one "
        "dies (local, env; not mpi)",

@@ -5,12 +5,18 @@
 // `evbench config --explain` text and docs/CONFIG.md are all generated from
 // it. Drivers declare their own driver_options.* keys the same way and hand
 // them over through PluginKeys.
+#include <functional>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/capabilities.hpp"
+
 namespace evb {
+
+struct Config;
 
 enum class KeyType {
   integer,     // 64-bit signed
@@ -41,19 +47,14 @@ struct PluginKeys {
   std::vector<std::string> drivers;
   std::vector<std::string> bootstraps;
   std::map<std::string, std::vector<KeySpec>> driver_options;  // driver -> its keys
-  // driver -> most segments it sends in one operation, where known before the
-  // driver starts (libfabric's depends on the provider: checked at set-up).
-  std::map<std::string, size_t> driver_max_segments;
   // protocol name -> the keys it reads beyond those every run reads (each
   // protocol folder declares its own: protocols/common/protocol_keys.hpp).
   std::map<std::string, std::vector<std::string>> protocol_keys;
-  // Drivers that can never rdma_write, whatever their options.
-  std::vector<std::string> drivers_without_rdma_write;
-  // Drivers with a library all-to-all (Driver::alltoall, the baseline of
-  // protocol alltoall).
-  std::vector<std::string> drivers_with_alltoall;
-  // Drivers that go on with the other peers when one dies (on_failure: exclude).
-  std::vector<std::string> drivers_surviving_peer_loss;
+  // What the config's driver will report once started with its
+  // driver_options (the registry's DriverFactory::query; fields only known at
+  // run time hold the most they can be, core/capabilities.hpp); nullopt when
+  // that driver is not built. May be empty (no plug-in information).
+  std::function<std::optional<Capabilities>(const Config&)> driver_capabilities;
   // Bootstraps under which the other ranks go on when one dies, and for the
   // others what happens instead.
   std::vector<std::string> bootstraps_surviving_rank_loss;
