@@ -7,7 +7,7 @@ namespace evb {
 int cli_main(int argc, char** argv);
 
 // What the config loader learns from the registered plug-ins: driver and
-// bootstrap names, each driver's option table and limits, and which keys
-// each protocol reads.
+// bootstrap names, each driver's option table and its capabilities before
+// start (DriverFactory::query), and which keys each protocol reads.
 PluginKeys plugin_keys(const PluginRegistry& registry);
 }  // namespace evb
