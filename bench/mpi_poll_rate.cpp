@@ -40,7 +40,7 @@ Outcome message_rate(PollMethod method, uint32_t window, uint32_t per_peer) {
   int n = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &n);
-  MpiOptions options;
+  MpiOptions options = MpiOptions::from(nullptr);
   options.poll_method = method;
   MpiDriver d(MPI_COMM_WORLD, rank, options);
   const size_t peers = static_cast<size_t>(n);

@@ -10,6 +10,25 @@
 #include "core/ring_geometry.hpp"
 
 namespace evb::config_detail {
+
+std::optional<Capabilities> capabilities_of(const Config& c, const PluginKeys& p) {
+  if (!p.driver_capabilities) return std::nullopt;
+  return p.driver_capabilities(c);
+}
+
+std::vector<std::string> drivers_with(const Config& c, const PluginKeys& p,
+                                      bool (*has)(const Capabilities&)) {
+  std::vector<std::string> out;
+  for (const auto& d : p.drivers) {
+    Config other = c;
+    other.driver = d;
+    other.driver_options.clear();  // c's options belong to c.driver
+    const auto caps = capabilities_of(other, p);
+    if (caps && has(*caps)) out.push_back(d);
+  }
+  return out;
+}
+
 namespace {
 
 using Failure = KeyProblem;  // the first of its keys that was set is reported
@@ -132,8 +151,9 @@ const std::vector<Rule>& rules() {
        }},
       {"`data_path: write` needs a `driver` that can rdma_write",
        [](const Config& c, const PluginKeys& p) -> std::optional<Failure> {
-         if (c.data_path != DataPath::write || !contains(p.drivers_without_rdma_write, c.driver))
-           return std::nullopt;
+         if (c.data_path != DataPath::write) return std::nullopt;
+         const auto caps = capabilities_of(c, p);
+         if (!caps || caps->rdma_write) return std::nullopt;
          return Failure{{"data_path", "driver"},
                         "data_path write needs one-sided writes, and driver " + c.driver +
                             " has no rdma_write (use data_path send, or a driver with "
@@ -193,12 +213,14 @@ const std::vector<Rule>& rules() {
                           "protocol " +
                               c.protocol + " has none (use abort, or " +
                               either(p.protocols_with_evm) + ")"};
-         if (p.drivers.empty() || contains(p.drivers_surviving_peer_loss, c.driver))
+         if (p.drivers.empty()) return std::nullopt;
+         if (const auto caps = capabilities_of(c, p); caps && caps->survives_peer_loss)
            return std::nullopt;
-         return Failure{
-             {"on_failure", "driver"},
-             "on_failure exclude needs a driver that goes on when a peer dies; driver " + c.driver +
-                 " ends the whole job (surviving: " + join(p.drivers_surviving_peer_loss) + ")"};
+         const auto surviving =
+             drivers_with(c, p, [](const Capabilities& k) { return k.survives_peer_loss; });
+         return Failure{{"on_failure", "driver"},
+                        "on_failure exclude needs a driver that goes on when a peer dies; driver " +
+                            c.driver + " ends the whole job (surviving: " + join(surviving) + ")"};
        }},
       {"`on_failure: exclude` needs a `bootstrap` under which the other ranks go on when one "
        "dies (local, env; not mpi)",

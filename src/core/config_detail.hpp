@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/capabilities.hpp"
 #include "core/config.hpp"
 #include "core/config_table.hpp"
 
@@ -162,6 +163,14 @@ std::optional<std::pair<char, int>> parse_unit_name(const std::string& name);
 // The spec with the run-time choices filled in: driver and bootstrap accept the
 // names of the built plug-ins (any name when PluginKeys lists none).
 KeySpec with_plugins(const KeySpec& spec, const PluginKeys& plugins);
+
+// What the config's driver will report once started (nullopt: not built, or
+// no plug-in information): PluginKeys::driver_capabilities.
+std::optional<Capabilities> capabilities_of(const Config& c, const PluginKeys& p);
+// The built drivers whose capabilities (with their default options) have
+// `has`: the alternatives an error message names.
+std::vector<std::string> drivers_with(const Config& c, const PluginKeys& p,
+                                      bool (*has)(const Capabilities&));
 
 // ---- consistency checks (config_checks.cpp) ----
 // Rules between keys, checked after every key is read. `located(keys)` gives

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "core/capabilities.hpp"
+
 namespace evb {
 
 struct Config;
@@ -58,11 +60,8 @@ struct PluginKeys {
   std::vector<std::string> drivers;
   std::vector<std::string> bootstraps;
   std::map<std::string, std::vector<KeySpec>> driver_options;  // driver -> its keys
-  // driver -> most segments it sends in one operation, where known before the
-  // driver starts (libfabric's depends on the provider: checked at set-up).
-  std::map<std::string, size_t> driver_max_segments;
   // protocol name -> the keys it reads beyond those every run reads (each
-  // protocol folder declares its own: protocols/common/protocol_keys.hpp).
+  // protocol factory declares its own: src/protocols/*/*_register.cpp).
   std::map<std::string, std::vector<std::string>> protocol_keys;
   // The built protocols (registration order: the `protocol` key's choices),
   // those whose plan has an EVM rank (Config::with_evm), and the rules each
@@ -71,13 +70,11 @@ struct PluginKeys {
   std::vector<std::string> protocols_with_evm;
   std::vector<std::string> event_builders;  // protocols with RUs, BUs and fragments
   std::map<std::string, std::vector<KeyRule>> protocol_rules;
-  // Drivers that can never rdma_write, whatever their options.
-  std::vector<std::string> drivers_without_rdma_write;
-  // Drivers with a library all-to-all (Driver::alltoall, the baseline of
-  // protocol alltoall).
-  std::vector<std::string> drivers_with_alltoall;
-  // Drivers that go on with the other peers when one dies (on_failure: exclude).
-  std::vector<std::string> drivers_surviving_peer_loss;
+  // What the config's driver will report once started with its
+  // driver_options (the registry's DriverFactory::query; fields only known at
+  // run time hold the most they can be, core/capabilities.hpp); nullopt when
+  // that driver is not built. May be empty (no plug-in information).
+  std::function<std::optional<Capabilities>(const Config&)> driver_capabilities;
   // Bootstraps under which the other ranks go on when one dies, and for the
   // others what happens instead.
   std::vector<std::string> bootstraps_surviving_rank_loss;

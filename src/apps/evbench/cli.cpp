@@ -131,14 +131,18 @@ Args parse(int argc, char** argv, int first, const std::string& command) {
 
 PluginKeys plugin_keys(const PluginRegistry& r, const ProtocolRegistry& protocols) {
   PluginKeys k;
+  std::map<std::string, std::function<Capabilities(const Config&)>> queries;
   for (const auto& [name, f] : r.drivers()) {
     k.drivers.push_back(name);
     k.driver_options[name] = f.options;
-    if (f.max_segments) k.driver_max_segments[name] = f.max_segments;
-    if (!f.may_rdma_write) k.drivers_without_rdma_write.push_back(name);
-    if (f.has_alltoall) k.drivers_with_alltoall.push_back(name);
-    if (f.survives_peer_loss) k.drivers_surviving_peer_loss.push_back(name);
+    if (f.query) queries[name] = f.query;
   }
+  // The queries are copied: the keys may outlive the registry.
+  k.driver_capabilities = [queries](const Config& c) -> std::optional<Capabilities> {
+    const auto it = queries.find(c.driver);
+    if (it == queries.end()) return std::nullopt;
+    return it->second(c);
+  };
   for (const auto& [name, f] : r.bootstraps()) {
     k.bootstraps.push_back(name);
     if (f.survives_rank_loss)

@@ -16,7 +16,7 @@ struct Plugins {
 };
 
 // What the config loader learns from the registered plug-ins: driver and
-// bootstrap names, each driver's option table and limits, each protocol's
-// keys, traits and rules.
+// bootstrap names, each driver's option table and its capabilities before
+// start (DriverFactory::query), each protocol's keys, traits and rules.
 PluginKeys plugin_keys(const PluginRegistry& registry, const ProtocolRegistry& protocols);
 }  // namespace evb

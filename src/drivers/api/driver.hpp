@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "core/aligned_buffer.hpp"
+#include "core/capabilities.hpp"
 
 namespace evb {
 
@@ -129,22 +130,7 @@ struct Completion {
   uint32_t immediate = 0;
 };
 
-// What a driver can do; protocols adapt to these, never to driver names.
-struct Capabilities {
-  size_t max_segments = 1;             // segments per post_send or rdma_write
-  size_t max_message = 1ull << 30;     // largest send, receive or write
-  size_t inline_size = 0;              // sends up to this size are copied at post time
-  int tag_bits = 32;                   // low bits of a Tag that are matched (rest ignored)
-  bool rdma_write = false;             // rdma_write() and unpack_key() are implemented
-  bool write_immediate = false;        // the immediate is native (else emulated by an
-                                       // ordered notification after the write)
-  bool registration_required = false;  // segments and receives must carry `reg`
-  size_t packed_key_size = 0;          // upper bound of packed_key().size()
-  bool ordered_per_peer = true;        // messages between two ranks arrive in send order
-  bool zero_copy_send = true;          // send segments are not copied
-  bool can_block = false;              // wait() really sleeps until work arrives
-  bool alltoall = false;               // alltoall() is implemented (a library collective)
-};
+// Capabilities (what a driver can do) are in core/capabilities.hpp.
 
 class Driver {
  public:

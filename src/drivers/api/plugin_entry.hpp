@@ -3,13 +3,14 @@
 // functions that need its library (probe, create, option checks, launch).
 //
 // A plug-in is registered in two halves. Its description (name, summary,
-// option table, limits: the *_register.cpp of its folder) is linked into
-// evbench and needs no library, so `evbench --version`, `validate` and
-// `config` start without loading any network library. Its entry (this
-// struct, defined in the folder's *_entry.cpp) is either linked in as well
-// (tests, the SMPI build: bind_driver) or lives in a loadable module,
-// lib/evbench/libevbench-<module>.so, opened the first time the driver is
-// probed or created (bind_driver_module, plugin_loader.cpp).
+// option table, capabilities query: the *_register.cpp and *_options.cpp of
+// its folder) is linked into evbench and needs no library, so `evbench
+// --version`, `validate` and `config` start without loading any network
+// library. Its entry (this struct, defined in the folder's *_entry.cpp) is
+// either linked in as well (tests, the SMPI build: bind_driver) or lives in
+// a loadable module, lib/evbench/libevbench-<module>.so, opened the first
+// time the driver is probed or created (bind_driver_module,
+// plugin_loader.cpp).
 #include <memory>
 #include <string>
 #include <vector>

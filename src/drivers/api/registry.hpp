@@ -54,18 +54,13 @@ struct DriverFactory {
   std::string name;
   std::string summary;           // one line
   std::vector<KeySpec> options;  // driver_options.* keys (name relative)
-  // Most segments per send or write whatever the options (0: only known
-  // once the driver runs); lets `evbench validate` refuse fragment layouts.
-  size_t max_segments = 0;
-  // False when no option gives the driver rdma_write (data_path: write is
-  // then refused by `evbench validate`); true when some may.
-  bool may_rdma_write = false;
-  // True when Driver::alltoall is implemented (capabilities().alltoall).
-  bool has_alltoall = false;
-  // True when a peer's death surfaces as a peer_event and failed completions
-  // naming it while the driver goes on with the other peers (on_failure:
-  // exclude is refused otherwise).
-  bool survives_peer_loss = false;
+  // What the driver will report as capabilities() once started with the
+  // config's driver_options, answered by its description (no library
+  // needed): `evbench validate` refuses fragment layouts, data_path write,
+  // protocol alltoall and on_failure exclude the driver cannot carry. A field
+  // only the library knows at run time holds the most it can be
+  // (core/capabilities.hpp: max_segments 0 = not known before start).
+  std::function<Capabilities(const Config&)> query;
   // probe, create and check_options need the driver's library: bound by
   // plugin_entry.hpp's bind_driver / bind_driver_module.
   std::function<DriverProbe()> probe;

@@ -10,16 +10,13 @@
 #include <cctype>
 #include <set>
 
+#include "core/error.hpp"
 #include "drivers/libfabric/lf_fabric.hpp"
+#include "drivers/libfabric/lf_options.hpp"
 #include "drivers/libfabric/lf_probe.hpp"
 
 namespace evb::libfabric {
 namespace {
-
-std::string option(const Config& c, const std::string& key, const std::string& unset) {
-  auto it = c.driver_options.find(key);
-  return it == c.driver_options.end() ? unset : it->second;
-}
 
 // Core provider names libfabric has: loaded ones, and those whose parameters
 // are registered (compiled in, maybe not initialised for lack of a device).
@@ -63,7 +60,13 @@ std::string usable_here(const std::string& name, std::string* why_not) {
 }  // namespace
 
 std::vector<std::string> check_libfabric_options(const Config& config, OptionCheck scope) {
-  const std::string provider = option(config, "provider", "auto");
+  LfOptions o;  // as the driver will read them
+  try {
+    o = parse_lf_options(&config);
+  } catch (const ConfigError& e) {
+    return {e.what()};
+  }
+  const std::string& provider = o.provider;
   if (scope == OptionCheck::names) {
     if (provider == "auto") return {};
     const std::string name = canonical_provider(provider);
@@ -72,7 +75,7 @@ std::vector<std::string> check_libfabric_options(const Config& config, OptionChe
             "' is not a provider of this libfabric (usable here: " +
             usable_here(provider, nullptr) + "; fi_info -l lists the providers)"};
   }
-  const std::string domain = option(config, "domain", "");
+  const std::string& domain = o.domain;
   const bool any_domain = domain.empty();
   if (provider == "auto" && any_domain) return {};
   InfoRequest r;

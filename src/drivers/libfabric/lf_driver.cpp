@@ -122,6 +122,7 @@ void LfDriver::open_endpoint() {
   caps_.zero_copy_send = true;
   caps_.can_block = fabric_->wait_fd() >= 0;
   caps_.alltoall = false;
+  caps_.survives_peer_loss = survives_peer_loss(fi.fabric_attr->prov_name);
   inject_buf_.resize(caps_.inline_size);
 
   peers_.resize(context_.size);

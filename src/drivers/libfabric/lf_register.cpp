@@ -1,9 +1,38 @@
-// Describes the libfabric driver to the plug-in registry: name, options,
-// limits. Its library half (probe, create) is lf_entry.cpp (plugin_entry.hpp).
+// Describes the libfabric driver to the plug-in registry: name, options and
+// what it can do (query). Its library half (probe, create) is lf_entry.cpp
+// (plugin_entry.hpp).
 #include "drivers/api/registry.hpp"
 #include "drivers/libfabric/lf_options.hpp"
 
 namespace evb {
+
+namespace {
+
+// LfDriver's capabilities before a provider is opened: most come from the
+// provider (iov_limit, inject_size, FI_RMA, FI_MR_LOCAL, message order, a
+// wait fd), so they hold the most it can be; whether a lost peer is survived
+// depends on the provider too (survives_peer_loss() in lf_fabric.hpp, checked
+// when the driver starts under on_failure exclude).
+Capabilities query_libfabric(const Config& config) {
+  const libfabric::LfOptions o = libfabric::parse_lf_options(&config);
+  Capabilities c;
+  c.max_segments = 0;  // the provider's iov_limit
+  c.max_message = 1ull << 30;
+  c.inline_size = 0;  // the provider's inject_size (none with inject: false)
+  c.tag_bits = 32;
+  c.rdma_write = true;
+  c.write_immediate = o.write_immediate != libfabric::ImmediateMode::emulated;
+  c.registration_required = true;
+  c.packed_key_size = 0;
+  c.ordered_per_peer = true;
+  c.zero_copy_send = true;
+  c.can_block = true;
+  c.alltoall = false;
+  c.survives_peer_loss = true;
+  return c;
+}
+
+}  // namespace
 
 void evb_register_driver_libfabric(PluginRegistry& r) {
   DriverFactory f;
@@ -12,11 +41,7 @@ void evb_register_driver_libfabric(PluginRegistry& r) {
       "libfabric RDM endpoints (tcp;ofi_rxm, shm, verbs, psm2, cxi, ...): tagged messages, "
       "RMA writes with immediate";
   f.options = libfabric::lf_option_specs();
-  // A lost peer: peer_event + failed completions, over the ofi_rxm providers;
-  // the others are refused under on_failure exclude when the driver starts
-  // (survives_peer_loss() in lf_fabric.hpp).
-  f.survives_peer_loss = true;
-  f.may_rdma_write = true;  // max_segments depends on the provider: checked at set-up
+  f.query = query_libfabric;
   r.add_driver(std::move(f));
 }
 

@@ -81,6 +81,7 @@ Capabilities MpiDriver::capabilities() const {
   caps.max_segments = kMaxSegments;
   caps.tag_bits = std::popcount(tag_mask_);
   caps.alltoall = true;  // MPI_Alltoall: the synchronized baseline
+  caps.survives_peer_loss = false;
   return caps;
 }
 

@@ -18,37 +18,10 @@
 #include "core/config_table.hpp"
 #include "core/ring_queue.hpp"
 #include "drivers/api/driver.hpp"
+#include "drivers/mpi/mpi_options.hpp"
 #include "drivers/mpi/mpi_requests.hpp"
 
 namespace evb::mpi {
-
-// What wait() does (driver_options.wait).
-enum class WaitMode : uint8_t {
-  none,     // return at once: the engine polls (MPI_Testsome) while idle
-  waitany,  // block in MPI_Waitany until an operation in flight finishes
-};
-
-struct MpiOptions {
-  bool sync_send = false;       // MPI_Issend: completion means "matched by the receiver"
-  size_t max_requests = 65536;  // operations in flight at once
-  PollMethod poll_method = PollMethod::testsome;
-  double shutdown_timeout_s = 10.0;  // shutdown(): wait this long for unfinished sends
-  WaitMode wait = WaitMode::none;
-  // waitany: block only for waits at least this long (no engine timer due
-  // sooner); shorter ones sleep one 1-us poll interval, so the engine polls
-  // up to its timer.
-  double wait_min_timeout_s = 0.010;
-  // Any-source receives of one tag handed to MPI at once (0: all); the
-  // others wait here, in posting order (SMPI: every MPI_Waitany/Testany
-  // looks at every request posted).
-  size_t any_source_depth = 0;
-
-  // Reads config->driver_options (null: defaults). Throws ConfigError.
-  static MpiOptions from(const Config* config);
-};
-
-// The driver_options.* keys of the mpi driver.
-std::vector<KeySpec> mpi_option_keys();
 
 class MpiDriver final : public Driver {
  public:

@@ -56,6 +56,7 @@ Capabilities Psm2Driver::capabilities() const {
   c.ordered_per_peer = true;  // PSM2_MQ_ORDERMASK_ALL
   c.zero_copy_send = false;   // gathered sends are copied into one buffer
   c.can_block = false;
+  c.survives_peer_loss = false;  // runs under mpirun: a dead rank ends the job
   return c;
 }
 

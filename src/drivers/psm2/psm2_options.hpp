@@ -8,13 +8,16 @@
 
 namespace evb::psm2 {
 
+// Filled by parse_psm2_options(): the option table (psm2_options.cpp) holds
+// every default; a Psm2Options{} does not (parse_psm2_options(nullptr) does).
 struct Psm2Options {
-  std::chrono::milliseconds connect_timeout{30000};
-  std::chrono::milliseconds shutdown_timeout{10000};
+  std::chrono::milliseconds connect_timeout{};
+  std::chrono::milliseconds shutdown_timeout{};
 };
 
 const std::vector<KeySpec>& psm2_option_specs();
-// Throws ConfigError naming the key on a bad value. `config` may be null.
+// The defaults, then config.driver_options; throws ConfigError naming the key
+// on a bad value. `config` may be null.
 Psm2Options parse_psm2_options(const Config* config);
 
 }  // namespace evb::psm2

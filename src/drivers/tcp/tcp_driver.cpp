@@ -31,6 +31,7 @@ Capabilities TcpDriver::capabilities() const {
   c.can_block = true;
   c.max_message = options_.limits.max_message;
   c.max_segments = kMaxSegments;
+  c.survives_peer_loss = true;  // a lost peer: peer_event + failed completions
   return c;
 }
 

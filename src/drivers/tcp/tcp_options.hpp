@@ -1,6 +1,6 @@
 #pragma once
-// The tcp driver's run-time parameters (driver_options.*): one table of
-// KeySpecs for validation and docs, and the parsed values.
+// The tcp driver's run-time parameters (driver_options.*): the KeySpecs for
+// validation and docs, and the struct the same table fills.
 #include <chrono>
 #include <string>
 #include <vector>
@@ -12,20 +12,22 @@
 
 namespace evb::tcp {
 
+// Filled by parse_tcp_options(): the option table (tcp_options.cpp) holds
+// every default; a TcpOptions{} does not (parse_tcp_options(nullptr) does).
 struct TcpOptions {
-  std::string bind = "auto";  // "auto", an IPv4 address or a host name
-  int port = 0;               // 0 = ephemeral
-  SocketOptions socket;       // sndbuf, rcvbuf, nodelay
-  std::chrono::milliseconds connect_timeout{30000};
-  std::chrono::milliseconds shutdown_timeout{10000};
+  std::string bind;      // "auto", an IPv4 address or a host name
+  int port = 0;          // 0 = ephemeral
+  SocketOptions socket;  // sndbuf, rcvbuf, nodelay
+  std::chrono::milliseconds connect_timeout{};
+  std::chrono::milliseconds shutdown_timeout{};
   UnexpectedLimits unexpected;  // messages buffered before their receive is posted
-  ConnectionLimits limits;      // not user options (tests shrink max_io)
+  ConnectionLimits limits;      // rcvlowat; the rest are not user options (tests shrink max_io)
 };
 
 const std::vector<KeySpec>& tcp_option_specs();
 
-// Reads config.driver_options (keys as in tcp_option_specs()); throws
-// ConfigError naming the key on a bad value. `config` may be null (defaults).
+// The defaults, then config.driver_options (keys as in tcp_option_specs());
+// throws ConfigError naming the key on a bad value. `config` may be null.
 TcpOptions parse_tcp_options(const Config* config);
 
 }  // namespace evb::tcp

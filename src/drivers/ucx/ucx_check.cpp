@@ -11,6 +11,8 @@
 #include <set>
 #include <sstream>
 
+#include "core/error.hpp"
+#include "drivers/ucx/ucx_options.hpp"
 #include "drivers/ucx/ucx_probe.hpp"
 
 namespace evb::ucx {
@@ -69,16 +71,17 @@ std::string join(const std::set<std::string>& words) {
   return out.empty() ? "none" : out;
 }
 
-std::string option(const Config& c, const std::string& key) {
-  auto it = c.driver_options.find(key);
-  return it == c.driver_options.end() ? "auto" : it->second;
-}
-
 }  // namespace
 
 std::vector<std::string> check_ucx_options(const Config& config,
                                            const std::vector<std::string>& resources,
                                            OptionCheck scope) {
+  UcxOptions o;  // as the driver will read them
+  try {
+    o = parse_ucx_options(&config);
+  } catch (const ConfigError& e) {
+    return {e.what()};
+  }
   std::set<std::string> found_tls, found_devices;
   for (const std::string& r : resources) {
     const auto slash = r.find('/');
@@ -97,7 +100,7 @@ std::vector<std::string> check_ucx_options(const Config& config,
       if (found_tls.count(m)) usable.insert(alias);
   std::vector<std::string> out;
 
-  const std::string tls = option(config, "tls");
+  const std::string& tls = o.tls;
   if (tls != "auto" && tls != "all") {
     const bool exclude = !tls.empty() && tls[0] == '^';
     for (std::string name : split(exclude ? tls.substr(1) : tls)) {
@@ -117,7 +120,7 @@ std::vector<std::string> check_ucx_options(const Config& config,
     }
   }
 
-  const std::string devices = option(config, "devices");
+  const std::string& devices = o.devices;
   if (scope == OptionCheck::here && devices != "auto" && devices != "any" && devices != "all") {
     for (const std::string& name : split(devices))
       if (!found_devices.count(name))
@@ -128,7 +131,12 @@ std::vector<std::string> check_ucx_options(const Config& config,
 }
 
 std::vector<std::string> check_ucx_options(const Config& config, OptionCheck scope) {
-  if (option(config, "tls") == "auto" && option(config, "devices") == "auto") return {};
+  try {
+    const UcxOptions o = parse_ucx_options(&config);
+    if (o.tls == "auto" && o.devices == "auto") return {};  // nothing named to look up
+  } catch (const ConfigError& e) {
+    return {e.what()};
+  }
   return check_ucx_options(config, resources(), scope);
 }
 

@@ -62,6 +62,7 @@ UcxDriver::UcxDriver(const DriverContext& context, UcxOptions options)
   caps_.zero_copy_send = true;
   caps_.can_block = worker_->event_fd() >= 0;
   caps_.alltoall = false;
+  caps_.survives_peer_loss = true;  // peer-failure mode: peer_event + failed completions
 
   for (size_t i = 0; i < kControlReceives; ++i) post_control_recv();
 }

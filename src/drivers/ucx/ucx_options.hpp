@@ -1,6 +1,6 @@
 #pragma once
-// The ucx driver's run-time parameters (driver_options.*): one table of
-// KeySpecs for validation and docs, and the parsed values.
+// The ucx driver's run-time parameters (driver_options.*): the KeySpecs for
+// validation and docs, and the struct the same table fills.
 #include <chrono>
 #include <string>
 #include <vector>
@@ -10,18 +10,20 @@
 
 namespace evb::ucx {
 
+// Filled by parse_ucx_options(): the option table (ucx_options.cpp) holds
+// every default; a UcxOptions{} does not (parse_ucx_options(nullptr) does).
 struct UcxOptions {
-  std::string tls = "auto";      // UCX_TLS value; "auto" = UCX_TLS from the environment or all
-  std::string devices = "auto";  // UCX_NET_DEVICES; "auto" = lo when all ranks are local
-  std::chrono::milliseconds keepalive_interval{1000};  // 0 = UCX's own default
-  std::chrono::milliseconds connect_timeout{30000};
-  std::chrono::milliseconds shutdown_timeout{10000};
+  std::string tls;      // UCX_TLS value; "auto" = UCX_TLS from the environment or all
+  std::string devices;  // UCX_NET_DEVICES; "auto" = lo when all ranks are local
+  std::chrono::milliseconds keepalive_interval{};  // 0 = UCX's own default
+  std::chrono::milliseconds connect_timeout{};
+  std::chrono::milliseconds shutdown_timeout{};
 };
 
 const std::vector<KeySpec>& ucx_option_specs();
 
-// Reads config.driver_options (keys as in ucx_option_specs()); throws
-// ConfigError naming the key on a bad value. `config` may be null (defaults).
+// The defaults, then config.driver_options (keys as in ucx_option_specs());
+// throws ConfigError naming the key on a bad value. `config` may be null.
 UcxOptions parse_ucx_options(const Config* config);
 
 }  // namespace evb::ucx

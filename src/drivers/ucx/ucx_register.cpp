@@ -1,21 +1,44 @@
-// Describes the ucx driver to the plug-in registry: name, options, limits.
-// Its library half (probe, create) is ucx_entry.cpp (plugin_entry.hpp).
+// Describes the ucx driver to the plug-in registry: name, options and what
+// it can do (query). Its library half (probe, create) is ucx_entry.cpp
+// (plugin_entry.hpp).
 #include "drivers/api/registry.hpp"
 #include "drivers/ucx/ucx_driver.hpp"
 #include "drivers/ucx/ucx_options.hpp"
 
 namespace evb {
 
+namespace {
+
+// UcxDriver's capabilities before UCX runs: the packed key size comes from
+// UCX (0: not known), can_block from the worker's event fd (the most: true).
+Capabilities query_ucx(const Config&) {
+  Capabilities c;
+  c.max_segments = ucx::UcxDriver::kMaxSegments;
+  c.max_message = 1ull << 30;
+  c.inline_size = 0;
+  c.tag_bits = 32;
+  c.rdma_write = true;
+  c.write_immediate = false;  // emulated: flush, then a notify message
+  c.registration_required = false;
+  c.packed_key_size = 0;
+  c.ordered_per_peer = true;
+  c.zero_copy_send = true;
+  c.can_block = true;
+  c.alltoall = false;
+  c.survives_peer_loss = true;  // peer-failure mode: peer_event + failed completions
+  return c;
+}
+
+}  // namespace
+
 void evb_register_driver_ucx(PluginRegistry& r) {
   DriverFactory f;
   f.name = "ucx";
-  f.survives_peer_loss = true;  // a lost peer: peer_event + failed completions
   f.summary =
       "UCX (UCP tag matching, puts, shared memory, tcp, InfiniBand rc/ud/dc): tagged messages, "
       "one-sided puts with an emulated immediate";
   f.options = ucx::ucx_option_specs();
-  f.max_segments = ucx::UcxDriver::kMaxSegments;
-  f.may_rdma_write = true;
+  f.query = query_ucx;
   r.add_driver(std::move(f));
 }
 

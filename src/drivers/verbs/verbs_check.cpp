@@ -2,26 +2,27 @@
 
 #include <set>
 
+#include "core/error.hpp"
+#include "drivers/verbs/verbs_options.hpp"
+
 namespace evb::verbs {
-namespace {
-
-std::string option(const Config& c, const std::string& key, const std::string& unset) {
-  auto it = c.driver_options.find(key);
-  return it == c.driver_options.end() ? unset : it->second;
-}
-
-}  // namespace
 
 // Only a device that exists can be judged: with no device at all, the probe
 // already refuses the driver ("no RDMA device found").
 std::vector<std::string> check_verbs_options(const Config& config,
                                              const std::vector<PortInfo>& ports) {
-  const std::string device = option(config, "device", "auto");
+  VerbsOptions o;  // as the driver will read them
+  try {
+    o = parse_verbs_options(&config);
+  } catch (const ConfigError& e) {
+    return {e.what()};
+  }
+  const std::string& device = o.device;
   if (device == "auto" || ports.empty()) return {};
   std::set<std::string> devices;
   std::string listed;
   bool port_found = false;
-  const std::string port = option(config, "port", "1");
+  const std::string port = std::to_string(o.port);
   for (const PortInfo& p : ports) {
     if (devices.insert(p.device).second) listed += (listed.empty() ? "" : ", ") + p.device;
     if (p.device == device && std::to_string(p.port) == port) port_found = true;
@@ -34,7 +35,12 @@ std::vector<std::string> check_verbs_options(const Config& config,
 }
 
 std::vector<std::string> check_verbs_options(const Config& config, OptionCheck scope) {
-  if (scope == OptionCheck::names || option(config, "device", "auto") == "auto") return {};
+  if (scope == OptionCheck::names) return {};
+  try {
+    if (parse_verbs_options(&config).device == "auto") return {};  // no device to look up
+  } catch (const ConfigError& e) {
+    return {e.what()};
+  }
   return check_verbs_options(config, ports());
 }
 

@@ -69,6 +69,7 @@ VerbsDriver::VerbsDriver(const DriverContext& context, VerbsOptions options)
   caps_.zero_copy_send = false;  // tagged messages are copied into send buffers
   caps_.can_block = true;
   caps_.alltoall = false;
+  caps_.survives_peer_loss = false;  // not declared until its failure path has met hardware
 }
 
 VerbsDriver::~VerbsDriver() {

@@ -29,15 +29,16 @@ std::vector<KeyRule> event_builder_rules() {
       {"a fragment (1 header + `fragment.meta_segments` + `fragment.data_segments` segments) "
        "fits in one operation of the selected `driver`",
        [](const Config& c, const PluginKeys& p) -> std::optional<KeyProblem> {
-         const auto it = p.driver_max_segments.find(c.driver);
-         if (it == p.driver_max_segments.end()) return std::nullopt;
+         const auto caps = config_detail::capabilities_of(c, p);
+         if (!caps || caps->max_segments == 0) return std::nullopt;  // 0: known once started
          const uint64_t need = 1ull + c.fragment.meta_segments + c.fragment.data_segments;
-         if (need <= it->second) return std::nullopt;
+         if (need <= caps->max_segments) return std::nullopt;
          return KeyProblem{{"fragment.data_segments", "fragment.meta_segments", "driver"},
                            "a fragment of 1 header + " + num(c.fragment.meta_segments) +
                                " metadata + " + num(c.fragment.data_segments) +
                                " data segments is " + num(need) + " segments, but driver " +
-                               c.driver + " sends at most " + num(it->second) + " per operation"};
+                               c.driver + " sends at most " + num(caps->max_segments) +
+                               " per operation"};
        }},
       {"under `on_failure: exclude` every RU's `ru_buffer` holds `nodes` x `credits` maximal "
        "fragments (RUs keep each fragment until its event is built; a default `ru_buffer` "

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 
+#include "core/config_detail.hpp"
 #include "core/error.hpp"
 #include "protocols/api/protocol_registry.hpp"
 #include "protocols/microbench/microbench.hpp"
@@ -103,10 +104,12 @@ KeyRule driver_has_alltoall() {
       "protocol `alltoall` (the library all-to-all baseline) needs a driver that has one "
       "(`mpi`)",
       [](const Config& c, const PluginKeys& p) -> std::optional<KeyProblem> {
-        const auto& with = p.drivers_with_alltoall;
-        if (std::find(with.begin(), with.end(), c.driver) != with.end()) return std::nullopt;
+        if (const auto caps = config_detail::capabilities_of(c, p); caps && caps->alltoall)
+          return std::nullopt;
         std::string have;
-        for (const auto& d : with) have += (have.empty() ? "" : ", ") + d;
+        for (const auto& d :
+             config_detail::drivers_with(c, p, [](const Capabilities& k) { return k.alltoall; }))
+          have += (have.empty() ? "" : ", ") + d;
         return KeyProblem{{"protocol", "driver"},
                           "protocol alltoall needs a driver with a library all-to-all (" +
                               (have.empty() ? std::string("none built") : have) + "), driver is " +

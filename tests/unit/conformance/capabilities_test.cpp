@@ -1,6 +1,8 @@
 // Contract items of one-sided writes and capabilities: rdma_write with an
 // immediate, refusal of what a driver lacks, sane capability values.
 #include <cstring>
+#include <iterator>
+#include <utility>
 
 #include "conformance_checks.hpp"
 #include "core/error.hpp"
@@ -202,11 +204,47 @@ TEST_P(DriverContract, MissingCapabilitiesAreRefused) {
   });
 }
 
+// `after` (a started driver's) against `before` (its factory's query): a
+// size at most the bound (0: none known), a flag only where the query allowed
+// it; alltoall exactly.
+void expect_within(const Capabilities& after, const Capabilities& before) {
+  const auto within = [](size_t value, size_t bound) { return bound == 0 || value <= bound; };
+  EXPECT_TRUE(within(after.max_segments, before.max_segments))
+      << "max_segments " << after.max_segments << " > queried " << before.max_segments;
+  EXPECT_TRUE(within(after.max_message, before.max_message))
+      << "max_message " << after.max_message << " > queried " << before.max_message;
+  EXPECT_TRUE(within(after.inline_size, before.inline_size))
+      << "inline_size " << after.inline_size << " > queried " << before.inline_size;
+  EXPECT_TRUE(within(after.packed_key_size, before.packed_key_size))
+      << "packed_key_size " << after.packed_key_size << " > queried " << before.packed_key_size;
+  EXPECT_LE(after.tag_bits, before.tag_bits);
+  const std::pair<bool, bool> flags[] = {
+      {after.rdma_write, before.rdma_write},
+      {after.write_immediate, before.write_immediate},
+      {after.registration_required, before.registration_required},
+      {after.ordered_per_peer, before.ordered_per_peer},
+      {after.zero_copy_send, before.zero_copy_send},
+      {after.can_block, before.can_block},
+      {after.survives_peer_loss, before.survives_peer_loss}};
+  const char* names[] = {"rdma_write",        "write_immediate", "registration_required",
+                         "ordered_per_peer",  "zero_copy_send",  "can_block",
+                         "survives_peer_loss"};
+  for (size_t i = 0; i < std::size(flags); ++i)
+    EXPECT_TRUE(!flags[i].first || flags[i].second)
+        << names[i] << " reported after start but not allowed by the query";
+  EXPECT_EQ(after.alltoall, before.alltoall);
+}
+
 // 9. Capabilities are sane and max_segments is real: a send of exactly
-// max_segments segments (capped at 1024) arrives whole.
+// max_segments segments (capped at 1024) arrives whole. What the factory
+// answered before start (DriverFactory::query, with the same options) is
+// what the driver reports, or for what only the library knows, the most it
+// can be (core/capabilities.hpp).
 TEST_P(DriverContract, CapabilitiesAreSaneAndMaxSegmentsWork) {
   const DriverFactory* factory = registry().driver(GetParam().driver);
-  CONFORMANCE_RUN(2, [factory](Rank& r) {
+  ASSERT_TRUE(factory && factory->query) << GetParam().driver << " answers no query";
+  const Capabilities before = factory->query(config_for(GetParam()));
+  CONFORMANCE_RUN(2, [before](Rank& r) {
     const Capabilities& caps = r.caps();
     EXPECT_GE(caps.max_segments, 1u);
     EXPECT_GE(caps.tag_bits, 1);
@@ -218,16 +256,7 @@ TEST_P(DriverContract, CapabilitiesAreSaneAndMaxSegmentsWork) {
     if (caps.write_immediate) {
       EXPECT_TRUE(caps.rdma_write) << "write_immediate without rdma_write";
     }
-    if (factory) {
-      if (factory->max_segments != 0) {
-        EXPECT_LE(caps.max_segments, factory->max_segments)
-            << "DriverFactory::max_segments is the most any option gives";
-      }
-      if (caps.rdma_write) {
-        EXPECT_TRUE(factory->may_rdma_write)
-            << "DriverFactory::may_rdma_write is false but the driver has rdma_write";
-      }
-    }
+    expect_within(caps, before);
     EXPECT_FALSE(r.driver().name().empty());
 
     const size_t m = std::min<size_t>(caps.max_segments, 1024);

@@ -78,7 +78,7 @@ std::string ipv4_of(const std::string& address) {
 }
 
 TEST(libfabricPlugin, AutoStaysOnLoopbackWhenAllRanksAreLocal) {
-  LfDriver d(test::context_of(0, 2), LfOptions{});
+  LfDriver d(test::context_of(0, 2), parse_lf_options(nullptr));
   const std::string ip = ipv4_of(d.local_address());
   std::cout << "[ auto ] " << d.name() << " address " << (ip.empty() ? "(not IPv4)" : ip) << "\n";
   if (is_ip_provider(d.info().fabric_attr->prov_name)) {
@@ -124,7 +124,7 @@ TEST(libfabricPlugin, ProbeExplainsEveryProviderItCannotUse) {
 }
 
 TEST(libfabricPlugin, UnknownProviderIsRefusedAtCreation) {
-  LfOptions o;
+  LfOptions o = parse_lf_options(nullptr);
   o.provider = "no-such-provider";
   try {
     LfDriver d(test::context_of(0, 1), o);
@@ -179,7 +179,7 @@ TEST(libfabricPlugin, ExcludeIsRefusedOverProvidersThatDoNotSurviveALostPeer) {
 }
 
 TEST(libfabricPlugin, BadRankIsRefused) {
-  EXPECT_THROW(LfDriver(test::context_of(3, 2), LfOptions{}), ConfigError);
+  EXPECT_THROW(LfDriver(test::context_of(3, 2), parse_lf_options(nullptr)), ConfigError);
 }
 
 TEST(libfabricOptions, ParsesCanonicalAndHumanValues) {

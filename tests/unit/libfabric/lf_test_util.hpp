@@ -63,7 +63,7 @@ inline bool quirk_version_is_current() {
 }
 
 inline LfOptions options_for(const std::string& provider) {
-  LfOptions o;
+  LfOptions o = parse_lf_options(nullptr);
   o.provider = provider;
   o.connect_timeout = std::chrono::milliseconds(10000);
   o.shutdown_timeout = std::chrono::milliseconds(2000);

@@ -150,23 +150,23 @@ void many_in_flight(const MpiOptions& options) {
 }
 
 TEST(MpiDriver, ManyInFlightKeepOrderPerTagTestsome) {
-  many_in_flight({});
+  many_in_flight(MpiOptions::from(nullptr));
 }
 
 TEST(MpiDriver, ManyInFlightKeepOrderPerTagTestany) {
-  MpiOptions o;
+  MpiOptions o = MpiOptions::from(nullptr);
   o.poll_method = PollMethod::testany;
   many_in_flight(o);
 }
 
 TEST(MpiDriver, ManyInFlightKeepOrderPerTagTest) {
-  MpiOptions o;
+  MpiOptions o = MpiOptions::from(nullptr);
   o.poll_method = PollMethod::test;
   many_in_flight(o);
 }
 
 TEST(MpiDriver, ManyInFlightSyncSend) {
-  MpiOptions o;
+  MpiOptions o = MpiOptions::from(nullptr);
   o.sync_send = true;
   many_in_flight(o);
 }
@@ -201,7 +201,7 @@ TEST(MpiDriver, AnySourceReceivesNameTheSender) {
 // sender's order. A receive from one peer with that tag hands MPI the held
 // ones first (it must not overtake them).
 TEST(MpiDriver, AnySourceDepthHoldsReceivesBackInOrder) {
-  MpiOptions o;
+  MpiOptions o = MpiOptions::from(nullptr);
   o.any_source_depth = 2;
   auto d = make_driver(o);
   const int n = world_size();
@@ -284,7 +284,7 @@ TEST(MpiDriver, LongMessageIsTruncated) {
 
 // sync_send: the send completes only after the receiver posted its receive.
 TEST(MpiDriver, SyncSendWaitsForTheReceiver) {
-  MpiOptions o;
+  MpiOptions o = MpiOptions::from(nullptr);
   o.sync_send = true;
   auto d = make_driver(o);
   const int me = world_rank();
@@ -345,7 +345,7 @@ TEST(MpiDriver, LargeTagsAreMasked) {
 }
 
 TEST(MpiDriver, BadRequestsCompleteWithError) {
-  MpiOptions o;
+  MpiOptions o = MpiOptions::from(nullptr);
   o.max_requests = 2;
   auto d = make_driver(o);
   char buf[8];
@@ -398,7 +398,7 @@ TEST(MpiDriver, PollRespectsOutputSize) {
 // wait waitany: the driver can block, and wait() returns once an
 // operation in flight has finished, its completion then handed out by poll().
 TEST(MpiDriver, WaitanyBlocksUntilACompletion) {
-  MpiOptions o;
+  MpiOptions o = MpiOptions::from(nullptr);
   o.wait = WaitMode::waitany;
   o.wait_min_timeout_s = 0;
   auto d = make_driver(o);
@@ -429,7 +429,7 @@ TEST(MpiDriver, WaitanyBlocksUntilACompletion) {
 // after one poll interval although nothing finished: the engine polls up to
 // its timer instead of blocking past it.
 TEST(MpiDriver, WaitanyReturnsBeforeANearTimer) {
-  MpiOptions o;
+  MpiOptions o = MpiOptions::from(nullptr);
   o.wait = WaitMode::waitany;
   o.wait_min_timeout_s = 0.010;
   auto d = make_driver(o);

@@ -25,7 +25,7 @@ inline int world_size() {
   return s;
 }
 
-inline std::unique_ptr<MpiDriver> make_driver(MpiOptions options = {}) {
+inline std::unique_ptr<MpiDriver> make_driver(MpiOptions options = MpiOptions::from(nullptr)) {
   return std::make_unique<MpiDriver>(MPI_COMM_WORLD, world_rank(), options);
 }
 

@@ -126,7 +126,7 @@ TEST(TcpDriver, UnexpectedMessagesWaitForTheirReceive) {
 // A peer that sends more than the receiver buffers for unposted receives is
 // dropped as broken, and the error names it and the limit's keys.
 TEST(TcpDriver, UnexpectedMessagesBeyondTheLimitDropThePeer) {
-  TcpOptions opts;
+  TcpOptions opts = parse_tcp_options(nullptr);
   opts.unexpected.bytes = 1000;
   Cluster c(2, opts);
   c.connect();
@@ -169,7 +169,7 @@ TEST(TcpDriver, TruncationIsReportedAndTheStreamContinues) {
 }
 
 TEST(TcpDriver, TinySocketBuffersAndLargeMessagesBothWays) {
-  TcpOptions opts;
+  TcpOptions opts = parse_tcp_options(nullptr);
   opts.socket.sndbuf = 4096;
   opts.socket.rcvbuf = 4096;
   opts.limits.max_io = 65537;  // also cut syscalls at odd sizes

@@ -125,7 +125,7 @@ TEST(TcpFaults, ConnectTimeoutNamesTheMissingRank) {
   ASSERT_EQ(::bind(dead.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
   std::string dead_address = "127.0.0.1:" + std::to_string(local_port(dead.get()));
 
-  TcpOptions opts;
+  TcpOptions opts = parse_tcp_options(nullptr);
   opts.connect_timeout = std::chrono::milliseconds(300);
   auto d0 = make_tcp_driver(test::context_of(0, 3), opts);
   std::vector<std::string> addresses = {d0->local_address(), dead_address, "127.0.0.1:9"};
@@ -199,7 +199,7 @@ TEST(TcpFaults, KilledChildProcessIsLost) {
   if (pid == 0) {
     ::close(up[0]);
     ::close(down[1]);
-    auto d = make_tcp_driver(test::context_of(1, 2), {});
+    auto d = make_tcp_driver(test::context_of(1, 2), parse_tcp_options(nullptr));
     std::string mine = d->local_address();
     char theirs[64] = {};
     (void)!::write(up[1], mine.c_str(), mine.size() + 1);
@@ -210,7 +210,7 @@ TEST(TcpFaults, KilledChildProcessIsLost) {
   }
   ::close(up[1]);
   ::close(down[0]);
-  auto d = make_tcp_driver(test::context_of(0, 2), {});
+  auto d = make_tcp_driver(test::context_of(0, 2), parse_tcp_options(nullptr));
   std::string mine = d->local_address();
   char child[64] = {};
   ASSERT_GT(::read(up[0], child, sizeof child - 1), 0);

@@ -23,7 +23,7 @@ using evb::test::pattern;
 
 class Cluster {
  public:
-  explicit Cluster(int n, TcpOptions options = {}) {
+  explicit Cluster(int n, TcpOptions options = parse_tcp_options(nullptr)) {
     options.connect_timeout = std::chrono::milliseconds(5000);
     options.shutdown_timeout = std::chrono::milliseconds(2000);
     for (int i = 0; i < n; ++i) {

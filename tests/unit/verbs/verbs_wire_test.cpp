@@ -93,7 +93,7 @@ TEST(VerbsQpAttr, RtrRefusesAPeerItCannotRoute) {
 }
 
 TEST(VerbsQpAttr, RtsTakesTimeoutsAndRetriesFromOptions) {
-  VerbsOptions o;
+  VerbsOptions o = parse_verbs_options(nullptr);
   o.timeout = 18;
   o.retry_count = 5;
   o.rnr_retry = 2;

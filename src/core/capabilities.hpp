@@ -1,0 +1,38 @@
+#pragma once
+// What a driver can do: the one vocabulary protocols, validation and the
+// drivers share (protocols adapt to these, never to driver names).
+//
+// A started driver reports it (Driver::capabilities()). Before any rank
+// starts, its factory answers the same struct from the configuration's
+// driver_options (DriverFactory::query; PluginKeys::driver_capabilities in
+// core): what the driver will report once started with these options. A
+// field that only the library can know at run time (a provider's iov limit,
+// a device's max_sge, MPI's tag bound, whether the chosen provider survives a
+// lost peer) holds the most it can be instead: a flag is true when some
+// start with these options may report true; a size is its upper bound, or 0
+// when none is known before start (max_segments 0: not known until started).
+#include <cstddef>
+
+namespace evb {
+
+struct Capabilities {
+  size_t max_segments = 1;             // segments per post_send or rdma_write
+  size_t max_message = 1ull << 30;     // largest send, receive or write
+  size_t inline_size = 0;              // sends up to this size are copied at post time
+  int tag_bits = 32;                   // low bits of a Tag that are matched (rest ignored)
+  bool rdma_write = false;             // rdma_write() and unpack_key() are implemented
+  bool write_immediate = false;        // the immediate is native (else emulated by an
+                                       // ordered notification after the write)
+  bool registration_required = false;  // segments and receives must carry `reg`
+  size_t packed_key_size = 0;          // upper bound of packed_key().size()
+  bool ordered_per_peer = true;        // messages between two ranks arrive in send order
+  bool zero_copy_send = true;          // send segments are not copied
+  bool can_block = false;              // wait() really sleeps until work arrives
+  bool alltoall = false;               // alltoall() is implemented (a library collective)
+  // A peer's death surfaces as a peer_event and failed completions naming it
+  // while the driver goes on with the other peers (on_failure: exclude is
+  // refused otherwise).
+  bool survives_peer_loss = false;
+};
+
+}  // namespace evb
