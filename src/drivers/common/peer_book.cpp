@@ -1,6 +1,9 @@
 // The drivers' peer table (peer_book.hpp).
 #include "drivers/common/peer_book.hpp"
 
+#include "core/error.hpp"
+#include "drivers/common/control_message.hpp"
+
 namespace evb {
 
 void PeerBook::add(PeerId peer, PeerState as) {
@@ -31,6 +34,13 @@ bool PeerBook::lose_closed(PeerId peer) {
   peers_[peer].state = PeerState::lost;
   ++lost_;
   return true;
+}
+
+void PeerBook::begin(const std::string& who, const std::vector<std::string>& addresses) {
+  if (addresses.size() != peers_.size())
+    throw Error(who + ": " + std::to_string(addresses.size()) + " addresses for " +
+                std::to_string(peers_.size()) + " ranks");
+  run_id_ = run_id(addresses);
 }
 
 void PeerBook::hello(PeerId from, uint64_t run_id, uint32_t ranks) {

@@ -11,6 +11,7 @@
 // library handles (endpoint, queue pair, socket) stay in the driver.
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "drivers/api/driver.hpp"
@@ -60,6 +61,10 @@ class PeerBook {
   }
 
   // --- hellos: each peer announces the run id and the number of ranks ---
+  // connect()'s first step: refuses an address list that is not one
+  // address per rank (Error "WHO: N addresses for M ranks") and takes this
+  // run's id from it (control_message.hpp, run_id()).
+  void begin(const std::string& who, const std::vector<std::string>& addresses);
   void set_run(uint64_t run_id) { run_id_ = run_id; }
   uint64_t run() const { return run_id_; }
   void hello(PeerId from, uint64_t run_id, uint32_t ranks);

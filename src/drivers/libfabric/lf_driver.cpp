@@ -205,11 +205,8 @@ void LfDriver::connect(const std::vector<std::string>& addresses,
                        const std::vector<PeerId>& peers) {
   if (connected_ || connecting_) throw Error(prefix() + ": connect() called twice");
   if (shut_down_) throw Error(prefix() + ": connect() after shutdown");
-  if (addresses.size() != static_cast<size_t>(context_.size))
-    throw Error(prefix() + ": connect: " + std::to_string(addresses.size()) + " addresses for " +
-                std::to_string(context_.size) + " ranks");
+  book_.begin(prefix() + ": connect", addresses);
   connecting_ = true;
-  book_.set_run(run_id(addresses));
 
   std::vector<PeerId> targets;
   for (PeerId p : peers) {

@@ -67,9 +67,7 @@ std::string Psm2Driver::local_address() {
 
 void Psm2Driver::connect(const std::vector<std::string>& addresses,
                          const std::vector<PeerId>& peers) {
-  if (addresses.size() != static_cast<size_t>(context_.size))
-    throw Error(prefix() + ": " + std::to_string(addresses.size()) + " addresses for " +
-                std::to_string(context_.size) + " ranks");
+  book_.begin(prefix(), addresses);
   std::vector<psm2_epid_t> ids;
   std::vector<PeerId> ranks;
   for (PeerId p : peers) {

@@ -138,12 +138,8 @@ void TcpDriver::post_recv(PeerId peer, Tag tag, void* buffer, size_t size, const
                       "tcp: rank " + std::to_string(context_.rank) + ": post_recv from rank " +
                           std::to_string(peer) + ": not a connected peer");
   }
-  PostedRecv r;
-  r.peer = peer;
-  r.tag = tag;
-  r.buffer = static_cast<std::byte*>(buffer);
-  r.size = size;
-  r.cookie = cookie;
+  auto* into = static_cast<std::byte*>(buffer);
+  const PostedRecv r{.peer = peer, .tag = tag, .buffer = into, .size = size, .cookie = cookie};
   if (matcher_.match_unexpected(r)) return;
   if (peer != kAnyPeer && !book_.is_open(peer))
     return done_.fail(OpType::recv, peer, tag, cookie, book_.down_status(peer), {});

@@ -121,10 +121,7 @@ void UcxDriver::create_endpoint(PeerId peer, const std::string& address) {
 void UcxDriver::connect(const std::vector<std::string>& addresses,
                         const std::vector<PeerId>& peers) {
   if (connected_) throw Error(prefix() + ": connect() called twice");
-  if (addresses.size() != static_cast<size_t>(context_.size))
-    throw Error(prefix() + ": " + std::to_string(addresses.size()) + " addresses for " +
-                std::to_string(context_.size) + " ranks");
-  book_.set_run(run_id(addresses));
+  book_.begin(prefix(), addresses);
   for (PeerId peer : peers) {
     if (!valid_rank(peer)) throw Error(prefix() + ": peer " + std::to_string(peer) + " is no rank");
     if (book_.known(peer)) continue;  // listed twice

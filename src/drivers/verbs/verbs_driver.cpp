@@ -179,10 +179,7 @@ void VerbsDriver::rearm(PeerId peer) {
 void VerbsDriver::connect(const std::vector<std::string>& addresses,
                           const std::vector<PeerId>& peers) {
   if (connected_) throw Error(prefix() + ": connect() called twice");
-  if (addresses.size() != static_cast<size_t>(context_.size))
-    throw Error(prefix() + ": " + std::to_string(addresses.size()) + " addresses for " +
-                std::to_string(context_.size) + " ranks");
-  book_.set_run(run_id(addresses));
+  book_.begin(prefix(), addresses);
   connect_deadline_ = Clock::now() + options_.connect_timeout;
   std::vector<PeerId> unique;
   for (PeerId peer : peers) {

@@ -57,12 +57,8 @@ void VerbsDriver::post_send(PeerId peer, Tag tag, std::span<const Segment> segme
 void VerbsDriver::post_recv(PeerId peer, Tag tag, void* buffer, size_t size,
                             const Registration* /*reg: received bytes are copied*/,
                             uint64_t cookie) {
-  PostedRecv r;
-  r.peer = peer;
-  r.tag = tag;
-  r.buffer = static_cast<std::byte*>(buffer);
-  r.size = size;
-  r.cookie = cookie;
+  auto* into = static_cast<std::byte*>(buffer);
+  const PostedRecv r{.peer = peer, .tag = tag, .buffer = into, .size = size, .cookie = cookie};
   // A message that arrived before its sender left is still delivered.
   if (matcher_.match_unexpected(r)) return;
   if (peer != kAnyPeer) {
