@@ -11,6 +11,15 @@ namespace evb {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+constexpr uint64_t kRun = 7;
+
+// A book of `ranks` ranks of run kRun with `peers` open.
+PeerBook book_of(int ranks, const std::vector<PeerId>& peers) {
+  PeerBook book(ranks);
+  book.set_run(kRun);
+  for (PeerId p : peers) book.add(p);
+  return book;
+}
 
 TEST(PeerBook, APeerGoesDownOnceAndTheCountsFollow) {
   PeerBook book(4);
@@ -66,16 +75,14 @@ TEST(PeerBook, AHelloOfAnotherRunIsForeign) {
 }
 
 TEST(HelloWait, NamesEveryRankStillSilent) {
-  PeerBook book(5);
-  book.set_run(7);
   const std::vector<PeerId> peers{1, 2, 4};
-  for (PeerId p : peers) book.add(p);
+  PeerBook book = book_of(5, peers);
   int steps = 0;
   const HelloWait w = await_hellos(
       book, peers, Clock::now(),
       [&] {
         ++steps;
-        book.hello(2, 7, 5);
+        book.hello(2, kRun, 5);
       },
       [](PeerId) { return true; });
   EXPECT_GE(steps, 1);
@@ -88,13 +95,10 @@ TEST(HelloWait, NamesEveryRankStillSilent) {
 }
 
 TEST(HelloWait, StopsAtALostOrForeignPeer) {
-  PeerBook book(3);
-  book.set_run(7);
-  book.add(1);
-  book.add(2);
   const std::vector<PeerId> peers{1, 2};
+  PeerBook book = book_of(3, peers);
   const auto far = Clock::now() + std::chrono::hours(1);
-  book.hello(2, 8, 3);
+  book.hello(2, kRun + 1, 3);
   HelloWait w = await_hellos(
       book, peers, far, [] {}, [](PeerId) { return true; });
   EXPECT_EQ(w.foreign, 2);
@@ -111,11 +115,9 @@ TEST(HelloWait, StopsAtALostOrForeignPeer) {
 }
 
 TEST(HelloWait, WaitsUntilThisRanksSideIsSettledToo) {
-  PeerBook book(2);
-  book.set_run(1);
-  book.add(1);
-  book.hello(1, 1, 2);
   const std::vector<PeerId> peers{1};
+  PeerBook book = book_of(2, peers);
+  book.hello(1, kRun, 2);
   int steps = 0;
   const HelloWait w = await_hellos(
       book, peers, Clock::now() + std::chrono::hours(1), [&] { ++steps; },
