@@ -39,8 +39,8 @@ void LfDriver::finish_user(Op* op, OpStatus status, size_t bytes, PeerId peer, T
     op->reported = true;
     if (op->kind == OpKind::send) --user_tx_live_;
     const OpType type = op->kind == OpKind::recv ? OpType::recv : OpType::send;
-    ready_.push_back(Completion{op->cookie, type, status, peer, tag, bytes, 0});
-    if (status != OpStatus::ok) last_error_ = why;
+    done_.push(Completion{op->cookie, type, status, peer, tag, bytes, 0});
+    if (status != OpStatus::ok) done_.note(why);
   }
   retire(op);
 }
@@ -59,9 +59,9 @@ void LfDriver::write_part_done(Op* w, OpStatus status, const std::string& why) {
     return;
   }
   --user_tx_live_;
-  ready_.push_back(Completion{w->cookie, OpType::rdma_write, w->status, w->peer, 0,
-                              w->status == OpStatus::ok ? w->bytes : 0, w->immediate.value_or(0)});
-  if (w->status != OpStatus::ok) last_error_ = w->error;
+  done_.push(Completion{w->cookie, OpType::rdma_write, w->status, w->peer, 0,
+                        w->status == OpStatus::ok ? w->bytes : 0, w->immediate.value_or(0)});
+  if (w->status != OpStatus::ok) done_.note(w->error);
   retire(w);
 }
 
@@ -72,7 +72,7 @@ void LfDriver::remote_write(PeerId peer, size_t bytes, uint32_t immediate) {
     probe_bytes_ = bytes;
     return;
   }
-  ready_.push_back(Completion{0, OpType::remote_write, OpStatus::ok, peer, 0, bytes, immediate});
+  done_.remote_write(peer, bytes, immediate);
 }
 
 PeerId LfDriver::writer_of(fi_addr_t src) const {
@@ -152,14 +152,14 @@ void LfDriver::on_control(Op* op, size_t len, uint64_t fi_tag) {
   const PeerId from = tag_sender(fi_tag);
   auto m = decode(std::span<const std::byte>(op->slot->data, std::min(len, kSlotBytes)));
   if (!m || !valid_rank(from) || m->rank != static_cast<uint32_t>(from)) {
-    last_error_ = prefix() + ": ignored a malformed control message (" + std::to_string(len) +
-                  " bytes, tag rank " + std::to_string(from) + ")";
+    done_.note(prefix() + ": ignored a malformed control message (" + std::to_string(len) +
+               " bytes, tag rank " + std::to_string(from) + ")");
     return;
   }
   heard_from(from);
   switch (m->kind) {
     case CtlKind::ping:
-      if (peers_[from].state == PeerState::open) {
+      if (book_.is_open(from)) {
         CtlMessage pong = *m;
         pong.kind = CtlKind::pong;
         pong.rank = static_cast<uint32_t>(context_.rank);
@@ -169,18 +169,14 @@ void LfDriver::on_control(Op* op, size_t len, uint64_t fi_tag) {
       break;
     case CtlKind::pong:
       break;  // heard_from() above did the work
-    case CtlKind::hello: {
-      Peer& p = peers_[from];
-      p.hello = true;
-      p.hello_run = m->a;
-      p.hello_size = m->size;
+    case CtlKind::hello:
+      book_.hello(from, m->a, m->size);
       break;
-    }
     case CtlKind::notify:
       remote_write(from, static_cast<size_t>(m->a), static_cast<uint32_t>(m->b));
       break;
     case CtlKind::bye:
-      if (peers_[from].state == PeerState::open)
+      if (book_.is_open(from))
         peer_down(from, OpStatus::peer_closed,
                   prefix() + ": rank " + std::to_string(from) + " shut down");
       break;
@@ -189,7 +185,7 @@ void LfDriver::on_control(Op* op, size_t len, uint64_t fi_tag) {
 
 void LfDriver::on_error(const fi_cq_err_entry& e, const std::string& text) {
   if (!e.op_context) {
-    last_error_ = prefix() + ": error completion without an operation: " + text;
+    done_.note(prefix() + ": error completion without an operation: " + text);
     return;
   }
   Op* op = Op::from_context(e.op_context);
@@ -239,7 +235,7 @@ void LfDriver::on_error(const fi_cq_err_entry& e, const std::string& text) {
       const std::string why =
           prefix() + ": control message to rank " + std::to_string(peer) + " failed: " + text;
       const bool hello = static_cast<CtlKind>(op->tag) == CtlKind::hello;
-      last_error_ = why;
+      done_.note(why);
       if (hello) peers_[peer].hello_failed = true;
       if (Op* parent = std::exchange(op->parent, nullptr)) write_part_done(parent, tx_status, why);
       retire(op);
@@ -250,7 +246,7 @@ void LfDriver::on_error(const fi_cq_err_entry& e, const std::string& text) {
     case OpKind::ctl_recv:
     case OpKind::cqdata_recv:
       if (!cancelled && !closing_) {
-        last_error_ = prefix() + ": internal receive failed: " + text;
+        done_.note(prefix() + ": internal receive failed: " + text);
         // A receive that keeps failing is not reposted forever.
         if (++internal_errors_ < 1000) {
           submit_rx(op);
@@ -289,7 +285,7 @@ size_t LfDriver::read_cq() {
     return 1;
   }
   if (n != -FI_EAGAIN)
-    last_error_ = prefix() + ": fi_cq_read failed: " + fi_error(static_cast<int>(n));
+    done_.note(prefix() + ": fi_cq_read failed: " + fi_error(static_cast<int>(n)));
   return 0;
 }
 
@@ -325,7 +321,7 @@ void LfDriver::keepalive() {
   const bool waiting = user_tx_live_ > 0 || !user_recvs_.empty();
   for (PeerId r = 0; r < context_.size; ++r) {
     Peer& p = peers_[r];
-    if (r == context_.rank || p.state != PeerState::open) continue;
+    if (r == context_.rank || !book_.is_open(r)) continue;
     if (p.awaiting_pong) {
       if (now_ - p.pinged >= timeout)
         peer_down(r, OpStatus::peer_lost,
@@ -347,19 +343,14 @@ void LfDriver::keepalive() {
 }
 
 size_t LfDriver::poll(std::span<Completion> out) {
-  if (ready_.size() < out.size()) progress();
-  const size_t n = std::min(out.size(), ready_.size());
-  for (size_t i = 0; i < n; ++i) {
-    out[i] = ready_.front();
-    ready_.pop_front();
-  }
-  return n;
+  if (done_.size() < out.size()) progress();
+  return done_.drain(out);
 }
 
 void LfDriver::wait(std::chrono::microseconds timeout) {
-  if (!ready_.empty() || !caps_.can_block || shut_down_ || !fabric_->open()) return;
+  if (!done_.empty() || !caps_.can_block || shut_down_ || !fabric_->open()) return;
   progress();
-  if (!ready_.empty()) return;
+  if (!done_.empty()) return;
   int64_t ms = (timeout.count() + 999) / 1000;
   // Queued operations need progress, not sleep: keep the nap short.
   if (!tx_queue_.empty() || !rx_queue_.empty()) ms = std::min<int64_t>(ms, 1);
@@ -397,13 +388,9 @@ void LfDriver::cancel(Op* op, OpStatus status, const std::string& why) {
 }
 
 void LfDriver::peer_down(PeerId peer, OpStatus status, const std::string& why) {
-  Peer& p = peers_[peer];
-  if (p.state != PeerState::open) return;  // one peer_event per peer
-  p.state = status == OpStatus::peer_lost ? PeerState::lost : PeerState::closed;
-  --open_peers_;
-  if (status == OpStatus::peer_lost) ++lost_peers_;
-  ready_.push_back(Completion{0, OpType::peer_event, status, peer, 0, 0, 0});
-  last_error_ = why;
+  if (!book_.go_down(peer, status)) return;  // one peer_event per peer
+  done_.peer_event(peer, status);
+  done_.note(why);
 
   // Everything this rank sends to it fails now, whether still queued here or
   // already held by libfabric (some providers never complete those: ofi_rxm
@@ -431,13 +418,13 @@ void LfDriver::peer_down(PeerId peer, OpStatus status, const std::string& why) {
   }
   // Receives posted for it, and any-peer receives once nobody is left.
   std::vector<Op*> recvs;
-  const bool none_left = all_peers_down();
+  const bool none_left = book_.all_down();
   for (Op* op : user_recvs_) {
     if (op->peer == peer || (none_left && op->peer == kAnyPeer)) recvs.push_back(op);
   }
   for (Op* op : recvs) {
     if (op->peer == kAnyPeer) {
-      cancel(op, any_peer_status(),
+      cancel(op, book_.any_status(),
              prefix() + ": receive from any rank: every peer is gone (last: " + why + ")");
     } else {
       cancel(op, status, why);

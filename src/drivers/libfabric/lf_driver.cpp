@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "core/error.hpp"
+#include "drivers/common/hello_wait.hpp"
 #include "drivers/common/rank_tags.hpp"
 
 namespace evb::libfabric {
@@ -126,6 +127,7 @@ void LfDriver::open_endpoint() {
   inject_buf_.resize(caps_.inline_size);
 
   peers_.resize(context_.size);
+  book_.resize(context_.size);
   tx_queue_.resize(static_cast<size_t>(context_.size));
   post_internal_receives();
 
@@ -170,8 +172,8 @@ void LfDriver::probe_immediate_length() {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
   while (probe_pending_ && !probe_failed_ && std::chrono::steady_clock::now() < deadline)
     progress();
-  ready_.clear();  // a refused probe's completion; nothing of the caller's yet
-  last_error_.clear();
+  done_.clear();  // a refused probe's completion; nothing of the caller's yet
+  done_.forget_error();
   immediate_length_ = !probe_pending_ && probe_bytes_ == kProbeBytes;
   if (!immediate_length_ && options_.write_immediate == ImmediateMode::automatic) {
     emulate_ = true;
@@ -204,11 +206,8 @@ void LfDriver::connect(const std::vector<std::string>& addresses,
                        const std::vector<PeerId>& peers) {
   if (connected_ || connecting_) throw Error(prefix() + ": connect() called twice");
   if (shut_down_) throw Error(prefix() + ": connect() after shutdown");
-  if (addresses.size() != static_cast<size_t>(context_.size))
-    throw Error(prefix() + ": connect: " + std::to_string(addresses.size()) + " addresses for " +
-                std::to_string(context_.size) + " ranks");
+  book_.begin(prefix() + ": connect", addresses);
   connecting_ = true;
-  run_id_ = run_id(addresses);
 
   std::vector<PeerId> targets;
   for (PeerId p : peers) {
@@ -232,11 +231,7 @@ void LfDriver::connect(const std::vector<std::string>& addresses,
     peers_[r].addr = fa;
     by_addr_[fa] = r;
   }
-  for (PeerId r : targets) {
-    peers_[r].state = PeerState::open;
-    ++open_peers_;
-  }
-  had_peers_ = !targets.empty();
+  for (PeerId r : targets) book_.add(r);
 
   // Hello to every peer; wait for theirs. This checks that every peer runs the
   // same run (same address list) and sets the connections up before the data
@@ -245,48 +240,18 @@ void LfDriver::connect(const std::vector<std::string>& addresses,
   hello.kind = CtlKind::hello;
   hello.rank = static_cast<uint32_t>(context_.rank);
   hello.size = static_cast<uint32_t>(context_.size);
-  hello.a = run_id_;
+  hello.a = book_.run();
   for (PeerId r : targets) submit_tx(make_control(r, hello));
 
   using clock = std::chrono::steady_clock;
-  const auto deadline = clock::now() + options_.connect_timeout;
   auto retry_at = clock::now();
-  for (;;) {
+  auto step = [&] {
     progress();
-    bool done = true;
-    for (PeerId r : targets) {
-      Peer& p = peers_[r];
-      if (p.hello && (p.hello_run != run_id_ || p.hello_size != hello.size)) {
-        connecting_ = false;
-        throw PeerError(r, prefix() + ": connect: rank " + std::to_string(r) +
-                               " belongs to another run (its address list differs)");
-      }
-      if (!p.hello || !p.hello_sent) done = false;
-    }
-    if (done) break;
     const auto now = clock::now();
-    if (now >= deadline) {
-      std::string missing;
-      PeerId first = -1;
-      for (PeerId r : targets) {
-        if (peers_[r].hello && peers_[r].hello_sent) continue;
-        if (first < 0) first = r;
-        missing += (missing.empty() ? "" : ", ") + std::to_string(r);
-      }
-      connecting_ = false;
-      throw PeerError(first, prefix() + ": connect: no hello exchanged with rank(s) " + missing +
-                                 " within " + std::to_string(options_.connect_timeout.count()) +
-                                 " ms" +
-                                 (last_error_.empty() ? "" : " (last error: " + last_error_ + ")"));
-    }
     if (now >= retry_at) {
       // Hellos that failed (peer endpoint not reachable yet) are sent again.
       for (PeerId r : targets) {
-        Peer& p = peers_[r];
-        if (p.hello_failed) {
-          p.hello_failed = false;
-          submit_tx(make_control(r, hello));
-        }
+        if (std::exchange(peers_[r].hello_failed, false)) submit_tx(make_control(r, hello));
       }
       retry_at = now + std::chrono::milliseconds(100);
     }
@@ -295,11 +260,20 @@ void LfDriver::connect(const std::vector<std::string>& addresses,
     } else {
       std::this_thread::yield();
     }
-  }
+  };
+  const HelloWait w = await_hellos(book_, targets, clock::now() + options_.connect_timeout, step,
+                                   [this](PeerId r) { return peers_[r].hello_sent; });
   connecting_ = false;
+  if (!w.ok()) {
+    const std::string& last = done_.last_error();
+    throw hello_failure(w, {.who = prefix() + ": connect",
+                            .last_error = last,
+                            .timeout_tail = last.empty() ? "" : " (last error: " + last + ")",
+                            .timeout = options_.connect_timeout});
+  }
   connected_ = true;
-  last_error_.clear();
-  const auto now = std::chrono::steady_clock::now();
+  done_.forget_error();
+  const auto now = clock::now();
   for (PeerId r : targets) peers_[r].heard = now;
 }
 
@@ -335,7 +309,7 @@ void LfDriver::teardown(bool graceful) noexcept {
         bye.rank = static_cast<uint32_t>(context_.rank);
         bye.size = static_cast<uint32_t>(context_.size);
         for (PeerId r = 0; r < context_.size; ++r) {
-          if (peers_[r].state == PeerState::open) submit_tx(make_control(r, bye));
+          if (book_.is_open(r)) submit_tx(make_control(r, bye));
         }
       }
       // Wait for the goodbyes, except to peers that said goodbye meanwhile
@@ -343,7 +317,7 @@ void LfDriver::teardown(bool graceful) noexcept {
       auto goodbyes_pending = [&] {
         for (Op* op : ops_.live_ops()) {
           if (op->kind == OpKind::ctl_send && static_cast<CtlKind>(op->tag) == CtlKind::bye &&
-              peers_[op->peer].state == PeerState::open)
+              book_.is_open(op->peer))
             return true;
         }
         return false;

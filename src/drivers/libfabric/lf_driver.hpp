@@ -22,9 +22,10 @@
 #include <unordered_set>
 #include <vector>
 
-#include "core/ring_queue.hpp"
 #include "drivers/api/driver.hpp"
 #include "drivers/api/registry.hpp"
+#include "drivers/common/completions.hpp"
+#include "drivers/common/peer_book.hpp"
 #include "drivers/libfabric/lf_control.hpp"
 #include "drivers/libfabric/lf_fabric.hpp"
 #include "drivers/libfabric/lf_memory.hpp"
@@ -57,7 +58,7 @@ class LfDriver final : public Driver {
   size_t poll(std::span<Completion> out) override;
   void wait(std::chrono::microseconds timeout) override;
   void shutdown() override;
-  std::string last_error() const override { return last_error_; }
+  std::string last_error() const override { return done_.last_error(); }
 
   // Introspection for tests and docs.
   const fi_info& info() const { return fabric_->info(); }
@@ -71,13 +72,10 @@ class LfDriver final : public Driver {
   uint64_t eagain_count() const { return eagains_; }
 
  private:
-  enum class PeerState : uint8_t { none, open, closed, lost };
+  // How to reach one peer and whether it is alive (its state and hello are
+  // in book_).
   struct Peer {
-    PeerState state = PeerState::none;
     fi_addr_t addr = FI_ADDR_NOTAVAIL;
-    bool hello = false;         // its hello arrived
-    uint64_t hello_run = 0;     // the run id it announced
-    uint32_t hello_size = 0;    // the number of ranks it announced
     bool hello_sent = false;    // our hello to it completed
     bool hello_failed = false;  // our hello to it failed (retried)
     // Keepalive: when it was last heard from, and the ping it has to answer.
@@ -97,7 +95,7 @@ class LfDriver final : public Driver {
   // In the AV: a peer passed to connect() (in any state) or this rank.
   bool reachable(PeerId peer) const {
     return valid_rank(peer) && peers_[peer].addr != FI_ADDR_NOTAVAIL &&
-           (peer == context_.rank || peers_[peer].state != PeerState::none);
+           (peer == context_.rank || book_.known(peer));
   }
 
   // --- data path (lf_post.cpp, lf_complete.cpp) ---
@@ -127,16 +125,9 @@ class LfDriver final : public Driver {
                    const std::string& why);
   void write_part_done(Op* write, OpStatus status, const std::string& why);
   void retire(Op* op);  // done with it: back to the pool once libfabric is too
-  void fail_now(OpType type, PeerId peer, Tag tag, uint64_t cookie, OpStatus status,
-                const std::string& why);
   bool check_segments(std::span<const Segment> segments, size_t limit, Op* op, std::string* why);
   void cancel(Op* op, OpStatus status, const std::string& why);
   void peer_down(PeerId peer, OpStatus status, const std::string& why);
-  bool all_peers_down() const { return had_peers_ && open_peers_ == 0; }
-  OpStatus any_peer_status() const {
-    return lost_peers_ > 0 ? OpStatus::peer_lost : OpStatus::peer_closed;
-  }
-  OpStatus down_status(PeerId peer) const;
   PeerId rank_of(fi_addr_t addr) const;
   PeerId writer_of(fi_addr_t src) const;  // remote CQ data source, kAnyPeer if unknown
   void remote_write(PeerId peer, size_t bytes, uint32_t immediate);
@@ -153,22 +144,19 @@ class LfDriver final : public Driver {
   Capabilities caps_;
   std::string address_;
   std::vector<Peer> peers_;  // indexed by rank
+  PeerBook book_;
   std::unordered_map<fi_addr_t, PeerId> by_addr_;
   TxQueues tx_queue_;                   // FI_EAGAIN: waiting to be posted, in order per peer
   std::deque<Op*> rx_queue_;            // (receives: in order)
   std::unordered_set<Op*> user_recvs_;  // posted or queued user receives
   std::vector<Op*> internal_recvs_;     // control / remote-CQ-data receives
-  RingQueue<Completion> ready_;
+  Completions done_;
   std::vector<std::byte> inject_buf_;
   std::vector<std::byte> probe_buf_;           // target and source of the length probe
   std::unique_ptr<LfRegistration> probe_reg_;  // (kept until the endpoint is closed)
-  std::string last_error_;
-  uint64_t run_id_ = 0;
   uint64_t eagains_ = 0;
   size_t tx_in_flight_ = 0;  // operations libfabric holds, per direction
   size_t rx_in_flight_ = 0;
-  size_t open_peers_ = 0;
-  size_t lost_peers_ = 0;
   size_t internal_errors_ = 0;
   size_t user_tx_live_ = 0;                      // user sends and writes not yet reported
   std::chrono::steady_clock::time_point now_{};  // of the current progress()
@@ -185,7 +173,6 @@ class LfDriver final : public Driver {
   size_t probe_bytes_ = 0;  // the length its remote_write reported
   bool emulate_ordered_ = false;
   bool rx_cq_data_ = false;
-  bool had_peers_ = false;
   bool connecting_ = false;
   bool connected_ = false;
   bool closing_ = false;  // internal receives are no longer reposted

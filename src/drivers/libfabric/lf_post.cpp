@@ -12,16 +12,6 @@
 
 namespace evb::libfabric {
 
-void LfDriver::fail_now(OpType type, PeerId peer, Tag tag, uint64_t cookie, OpStatus status,
-                        const std::string& why) {
-  ready_.push_back(Completion{cookie, type, status, peer, tag, 0, 0});
-  last_error_ = why;
-}
-
-OpStatus LfDriver::down_status(PeerId peer) const {
-  return peers_[peer].state == PeerState::lost ? OpStatus::peer_lost : OpStatus::peer_closed;
-}
-
 bool LfDriver::check_segments(std::span<const Segment> segments, size_t limit, Op* op,
                               std::string* why) {
   size_t total = 0;
@@ -63,20 +53,21 @@ void LfDriver::post_send(PeerId peer, Tag tag, std::span<const Segment> segments
   // Messages are built only on failure: the data path allocates nothing.
   auto what = [&] { return prefix() + ": send to " + rank_name(peer); };
   if (shut_down_)
-    return fail_now(OpType::send, peer, tag, cookie, OpStatus::error,
-                    what() + ": driver shut down");
+    return done_.fail(OpType::send, peer, tag, cookie, OpStatus::error,
+                      what() + ": driver shut down");
   if (!reachable(peer))
-    return fail_now(OpType::send, peer, tag, cookie, OpStatus::error,
-                    what() + ": not a connected peer");
-  if (peer != context_.rank && peers_[peer].state != PeerState::open)
-    return fail_now(OpType::send, peer, tag, cookie, down_status(peer),
-                    what() + ": the peer " +
-                        (down_status(peer) == OpStatus::peer_lost ? "was lost" : "shut down"));
+    return done_.fail(OpType::send, peer, tag, cookie, OpStatus::error,
+                      what() + ": not a connected peer");
+  if (peer != context_.rank && !book_.is_open(peer))
+    return done_.fail(
+        OpType::send, peer, tag, cookie, book_.down_status(peer),
+        what() + ": the peer " +
+            (book_.down_status(peer) == OpStatus::peer_lost ? "was lost" : "shut down"));
   Op* op = ops_.acquire(OpKind::send);
   std::string why;
   if (!check_segments(segments, caps_.max_segments, op, &why)) {
     retire(op);
-    return fail_now(OpType::send, peer, tag, cookie, OpStatus::error, what() + ": " + why);
+    return done_.fail(OpType::send, peer, tag, cookie, OpStatus::error, what() + ": " + why);
   }
   op->peer = peer;
   op->tag = tag;
@@ -92,20 +83,20 @@ void LfDriver::post_recv(PeerId peer, Tag tag, void* buffer, size_t size, const 
                          uint64_t cookie) {
   auto what = [&] { return prefix() + ": receive from " + rank_name(peer); };
   if (shut_down_)
-    return fail_now(OpType::recv, peer, tag, cookie, OpStatus::error,
-                    what() + ": driver shut down");
+    return done_.fail(OpType::recv, peer, tag, cookie, OpStatus::error,
+                      what() + ": driver shut down");
   if (peer != kAnyPeer && !reachable(peer))
-    return fail_now(OpType::recv, peer, tag, cookie, OpStatus::error,
-                    what() + ": not a connected peer");
+    return done_.fail(OpType::recv, peer, tag, cookie, OpStatus::error,
+                      what() + ": not a connected peer");
   if (size > 0 && !buffer)
-    return fail_now(OpType::recv, peer, tag, cookie, OpStatus::error, what() + ": no buffer");
+    return done_.fail(OpType::recv, peer, tag, cookie, OpStatus::error, what() + ": no buffer");
   if (size > 0 && !reg && memory_->local())
-    return fail_now(OpType::recv, peer, tag, cookie, OpStatus::error,
-                    what() + ": the buffer has no registration (" + name_ +
-                        " needs registered memory: FI_MR_LOCAL)");
+    return done_.fail(OpType::recv, peer, tag, cookie, OpStatus::error,
+                      what() + ": the buffer has no registration (" + name_ +
+                          " needs registered memory: FI_MR_LOCAL)");
   if (reg && size > 0 && !reg->covers(buffer, size))
-    return fail_now(OpType::recv, peer, tag, cookie, OpStatus::error,
-                    what() + ": the buffer lies outside its registration");
+    return done_.fail(OpType::recv, peer, tag, cookie, OpStatus::error,
+                      what() + ": the buffer lies outside its registration");
   Op* op = ops_.acquire(OpKind::recv);
   op->peer = peer;
   op->tag = tag;
@@ -124,14 +115,14 @@ void LfDriver::write(PeerId peer, std::span<const Segment> local, const RemoteKe
                      bool silent) {
   auto what = [&] { return prefix() + ": rdma_write to " + rank_name(peer); };
   auto fail = [&](OpStatus s, const std::string& why) {
-    ready_.push_back(Completion{cookie, OpType::rdma_write, s, peer, 0, 0, immediate.value_or(0)});
-    last_error_ = what() + ": " + why;
+    done_.push(Completion{cookie, OpType::rdma_write, s, peer, 0, 0, immediate.value_or(0)});
+    done_.note(what() + ": " + why);
   };
   if (!caps_.rdma_write) return fail(OpStatus::error, "the provider has no RMA");
   if (shut_down_) return fail(OpStatus::error, "driver shut down");
   if (!reachable(peer)) return fail(OpStatus::error, "not a connected peer");
-  if (peer != context_.rank && peers_[peer].state != PeerState::open)
-    return fail(down_status(peer), "the peer is gone");
+  if (peer != context_.rank && !book_.is_open(peer))
+    return fail(book_.down_status(peer), "the peer is gone");
   const auto* rkey = dynamic_cast<const LfRemoteKey*>(&key);
   if (!rkey) return fail(OpStatus::error, "the key was not made by this driver's unpack_key()");
   if (key.peer() != peer)
@@ -313,13 +304,12 @@ int LfDriver::issue(Op* op) {
     // A receive from a peer that is already gone: posted so that a message
     // that arrived before is still delivered, then cancelled at once.
     if (op->kind == OpKind::recv) {
-      if (op->peer != kAnyPeer && op->peer != context_.rank &&
-          peers_[op->peer].state != PeerState::open) {
-        cancel(op, down_status(op->peer),
+      if (op->peer != kAnyPeer && op->peer != context_.rank && !book_.is_open(op->peer)) {
+        cancel(op, book_.down_status(op->peer),
                prefix() + ": receive from rank " + std::to_string(op->peer) + ": the peer " +
-                   (down_status(op->peer) == OpStatus::peer_lost ? "was lost" : "shut down"));
-      } else if (op->peer == kAnyPeer && all_peers_down()) {
-        cancel(op, any_peer_status(), prefix() + ": receive from any rank: every peer is gone");
+                   (book_.down_status(op->peer) == OpStatus::peer_lost ? "was lost" : "shut down"));
+      } else if (op->peer == kAnyPeer && book_.all_down()) {
+        cancel(op, book_.any_status(), prefix() + ": receive from any rank: every peer is gone");
       }
     }
   }
@@ -353,14 +343,14 @@ void LfDriver::fail_issue(Op* op, int rc) {
     case OpKind::ctl_send:
       text = prefix() + ": control message to rank " + std::to_string(peer) +
              " failed: fi_tsend: " + why;
-      last_error_ = text;
+      done_.note(text);
       if (static_cast<CtlKind>(op->tag) == CtlKind::hello) peers_[peer].hello_failed = true;
       if (Op* parent = std::exchange(op->parent, nullptr)) write_part_done(parent, status, text);
       retire(op);
       break;
     case OpKind::ctl_recv:
     case OpKind::cqdata_recv:
-      last_error_ = prefix() + ": internal receive failed: " + why;
+      done_.note(prefix() + ": internal receive failed: " + why);
       std::erase(internal_recvs_, op);
       retire(op);
       break;

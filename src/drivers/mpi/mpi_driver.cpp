@@ -116,9 +116,9 @@ void MpiDriver::connect(const std::vector<std::string>& addresses,
 
 void MpiDriver::fail_now(OpType type, PeerId peer, Tag tag, uint64_t cookie,
                          const std::string& why) {
-  last_error_ = "mpi " + op_name(type) + " " + (type == OpType::send ? "to " : "from ") +
-                peer_name(peer) + " tag " + std::to_string(tag) + ": " + why;
-  backlog_.push_back(Completion{cookie, type, OpStatus::error, peer, tag, 0});
+  done_.fail(type, peer, tag, cookie, OpStatus::error,
+             "mpi " + op_name(type) + " " + (type == OpType::send ? "to " : "from ") +
+                 peer_name(peer) + " tag " + std::to_string(tag) + ": " + why);
 }
 
 void MpiDriver::post_send(PeerId peer, Tag tag, std::span<const Segment> segments,
@@ -253,35 +253,30 @@ Completion MpiDriver::to_completion(const FinishedOp& f) {
       // Some MPIs report the sent size, others the buffer size: report what
       // is in the buffer.
       c.status = OpStatus::truncated;
-      last_error_ = "mpi recv from " + peer_name(c.peer) + " tag " + std::to_string(c.tag) +
-                    ": message of " + std::to_string(c.bytes) +
-                    " B longer than the posted buffer of " + std::to_string(f.op.size) + " B";
+      done_.note("mpi recv from " + peer_name(c.peer) + " tag " + std::to_string(c.tag) +
+                 ": message of " + std::to_string(c.bytes) +
+                 " B longer than the posted buffer of " + std::to_string(f.op.size) + " B");
       c.bytes = std::min(c.bytes, f.op.size);
       return c;
     }
   }
   if (err_class != MPI_SUCCESS) {
     c.status = OpStatus::error;
-    last_error_ = "mpi " + op_name(c.type) + (c.type == OpType::send ? " to " : " from ") +
-                  peer_name(c.peer) + " tag " + std::to_string(c.tag) + ": " +
-                  error_string(f.error);
+    done_.note("mpi " + op_name(c.type) + (c.type == OpType::send ? " to " : " from ") +
+               peer_name(c.peer) + " tag " + std::to_string(c.tag) + ": " + error_string(f.error));
   }
   return c;
 }
 
 size_t MpiDriver::poll(std::span<Completion> out) {
-  size_t n = 0;
-  while (n < out.size() && !backlog_.empty()) {
-    out[n++] = backlog_.front();
-    backlog_.pop_front();
-  }
+  size_t n = done_.drain(out);
   if (n == out.size() || shut_down_) return n;
   finished_.clear();
   int rc = pool_.test(finished_);
   if (rc < 0) {
     // The test call itself failed: nothing can be attributed to one
     // operation; report it once and let the peer timeout end the run.
-    last_error_ = "mpi poll: " + error_string(-rc);
+    done_.note("mpi poll: " + error_string(-rc));
     return n;
   }
   return hand_out(out, n);
@@ -298,7 +293,7 @@ size_t MpiDriver::hand_out(std::span<Completion> out, size_t n) {
     if (n < out.size()) {
       out[n++] = to_completion(f);
     } else {
-      backlog_.push_back(to_completion(f));
+      done_.push(to_completion(f));
     }
   }
   return n;
@@ -321,7 +316,7 @@ void sleep_a_poll() {
 // time under SMPI). A timer nearer than wait_min_timeout makes the rank poll
 // at 1-us intervals up to it, so it fires on time.
 void MpiDriver::wait(std::chrono::microseconds timeout) {
-  if (options_.wait != WaitMode::waitany || shut_down_ || !backlog_.empty()) return;
+  if (options_.wait != WaitMode::waitany || shut_down_ || !done_.empty()) return;
   if (timeout.count() <= 0) return;
   if (ns_to_s(timeout.count() * 1000) < options_.wait_min_timeout_s) return sleep_a_poll();
   if (pool_.in_flight() == 0) {
@@ -333,7 +328,7 @@ void MpiDriver::wait(std::chrono::microseconds timeout) {
   finished_.clear();
   const int rc = pool_.wait(finished_);
   if (rc < 0) {
-    last_error_ = "mpi wait: " + error_string(-rc);
+    done_.note("mpi wait: " + error_string(-rc));
     return;
   }
   hand_out(std::span<Completion>(), 0);
@@ -358,7 +353,7 @@ void MpiDriver::shutdown() {
     if (rc == 0 && options_.wait == WaitMode::waitany) sleep_a_poll();
   }
   pool_.abandon_all();
-  backlog_.clear();
+  done_.clear();
 }
 
 }  // namespace evb::mpi

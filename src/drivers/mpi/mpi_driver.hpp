@@ -18,6 +18,7 @@
 #include "core/config_table.hpp"
 #include "core/ring_queue.hpp"
 #include "drivers/api/driver.hpp"
+#include "drivers/common/completions.hpp"
 #include "drivers/mpi/mpi_options.hpp"
 #include "drivers/mpi/mpi_requests.hpp"
 
@@ -46,7 +47,7 @@ class MpiDriver final : public Driver {
   size_t poll(std::span<Completion> out) override;
   void wait(std::chrono::microseconds timeout) override;
   void shutdown() override;
-  std::string last_error() const override { return last_error_; }
+  std::string last_error() const override { return done_.last_error(); }
 
   // The MPI tag an evbench tag is sent with (tag & tag_mask()).
   int mpi_tag(Tag tag) const { return static_cast<int>(tag & tag_mask_); }
@@ -57,7 +58,7 @@ class MpiDriver final : public Driver {
   void fail_now(OpType type, PeerId peer, Tag tag, uint64_t cookie, const std::string& why);
   Completion to_completion(const FinishedOp& f);
   // Converts finished_ (sorted by posting order) into completions: into
-  // `out` while it has room, the rest into backlog_. Returns how many went
+  // `out` while it has room, the rest into done_. Returns how many went
   // into `out`.
   size_t hand_out(std::span<Completion> out, size_t n);
   // MPI_Irecv into the pool; false when it failed (reported by fail_now).
@@ -78,8 +79,7 @@ class MpiDriver final : public Driver {
   bool shut_down_ = false;
   RequestPool pool_;
   std::vector<FinishedOp> finished_;
-  RingQueue<Completion> backlog_;  // finished but not yet handed out by poll()
-  std::string last_error_;
+  Completions done_;  // finished but not yet handed out by poll(), and the last error
   // any_source_depth: per tag, receives given to MPI and the ones held back.
   struct HeldRecv {
     void* buffer;

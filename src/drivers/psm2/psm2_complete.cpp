@@ -10,12 +10,7 @@ namespace evb::psm2 {
 
 size_t Psm2Driver::poll(std::span<Completion> out) {
   progress();
-  size_t n = 0;
-  while (n < out.size() && !ready_.empty()) {
-    out[n++] = ready_.front();
-    ready_.pop_front();
-  }
-  return n;
+  return done_.drain(out);
 }
 
 void Psm2Driver::progress() {
@@ -73,26 +68,25 @@ void Psm2Driver::finish(Op* op, const psm2_mq_status2_t& st) {
     c.status = OpStatus::truncated;
   } else {
     c.status = OpStatus::error;
-    last_error_ = prefix() + ": " + (op->type == OpType::send ? "send to" : "receive from") +
-                  " rank " + std::to_string(c.peer) + ": " + error_text(st.error_code);
+    done_.note(prefix() + ": " + (op->type == OpType::send ? "send to" : "receive from") +
+               " rank " + std::to_string(c.peer) + ": " + error_text(st.error_code));
   }
   free_op(op);
-  ready_.push_back(c);
+  done_.push(c);
 }
 
 void Psm2Driver::on_control(uint32_t magic, PeerId from) {
   if (magic == kHelloMagic) {
-    hello_[static_cast<size_t>(from)] = 1;
-  } else if (magic == kByeMagic && state_[static_cast<size_t>(from)] == PeerState::open) {
+    book_.hello(from, book_.run(), static_cast<uint32_t>(context_.size));
+  } else if (magic == kByeMagic) {
     peer_closed(from);
   }
 }
 
 void Psm2Driver::peer_closed(PeerId peer) {
-  state_[static_cast<size_t>(peer)] = PeerState::closed;
-  --open_peers_;
-  ready_.push_back(Completion{0, OpType::peer_event, OpStatus::peer_closed, peer, 0, 0, 0});
-  const bool none_left = open_peers_ == 0;
+  if (!book_.go_down(peer, OpStatus::peer_closed)) return;  // one peer_event per peer
+  done_.peer_event(peer, OpStatus::peer_closed);
+  const bool none_left = book_.all_down();
   std::vector<Op*> doomed;
   for (Op* op : posted_recvs_)
     if (op->peer == peer || (none_left && op->peer == kAnyPeer)) doomed.push_back(op);
@@ -103,7 +97,7 @@ void Psm2Driver::peer_closed(PeerId peer) {
     psm2_mq_status2_t st{};
     psm2_mq_test2(&op->req, &st);
     posted_recvs_.erase(op);
-    ready_.push_back(
+    done_.push(
         Completion{op->cookie, OpType::recv, OpStatus::peer_closed, op->peer, op->tag, 0, 0});
     free_op(op);
   }

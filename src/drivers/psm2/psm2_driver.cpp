@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "core/error.hpp"
+#include "drivers/common/hello_wait.hpp"
 #include "drivers/common/rank_tags.hpp"
 
 namespace evb::psm2 {
@@ -38,8 +39,7 @@ Psm2Driver::Psm2Driver(const DriverContext& context, Psm2Options options)
     throw Error(prefix() + ": psm2_mq_init failed: " + error_text(e));
   }
   addrs_.assign(static_cast<size_t>(context.size), nullptr);
-  state_.assign(static_cast<size_t>(context.size), PeerState::none);
-  hello_.assign(static_cast<size_t>(context.size), 0);
+  book_.resize(context.size);
   post_control_recv();
 }
 
@@ -68,9 +68,7 @@ std::string Psm2Driver::local_address() {
 
 void Psm2Driver::connect(const std::vector<std::string>& addresses,
                          const std::vector<PeerId>& peers) {
-  if (addresses.size() != static_cast<size_t>(context_.size))
-    throw Error(prefix() + ": " + std::to_string(addresses.size()) + " addresses for " +
-                std::to_string(context_.size) + " ranks");
+  book_.begin(prefix(), addresses);
   std::vector<psm2_epid_t> ids;
   std::vector<PeerId> ranks;
   for (PeerId p : peers) {
@@ -100,27 +98,20 @@ void Psm2Driver::connect(const std::vector<std::string>& addresses,
   for (size_t i = 0; i < ids.size(); ++i) {
     const auto r = static_cast<size_t>(ranks[i]);
     addrs_[r] = out[i];
-    if (state_[r] == PeerState::none) {
-      state_[r] = PeerState::open;
-      ++open_peers_;
-    }
+    book_.add(ranks[i]);
   }
-  had_peers_ = true;
   for (PeerId p : ranks) send_control(p, kHelloMagic);
-  const auto deadline = std::chrono::steady_clock::now() + options_.connect_timeout;
-  auto missing = [&] {
-    for (PeerId p : ranks)
-      if (!hello_[static_cast<size_t>(p)]) return p;
-    return kAnyPeer;
-  };
-  while (missing() != kAnyPeer) {
-    if (std::chrono::steady_clock::now() > deadline)
-      throw Error(prefix() + ": no hello from rank " + std::to_string(missing()) + " within " +
-                  std::to_string(options_.connect_timeout.count()) +
-                  " ms (driver_options.connect_timeout)");
-    progress();
-    std::this_thread::yield();
-  }
+  const HelloWait w = await_hellos(
+      book_, ranks, std::chrono::steady_clock::now() + options_.connect_timeout,
+      [this] {
+        progress();
+        std::this_thread::yield();
+      },
+      [](PeerId) { return true; });
+  if (!w.ok())
+    throw hello_failure(w, {.who = prefix(),
+                            .timeout_tail = " (driver_options.connect_timeout)",
+                            .timeout = options_.connect_timeout});
 }
 
 Op* Psm2Driver::new_op() {
@@ -141,27 +132,21 @@ void Psm2Driver::free_op(Op* op) {
   --live_;
 }
 
-void Psm2Driver::fail_now(OpType type, PeerId peer, Tag tag, uint64_t cookie, OpStatus status,
-                          const std::string& why) {
-  if (status == OpStatus::error) last_error_ = why;
-  ready_.push_back(Completion{cookie, type, status, peer, tag, 0, 0});
-}
-
 void Psm2Driver::post_send(PeerId peer, Tag tag, std::span<const Segment> segments,
                            uint64_t cookie) {
-  if (!valid_rank(peer) || state_[static_cast<size_t>(peer)] == PeerState::none || shut_down_)
-    return fail_now(OpType::send, peer, tag, cookie, OpStatus::error,
-                    prefix() + ": send to rank " + std::to_string(peer) + ", not connected");
-  if (state_[static_cast<size_t>(peer)] == PeerState::closed)
-    return fail_now(OpType::send, peer, tag, cookie, OpStatus::peer_closed, "");
+  if (!valid_rank(peer) || !book_.known(peer) || shut_down_)
+    return done_.fail(OpType::send, peer, tag, cookie, OpStatus::error,
+                      prefix() + ": send to rank " + std::to_string(peer) + ", not connected");
+  if (book_.state(peer) == PeerState::closed)
+    return done_.fail(OpType::send, peer, tag, cookie, OpStatus::peer_closed, "");
   if (segments.size() > kMaxSegments)
-    return fail_now(OpType::send, peer, tag, cookie, OpStatus::error,
-                    prefix() + ": " + std::to_string(segments.size()) + " segments, at most " +
-                        std::to_string(kMaxSegments));
+    return done_.fail(OpType::send, peer, tag, cookie, OpStatus::error,
+                      prefix() + ": " + std::to_string(segments.size()) + " segments, at most " +
+                          std::to_string(kMaxSegments));
   size_t total = 0;
   for (const Segment& s : segments) {
     if (s.size > capabilities().max_message - total)
-      return fail_now(
+      return done_.fail(
           OpType::send, peer, tag, cookie, OpStatus::error,
           prefix() + ": send longer than " + std::to_string(capabilities().max_message) + " bytes");
     total += s.size;
@@ -186,21 +171,21 @@ void Psm2Driver::post_send(PeerId peer, Tag tag, std::span<const Segment> segmen
                                         static_cast<uint32_t>(total), op, &op->req);
   if (e != PSM2_OK) {
     free_op(op);
-    fail_now(OpType::send, peer, tag, cookie, OpStatus::error,
-             prefix() + ": psm2_mq_isend2 to rank " + std::to_string(peer) + ": " + error_text(e));
+    done_.fail(
+        OpType::send, peer, tag, cookie, OpStatus::error,
+        prefix() + ": psm2_mq_isend2 to rank " + std::to_string(peer) + ": " + error_text(e));
   }
 }
 
 void Psm2Driver::post_recv(PeerId peer, Tag tag, void* buffer, size_t size,
                            const Registration* /*reg*/, uint64_t cookie) {
-  if (peer != kAnyPeer &&
-      (!valid_rank(peer) || state_[static_cast<size_t>(peer)] == PeerState::none))
-    return fail_now(OpType::recv, peer, tag, cookie, OpStatus::error,
-                    prefix() + ": receive from rank " + std::to_string(peer) + ", not connected");
-  if (peer != kAnyPeer && state_[static_cast<size_t>(peer)] == PeerState::closed)
-    return fail_now(OpType::recv, peer, tag, cookie, OpStatus::peer_closed, "");
-  if (peer == kAnyPeer && had_peers_ && open_peers_ == 0)
-    return fail_now(OpType::recv, kAnyPeer, tag, cookie, OpStatus::peer_closed, "");
+  if (peer != kAnyPeer && (!valid_rank(peer) || !book_.known(peer)))
+    return done_.fail(OpType::recv, peer, tag, cookie, OpStatus::error,
+                      prefix() + ": receive from rank " + std::to_string(peer) + ", not connected");
+  if (peer != kAnyPeer && book_.state(peer) == PeerState::closed)
+    return done_.fail(OpType::recv, peer, tag, cookie, OpStatus::peer_closed, "");
+  if (peer == kAnyPeer && book_.all_down())
+    return done_.fail(OpType::recv, kAnyPeer, tag, cookie, OpStatus::peer_closed, "");
   if (size > capabilities().max_message) size = capabilities().max_message;
   Op* op = new_op();
   *op = Op{cookie, OpType::recv, peer, tag, size, false, nullptr, {}};
@@ -216,8 +201,8 @@ void Psm2Driver::post_recv(PeerId peer, Tag tag, void* buffer, size_t size,
                                         static_cast<uint32_t>(size), op, &op->req);
   if (e != PSM2_OK) {
     free_op(op);
-    return fail_now(OpType::recv, peer, tag, cookie, OpStatus::error,
-                    prefix() + ": psm2_mq_irecv2: " + error_text(e));
+    return done_.fail(OpType::recv, peer, tag, cookie, OpStatus::error,
+                      prefix() + ": psm2_mq_irecv2: " + error_text(e));
   }
   posted_recvs_.insert(op);
 }
@@ -266,7 +251,7 @@ void Psm2Driver::shutdown() {
   if (shut_down_) return;
   shut_down_ = true;
   for (PeerId p = 0; p < context_.size; ++p)
-    if (state_[static_cast<size_t>(p)] == PeerState::open) send_control(p, kByeMagic);
+    if (book_.is_open(p)) send_control(p, kByeMagic);
   const auto deadline = std::chrono::steady_clock::now() + options_.shutdown_timeout;
   while (control_sends_ > 0 && std::chrono::steady_clock::now() < deadline) {
     progress();

@@ -24,7 +24,6 @@
 #include <psm2_mq.h>
 
 #include <chrono>
-#include <deque>
 #include <memory>
 #include <string>
 #include <unordered_set>
@@ -32,6 +31,8 @@
 
 #include "drivers/api/driver.hpp"
 #include "drivers/api/registry.hpp"
+#include "drivers/common/completions.hpp"
+#include "drivers/common/peer_book.hpp"
 #include "drivers/psm2/psm2_library.hpp"
 #include "drivers/psm2/psm2_options.hpp"
 
@@ -69,19 +70,15 @@ class Psm2Driver final : public Driver {
                  uint64_t cookie) override;
   size_t poll(std::span<Completion> out) override;
   void shutdown() override;
-  std::string last_error() const override { return last_error_; }
+  std::string last_error() const override { return done_.last_error(); }
 
   size_t live_ops() const { return live_; }
 
  private:
-  enum class PeerState : uint8_t { none, open, closed };
-
   std::string prefix() const { return "psm2: rank " + std::to_string(context_.rank); }
   bool valid_rank(PeerId p) const { return p >= 0 && p < context_.size; }
   Op* new_op();
   void free_op(Op* op);
-  void fail_now(OpType type, PeerId peer, Tag tag, uint64_t cookie, OpStatus status,
-                const std::string& why);
   void post_control_recv();
   void send_control(PeerId peer, uint32_t magic);
 
@@ -98,18 +95,14 @@ class Psm2Driver final : public Driver {
   psm2_epid_t epid_ = 0;
   psm2_mq_t mq_ = nullptr;
   std::vector<psm2_epaddr_t> addrs_;  // indexed by rank
-  std::vector<PeerState> state_;      // indexed by rank
-  std::vector<uint8_t> hello_;        // indexed by rank: its hello arrived
+  PeerBook book_;                     // state and hello per rank
   std::vector<std::unique_ptr<Op>> all_ops_;
   std::vector<Op*> free_ops_;
   std::unordered_set<Op*> posted_recvs_;  // caller receives PSM2 holds (for peer_closed)
   Op* control_recv_ = nullptr;
-  std::deque<Completion> ready_;
-  std::string last_error_;
+  Completions done_;
   size_t live_ = 0;
-  size_t open_peers_ = 0;
   size_t control_sends_ = 0;
-  bool had_peers_ = false;
   bool closing_ = false;
   bool shut_down_ = false;
 };

@@ -71,6 +71,7 @@ void TcpDriver::connect(const std::vector<std::string>& addresses,
   epoll_ = Fd(::epoll_create1(EPOLL_CLOEXEC));
   if (!epoll_.valid()) throw Error("tcp: epoll_create1: " + errno_text(errno));
   peers_.resize(addresses.size());
+  book_.resize(static_cast<int>(addresses.size()));
   FrameSink& sink = *this;
   for (PeerId p = 0; p < static_cast<PeerId>(fds.size()); ++p) {
     if (!fds[p].valid()) continue;
@@ -84,15 +85,13 @@ void TcpDriver::connect(const std::vector<std::string>& addresses,
     if (::epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, fd, &ev) != 0) {
       throw Error("tcp: epoll_ctl(ADD): " + errno_text(errno));
     }
-    peer.state = PeerState::open;
-    ++live_peers_;
+    book_.add(p);
   }
   connected_ = true;
 }
 
 bool TcpDriver::is_peer(PeerId peer) const {
-  return peer >= 0 && peer < static_cast<PeerId>(peers_.size()) &&
-         peers_[peer].state != PeerState::none;
+  return book_.known(peer);
 }
 
 std::string TcpDriver::name_of(PeerId peer) const {
@@ -101,48 +100,31 @@ std::string TcpDriver::name_of(PeerId peer) const {
   return s;
 }
 
-void TcpDriver::fail_now(OpType type, PeerId peer, Tag tag, uint64_t cookie, OpStatus status,
-                         const std::string& why) {
-  Completion c;
-  c.cookie = cookie;
-  c.type = type;
-  c.status = status;
-  c.peer = peer;
-  c.tag = tag;
-  completions_.push_back(c);
-  if (!why.empty()) last_error_ = why;
-}
-
-static OpStatus status_of_gone(bool lost) {
-  return lost ? OpStatus::peer_lost : OpStatus::peer_closed;
-}
-
 void TcpDriver::post_send(PeerId peer, Tag tag, std::span<const Segment> segments,
                           uint64_t cookie) {
   // Error text is built only on the error paths (this is the data path).
   auto me = [this] { return "tcp: rank " + std::to_string(context_.rank) + ": "; };
   if (!is_peer(peer)) {
-    return fail_now(OpType::send, peer, tag, cookie, OpStatus::error,
-                    me() + "post_send to rank " + std::to_string(peer) + ": not a connected peer");
+    return done_.fail(
+        OpType::send, peer, tag, cookie, OpStatus::error,
+        me() + "post_send to rank " + std::to_string(peer) + ": not a connected peer");
   }
   if (segments.size() > capabilities().max_segments) {
-    return fail_now(OpType::send, peer, tag, cookie, OpStatus::error,
-                    me() + "post_send to " + name_of(peer) + ": " +
-                        std::to_string(segments.size()) + " segments, at most " +
-                        std::to_string(capabilities().max_segments));
+    return done_.fail(OpType::send, peer, tag, cookie, OpStatus::error,
+                      me() + "post_send to " + name_of(peer) + ": " +
+                          std::to_string(segments.size()) + " segments, at most " +
+                          std::to_string(capabilities().max_segments));
   }
   uint64_t total = 0;
   for (const auto& s : segments) total += s.size;
   if (total > options_.limits.max_message) {
-    return fail_now(OpType::send, peer, tag, cookie, OpStatus::error,
-                    me() + "post_send to " + name_of(peer) + ": message of " +
-                        std::to_string(total) + " B exceeds max_message");
+    return done_.fail(OpType::send, peer, tag, cookie, OpStatus::error,
+                      me() + "post_send to " + name_of(peer) + ": message of " +
+                          std::to_string(total) + " B exceeds max_message");
   }
   Peer& p = peers_[peer];
-  if (p.state != PeerState::open) {
-    return fail_now(OpType::send, peer, tag, cookie, status_of_gone(p.state == PeerState::lost),
-                    {});
-  }
+  if (!book_.is_open(peer))
+    return done_.fail(OpType::send, peer, tag, cookie, book_.down_status(peer), {});
   p.conn->queue_send(tag, segments, cookie);
   if (!p.dirty && !p.want_out) {
     p.dirty = true;
@@ -153,25 +135,20 @@ void TcpDriver::post_send(PeerId peer, Tag tag, std::span<const Segment> segment
 void TcpDriver::post_recv(PeerId peer, Tag tag, void* buffer, size_t size, const Registration*,
                           uint64_t cookie) {
   if (peer != kAnyPeer && !is_peer(peer)) {
-    return fail_now(OpType::recv, peer, tag, cookie, OpStatus::error,
-                    "tcp: rank " + std::to_string(context_.rank) + ": post_recv from rank " +
-                        std::to_string(peer) + ": not a connected peer");
+    return done_.fail(OpType::recv, peer, tag, cookie, OpStatus::error,
+                      "tcp: rank " + std::to_string(context_.rank) + ": post_recv from rank " +
+                          std::to_string(peer) + ": not a connected peer");
   }
-  PostedRecv r;
-  r.peer = peer;
-  r.tag = tag;
-  r.buffer = static_cast<std::byte*>(buffer);
-  r.size = size;
-  r.cookie = cookie;
+  auto* into = static_cast<std::byte*>(buffer);
+  const PostedRecv r{.peer = peer, .tag = tag, .buffer = into, .size = size, .cookie = cookie};
   if (matcher_.match_unexpected(r)) return;
-  if (peer != kAnyPeer && peers_[peer].state != PeerState::open) {
-    return fail_now(OpType::recv, peer, tag, cookie,
-                    status_of_gone(peers_[peer].state == PeerState::lost), {});
-  }
+  if (peer != kAnyPeer && !book_.is_open(peer))
+    return done_.fail(OpType::recv, peer, tag, cookie, book_.down_status(peer), {});
   // Every peer gone: nothing can match. A run of one rank has no peers to
   // lose: its any-peer receive stays posted (only loopback reaches it).
-  if (peer == kAnyPeer && live_peers_ == 0 && context_.size > 1) {
-    return fail_now(OpType::recv, peer, tag, cookie, status_of_gone(any_lost_ || !connected_), {});
+  if (peer == kAnyPeer && book_.open_count() == 0 && context_.size > 1) {
+    const OpStatus gone = connected_ ? book_.any_status() : OpStatus::peer_lost;
+    return done_.fail(OpType::recv, peer, tag, cookie, gone, {});
   }
   matcher_.add_posted(r);
 }
@@ -186,14 +163,7 @@ void TcpDriver::end_message(PeerId peer, Tag tag, const RecvTarget& target, uint
 }
 
 void TcpDriver::send_done(PeerId peer, Tag tag, uint64_t cookie, size_t bytes, OpStatus status) {
-  Completion c;
-  c.cookie = cookie;
-  c.type = OpType::send;
-  c.status = status;
-  c.peer = peer;
-  c.tag = tag;
-  c.bytes = bytes;
-  completions_.push_back(c);
+  done_.push(Completion{cookie, OpType::send, status, peer, tag, bytes, 0});
 }
 
 void TcpDriver::set_out_interest(PeerId peer, bool on) {
@@ -208,7 +178,7 @@ void TcpDriver::set_out_interest(PeerId peer, bool on) {
 
 void TcpDriver::flush_peer(PeerId peer) {
   Peer& p = peers_[peer];
-  if (p.state != PeerState::open) return;
+  if (!book_.is_open(peer)) return;
   if (p.conn->flush() == IoResult::failed) {
     return peer_down(peer, OpStatus::peer_lost, "send failed: " + errno_text(p.conn->error()));
   }
@@ -227,7 +197,7 @@ void TcpDriver::flush_dirty() {
 }
 
 void TcpDriver::on_event(PeerId peer, uint32_t events) {
-  if (!is_peer(peer) || peers_[peer].state != PeerState::open) return;
+  if (!book_.is_open(peer)) return;
   Connection& c = *peers_[peer].conn;
   if (events & (EPOLLIN | EPOLLHUP | EPOLLERR)) {
     switch (c.on_readable()) {
@@ -249,25 +219,17 @@ void TcpDriver::on_event(PeerId peer, uint32_t events) {
 
 void TcpDriver::peer_down(PeerId peer, OpStatus status, const std::string& reason) {
   Peer& p = peers_[peer];
-  if (p.state != PeerState::open) return;
+  if (!book_.go_down(peer, status)) return;
   const bool lost = status == OpStatus::peer_lost;
-  p.state = lost ? PeerState::lost : PeerState::closed;
   ::epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, p.conn->fd(), nullptr);
   p.conn->fail(status);
   p.conn.reset();
   p.want_out = false;
   matcher_.fail_peer(peer, status);
-  --live_peers_;
-  any_lost_ = any_lost_ || lost;
-  if (live_peers_ == 0) matcher_.fail_any(status_of_gone(any_lost_));
-
-  Completion c;
-  c.type = OpType::peer_event;
-  c.status = status;
-  c.peer = peer;
-  completions_.push_back(c);
-  last_error_ = "tcp: rank " + std::to_string(context_.rank) + ": peer " + name_of(peer) +
-                (lost ? " lost: " : " closed: ") + reason;
+  if (book_.all_down()) matcher_.fail_any(book_.any_status());
+  done_.peer_event(peer, status);
+  done_.note("tcp: rank " + std::to_string(context_.rank) + ": peer " + name_of(peer) +
+             (lost ? " lost: " : " closed: ") + reason);
   // Not printed: the engine's error carries last_error() to the one report
   // of a failed run (docs/USER_GUIDE.md, "When a run fails").
 }
@@ -275,7 +237,7 @@ void TcpDriver::peer_down(PeerId peer, OpStatus status, const std::string& reaso
 void TcpDriver::progress(std::chrono::nanoseconds timeout) {
   flush_dirty();
   if (!epoll_.valid()) return;
-  if (!completions_.empty()) timeout = std::chrono::nanoseconds(0);
+  if (!done_.empty()) timeout = std::chrono::nanoseconds(0);
   epoll_event events[64];
   timespec ts{};
   ts.tv_sec = static_cast<time_t>(timeout.count() / 1000000000);
@@ -301,16 +263,11 @@ void TcpDriver::progress(std::chrono::nanoseconds timeout) {
 
 size_t TcpDriver::poll(std::span<Completion> out) {
   progress(std::chrono::nanoseconds(0));
-  size_t n = 0;
-  while (n < out.size() && !completions_.empty()) {
-    out[n++] = completions_.front();
-    completions_.pop_front();
-  }
-  return n;
+  return done_.drain(out);
 }
 
 void TcpDriver::wait(std::chrono::microseconds timeout) {
-  if (!completions_.empty()) return;
+  if (!done_.empty()) return;
   progress(timeout);
 }
 
@@ -321,12 +278,12 @@ void TcpDriver::shutdown() {
   const auto deadline = Clock::now() + options_.shutdown_timeout;
   auto open_peers = [this](auto pred) {
     for (PeerId i = 0; i < static_cast<PeerId>(peers_.size()); ++i) {
-      if (peers_[i].state == PeerState::open && pred(i)) return true;
+      if (book_.is_open(i) && pred(i)) return true;
     }
     return false;
   };
   for (PeerId i = 0; i < static_cast<PeerId>(peers_.size()); ++i) {
-    if (peers_[i].state != PeerState::open) continue;
+    if (!book_.is_open(i)) continue;
     peers_[i].conn->queue_bye();
     flush_peer(i);
   }
@@ -335,8 +292,8 @@ void TcpDriver::shutdown() {
          open_peers([this](PeerId i) { return peers_[i].conn->send_pending(); })) {
     progress(std::chrono::milliseconds(10));
   }
-  for (auto& p : peers_) {
-    if (p.state == PeerState::open) ::shutdown(p.conn->fd(), SHUT_WR);
+  for (PeerId i = 0; i < static_cast<PeerId>(peers_.size()); ++i) {
+    if (book_.is_open(i)) ::shutdown(peers_[i].conn->fd(), SHUT_WR);
   }
   // Linger until the kernel has delivered our bytes (BYE included): closing
   // with unread input would reset the connection and could drop them.
@@ -348,13 +305,10 @@ void TcpDriver::shutdown() {
     progress(std::chrono::milliseconds(10));
   }
   for (PeerId i = 0; i < static_cast<PeerId>(peers_.size()); ++i) {
-    Peer& p = peers_[i];
-    if (p.state != PeerState::open) continue;
-    p.conn->fail(OpStatus::error);  // nothing should be left (shutdown's contract)
-    p.conn.reset();
-    p.state = PeerState::closed;
+    if (!book_.go_down(i, OpStatus::peer_closed)) continue;
+    peers_[i].conn->fail(OpStatus::error);  // nothing should be left (shutdown's contract)
+    peers_[i].conn.reset();
   }
-  live_peers_ = 0;
   epoll_.reset();
 }
 

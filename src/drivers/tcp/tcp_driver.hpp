@@ -12,9 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "core/ring_queue.hpp"
 #include "drivers/api/driver.hpp"
 #include "drivers/api/registry.hpp"
+#include "drivers/common/completions.hpp"
+#include "drivers/common/peer_book.hpp"
 #include "drivers/common/tag_matcher.hpp"
 #include "drivers/tcp/tcp_connection.hpp"
 #include "drivers/tcp/tcp_options.hpp"
@@ -40,16 +41,15 @@ class TcpDriver final : public Driver, private FrameSink {
   size_t poll(std::span<Completion> out) override;
   void wait(std::chrono::microseconds timeout) override;
   void shutdown() override;
-  std::string last_error() const override { return last_error_; }
+  std::string last_error() const override { return done_.last_error(); }
 
   // Introspection for tests.
   size_t unexpected_count() const { return matcher_.unexpected_count(); }
   size_t posted_count() const { return matcher_.posted_count(); }
 
  private:
-  enum class PeerState { none, open, closed, lost };
+  // The connection to one peer (its state is in book_).
   struct Peer {
-    PeerState state = PeerState::none;
     std::string address;
     std::unique_ptr<Connection> conn;
     bool want_out = false;  // EPOLLOUT registered
@@ -68,8 +68,6 @@ class TcpDriver final : public Driver, private FrameSink {
   void on_event(PeerId peer, uint32_t events);
   void peer_down(PeerId peer, OpStatus status, const std::string& reason);
   void set_out_interest(PeerId peer, bool on);
-  void fail_now(OpType type, PeerId peer, Tag tag, uint64_t cookie, OpStatus status,
-                const std::string& why);
   bool is_peer(PeerId peer) const;
   std::string name_of(PeerId peer) const;
 
@@ -79,12 +77,10 @@ class TcpDriver final : public Driver, private FrameSink {
   std::string address_;
   Fd epoll_;
   std::vector<Peer> peers_;
+  PeerBook book_;
   std::vector<PeerId> dirty_;
-  RingQueue<Completion> completions_;
-  TagMatcher matcher_{completions_, options_.unexpected};
-  std::string last_error_;
-  size_t live_peers_ = 0;
-  bool any_lost_ = false;
+  Completions done_;
+  TagMatcher matcher_{done_.queue(), options_.unexpected};
   bool connected_ = false;
   bool shut_down_ = false;
   bool pwait2_ = true;

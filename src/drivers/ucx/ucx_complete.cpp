@@ -61,18 +61,13 @@ void UcxDriver::progress() {
 
 size_t UcxDriver::poll(std::span<Completion> out) {
   progress();
-  const size_t n = std::min(out.size(), ready_.size());
-  for (size_t i = 0; i < n; ++i) {
-    out[i] = ready_.front();
-    ready_.pop_front();
-  }
-  return n;
+  return done_.drain(out);
 }
 
 void UcxDriver::wait(std::chrono::microseconds timeout) {
-  if (!caps_.can_block || !ready_.empty()) return;
+  if (!caps_.can_block || !done_.empty()) return;
   progress();
-  if (!ready_.empty()) return;
+  if (!done_.empty()) return;
   // Armed means: the event fd fires for anything that arrives from now on.
   if (ucp_worker_arm(worker_->worker()) != UCS_OK) return;  // UCS_ERR_BUSY: events pending
   pollfd pfd{worker_->event_fd(), POLLIN, 0};
@@ -84,38 +79,20 @@ void UcxDriver::wait(std::chrono::microseconds timeout) {
 
 void UcxDriver::complete(Op* op, OpStatus status, size_t bytes, PeerId peer, Tag tag,
                          const std::string& why) {
-  Completion c;
-  c.cookie = op->cookie;
-  c.type = op->kind == OpKind::recv    ? OpType::recv
-           : op->kind == OpKind::write ? OpType::rdma_write
-                                       : OpType::send;
-  c.status = status;
-  c.peer = peer;
-  c.tag = tag;
-  c.bytes = bytes;
-  if (status != OpStatus::ok && !why.empty()) last_error_ = why;
-  ready_.push_back(c);
+  const OpType type = op->kind == OpKind::recv    ? OpType::recv
+                      : op->kind == OpKind::write ? OpType::rdma_write
+                                                  : OpType::send;
+  done_.push(Completion{op->cookie, type, status, peer, tag, bytes, 0});
+  if (status != OpStatus::ok) done_.note(why);
   posted_.remove(op);
   ops_.put(op);
-}
-
-void UcxDriver::fail_now(OpType type, PeerId peer, Tag tag, uint64_t cookie, OpStatus status,
-                         const std::string& why) {
-  last_error_ = why;
-  Completion c;
-  c.cookie = cookie;
-  c.type = type;
-  c.status = status;
-  c.peer = peer;
-  c.tag = tag;
-  ready_.push_back(c);
 }
 
 OpStatus UcxDriver::status_for(PeerId peer, ucs_status_t status) const {
   if (status == UCS_OK) return OpStatus::ok;
   if (status == UCS_ERR_MESSAGE_TRUNCATED) return OpStatus::truncated;
-  if (valid_rank(peer) && peers_[peer].state == PeerState::lost) return OpStatus::peer_lost;
-  if (valid_rank(peer) && peers_[peer].state == PeerState::closed) return OpStatus::peer_closed;
+  if (book_.state(peer) == PeerState::lost) return OpStatus::peer_lost;
+  if (book_.state(peer) == PeerState::closed) return OpStatus::peer_closed;
   switch (status) {
     case UCS_ERR_CONNECTION_RESET:
     case UCS_ERR_ENDPOINT_TIMEOUT:
@@ -124,10 +101,6 @@ OpStatus UcxDriver::status_for(PeerId peer, ucs_status_t status) const {
     default:
       return OpStatus::error;
   }
-}
-
-OpStatus UcxDriver::down_status(PeerId peer) const {
-  return peers_[peer].state == PeerState::lost ? OpStatus::peer_lost : OpStatus::peer_closed;
 }
 
 // ---------------------------------------------------------------- operations
@@ -140,7 +113,7 @@ void UcxDriver::on_send_done(Op* op, ucs_status_t status) {
     finish_write(op, status_for(op->peer, status), why);
   } else if (op->kind == OpKind::ctl_send) {
     --control_sends_;
-    if (status != UCS_OK && status != UCS_ERR_CANCELED) last_error_ = why;
+    if (status != UCS_OK && status != UCS_ERR_CANCELED) done_.note(why);
     ops_.put(op);
   } else {
     complete(op, status_for(op->peer, status), op->size, op->peer, op->tag, why);
@@ -170,7 +143,7 @@ void UcxDriver::on_recv_done(Op* op, ucs_status_t status, const ucp_tag_recv_inf
   if (op->kind == OpKind::ctl_recv) {
     if (status == UCS_OK) on_control(op, info->length);
     if (status != UCS_OK && status != UCS_ERR_CANCELED)
-      last_error_ = prefix() + ": control receive failed: " + status_text(status);
+      done_.note(prefix() + ": control receive failed: " + status_text(status));
     if (closing_ || status == UCS_ERR_CANCELED) {
       control_recvs_.erase(std::find(control_recvs_.begin(), control_recvs_.end(), op));
       ops_.put(op);
@@ -195,7 +168,7 @@ void UcxDriver::on_recv_done(Op* op, ucs_status_t status, const ucp_tag_recv_inf
     case UCS_ERR_CANCELED:
       return complete(
           op, op->cancel_status, 0, op->peer, op->tag,
-          prefix() + ": receive from " + rank_name(op->peer) + " cancelled: " + last_error_);
+          prefix() + ": receive from " + rank_name(op->peer) + " cancelled: " + done_.last_error());
     default:
       return complete(
           op, status_for(op->peer, status), 0, op->peer, op->tag,
@@ -211,29 +184,21 @@ void UcxDriver::on_control(Op* op, size_t len) {
   // Only well-formed messages whose claimed sender is the tag's sender and
   // a rank of this run count; anything else is dropped and noted.
   if (!m || len != kControlBytes || !valid_rank(from) || m->rank != static_cast<uint32_t>(from)) {
-    last_error_ = prefix() + ": ignored a malformed control message (" + std::to_string(len) +
-                  " bytes, tagged as from " + rank_name(from) + ")";
+    done_.note(prefix() + ": ignored a malformed control message (" + std::to_string(len) +
+               " bytes, tagged as from " + rank_name(from) + ")");
     return;
   }
-  Peer& p = peers_[from];
   switch (m->kind) {
     case CtlKind::hello:
-      p.hello = true;
-      p.hello_run = m->a;
-      p.hello_size = m->size;
+      book_.hello(from, m->a, m->size);
       break;
     case CtlKind::notify: {
       if (m->b > 0xFFFFFFFFull) {
-        last_error_ = prefix() + ": ignored a notify from " + rank_name(from) +
-                      " with an immediate wider than 32 bits";
+        done_.note(prefix() + ": ignored a notify from " + rank_name(from) +
+                   " with an immediate wider than 32 bits");
         break;
       }
-      Completion c;
-      c.type = OpType::remote_write;
-      c.peer = from;
-      c.bytes = static_cast<size_t>(m->a);
-      c.immediate = static_cast<uint32_t>(m->b);
-      ready_.push_back(c);
+      done_.remote_write(from, static_cast<size_t>(m->a), static_cast<uint32_t>(m->b));
       break;
     }
     case CtlKind::bye:
@@ -261,30 +226,19 @@ void UcxDriver::cancel(const std::vector<Op*>& ops, OpStatus status) {
 }
 
 void UcxDriver::peer_down(PeerId peer, OpStatus status, const std::string& why) {
-  Peer& p = peers_[peer];
-  if (p.state == PeerState::lost || p.state == PeerState::closed) return;
-  const bool was_open = p.state == PeerState::open;
-  p.state = status == OpStatus::peer_lost ? PeerState::lost : PeerState::closed;
-  if (was_open) --open_peers_;
-  if (status == OpStatus::peer_lost) {
-    ++lost_peers_;
-    last_error_ = why;
-  }
-  Completion c;
-  c.type = OpType::peer_event;
-  c.status = status;
-  c.peer = peer;
-  ready_.push_back(c);
+  if (!book_.go_down(peer, status)) return;  // one peer_event per peer
+  if (status == OpStatus::peer_lost) done_.note(why);
+  done_.peer_event(peer, status);
 
   // Receives waiting on it can never match now (its messages that already
   // arrived were matched first: UCX delivers in order); any-peer receives
   // fail once nobody is left.
   std::vector<Op*> doomed;
   for (Op* op = posted_.head(); op; op = op->next) {
-    if (op->peer == peer || (op->peer == kAnyPeer && all_peers_down())) doomed.push_back(op);
+    if (op->peer == peer || (op->peer == kAnyPeer && book_.all_down())) doomed.push_back(op);
   }
   for (Op* op : doomed) {
-    op->cancel_status = op->peer == kAnyPeer ? any_peer_status() : status;
+    op->cancel_status = op->peer == kAnyPeer ? book_.any_status() : status;
     if (op->request) ucp_request_cancel(worker_->worker(), op->request);
   }
 }

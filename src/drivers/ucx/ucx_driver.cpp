@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "drivers/common/rank_tags.hpp"
+#include "drivers/common/step_until.hpp"
 #include "drivers/ucx/ucx_memory.hpp"
 
 namespace evb::ucx {
@@ -42,6 +43,7 @@ UcxDriver::UcxDriver(const DriverContext& context, UcxOptions options)
   worker_ = std::make_unique<UcxWorker>(options_, context_.all_local, prefix());
 
   peers_.resize(context_.size);
+  book_.resize(context_.size);
   for (int i = 0; i < context_.size; ++i) {
     peers_[i].handle = PeerHandle{this, i};
   }
@@ -114,21 +116,16 @@ void UcxDriver::create_endpoint(PeerId peer, const std::string& address) {
     throw Error(prefix() + ": cannot reach " + rank_name(peer) + " (" + worker_->settings() +
                 "): ucp_ep_create: " + status_text(st) +
                 "; `evbench drivers` lists the transports UCX finds here");
-  p.state = PeerState::open;
-  ++open_peers_;
-  had_peers_ = true;
+  book_.add(peer);
 }
 
 void UcxDriver::connect(const std::vector<std::string>& addresses,
                         const std::vector<PeerId>& peers) {
   if (connected_) throw Error(prefix() + ": connect() called twice");
-  if (addresses.size() != static_cast<size_t>(context_.size))
-    throw Error(prefix() + ": " + std::to_string(addresses.size()) + " addresses for " +
-                std::to_string(context_.size) + " ranks");
-  run_id_ = run_id(addresses);
+  book_.begin(prefix(), addresses);
   for (PeerId peer : peers) {
     if (!valid_rank(peer)) throw Error(prefix() + ": peer " + std::to_string(peer) + " is no rank");
-    if (peers_[peer].state != PeerState::none) continue;  // listed twice
+    if (book_.known(peer)) continue;  // listed twice
     create_endpoint(peer, addresses[peer]);
   }
   for (PeerId peer : peers) {
@@ -137,54 +134,22 @@ void UcxDriver::connect(const std::vector<std::string>& addresses,
                  CtlMessage{.kind = CtlKind::hello,
                             .rank = static_cast<uint32_t>(context_.rank),
                             .size = static_cast<uint32_t>(context_.size),
-                            .a = run_id_},
+                            .a = book_.run()},
                  op);
   }
-  await_hellos(peers);
+  const HelloWait w = await_hellos(
+      book_, peers, Clock::now() + options_.connect_timeout, [this] { progress(); },
+      [this](PeerId) { return control_sends_ == 0; });
+  if (!w.ok()) throw hello_failure(w, hello_words());
   connected_ = true;
 }
 
-void UcxDriver::await_hellos(const std::vector<PeerId>& peers) {
-  const auto deadline = Clock::now() + options_.connect_timeout;
-  auto missing = [&] {
-    std::string list;
-    for (PeerId peer : peers) {
-      if (!peers_[peer].hello) list += (list.empty() ? "" : ", ") + std::to_string(peer);
-    }
-    return list;
-  };
-  const bool all = progress_until(
-      [&] {
-        for (PeerId peer : peers) {
-          if (peers_[peer].state == PeerState::lost) return true;  // reported below
-          if (!peers_[peer].hello) return false;
-        }
-        return control_sends_ == 0;
-      },
-      deadline);
-  for (PeerId peer : peers) {
-    const Peer& p = peers_[peer];
-    if (p.state == PeerState::lost)
-      throw Error(prefix() + ": " + rank_name(peer) + " was lost while connecting: " + last_error_);
-    if (p.hello && (p.hello_run != run_id_ || p.hello_size != static_cast<uint32_t>(context_.size)))
-      throw Error(prefix() + ": " + rank_name(peer) +
-                  " belongs to another run (its hello does not match this run's addresses)");
-  }
-  if (!all) {
-    const std::string list = missing();
-    throw Error(prefix() + ": no hello from rank(s) " + (list.empty() ? "?" : list) + " within " +
-                std::to_string(options_.connect_timeout.count()) + " ms (" + worker_->settings() +
-                (last_error_.empty() ? "" : "; " + last_error_) + ")");
-  }
-}
-
-template <class Done>
-bool UcxDriver::progress_until(Done done, Clock::time_point deadline) {
-  for (;;) {
-    progress();
-    if (done()) return true;
-    if (Clock::now() >= deadline) return false;
-  }
+HelloWords UcxDriver::hello_words() const {
+  const std::string& last = done_.last_error();
+  return {.who = prefix(),
+          .last_error = last,
+          .timeout_tail = " (" + worker_->settings() + (last.empty() ? "" : "; " + last) + ")",
+          .timeout = options_.connect_timeout};
 }
 
 RegistrationPtr UcxDriver::checked_key(RegistrationPtr reg) const {
@@ -252,7 +217,7 @@ void UcxDriver::close_endpoints(Clock::time_point deadline) noexcept {
     param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
     // A peer still open gets its last messages flushed; a lost or departed
     // one is dropped (a flush to it could only time out).
-    param.flags = p.state == PeerState::open ? 0 : UCP_EP_CLOSE_FLAG_FORCE;
+    param.flags = book_.is_open(p.handle.rank) ? 0 : UCP_EP_CLOSE_FLAG_FORCE;
     ucs_status_ptr_t r = ucp_ep_close_nbx(p.ep, &param);
     p.ep = nullptr;
     if (UCS_PTR_IS_PTR(r)) closing.push_back(r);
@@ -268,14 +233,14 @@ void UcxDriver::shutdown() {
   if (shut_down_) return;
   const auto deadline = Clock::now() + options_.shutdown_timeout;
   for (Peer& p : peers_) {
-    if (p.state != PeerState::open) continue;
+    if (!book_.is_open(p.handle.rank)) continue;
     post_control(p.handle.rank,
                  CtlMessage{.kind = CtlKind::bye,
                             .rank = static_cast<uint32_t>(context_.rank),
                             .size = static_cast<uint32_t>(context_.size)},
                  ops_.get(OpKind::ctl_send));
   }
-  progress_until([&] { return control_sends_ == 0; }, deadline);
+  step_until([this] { progress(); }, [this] { return control_sends_ == 0; }, deadline);
   closing_ = true;
   shut_down_ = true;
   close_endpoints(deadline);

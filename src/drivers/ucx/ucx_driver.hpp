@@ -23,9 +23,11 @@
 #include <string>
 #include <vector>
 
-#include "core/ring_queue.hpp"
 #include "drivers/api/driver.hpp"
 #include "drivers/api/registry.hpp"
+#include "drivers/common/completions.hpp"
+#include "drivers/common/hello_wait.hpp"
+#include "drivers/common/peer_book.hpp"
 #include "drivers/ucx/ucx_ops.hpp"
 #include "drivers/ucx/ucx_options.hpp"
 #include "drivers/ucx/ucx_worker.hpp"
@@ -58,7 +60,7 @@ class UcxDriver final : public Driver {
   size_t poll(std::span<Completion> out) override;
   void wait(std::chrono::microseconds timeout) override;
   void shutdown() override;
-  std::string last_error() const override { return last_error_; }
+  std::string last_error() const override { return done_.last_error(); }
 
   // Introspection for tests and docs.
   size_t live_ops() const { return ops_.live(); }
@@ -77,14 +79,10 @@ class UcxDriver final : public Driver {
   void cancel(const std::vector<Op*>& ops, OpStatus status);
 
  private:
-  enum class PeerState : uint8_t { none, open, closed, lost };
+  // The endpoint to one peer (its state and hello are in book_).
   struct Peer {
     PeerHandle handle;  // the endpoint error handler's argument
-    PeerState state = PeerState::none;
     ucp_ep_h ep = nullptr;
-    bool hello = false;       // its hello arrived
-    uint64_t hello_run = 0;   // the run id it announced
-    uint32_t hello_size = 0;  // the number of ranks it announced
   };
 
   // --- setup and teardown (ucx_driver.cpp) ---
@@ -92,13 +90,10 @@ class UcxDriver final : public Driver {
   std::string rank_name(PeerId peer) const;
   bool valid_rank(PeerId peer) const { return peer >= 0 && peer < context_.size; }
   void create_endpoint(PeerId peer, const std::string& address);
-  void await_hellos(const std::vector<PeerId>& peers);
+  HelloWords hello_words() const;  // how a failed hello wait is told
   void close_endpoints(std::chrono::steady_clock::time_point deadline) noexcept;
   // Refuses a registration whose key is larger than capabilities() said.
   RegistrationPtr checked_key(RegistrationPtr reg) const;
-  // Progresses until `done()` or `deadline`; returns done().
-  template <class Done>
-  bool progress_until(Done done, std::chrono::steady_clock::time_point deadline);
 
   // --- data path (ucx_post.cpp) ---
   const char* refuse_peer(PeerId peer, OpStatus* status) const;  // why not, or null
@@ -112,17 +107,10 @@ class UcxDriver final : public Driver {
   void progress();
   void complete(Op* op, OpStatus status, size_t bytes, PeerId peer, Tag tag,
                 const std::string& why);
-  void fail_now(OpType type, PeerId peer, Tag tag, uint64_t cookie, OpStatus status,
-                const std::string& why);
   void finish_write(Op* op, OpStatus status, const std::string& why);
   void on_control(Op* op, size_t len);
   void peer_down(PeerId peer, OpStatus status, const std::string& why);
   OpStatus status_for(PeerId peer, ucs_status_t status) const;
-  bool all_peers_down() const { return had_peers_ && open_peers_ == 0; }
-  OpStatus any_peer_status() const {
-    return lost_peers_ > 0 ? OpStatus::peer_lost : OpStatus::peer_closed;
-  }
-  OpStatus down_status(PeerId peer) const;
 
   DriverContext context_;
   UcxOptions options_;
@@ -131,15 +119,11 @@ class UcxDriver final : public Driver {
   Capabilities caps_;
   OpPool ops_;
   std::vector<Peer> peers_;  // indexed by rank; never reallocated after the constructor
-  OpList posted_;            // caller receives UCX holds
+  PeerBook book_;
+  OpList posted_;  // caller receives UCX holds
   std::vector<Op*> control_recvs_;
-  RingQueue<Completion> ready_;
-  std::string last_error_;
-  uint64_t run_id_ = 0;
-  size_t open_peers_ = 0;
-  size_t lost_peers_ = 0;
+  Completions done_;
   size_t control_sends_ = 0;  // hellos and byes not yet completed
-  bool had_peers_ = false;
   bool connected_ = false;
   bool closing_ = false;  // control receives are no longer reposted
   bool shut_down_ = false;

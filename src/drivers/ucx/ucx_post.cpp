@@ -41,8 +41,9 @@ size_t total_of(std::span<const Segment> segments) {
 const char* UcxDriver::refuse_peer(PeerId peer, OpStatus* status) const {
   *status = OpStatus::error;
   if (!valid_rank(peer)) return "is not a rank of this run";
-  switch (peers_[peer].state) {
+  switch (book_.state(peer)) {
     case PeerState::none:
+    case PeerState::connecting:
       return "is not connected";
     case PeerState::closed:
       *status = OpStatus::peer_closed;
@@ -60,18 +61,19 @@ void UcxDriver::post_send(PeerId peer, Tag tag, std::span<const Segment> segment
                           uint64_t cookie) {
   OpStatus status = OpStatus::error;
   auto what = [&] { return prefix() + ": send to " + rank_name(peer); };
-  if (shut_down_) return fail_now(OpType::send, peer, tag, cookie, status, what() + ": shut down");
+  if (shut_down_)
+    return done_.fail(OpType::send, peer, tag, cookie, status, what() + ": shut down");
   if (const char* why = refuse_peer(peer, &status))
-    return fail_now(OpType::send, peer, tag, cookie, status, what() + ": it " + why);
+    return done_.fail(OpType::send, peer, tag, cookie, status, what() + ": it " + why);
   if (segments.size() > caps_.max_segments)
-    return fail_now(OpType::send, peer, tag, cookie, OpStatus::error,
-                    what() + ": " + std::to_string(segments.size()) + " segments, at most " +
-                        std::to_string(caps_.max_segments));
+    return done_.fail(OpType::send, peer, tag, cookie, OpStatus::error,
+                      what() + ": " + std::to_string(segments.size()) + " segments, at most " +
+                          std::to_string(caps_.max_segments));
   const size_t total = total_of(segments);
   if (total > caps_.max_message)
-    return fail_now(OpType::send, peer, tag, cookie, OpStatus::error,
-                    what() + ": " + std::to_string(total) + " bytes, at most " +
-                        std::to_string(caps_.max_message));
+    return done_.fail(OpType::send, peer, tag, cookie, OpStatus::error,
+                      what() + ": " + std::to_string(total) + " bytes, at most " +
+                          std::to_string(caps_.max_message));
 
   Op* op = ops_.get(OpKind::send);
   op->cookie = cookie;
@@ -120,22 +122,22 @@ void UcxDriver::post_recv(PeerId peer, Tag tag, void* buffer, size_t size, const
                           uint64_t cookie) {
   auto what = [&] { return prefix() + ": receive from " + rank_name(peer); };
   if (shut_down_)
-    return fail_now(OpType::recv, peer, tag, cookie, OpStatus::error, what() + ": shut down");
+    return done_.fail(OpType::recv, peer, tag, cookie, OpStatus::error, what() + ": shut down");
   if (peer != kAnyPeer) {
     OpStatus status = OpStatus::error;
     if (const char* why = refuse_peer(peer, &status)) {
       // A departed peer's messages that already arrived are still delivered.
       if (status == OpStatus::error || !unexpected_waiting(peer, tag))
-        return fail_now(OpType::recv, peer, tag, cookie, status, what() + ": it " + why);
+        return done_.fail(OpType::recv, peer, tag, cookie, status, what() + ": it " + why);
     }
-  } else if (all_peers_down() && !unexpected_waiting(peer, tag)) {
-    return fail_now(OpType::recv, peer, tag, cookie, any_peer_status(),
-                    what() + ": every peer has shut down or was lost");
+  } else if (book_.all_down() && !unexpected_waiting(peer, tag)) {
+    return done_.fail(OpType::recv, peer, tag, cookie, book_.any_status(),
+                      what() + ": every peer has shut down or was lost");
   }
   if (size > caps_.max_message)
-    return fail_now(OpType::recv, peer, tag, cookie, OpStatus::error,
-                    what() + ": " + std::to_string(size) + " bytes, at most " +
-                        std::to_string(caps_.max_message));
+    return done_.fail(OpType::recv, peer, tag, cookie, OpStatus::error,
+                      what() + ": " + std::to_string(size) + " bytes, at most " +
+                          std::to_string(caps_.max_message));
   Op* op = ops_.get(OpKind::recv);
   op->cookie = cookie;
   op->peer = peer;
@@ -206,7 +208,7 @@ void UcxDriver::rdma_write(PeerId peer, std::span<const Segment> local, const Re
   OpStatus status = OpStatus::error;
   auto what = [&] { return prefix() + ": write to " + rank_name(peer); };
   auto refuse = [&](OpStatus s, const std::string& why) {
-    fail_now(OpType::rdma_write, peer, 0, cookie, s, what() + ": " + why);
+    done_.fail(OpType::rdma_write, peer, 0, cookie, s, what() + ": " + why);
   };
   if (shut_down_) return refuse(status, "shut down");
   if (const char* why = refuse_peer(peer, &status)) return refuse(status, std::string("it ") + why);
@@ -241,7 +243,7 @@ void UcxDriver::rdma_write(PeerId peer, std::span<const Segment> local, const Re
     ucs_status_ptr_t r = ucp_put_nbx(ep, s.data, s.size, at, ukey->rkey(), &p);
     if (UCS_PTR_IS_ERR(r)) {
       op->status = status_for(peer, UCS_PTR_STATUS(r));
-      last_error_ = what() + ": ucp_put_nbx: " + status_text(UCS_PTR_STATUS(r));
+      done_.note(what() + ": ucp_put_nbx: " + status_text(UCS_PTR_STATUS(r)));
       break;
     }
     if (r != nullptr) ucp_request_free(r);

@@ -35,16 +35,11 @@ const char* VerbsDriver::what_of(WrKind kind) {
 
 size_t VerbsDriver::poll(std::span<Completion> out) {
   progress();
-  size_t n = 0;
-  while (n < out.size() && !ready_.empty()) {
-    out[n++] = ready_.front();
-    ready_.pop_front();
-  }
-  return n;
+  return done_.drain(out);
 }
 
 void VerbsDriver::wait(std::chrono::microseconds timeout) {
-  if (!ready_.empty()) return;
+  if (!done_.empty()) return;
   // Credit returns are plain writes and raise no event: while an operation
   // waits for credits, keep polling instead of sleeping.
   for (PeerId peer : active_) {
@@ -53,7 +48,7 @@ void VerbsDriver::wait(std::chrono::microseconds timeout) {
   if (ibv_req_notify_cq(device_->cq(), 0) != 0) return;
   // What completed before the CQ was armed raises no event: look once more.
   progress();
-  if (!ready_.empty()) return;
+  if (!done_.empty()) return;
   pollfd pfd{device_->channel()->fd, POLLIN, 0};
   const auto ms = std::chrono::ceil<std::chrono::milliseconds>(timeout).count();
   if (::poll(&pfd, 1, static_cast<int>(std::clamp<int64_t>(ms, 0, 1 << 30))) > 0) {
@@ -89,7 +84,7 @@ void VerbsDriver::progress() {
     if (now >= next_keepalive_) {
       next_keepalive_ = now + options_.keepalive_interval;
       for (PeerId peer : active_) {
-        if (peers_[peer].state == PeerState::open) peers_[peer].return_due = true;
+        if (book_.state(peer) == PeerState::open) peers_[peer].return_due = true;
       }
     }
   }
@@ -113,7 +108,7 @@ void VerbsDriver::on_send_wc(const ibv_wc& wc) {
   const PeerId peer = r.peer;
   Peer& p = peers_[peer];
   retired_.clear();
-  if (wc.status != IBV_WC_SUCCESS && may_rearm(p, wc.status)) {
+  if (wc.status != IBV_WC_SUCCESS && may_rearm(peer, wc.status)) {
     // The peer's queue pair was not ready for the hello yet: try again.
     p.sq->drain(retired_);
     for (uint64_t id : retired_) finish_record(wr_index(id), OpStatus::peer_lost);
@@ -122,13 +117,13 @@ void VerbsDriver::on_send_wc(const ibv_wc& wc) {
   }
   if (wc.status != IBV_WC_SUCCESS) {
     const WcError e = wc_error(wc.status, what_of(r.kind), peer);
-    last_error_ = prefix() + ": " + e.message;
+    done_.note(prefix() + ": " + e.message);
     p.sq->drain(retired_);
     for (uint64_t id : retired_) {
       const uint32_t i = wr_index(id);
       finish_record(i, id == wc.wr_id ? e.status : OpStatus::peer_lost);
     }
-    peer_down(peer, OpStatus::peer_lost, last_error_);
+    peer_down(peer, OpStatus::peer_lost, done_.last_error());
     return;
   }
   if (!p.sq->complete(wc.wr_id, retired_)) return;
@@ -149,12 +144,12 @@ void VerbsDriver::finish_record(uint32_t index, OpStatus status) {
   switch (r.kind) {
     case WrKind::last_chunk:
       c.type = OpType::send;
-      ready_.push_back(c);
+      done_.push(c);
       break;
     case WrKind::write:
       c.type = OpType::rdma_write;
       c.tag = 0;
-      ready_.push_back(c);
+      done_.push(c);
       break;
     case WrKind::hello:
     case WrKind::bye:
@@ -176,12 +171,12 @@ void VerbsDriver::on_recv_wc(const ibv_wc& wc) {
     if (peer == kAnyPeer) return;
     // While connecting, the send side decides (a rearm flushes receives).
     if (!connected_ && wc.status == IBV_WC_WR_FLUSH_ERR &&
-        peers_[peer].state == PeerState::connecting)
+        book_.state(peer) == PeerState::connecting)
       return;
     const WcError e = wc_error(wc.status, "recv", peer);
-    if (wc.status != IBV_WC_WR_FLUSH_ERR || peers_[peer].state == PeerState::open)
-      last_error_ = prefix() + ": " + e.message;
-    peer_down(peer, OpStatus::peer_lost, last_error_);
+    if (wc.status != IBV_WC_WR_FLUSH_ERR || book_.state(peer) == PeerState::open)
+      done_.note(prefix() + ": " + e.message);
+    peer_down(peer, OpStatus::peer_lost, done_.last_error());
     return;
   }
   const uint32_t buf = static_cast<uint32_t>(buffer);
@@ -189,7 +184,7 @@ void VerbsDriver::on_recv_wc(const ibv_wc& wc) {
     repost(recv_owner_[buf], buf);
     return;
   }
-  if (peers_[peer].state == PeerState::lost) {
+  if (book_.state(peer) == PeerState::lost) {
     // Arrived before the peer was given up: dropped, like the peer. A
     // shared queue's buffer serves the other peers again.
     if (device_->srq()) repost(kAnyPeer, buf);
@@ -198,7 +193,7 @@ void VerbsDriver::on_recv_wc(const ibv_wc& wc) {
   const RecvEvent ev = classify_recv(wc, peer, kBufferBytes);
   switch (ev.kind) {
     case RecvKind::remote_write:
-      ready_.push_back(ev.completion);
+      done_.push(ev.completion);
       break;
     case RecvKind::message:
       on_message(peer, std::span<const std::byte>(recv_buffer(buf), ev.bytes));
@@ -209,9 +204,9 @@ void VerbsDriver::on_recv_wc(const ibv_wc& wc) {
   }
   // The buffer goes back; its credit returns to the peer in batches.
   Peer& p = peers_[peer];
-  if (p.state == PeerState::lost && !device_->srq()) return;
+  if (book_.state(peer) == PeerState::lost && !device_->srq()) return;
   repost(recv_owner_[buf], buf);
-  if (p.state != PeerState::open && p.state != PeerState::connecting) return;
+  if (!book_.up(peer)) return;
   p.returns->reposted();
   if (const std::optional<size_t> n = p.returns->due()) {
     const size_t mine = static_cast<size_t>(context_.size) + static_cast<size_t>(peer);
@@ -232,14 +227,12 @@ void VerbsDriver::on_message(PeerId peer, std::span<const std::byte> bytes) {
   const std::span<const std::byte> payload = bytes.subspan(kHeaderBytes);
   switch (h->kind) {
     case WireKind::hello: {
-      if (p.hello) {
+      if (book_.hello_in(peer)) {
         protocol_error(peer, "said hello twice");
         return;
       }
       const HelloBody b = decode_hello_body(bytes);
-      p.hello = true;
-      p.hello_run = h->a;
-      p.hello_size = b.ranks;
+      book_.hello(peer, h->a, b.ranks);
       p.credit_address = b.credit_address;
       p.credit_rkey = b.credit_rkey;
       return;
@@ -253,7 +246,7 @@ void VerbsDriver::on_message(PeerId peer, std::span<const std::byte> bytes) {
       peer_down(peer, OpStatus::peer_closed, prefix() + ": " + rank_name(peer) + " shut down");
       return;
     case WireKind::data_first: {
-      if (p.receiving || !p.hello) {
+      if (p.receiving || !book_.hello_in(peer)) {
         protocol_error(peer, "started a message out of order");
         return;
       }

@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "drivers/common/control_message.hpp"
+#include "drivers/common/step_until.hpp"
 #include "drivers/verbs/verbs_qp_attr.hpp"
 
 namespace evb::verbs {
@@ -32,6 +33,7 @@ VerbsDriver::VerbsDriver(const DriverContext& context, VerbsOptions options)
                       std::to_string(context_.size) + " is out of range");
   device_ = std::make_unique<VerbsDevice>(options_, context_.size, prefix());
   peers_.resize(static_cast<size_t>(context_.size));
+  book_.resize(context_.size);
 
   // One queue pair per other rank, before the address exchange. Initial
   // PSNs are random (a stale packet of an earlier run is then rejected).
@@ -132,12 +134,12 @@ void VerbsDriver::bring_up(PeerId peer, const VerbsAddress& address) {
   p.sq.emplace(options_.send_queue_depth, options_.signal_interval);
   p.credits.emplace(options_.command_credits);
   p.returns.emplace(options_.command_credits);
-  p.state = PeerState::connecting;
+  book_.add(peer, PeerState::connecting);
 }
 
-bool VerbsDriver::may_rearm(const Peer& p, ibv_wc_status status) const {
-  return !connected_ && p.state == PeerState::connecting && status == IBV_WC_RETRY_EXC_ERR &&
-         Clock::now() < connect_deadline_;
+bool VerbsDriver::may_rearm(PeerId peer, ibv_wc_status status) const {
+  return !connected_ && book_.state(peer) == PeerState::connecting &&
+         status == IBV_WC_RETRY_EXC_ERR && Clock::now() < connect_deadline_;
 }
 
 // Only the hello (and maybe a credit return) was ever sent on this queue
@@ -162,7 +164,7 @@ void VerbsDriver::rearm(PeerId peer) {
       if (recv_owner_[i] == peer) repost(peer, static_cast<uint32_t>(i));
     }
   }
-  if (bad.empty()) bad = go_live(peer, p.hello ? 1 : 0);
+  if (bad.empty()) bad = go_live(peer, book_.hello_in(peer) ? 1 : 0);
   if (!bad.empty()) {
     peer_down(peer, OpStatus::peer_lost,
               prefix() + ": queue pair to " + rank_name(peer) + " could not be reset: " + bad);
@@ -178,10 +180,7 @@ void VerbsDriver::rearm(PeerId peer) {
 void VerbsDriver::connect(const std::vector<std::string>& addresses,
                           const std::vector<PeerId>& peers) {
   if (connected_) throw Error(prefix() + ": connect() called twice");
-  if (addresses.size() != static_cast<size_t>(context_.size))
-    throw Error(prefix() + ": " + std::to_string(addresses.size()) + " addresses for " +
-                std::to_string(context_.size) + " ranks");
-  run_id_ = run_id(addresses);
+  book_.begin(prefix(), addresses);
   connect_deadline_ = Clock::now() + options_.connect_timeout;
   std::vector<PeerId> unique;
   for (PeerId peer : peers) {
@@ -196,59 +195,30 @@ void VerbsDriver::connect(const std::vector<std::string>& addresses,
   stock_receives(unique);
   for (size_t i = 0; i < unique.size(); ++i) bring_up(unique[i], decoded[i]);
   active_ = unique;
-  open_peers_ = unique.size();
-  had_peers_ = !unique.empty();
   for (PeerId peer : unique) {
     Held h;
     h.kind = Held::Kind::hello;
     hold(peer, std::move(h));
   }
-  await_hellos(unique);
+  const HelloWait w = await_hellos(
+      book_, unique, connect_deadline_, [this] { progress(); },
+      [this](PeerId) { return control_sends_ == 0; });
+  if (!w.ok()) throw hello_failure(w, hello_words());
   for (PeerId peer : unique) {
-    if (peers_[peer].state == PeerState::connecting) peers_[peer].state = PeerState::open;
+    book_.set_open(peer);
   }
   connected_ = true;
 }
 
-void VerbsDriver::await_hellos(const std::vector<PeerId>& peers) {
-  const auto deadline = connect_deadline_;
-  const bool all = progress_until(
-      [&] {
-        for (PeerId peer : peers) {
-          if (peers_[peer].state == PeerState::lost) return true;  // reported below
-          if (!peers_[peer].hello) return false;
-        }
-        return control_sends_ == 0;
-      },
-      deadline);
-  for (PeerId peer : peers) {
-    const Peer& p = peers_[peer];
-    if (p.state == PeerState::lost)
-      throw Error(prefix() + ": " + rank_name(peer) + " was lost while connecting: " + last_error_ +
-                  " (every rank must reach connect within driver_options.timeout x retry_count "
-                  "of the others)");
-    if (p.hello && (p.hello_run != run_id_ || p.hello_size != static_cast<uint32_t>(context_.size)))
-      throw Error(prefix() + ": " + rank_name(peer) +
-                  " belongs to another run (its hello does not match this run's addresses)");
-  }
-  if (!all) {
-    std::string missing;
-    for (PeerId peer : peers) {
-      if (!peers_[peer].hello) missing += (missing.empty() ? "" : ", ") + std::to_string(peer);
-    }
-    throw Error(prefix() + ": no hello from rank(s) " + (missing.empty() ? "?" : missing) +
-                " within " + std::to_string(options_.connect_timeout.count()) + " ms on " +
-                device_->name() + (last_error_.empty() ? "" : " (" + last_error_ + ")"));
-  }
-}
-
-template <class Done>
-bool VerbsDriver::progress_until(Done done, Clock::time_point deadline) {
-  for (;;) {
-    progress();
-    if (done()) return true;
-    if (Clock::now() >= deadline) return false;
-  }
+HelloWords VerbsDriver::hello_words() const {
+  const std::string& last = done_.last_error();
+  return {.who = prefix(),
+          .last_error = last,
+          .lost_hint =
+              " (every rank must reach connect within "
+              "driver_options.timeout x retry_count of the others)",
+          .timeout_tail = " on " + device_->name() + (last.empty() ? "" : " (" + last + ")"),
+          .timeout = options_.connect_timeout};
 }
 
 RegistrationPtr VerbsDriver::register_memory(void* base, size_t size) {
@@ -256,7 +226,7 @@ RegistrationPtr VerbsDriver::register_memory(void* base, size_t size) {
 }
 
 RemoteKeyPtr VerbsDriver::unpack_key(PeerId peer, std::span<const std::byte> packed) {
-  if (!valid_rank(peer) || peers_[peer].state == PeerState::none)
+  if (!valid_rank(peer) || book_.state(peer) == PeerState::none)
     throw Error(prefix() + ": unpack_key for " + rank_name(peer) + ", which is not connected");
   const std::optional<RemoteRegion> region = unpack_region(packed);
   if (!region)
@@ -270,24 +240,24 @@ void VerbsDriver::shutdown() {
   const auto deadline = Clock::now() + options_.shutdown_timeout;
   for (PeerId peer : active_) {
     // A peer that said bye already still waits for this rank's.
-    if (peers_[peer].state != PeerState::open && peers_[peer].state != PeerState::closed) continue;
+    if (book_.state(peer) != PeerState::open && book_.state(peer) != PeerState::closed) continue;
     Held h;
     h.kind = Held::Kind::bye;
     hold(peer, std::move(h));
   }
   // Done when this rank's byes are acknowledged and every peer's bye has
   // arrived (or the peer is gone): then no peer still sends here.
-  progress_until(
-      [&] {
-        if (control_sends_ != 0) return false;
-        for (PeerId peer : active_) {
-          const Peer& p = peers_[peer];
-          if (p.state == PeerState::open || p.state == PeerState::connecting) return false;
-          if (!p.held.empty() && p.state != PeerState::lost) return false;
-        }
-        return true;
-      },
-      deadline);
+  step_until([this] { progress(); },
+             [&] {
+               if (control_sends_ != 0) return false;
+               for (PeerId peer : active_) {
+                 const Peer& p = peers_[peer];
+                 if (book_.up(peer)) return false;
+                 if (!p.held.empty() && book_.state(peer) != PeerState::lost) return false;
+               }
+               return true;
+             },
+             deadline);
   shut_down_ = true;
   connected_ = false;
 }

@@ -31,9 +31,11 @@
 #include <vector>
 
 #include "core/aligned_buffer.hpp"
-#include "core/ring_queue.hpp"
 #include "drivers/api/driver.hpp"
 #include "drivers/api/registry.hpp"
+#include "drivers/common/completions.hpp"
+#include "drivers/common/hello_wait.hpp"
+#include "drivers/common/peer_book.hpp"
 #include "drivers/common/tag_matcher.hpp"
 #include "drivers/verbs/verbs_credits.hpp"
 #include "drivers/verbs/verbs_device.hpp"
@@ -71,13 +73,11 @@ class VerbsDriver final : public Driver {
   size_t poll(std::span<Completion> out) override;
   void wait(std::chrono::microseconds timeout) override;
   void shutdown() override;
-  std::string last_error() const override { return last_error_; }
+  std::string last_error() const override { return done_.last_error(); }
 
   const std::string& device_name() const { return device_->name(); }
 
  private:
-  enum class PeerState : uint8_t { none, connecting, open, closed, lost };
-
   // An operation not (completely) handed to the queue pair yet.
   struct Held {
     enum class Kind : uint8_t { send, write, hello, bye } kind = Kind::send;
@@ -92,8 +92,9 @@ class VerbsDriver final : public Driver {
     std::optional<uint32_t> immediate;
   };
 
+  // The queue pair to one peer and its flow control (its state and hello
+  // are in book_).
   struct Peer {
-    PeerState state = PeerState::none;
     ibv_qp* qp = nullptr;
     uint32_t psn = 0;
     // Its port address (qps left empty) and its queue pair for this rank,
@@ -108,9 +109,6 @@ class VerbsDriver final : public Driver {
     bool return_due = false;      // this rank's running count changed, not written yet
     uint64_t credit_address = 0;  // the peer's credit words (from its hello)
     uint32_t credit_rkey = 0;
-    bool hello = false;
-    uint64_t hello_run = 0;
-    uint32_t hello_size = 0;
     bool bye = false;  // its bye arrived
     std::deque<Held> held;
     // The message arriving in SENDs, while incomplete.
@@ -150,10 +148,8 @@ class VerbsDriver final : public Driver {
   // pair not ready yet) put ours in the error state; reset it, bring it up
   // again and resend the hello.
   void rearm(PeerId peer);
-  bool may_rearm(const Peer& p, ibv_wc_status status) const;
-  void await_hellos(const std::vector<PeerId>& peers);
-  template <class Done>
-  bool progress_until(Done done, std::chrono::steady_clock::time_point deadline);
+  bool may_rearm(PeerId peer, ibv_wc_status status) const;
+  HelloWords hello_words() const;  // how a failed hello wait is told
 
   // --- data path (verbs_post.cpp) ---
   OpStatus refuse_status(PeerId peer) const;  // ok when the peer can take operations
@@ -181,8 +177,6 @@ class VerbsDriver final : public Driver {
   void on_recv_wc(const ibv_wc& wc);
   void on_message(PeerId peer, std::span<const std::byte> bytes);
   void finish_record(uint32_t index, OpStatus status);
-  void fail_now(OpType type, PeerId peer, Tag tag, uint64_t cookie, size_t bytes, OpStatus status,
-                const std::string& why);
   void peer_down(PeerId peer, OpStatus status, const std::string& why);
   void protocol_error(PeerId peer, const std::string& why);
   PeerId peer_of(uint32_t qp_num) const;
@@ -192,6 +186,7 @@ class VerbsDriver final : public Driver {
   std::unique_ptr<VerbsDevice> device_;
   Capabilities caps_;
   std::vector<Peer> peers_;  // indexed by rank
+  PeerBook book_;
   std::unordered_map<uint32_t, PeerId> qp_peer_;
   // Credit words, one u32 per rank: [0, size) written by the peers (their
   // running count of credits returned to this rank), [size, 2 size) this
@@ -209,16 +204,11 @@ class VerbsDriver final : public Driver {
   std::vector<uint32_t> free_records_;
   std::vector<uint64_t> retired_;  // scratch
   std::vector<ibv_sge> sges_;      // scratch, max_sge entries
-  RingQueue<Completion> ready_;
-  TagMatcher matcher_{ready_};
-  std::string last_error_;
-  uint64_t run_id_ = 0;
-  size_t open_peers_ = 0;
-  size_t lost_peers_ = 0;
+  Completions done_;
+  TagMatcher matcher_{done_.queue()};
   size_t control_sends_ = 0;  // hellos and byes not yet completed
   std::chrono::steady_clock::time_point next_keepalive_{};
   std::chrono::steady_clock::time_point connect_deadline_{};
-  bool had_peers_ = false;
   bool connected_ = false;
   bool shut_down_ = false;
 };

@@ -14,7 +14,7 @@ namespace evb::verbs {
 
 OpStatus VerbsDriver::refuse_status(PeerId peer) const {
   if (!valid_rank(peer) || peer == context_.rank) return OpStatus::error;
-  switch (peers_[peer].state) {
+  switch (book_.state(peer)) {
     case PeerState::open:
     case PeerState::connecting:
       return OpStatus::ok;
@@ -34,15 +34,15 @@ void VerbsDriver::post_send(PeerId peer, Tag tag, std::span<const Segment> segme
   for (const Segment& s : segments) bytes += s.size;
   const OpStatus st = refuse_status(peer);
   if (st != OpStatus::ok) {
-    fail_now(OpType::send, peer, tag, cookie, 0, st,
-             prefix() + ": send to " + rank_name(peer) +
-                 (st == OpStatus::error ? ", which is not a connected peer" : ", which is gone"));
+    done_.fail(OpType::send, peer, tag, cookie, st,
+               prefix() + ": send to " + rank_name(peer) +
+                   (st == OpStatus::error ? ", which is not a connected peer" : ", which is gone"));
     return;
   }
   if (bytes > caps_.max_message) {
-    fail_now(OpType::send, peer, tag, cookie, 0, OpStatus::error,
-             prefix() + ": send of " + std::to_string(bytes) + " bytes to " + rank_name(peer) +
-                 " exceeds max_message " + std::to_string(caps_.max_message));
+    done_.fail(OpType::send, peer, tag, cookie, OpStatus::error,
+               prefix() + ": send of " + std::to_string(bytes) + " bytes to " + rank_name(peer) +
+                   " exceeds max_message " + std::to_string(caps_.max_message));
     return;
   }
   Held h;
@@ -57,26 +57,23 @@ void VerbsDriver::post_send(PeerId peer, Tag tag, std::span<const Segment> segme
 void VerbsDriver::post_recv(PeerId peer, Tag tag, void* buffer, size_t size,
                             const Registration* /*reg: received bytes are copied*/,
                             uint64_t cookie) {
-  PostedRecv r;
-  r.peer = peer;
-  r.tag = tag;
-  r.buffer = static_cast<std::byte*>(buffer);
-  r.size = size;
-  r.cookie = cookie;
+  auto* into = static_cast<std::byte*>(buffer);
+  const PostedRecv r{.peer = peer, .tag = tag, .buffer = into, .size = size, .cookie = cookie};
   // A message that arrived before its sender left is still delivered.
   if (matcher_.match_unexpected(r)) return;
   if (peer != kAnyPeer) {
     const OpStatus st = refuse_status(peer);
     if (st != OpStatus::ok) {
-      fail_now(OpType::recv, peer, tag, cookie, 0, st,
-               prefix() + ": receive from " + rank_name(peer) +
-                   (st == OpStatus::error ? ", which is not a connected peer" : ", which is gone"));
+      done_.fail(
+          OpType::recv, peer, tag, cookie, st,
+          prefix() + ": receive from " + rank_name(peer) +
+              (st == OpStatus::error ? ", which is not a connected peer" : ", which is gone"));
       return;
     }
-  } else if (had_peers_ && open_peers_ == 0) {
-    const OpStatus st = lost_peers_ > 0 ? OpStatus::peer_lost : OpStatus::peer_closed;
-    fail_now(OpType::recv, kAnyPeer, tag, cookie, 0, st,
-             prefix() + ": receive from any rank, but no peer is left");
+  } else if (book_.all_down()) {
+    const OpStatus st = book_.any_status();
+    done_.fail(OpType::recv, kAnyPeer, tag, cookie, st,
+               prefix() + ": receive from any rank, but no peer is left");
     return;
   }
   matcher_.add_posted(r);
@@ -86,16 +83,16 @@ void VerbsDriver::rdma_write(PeerId peer, std::span<const Segment> local, const 
                              uint64_t offset, std::optional<uint32_t> immediate, uint64_t cookie) {
   const OpStatus st = refuse_status(peer);
   if (st != OpStatus::ok) {
-    fail_now(OpType::rdma_write, peer, 0, cookie, 0, st,
-             prefix() + ": rdma_write to " + rank_name(peer) +
-                 (st == OpStatus::error ? ", which is not a connected peer" : ", which is gone"));
+    done_.fail(OpType::rdma_write, peer, 0, cookie, st,
+               prefix() + ": rdma_write to " + rank_name(peer) +
+                   (st == OpStatus::error ? ", which is not a connected peer" : ", which is gone"));
     return;
   }
   const auto* remote = dynamic_cast<const VerbsRemoteKey*>(&key);
   if (!remote || key.peer() != peer) {
-    fail_now(OpType::rdma_write, peer, 0, cookie, 0, OpStatus::error,
-             prefix() + ": rdma_write to " + rank_name(peer) +
-                 " with a key that is not this driver's key of that rank");
+    done_.fail(OpType::rdma_write, peer, 0, cookie, OpStatus::error,
+               prefix() + ": rdma_write to " + rank_name(peer) +
+                   " with a key that is not this driver's key of that rank");
     return;
   }
   // Every check before anything is held: a refused write completes now.
@@ -106,8 +103,8 @@ void VerbsDriver::rdma_write(PeerId peer, std::span<const Segment> local, const 
     bad = make_write(0, std::span(sges_.data(), sg.count), sg.bytes, remote->region(), offset,
                      immediate, true, probe);
   if (!sg.error.empty() || bad) {
-    fail_now(OpType::rdma_write, peer, 0, cookie, 0, OpStatus::error,
-             prefix() + ": rdma_write to " + rank_name(peer) + ": " + (bad ? *bad : sg.error));
+    done_.fail(OpType::rdma_write, peer, 0, cookie, OpStatus::error,
+               prefix() + ": rdma_write to " + rank_name(peer) + ": " + (bad ? *bad : sg.error));
     return;
   }
   Held h;
@@ -130,9 +127,8 @@ void VerbsDriver::hold(PeerId peer, Held h) {
 // operation that lacks a send slot, a credit or a send buffer.
 void VerbsDriver::pump(PeerId peer) {
   Peer& p = peers_[peer];
-  if (p.state == PeerState::none || p.state == PeerState::lost) return;
-  if (p.return_due && (p.state == PeerState::open || p.state == PeerState::connecting) &&
-      p.credit_rkey != 0 && !p.sq->full())
+  if (book_.state(peer) == PeerState::none || book_.state(peer) == PeerState::lost) return;
+  if (p.return_due && book_.up(peer) && p.credit_rkey != 0 && !p.sq->full())
     post_credit_return(peer);
   while (!p.held.empty()) {
     Held& h = p.held.front();
@@ -152,7 +148,7 @@ void VerbsDriver::pump(PeerId peer) {
         done = true;
         break;
     }
-    if (p.state == PeerState::lost) return;  // the post failed; held operations are gone
+    if (book_.state(peer) == PeerState::lost) return;  // the post failed; held operations are gone
     if (done) p.held.pop_front();
   }
 }
@@ -210,8 +206,8 @@ bool VerbsDriver::post(PeerId peer, ibv_send_wr& wr, uint32_t record, bool signa
   const int rc = ibv_post_send(p.qp, &wr, &bad);
   if (rc != 0) {
     finish_record(record, OpStatus::error);
-    last_error_ = prefix() + ": ibv_post_send to " + rank_name(peer) + ": " + std::strerror(rc);
-    peer_down(peer, OpStatus::peer_lost, last_error_);
+    done_.note(prefix() + ": ibv_post_send to " + rank_name(peer) + ": " + std::strerror(rc));
+    peer_down(peer, OpStatus::peer_lost, done_.last_error());
     return false;
   }
   p.sq->post(wr.wr_id, signalled);
@@ -285,8 +281,8 @@ bool VerbsDriver::post_write(PeerId peer, Held& h) {
                                     h.offset, h.immediate, true, wr)
                        : std::optional<std::string>(sg.error);
   if (bad) {  // checked by rdma_write already; nothing can have changed since
-    fail_now(OpType::rdma_write, peer, 0, h.cookie, 0, OpStatus::error,
-             prefix() + ": rdma_write to " + rank_name(peer) + ": " + *bad);
+    done_.fail(OpType::rdma_write, peer, 0, h.cookie, OpStatus::error,
+               prefix() + ": rdma_write to " + rank_name(peer) + ": " + *bad);
     return true;
   }
   // A write with immediate consumes a receive at the peer: it needs a credit.
@@ -308,7 +304,7 @@ bool VerbsDriver::post_control(PeerId peer, Held& h) {
   WrKind kind = WrKind::bye;
   if (h.kind == Held::Kind::hello) {
     const uint64_t words = reinterpret_cast<uintptr_t>(credit_words_.get());
-    encode_hello(run_id_,
+    encode_hello(book_.run(),
                  HelloBody{words, credit_mr_->keys().rkey, static_cast<uint32_t>(context_.size)},
                  out);
     len = kHelloBytes;
@@ -335,10 +331,10 @@ void VerbsDriver::repost(PeerId owner, uint32_t buffer) {
   const int rc = device_->srq() ? ibv_post_srq_recv(device_->srq(), &wr, &bad)
                                 : ibv_post_recv(peers_[owner].qp, &wr, &bad);
   if (rc != 0) {
-    last_error_ = prefix() + ": cannot repost a receive buffer" +
-                  (device_->srq() ? std::string() : " for " + rank_name(owner)) + ": " +
-                  std::strerror(rc);
-    if (owner != kAnyPeer) peer_down(owner, OpStatus::peer_lost, last_error_);
+    done_.note(prefix() + ": cannot repost a receive buffer" +
+               (device_->srq() ? std::string() : " for " + rank_name(owner)) + ": " +
+               std::strerror(rc));
+    if (owner != kAnyPeer) peer_down(owner, OpStatus::peer_lost, done_.last_error());
   }
 }
 
