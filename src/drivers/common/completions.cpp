@@ -17,13 +17,4 @@ void Completions::remote_write(PeerId peer, size_t bytes, uint32_t immediate) {
   ready_.push_back(Completion{0, OpType::remote_write, OpStatus::ok, peer, 0, bytes, immediate});
 }
 
-size_t Completions::drain(std::span<Completion> out) {
-  size_t n = 0;
-  while (n < out.size() && !ready_.empty()) {
-    out[n++] = ready_.front();
-    ready_.pop_front();
-  }
-  return n;
-}
-
 }  // namespace evb
