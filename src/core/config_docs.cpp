@@ -174,11 +174,14 @@ std::string reference_markdown(const PluginKeys& plugins) {
         "explicitly that the selected protocol does not read draws a warning (not an error, so "
         "one file can serve several protocols; under a launcher only the first rank prints it). "
         "Each protocol declares its list in its factory "
-        "(src/protocols/*/*_register.cpp).\n\n| Protocol | Keys |\n|---|---|\n";
+        "(src/protocols/*/*_register.cpp).\n\n| Protocol | What it is | Keys |\n|---|---|---|\n";
     for (const auto& [protocol, keys] : plugins.protocol_keys) {
       std::string list;
       for (const auto& k : keys) list += (list.empty() ? "`" : ", `") + k + "`";
-      out += "| `" + protocol + "` | " + list + " |\n";
+      const auto summary = plugins.protocol_summaries.find(protocol);
+      out += "| `" + protocol + "` | " +
+             (summary == plugins.protocol_summaries.end() ? "" : summary->second) + " | " + list +
+             " |\n";
     }
   }
   // Each protocol's own rules (its factory's), checked first when it is the

@@ -67,6 +67,7 @@ struct PluginKeys {
   // those whose plan has an EVM rank (Config::with_evm), and the rules each
   // adds, checked only when it is the selected one.
   std::vector<std::string> protocols;
+  std::map<std::string, std::string> protocol_summaries;  // one line each
   std::vector<std::string> protocols_with_evm;
   std::vector<std::string> event_builders;  // protocols with RUs, BUs and fragments
   std::map<std::string, std::vector<KeyRule>> protocol_rules;

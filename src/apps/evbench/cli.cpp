@@ -226,68 +226,14 @@ int cmd_run(const Args& a, const Plugins& r, int argc, char** argv) {
   return boot->launch(config, topo.nprocs, worker);
 }
 
-// The simulation always runs the mpi driver and bootstrap (what SMPI
-// provides): a config file's other choice is replaced, an explicit --set of
-// another one is a contradiction. The mpi driver's idle ranks block.
+// The simulation runs the mpi driver and bootstrap, with what sim sets
+// (sim_command.hpp) added to the user's --set overrides.
 int cmd_sim(Args a, const Plugins& r) {
   check_output_path("--json", a.json);
-  for (const auto& [key, value] : {std::pair<std::string, std::string>{"driver", "mpi"},
-                                   std::pair<std::string, std::string>{"bootstrap", "mpi"}}) {
-    for (const auto& s : a.sets)
-      if (s.rfind(key + "=", 0) == 0 && s != key + "=" + value)
-        throw ConfigError("--set " + s + ": sim runs " + key + " " + value +
-                          " (SimGrid SMPI); drop the --set");
-    a.sets.push_back(key + "=" + value);
-  }
-  // Idle simulated ranks of the event builders and of alltoall block in
-  // MPI_Waitany and poll with MPI_Testany (one simulator call, where
-  // MPI_Testsome makes one per request), unless the user chose
-  // (docs/SCALE.md). SMPI's MPI_Testany never reports finished eager sends;
-  // MPI_Waitany does, so testany is only set with waitany. The point-to-point
-  // micro-benchmarks keep polling: a one-to-one shift scan with blocking
-  // ranks finishes at 30 ms per shift, with the polling figures, but in 81 s
-  // of wall time against 3.4 s, and one at 100 ms per shift did not finish
-  // within 100 s (why is not yet understood; docs/SCALE.md, "Idle ranks
-  // block").
-  auto user_set = [&](const std::string& key) {
-    return std::any_of(a.sets.begin(), a.sets.end(),
-                       [&](const std::string& s) { return s.rfind(key + "=", 0) == 0; });
-  };
+  add_sim_mpi(a.sets);
   const Config asked = load(a, r);
   const ProtocolFactory& protocol = r.protocols.of(asked);
-  // What the protocol cannot simulate (a one-to-one node sending to itself
-  // has no route on the simulated platform).
-  if (protocol.check_simulated) protocol.check_simulated(asked);
-  // Payloads live in SMPI shared memory (core/payload_memory.hpp): their
-  // checksums cannot hold, so sim turns payload checks off, and results say
-  // so (results.integrity.payload_checks); asking for them is an error.
-  if (protocol.builds_events) {
-    if (asked.verify_payload == VerifyPayload::on)
-      throw ConfigError(
-          "verify.payload: on: sim keeps payloads in shared memory, where payload checksums "
-          "cannot hold (headers are still checked); drop the key or set it off");
-    for (const auto& [key, set] :
-         {std::pair<const char*, bool>{"fault.corrupt", asked.corrupt_probability > 0},
-          {"fault.corrupt_every", asked.corrupt_every > 0}})
-      if (set)
-        throw ConfigError(std::string(key) +
-                          ": corruption is found by payload checks, which sim turns off "
-                          "(payloads in shared memory, verify.payload); drop the key");
-    a.sets.push_back("verify.payload=off");
-  }
-  // Normal pages: a touched fragment header must not pull in a 2 MiB page of
-  // window (the windows of 512 BUs are 32 GiB of address space).
-  if (!user_set("page_size")) a.sets.push_back("page_size=normal");
-  if (!user_set("driver_options.wait") && protocol.sim_waits_for_any) {
-    a.sets.push_back("driver_options.wait=waitany");
-    if (!user_set("driver_options.poll_method"))
-      a.sets.push_back("driver_options.poll_method=testany");
-  }
-  // Every MPI_Waitany / MPI_Testany call costs SimGrid work per request
-  // posted; command receives beyond a few per channel only queue
-  // (docs/SCALE.md, "Cost").
-  if (!user_set("driver_options.any_source_depth"))
-    a.sets.push_back("driver_options.any_source_depth=4");
+  add_sim_overrides(a.sets, asked, protocol);
   const Config config = load(a, r);
   check_driver_options(config, r, OptionCheck::here);
   SimRequest req;

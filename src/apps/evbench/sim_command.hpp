@@ -27,6 +27,16 @@ struct SimRequest {
 // directory tried and how to build one when none holds it.
 std::string find_smpi_build(const std::string& self_exe);
 
+// The simulation always runs the mpi driver and bootstrap (what SMPI
+// provides): adds them to `sets`; an explicit --set of another one is a
+// ConfigError (a config file's other choice is replaced).
+void add_sim_mpi(std::vector<std::string>& sets);
+// What sim sets beyond what the user asked (`asked`, loaded from `sets`):
+// payload checks off for the event builders, normal pages, how idle MPI
+// ranks wait; ConfigError for what it cannot simulate.
+void add_sim_overrides(std::vector<std::string>& sets, const Config& asked,
+                       const ProtocolFactory& protocol);
+
 int run_sim(const Config& config, const SimRequest& request, const ProtocolFactory& protocol);
 
 }  // namespace evb

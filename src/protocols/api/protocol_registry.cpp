@@ -19,6 +19,7 @@ void ProtocolRegistry::describe(PluginKeys& k) const {
   for (const ProtocolFactory& f : protocols_) {
     k.protocols.push_back(f.name);
     k.protocol_keys[f.name] = f.keys;
+    k.protocol_summaries[f.name] = f.summary;
     if (f.uses_evm) k.protocols_with_evm.push_back(f.name);
     if (f.builds_events) k.event_builders.push_back(f.name);
     if (!f.rules.empty()) k.protocol_rules[f.name] = f.rules;

@@ -24,13 +24,14 @@ struct Named {
 };
 constexpr std::array kPatterns{
     Named{Pattern::one_to_one, "one-to-one",
-          "micro-benchmark: node n sends to node n+shift (shift: scan, every shift in turn)"},
+          "micro-benchmark: every node sends to node + shift (shift: scan, every shift in turn)"},
     Named{Pattern::many_to_one, "many-to-one", "micro-benchmark: every node sends to node 0"},
-    Named{Pattern::gather, "gather", "micro-benchmark: every node sends to every node"},
+    Named{Pattern::gather, "gather",
+          "micro-benchmark: every node sends to every node in barrel-shift order"},
     Named{Pattern::gather_cmd, "gather-cmd",
-          "micro-benchmark: gather, each message asked for by a command"},
+          "micro-benchmark: gather plus a command message (`command_size`) per exchange"},
     Named{Pattern::gather_cmd_meta, "gather-cmd-meta",
-          "micro-benchmark: gather-cmd with a metadata message beside each data message"},
+          "micro-benchmark: gather-cmd plus a metadata message per exchange"},
     Named{Pattern::alltoall, "alltoall",
           "baseline: the driver library's all-to-all (MPI_Alltoall) in a loop"},
 };

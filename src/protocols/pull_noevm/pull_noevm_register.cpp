@@ -1,5 +1,5 @@
-// PULL without an EVM as a plug-in: each BU takes its events by a rule all
-// BUs share and requests the fragments; the agent is NoEvmBuAgent.
+// PULL without an EVM as a plug-in: a static assignment (BU b builds events
+// b, b + nodes, ...), fragments pulled as in PULL; the agent is NoEvmBuAgent.
 #include "protocols/api/protocol_registry.hpp"
 #include "protocols/common/event_builder_run.hpp"
 #include "protocols/pull_noevm/pull_noevm.hpp"
@@ -7,7 +7,7 @@
 void evb_register_protocol_pull_noevm(evb::ProtocolRegistry& registry) {
   using namespace evb;
   registry.add(event_builder_factory(
-      "pull-noevm", "event builder without an EVM: BUs take events by a shared rule and pull",
+      "pull-noevm", "event builder without an EVM: BU b builds events b, b + nodes, ... and pulls",
       {"credits", "parallel", "scheduling", "topology.platform", "topology.order", "seed",
        "data_path", "events", "fu_per_bu", "fu.processing_time", "fu.accept_ratio",
        "ru_rate_factors", "verify.sample", "verify.payload", "fault.corrupt_every", "fault.corrupt",
