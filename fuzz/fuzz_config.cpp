@@ -22,7 +22,9 @@ const evb::PluginKeys& plugins() {
   static const evb::PluginKeys keys = [] {
     evb::PluginRegistry registry;
     evb::register_builtin_plugins(registry);
-    return evb::plugin_keys(registry);
+    evb::ProtocolRegistry protocols;
+    evb::register_builtin_protocols(protocols);
+    return evb::plugin_keys(registry, protocols);
   }();
   return keys;
 }

@@ -149,7 +149,9 @@ void rendezvous_seeds(const fs::path& dir) {
 void config_seeds(const fs::path& dir) {
   PluginRegistry registry;
   register_builtin_plugins(registry);
-  const PluginKeys keys = plugin_keys(registry);
+  ProtocolRegistry protocols;
+  register_builtin_protocols(protocols);
+  const PluginKeys keys = plugin_keys(registry, protocols);
   write(dir, "default", default_config_yaml());
   write(dir, "resolved", to_yaml(load_config_text(default_config_yaml(), "default", {}, keys)));
   write(dir, "small",

@@ -239,17 +239,27 @@ void Engine::deliver_local(Tag tag, std::span<const Segment> segments, uint64_t 
   local_completions_.push_back(rc);
 }
 
+std::string Engine::failure_text(const Completion& c) const {
+  if (c.type == OpType::peer_event)
+    return peer_name(c.peer) +
+           (c.status == OpStatus::peer_closed ? " left the run early" : " disappeared");
+  const char* op = c.type == OpType::send         ? "send to "
+                   : c.type == OpType::rdma_write ? "write to "
+                   : c.type == OpType::recv       ? "receive from "
+                                                  : "write from ";
+  return op + peer_name(c.peer) + " failed: " + status_text(c.status);
+}
+
 void Engine::fail(const Completion& c) {
-  std::string what = "rank " + std::to_string(rank_) + ": ";
-  if (c.type == OpType::peer_event) {
-    what += peer_name(c.peer) +
-            (c.status == OpStatus::peer_closed ? " left the run early" : " disappeared");
-  } else {
-    const char* op = c.type == OpType::send         ? "send to "
-                     : c.type == OpType::rdma_write ? "write to "
-                     : c.type == OpType::recv       ? "receive from "
-                                                    : "write from ";
-    what += op + peer_name(c.peer) + " failed: " + status_text(c.status);
+  std::string what = "rank " + std::to_string(rank_) + ": " + failure_text(c);
+  // Other peers that failed in the same poll, once each.
+  std::vector<PeerId> named{c.peer};
+  for (const Completion& o : batch_) {
+    if (o.status == OpStatus::ok || o.peer < 0 ||
+        std::find(named.begin(), named.end(), o.peer) != named.end())
+      continue;
+    named.push_back(o.peer);
+    what += "; " + failure_text(o);
   }
   const std::string detail = driver_.last_error();
   if (!detail.empty()) what += " (" + detail + ")";
@@ -352,7 +362,9 @@ void Engine::run() {
   while (!all_done()) {
     bool progress = false;
     const size_t n = driver_.poll(std::span<Completion>(batch, 64));
+    batch_ = std::span<const Completion>(batch, n);
     for (size_t i = 0; i < n; ++i) dispatch(batch[i]);
+    batch_ = {};
     progress |= n > 0;
     while (!local_completions_.empty()) {
       const Completion c = local_completions_.front();

@@ -132,6 +132,8 @@ class Engine {
   void deliver_local(Tag tag, std::span<const Segment> segments, uint64_t cookie,
                      const LocalRecv& r);
   [[noreturn]] void fail(const Completion& c);
+  // "rank 2 (RU 2, BU 2) disappeared", "send to rank 3 (...) failed: peer lost".
+  std::string failure_text(const Completion& c) const;
   void on_failed(const Completion& c);  // on_failure exclude
   void mark_lost(PeerId p);
   // Whether a post must go through post_or_delay (a delay fault is active
@@ -162,6 +164,10 @@ class Engine {
   std::vector<LocalRecv> local_recvs_;
   std::vector<LocalSend> local_sends_;
   RingQueue<Completion> local_completions_;
+  // The driver's completions being dispatched (fail() names every peer that
+  // failed in the same poll: which of several losses a rank saw first is
+  // chance, so it names them all).
+  std::span<const Completion> batch_;
   RingQueue<std::pair<Channel, Command>> local_commands_;
   int64_t t0_ns_ = 0;
   int64_t last_progress_ns_ = 0;

@@ -1,9 +1,10 @@
 #pragma once
 // A driver for driving protocol agents without a network: it accepts every
 // post, records the destination rank of each send (and what a command send
-// carried) and completes nothing.
+// carried) and completes only what a test puts in `pending`.
 // Shared by the command tests (tests/unit/protocols/commands_test.cpp) and
 // the command fuzz target (fuzz/fuzz_command.cpp).
+#include <cstddef>
 #include <span>
 #include <string>
 #include <vector>
@@ -30,11 +31,18 @@ class RecordingDriver final : public Driver {
     commands.push_back(cmd);  // a fragment (several segments) records an empty command
   }
   void post_recv(PeerId, Tag, void*, size_t, const Registration*, uint64_t) override {}
-  size_t poll(std::span<Completion>) override { return 0; }
+  // Hands out `pending` (what a test makes the network report), then nothing.
+  size_t poll(std::span<Completion> out) override {
+    size_t n = 0;
+    while (n < out.size() && n < pending.size()) out[n] = pending[n], ++n;
+    pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(n));
+    return n;
+  }
   void shutdown() override {}
 
-  std::vector<PeerId> sends;      // destination of every post_send, in order
-  std::vector<Command> commands;  // by send: the command it carried (type 0: none)
+  std::vector<PeerId> sends;        // destination of every post_send, in order
+  std::vector<Command> commands;    // by send: the command it carried (type 0: none)
+  std::vector<Completion> pending;  // returned by the next poll()
 };
 
 }  // namespace evb::test_support
