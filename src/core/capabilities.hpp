@@ -16,11 +16,16 @@
 namespace evb {
 
 struct Capabilities {
-  size_t max_segments = 1;             // segments per post_send or rdma_write
-  size_t max_message = 1ull << 30;     // largest send, receive or write
-  size_t inline_size = 0;              // sends up to this size are copied at post time
-  int tag_bits = 32;                   // low bits of a Tag that are matched (rest ignored)
-  bool rdma_write = false;             // rdma_write() and unpack_key() are implemented
+  size_t max_segments = 1;          // segments per post_send or rdma_write
+  size_t max_message = 1ull << 30;  // largest send, receive or write
+  size_t inline_size = 0;           // sends up to this size are copied at post time
+  int tag_bits = 32;                // low bits of a Tag that are matched (rest ignored)
+  bool rdma_write = false;          // rdma_write() and unpack_key() are implemented
+  // data_path auto picks write: for this variant the one-sided path was
+  // measured faster than send (bench/data_path.sh; each driver's page gives
+  // its figures). A function of the options and the library's choice only,
+  // so that every rank of a run resolves auto alike. Needs rdma_write.
+  bool write_preferred = false;
   bool write_immediate = false;        // the immediate is native (else emulated by an
                                        // ordered notification after the write)
   bool registration_required = false;  // segments and receives must carry `reg`

@@ -110,8 +110,9 @@ const std::vector<CoreKey>& core_key_table() {
        [](const Config& c) { return text(c.topology.order); }},
       {choice("data_path", DataPath::automatic,
               "how fragments reach the BU: send (two-sided messages), write (one-sided writes "
-              "into the BU's registered windows, the immediate naming the slot), auto (write "
-              "when the driver has rdma_write)"),
+              "into the BU's registered windows, the immediate naming the slot), auto (the path "
+              "the driver declares faster for its variant: write_preferred, measured with "
+              "bench/data_path.sh; send without rdma_write)"),
        [](Config& c, const Value& v) { c.data_path = enum_from<DataPath>(v.text); },
        [](const Config& c) { return text(to_string(c.data_path)); }},
       {spec("seed", K::integer, "1", "", 0, kInf, "seed of every random choice (sizes, order)"),

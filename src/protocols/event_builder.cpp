@@ -31,10 +31,11 @@ void check_driver_limits(const Config& c, const Driver& driver) {
 }  // namespace
 
 DataPath resolve_data_path(const Config& config, const Driver& driver) {
-  const bool can = driver.capabilities().rdma_write;
+  const Capabilities& caps = driver.capabilities();
+  const bool can = caps.rdma_write;
   switch (config.data_path) {
     case DataPath::automatic:
-      return can ? DataPath::write : DataPath::send;
+      return can && caps.write_preferred ? DataPath::write : DataPath::send;
     case DataPath::write:
       require_capability(driver, can, "rdma_write", "data_path: write");
       return DataPath::write;

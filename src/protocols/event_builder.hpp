@@ -60,7 +60,8 @@ ProtocolAgents agents_of(bool pulls) {
   return a;
 }
 
-// Resolves data_path for `driver`: auto -> write when it has rdma_write;
+// Resolves data_path for `driver`: auto -> write when it has rdma_write and
+// declares write the faster path for its variant (write_preferred), else send;
 // write without rdma_write -> ConfigError naming the driver.
 DataPath resolve_data_path(const Config& config, const Driver& driver);
 

@@ -57,6 +57,18 @@ if(TARGET evbench_driver_ucx)
                      --set driver=ucx --set driver_options.tls=${tls})
     set_tests_properties(eb_ucx_${tls}_rank_killed PROPERTIES TIMEOUT 60 LABELS integration)
   endforeach()
+  # data_path auto takes the variant's faster path (bench/data_path.sh):
+  # puts over shared memory, tagged sends where only tcp carries them.
+  add_test(NAME eb_ucx_sm_auto_is_write
+           COMMAND ${_evb_check} --expect-json results.data_path=write
+                   -- $<TARGET_FILE:evbench> run ${_evb_short} --set driver=ucx
+                   --set driver_options.tls=sm)
+  add_test(NAME eb_ucx_tcp_auto_is_send
+           COMMAND ${_evb_check} --expect-json results.data_path=send
+                   -- $<TARGET_FILE:evbench> run ${_evb_short} --set driver=ucx
+                   --set driver_options.tls=tcp)
+  set_tests_properties(eb_ucx_sm_auto_is_write eb_ucx_tcp_auto_is_send
+                       PROPERTIES TIMEOUT 60 LABELS integration)
 endif()
 
 add_test(NAME eb_tcp_write_refused

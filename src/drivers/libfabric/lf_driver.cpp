@@ -116,6 +116,7 @@ void LfDriver::open_endpoint() {
   caps_.inline_size = options_.inject ? fi.tx_attr->inject_size : 0;
   caps_.tag_bits = 32;
   caps_.rdma_write = (fi.caps & FI_RMA) && (fi.caps & FI_WRITE) && fi.tx_attr->rma_iov_limit >= 1;
+  caps_.write_preferred = caps_.rdma_write && writes_beat_sends(fi.fabric_attr->prov_name);
   caps_.write_immediate = caps_.rdma_write && !emulate_;
   caps_.registration_required = memory_->local();
   caps_.packed_key_size = memory_->packed_key_size();

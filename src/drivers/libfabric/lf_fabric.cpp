@@ -49,6 +49,11 @@ bool survives_peer_loss(const std::string& prov_name) {
   return semi != std::string::npos && prov_name.substr(semi + 1) == "ofi_rxm";
 }
 
+bool writes_beat_sends(const std::string& prov_name) {
+  const std::string core = prov_name.substr(0, prov_name.find(';'));
+  return core != "sockets" && core != "udp" && core != "net";
+}
+
 bool is_ip_provider(const std::string& prov_name) {
   const std::string core = prov_name.substr(0, prov_name.find(';'));
   return core == "tcp" || core == "sockets" || core == "udp" || core == "net";

@@ -95,6 +95,14 @@ bool is_ip_provider(const std::string& prov_name);
 // survives"); the rest is unmeasured.
 bool survives_peer_loss(const std::string& prov_name);
 
+// The provider's data_path preference (Capabilities::write_preferred):
+// writes, where measured faster than sends (bench/data_path.sh, 4 nodes:
+// shm 1.83 and tcp;ofi_rxm 1.43-1.50 times send; docs/drivers/libfabric.md)
+// and for the RDMA providers (verbs, psm2/3, cxi, efa: the NIC's one-sided
+// path, not measured here); sends over sockets, udp and net, whose RMA is
+// carried as messages over the same socket.
+bool writes_beat_sends(const std::string& prov_name);
+
 // What to ask fi_getinfo for.
 struct InfoRequest {
   std::string provider = "auto";  // canonical name or "auto"

@@ -21,6 +21,7 @@ Capabilities query_libfabric(const Config& config) {
   c.inline_size = 0;  // the provider's inject_size (none with inject: false)
   c.tag_bits = 32;
   c.rdma_write = true;
+  c.write_preferred = true;  // the most: writes_beat_sends(provider) once it is chosen
   c.write_immediate = o.write_immediate != libfabric::ImmediateMode::emulated;
   c.registration_required = true;
   c.packed_key_size = 0;

@@ -11,6 +11,7 @@
 #include "drivers/common/rank_tags.hpp"
 #include "drivers/common/step_until.hpp"
 #include "drivers/ucx/ucx_memory.hpp"
+#include "drivers/ucx/ucx_probe.hpp"
 
 namespace evb::ucx {
 
@@ -57,6 +58,7 @@ UcxDriver::UcxDriver(const DriverContext& context, UcxOptions options)
   caps_.inline_size = 0;
   caps_.tag_bits = 32;
   caps_.rdma_write = true;
+  caps_.write_preferred = puts_beat_sends(resources(worker_->context()), context_.all_local);
   caps_.write_immediate = false;  // emulated: flush, then a notify message
   caps_.registration_required = false;
   caps_.packed_key_size = 2 * probe.packed_key().size() + 64;

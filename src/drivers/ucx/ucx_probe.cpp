@@ -18,16 +18,7 @@ std::string library_version() {
          std::to_string(release);
 }
 
-std::vector<std::string> resources() {
-  ucp_config_t* config = nullptr;
-  if (ucp_config_read(nullptr, nullptr, &config) != UCS_OK) return {};
-  ucp_params_t params{};
-  params.field_mask = UCP_PARAM_FIELD_FEATURES;
-  params.features = UCP_FEATURE_TAG | UCP_FEATURE_RMA;
-  ucp_context_h context = nullptr;
-  const ucs_status_t st = ucp_init(&params, config, &context);
-  ucp_config_release(config);
-  if (st != UCS_OK) return {};
+std::vector<std::string> resources(ucp_context_h context) {
   char* text = nullptr;
   size_t len = 0;
   std::vector<std::string> out;
@@ -46,8 +37,34 @@ std::vector<std::string> resources() {
       pos = end;
     }
   }
+  return out;
+}
+
+std::vector<std::string> resources() {
+  ucp_config_t* config = nullptr;
+  if (ucp_config_read(nullptr, nullptr, &config) != UCS_OK) return {};
+  ucp_params_t params{};
+  params.field_mask = UCP_PARAM_FIELD_FEATURES;
+  params.features = UCP_FEATURE_TAG | UCP_FEATURE_RMA;
+  ucp_context_h context = nullptr;
+  const ucs_status_t st = ucp_init(&params, config, &context);
+  ucp_config_release(config);
+  if (st != UCS_OK) return {};
+  std::vector<std::string> out = resources(context);
   ucp_cleanup(context);
   return out;
+}
+
+bool puts_beat_sends(const std::vector<std::string>& found, bool all_local) {
+  for (const std::string& r : found) {
+    const std::string tl = r.substr(0, r.find('/'));
+    const bool rdma = tl.rfind("rc", 0) == 0 || tl.rfind("dc", 0) == 0 || tl.rfind("ud", 0) == 0 ||
+                      tl.rfind("gga", 0) == 0;
+    const bool shared =
+        tl == "posix" || tl == "sysv" || tl == "cma" || tl == "knem" || tl == "xpmem";
+    if (rdma || (all_local && shared)) return true;
+  }
+  return false;
 }
 
 DriverProbe probe_ucx() {

@@ -1,6 +1,8 @@
 #pragma once
 // What `evbench drivers` shows for ucx: the library version and the
 // transports/devices UCX finds here (ucp_context_print_info's resources).
+#include <ucp/api/ucp.h>
+
 #include <string>
 #include <vector>
 
@@ -12,8 +14,18 @@ namespace evb::ucx {
 std::string library_version();
 
 // The transport/device pairs a context with every transport sees
-// ("tcp/lo", "posix/memory", "rc_mlx5/mlx5_0:1").
+// ("tcp/lo", "posix/memory", "rc_mlx5/mlx5_0:1"); the second form, those of
+// `context` (after its UCX_TLS / UCX_NET_DEVICES settings).
 std::vector<std::string> resources();
+std::vector<std::string> resources(ucp_context_h context);
+
+// The ucx variant's data_path preference (Capabilities::write_preferred):
+// puts are faster than tagged sends where a transport does them in one copy
+// or by RDMA — shared memory between ranks of one host (`all_local`),
+// InfiniBand/RoCE (rc, dc, ud, gga) — and slower where only tcp carries
+// them (UCX emulates the put over the stream: bench/data_path.sh measured
+// ucx/tcp write at 0.41 of send, ucx/sm at 1.83; docs/drivers/ucx.md).
+bool puts_beat_sends(const std::vector<std::string>& resources, bool all_local);
 
 DriverProbe probe_ucx();
 

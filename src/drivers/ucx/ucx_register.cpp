@@ -18,6 +18,7 @@ Capabilities query_ucx(const Config&) {
   c.inline_size = 0;
   c.tag_bits = 32;
   c.rdma_write = true;
+  c.write_preferred = true;   // the most: puts_beat_sends() decides once UCX runs
   c.write_immediate = false;  // emulated: flush, then a notify message
   c.registration_required = false;
   c.packed_key_size = 0;

@@ -64,6 +64,7 @@ VerbsDriver::VerbsDriver(const DriverContext& context, VerbsOptions options)
   caps_.inline_size = 0;
   caps_.tag_bits = 32;
   caps_.rdma_write = true;
+  caps_.write_preferred = true;  // RDMA write with immediate: the NIC's one-sided path
   caps_.write_immediate = true;
   caps_.registration_required = true;
   caps_.packed_key_size = kPackedRegionSize;

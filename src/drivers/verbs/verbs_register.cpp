@@ -19,6 +19,7 @@ Capabilities query_verbs(const Config&) {
   c.inline_size = 0;
   c.tag_bits = 32;
   c.rdma_write = true;
+  c.write_preferred = true;
   c.write_immediate = true;
   c.registration_required = true;
   c.packed_key_size = verbs::kPackedRegionSize;

@@ -221,14 +221,15 @@ void expect_within(const Capabilities& after, const Capabilities& before) {
   const std::pair<bool, bool> flags[] = {
       {after.rdma_write, before.rdma_write},
       {after.write_immediate, before.write_immediate},
+      {after.write_preferred, before.write_preferred},
       {after.registration_required, before.registration_required},
       {after.ordered_per_peer, before.ordered_per_peer},
       {after.zero_copy_send, before.zero_copy_send},
       {after.can_block, before.can_block},
       {after.survives_peer_loss, before.survives_peer_loss}};
-  const char* names[] = {"rdma_write",        "write_immediate", "registration_required",
-                         "ordered_per_peer",  "zero_copy_send",  "can_block",
-                         "survives_peer_loss"};
+  const char* names[] = {
+      "rdma_write",       "write_immediate", "write_preferred", "registration_required",
+      "ordered_per_peer", "zero_copy_send",  "can_block",       "survives_peer_loss"};
   for (size_t i = 0; i < std::size(flags); ++i)
     EXPECT_TRUE(!flags[i].first || flags[i].second)
         << names[i] << " reported after start but not allowed by the query";
@@ -255,6 +256,9 @@ TEST_P(DriverContract, CapabilitiesAreSaneAndMaxSegmentsWork) {
     }
     if (caps.write_immediate) {
       EXPECT_TRUE(caps.rdma_write) << "write_immediate without rdma_write";
+    }
+    if (caps.write_preferred) {
+      EXPECT_TRUE(caps.rdma_write) << "write_preferred without rdma_write";
     }
     expect_within(caps, before);
     EXPECT_FALSE(r.driver().name().empty());

@@ -136,6 +136,14 @@ TEST(libfabricPlugin, UnknownProviderIsRefusedAtCreation) {
   }
 }
 
+// data_path auto: writes where measured faster (shm, tcp;ofi_rxm) and on
+// the RDMA providers; sends where RMA rides the same socket.
+TEST(libfabricPlugin, WritesArePreferredWhereMeasuredFaster) {
+  for (const char* p : {"shm", "tcp;ofi_rxm", "verbs;ofi_rxm", "psm2", "psm3", "efa", "cxi"})
+    EXPECT_TRUE(writes_beat_sends(p)) << p;
+  for (const char* p : {"sockets", "udp;ofi_rxd", "net"}) EXPECT_FALSE(writes_beat_sends(p)) << p;
+}
+
 // on_failure: exclude runs over the ofi_rxm providers only: the others
 // failed the fault runs (docs/drivers/libfabric.md, "What it survives").
 TEST(libfabricPlugin, ExcludeIsRefusedOverProvidersThatDoNotSurviveALostPeer) {

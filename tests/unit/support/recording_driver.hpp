@@ -17,11 +17,7 @@ namespace evb::test_support {
 class RecordingDriver final : public Driver {
  public:
   std::string name() const override { return "recording"; }
-  Capabilities capabilities() const override {
-    Capabilities c;
-    c.max_segments = 64;
-    return c;
-  }
+  Capabilities capabilities() const override { return caps; }
   std::string local_address() override { return "-"; }
   void connect(const std::vector<std::string>&, const std::vector<PeerId>&) override {}
   void post_send(PeerId peer, Tag, std::span<const Segment> segs, uint64_t) override {
@@ -40,6 +36,11 @@ class RecordingDriver final : public Driver {
   }
   void shutdown() override {}
 
+  Capabilities caps = [] {
+    Capabilities c;
+    c.max_segments = 64;
+    return c;
+  }();                              // what capabilities() reports
   std::vector<PeerId> sends;        // destination of every post_send, in order
   std::vector<Command> commands;    // by send: the command it carried (type 0: none)
   std::vector<Completion> pending;  // returned by the next poll()
