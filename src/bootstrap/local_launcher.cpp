@@ -17,6 +17,7 @@
 #include "bootstrap/rendezvous_client.hpp"
 #include "bootstrap/rendezvous_server.hpp"
 #include "core/error.hpp"
+#include "core/placement.hpp"
 #include "core/secret.hpp"
 
 namespace evb::boot {
@@ -42,10 +43,32 @@ std::string make_token() {
   return random_hex(16);
 }
 
-// Runs in the forked child; never returns.
+// bind: core -> the CPU of each rank (core/placement.hpp), said once when
+// ranks must share cores (hyperthreads) or CPUs (wrapped); bind: none -> none.
+std::vector<int> plan_cpus(const Config& config, int nprocs) {
+  if (config.bind != Bind::core) return {};
+  const std::vector<CpuInfo> cpus = cpu_topology(allowed_cpus());
+  std::vector<int> plan = choose_cpus(cpus, nprocs);
+  std::vector<std::pair<int, int>> cores;
+  for (const CpuInfo& c : cpus) cores.emplace_back(c.package, c.core);
+  std::sort(cores.begin(), cores.end());
+  const auto physical = std::unique(cores.begin(), cores.end()) - cores.begin();
+  const std::string ranks = "bind core: " + std::to_string(nprocs) + " ranks on ";
+  std::vector<int> ids;
+  for (const CpuInfo& c : cpus) ids.push_back(c.cpu);
+  if (nprocs > static_cast<int>(cpus.size()))
+    log_line(ranks + std::to_string(cpus.size()) + " allowed CPUs (" + cpu_list(ids) +
+             "): wrapped, some ranks share a CPU");
+  else if (nprocs > physical)
+    log_line(ranks + std::to_string(physical) + " physical cores: some ranks share a core " +
+             "(hyperthreads, cpus " + cpu_list(ids) + ")");
+  return plan;
+}
+
+// Runs in the forked child; never returns. `cpu` >= 0: bind to it first.
 [[noreturn]] void child_main(const Config& config, int rank, int nprocs, int port,
                              const std::string& token, pid_t parent, const sigset_t& old_mask,
-                             const WorkerFn& worker) {
+                             const WorkerFn& worker, int cpu) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() != parent) ::_exit(kExitRuntime);
   ::signal(SIGINT, SIG_DFL);
@@ -56,6 +79,7 @@ std::string make_token() {
   // there once; a rank stopped because another failed says nothing. Only a
   // failure the launcher cannot have heard of is printed here.
   try {
+    if (cpu >= 0) bind_to_cpu(cpu);
     ClientOptions o;
     o.port = port;
     o.token = token;
@@ -320,6 +344,7 @@ int launch_local(const Config& config, int nprocs, const WorkerFn& worker,
   std::cerr.flush();
   std::fflush(nullptr);  // or buffered output would be printed by every child
 
+  const std::vector<int> cpus = plan_cpus(config, nprocs);
   std::vector<Child> children;
   const pid_t parent = ::getpid();
   int rc = kExitRuntime;
@@ -331,7 +356,8 @@ int launch_local(const Config& config, int nprocs, const WorkerFn& worker,
                     " failed: " + std::strerror(errno));
       if (pid == 0) {
         server.abandon_in_child();
-        child_main(config, r, nprocs, server.port(), so.token, parent, old_mask, worker);
+        child_main(config, r, nprocs, server.port(), so.token, parent, old_mask, worker,
+                   cpus.empty() ? -1 : cpus[static_cast<size_t>(r)]);
       }
       children.push_back({pid, r, false});
     }

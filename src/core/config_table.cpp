@@ -299,6 +299,15 @@ const std::vector<CoreKey>& core_key_table() {
               "auto = busy while this host's evbench processes fit its logical CPUs"),
        [](Config& c, const Value& v) { c.poll_mode = enum_from<PollMode>(v.text); },
        [](const Config& c) { return text(to_string(c.poll_mode)); }},
+      {choice("bind", Bind::core,
+              "where ranks run: core binds one rank per core of the CPUs the process may use "
+              "(sched_getaffinity; distinct physical cores before their hyperthreads, in rank "
+              "order, wrapping round when ranks outnumber them); none leaves them to the kernel. "
+              "The local bootstrap binds; under mpirun or srun the launcher does (the lines "
+              "evbench writes ask for it) and evbench only reports what it finds "
+              "(results.placement)"),
+       [](Config& c, const Value& v) { c.bind = enum_from<Bind>(v.text); },
+       [](const Config& c) { return text(to_string(c.bind)); }},
   };
   return table;
 }
