@@ -46,12 +46,14 @@ def run(cmd):
 
 
 def main():
+    if "--" not in sys.argv:
+        fail("usage: check_placement.py {bound|unbound} [--summary TEXT] -- COMMAND...")
+    split = sys.argv.index("--")
     ap = argparse.ArgumentParser()
     ap.add_argument("expect", choices=["bound", "unbound"])
     ap.add_argument("--summary", default=None)
-    ap.add_argument("command", nargs=argparse.REMAINDER)
-    args = ap.parse_args()
-    cmd = args.command[1:] if args.command[:1] == ["--"] else args.command
+    args = ap.parse_args(sys.argv[1:split])
+    cmd = sys.argv[split + 1:]
     allowed = sorted(os.sched_getaffinity(0))
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "r.json")
