@@ -43,26 +43,12 @@ std::string make_token() {
   return random_hex(16);
 }
 
-// bind: core -> the CPU of each rank (core/placement.hpp), said once when
-// ranks must share cores (hyperthreads) or CPUs (wrapped); bind: none -> none.
+// bind: core -> the CPU of each rank (core/placement.hpp); bind: none ->
+// none. A wrap (more ranks than CPUs) is not said here: stderr is for
+// failures, and the report's placement line says it once.
 std::vector<int> plan_cpus(const Config& config, int nprocs) {
   if (config.bind != Bind::core) return {};
-  const std::vector<CpuInfo> cpus = cpu_topology(allowed_cpus());
-  std::vector<int> plan = choose_cpus(cpus, nprocs);
-  std::vector<std::pair<int, int>> cores;
-  for (const CpuInfo& c : cpus) cores.emplace_back(c.package, c.core);
-  std::sort(cores.begin(), cores.end());
-  const auto physical = std::unique(cores.begin(), cores.end()) - cores.begin();
-  const std::string ranks = "bind core: " + std::to_string(nprocs) + " ranks on ";
-  std::vector<int> ids;
-  for (const CpuInfo& c : cpus) ids.push_back(c.cpu);
-  if (nprocs > static_cast<int>(cpus.size()))
-    log_line(ranks + std::to_string(cpus.size()) + " allowed CPUs (" + cpu_list(ids) +
-             "): wrapped, some ranks share a CPU");
-  else if (nprocs > physical)
-    log_line(ranks + std::to_string(physical) + " physical cores: some ranks share a core " +
-             "(hyperthreads, cpus " + cpu_list(ids) + ")");
-  return plan;
+  return choose_cpus(cpu_topology(allowed_cpus()), nprocs);
 }
 
 // Runs in the forked child; never returns. `cpu` >= 0: bind to it first.

@@ -13,8 +13,7 @@
 // that called launch_local(). Call it before starting other threads.
 // Under `bind: core` each child binds itself to its CPU (core/placement.hpp:
 // one per physical core of the launcher's allowed CPUs first, wrapping when
-// ranks outnumber them, said once on stderr) before it joins; the launcher
-// itself stays unbound.
+// ranks outnumber them) before it joins; the launcher itself stays unbound.
 #include <chrono>
 
 #include "core/config.hpp"

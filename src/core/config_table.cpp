@@ -294,11 +294,6 @@ const std::vector<CoreKey>& core_key_table() {
             "how processes start and find each other"),
        [](Config& c, const Value& v) { c.bootstrap = v.text; },
        [](const Config& c) { return text(c.bootstrap); }},
-      {choice("poll_mode", PollMode::automatic,
-              "idle waiting: busy poll, yield, block in the driver (yield if it cannot); "
-              "auto = busy while this host's evbench processes fit its logical CPUs"),
-       [](Config& c, const Value& v) { c.poll_mode = enum_from<PollMode>(v.text); },
-       [](const Config& c) { return text(to_string(c.poll_mode)); }},
       {choice("bind", Bind::core,
               "where ranks run: core binds one rank per core of the CPUs the process may use "
               "(sched_getaffinity; distinct physical cores before their hyperthreads, in rank "
@@ -308,6 +303,11 @@ const std::vector<CoreKey>& core_key_table() {
               "(results.placement)"),
        [](Config& c, const Value& v) { c.bind = enum_from<Bind>(v.text); },
        [](const Config& c) { return text(to_string(c.bind)); }},
+      {choice("poll_mode", PollMode::automatic,
+              "idle waiting: busy poll, yield, block in the driver (yield if it cannot); "
+              "auto = busy while this host's evbench processes fit its logical CPUs"),
+       [](Config& c, const Value& v) { c.poll_mode = enum_from<PollMode>(v.text); },
+       [](const Config& c) { return text(to_string(c.poll_mode)); }},
   };
   return table;
 }
