@@ -73,12 +73,13 @@ def launch_prefix(point, env=None):
     per evbench process (the same count the job scripts use). All ranks are on
     this host, so Open MPI's TCP traffic is kept on loopback unless the
     environment says otherwise; the point's own environment variables are
-    exported to the ranks (OMPI_MCA_* are read by mpirun itself)."""
+    exported to the ranks (OMPI_MCA_* are read by mpirun itself). The
+    point's `bind` becomes Open MPI's binding flags (submit.MPIRUN_BIND)."""
     if point.setting("bootstrap") != "mpi":
         return []
-    from .submit import ranks_of
+    from .submit import MPIRUN_BIND, bind_of, ranks_of
     env = os.environ if env is None else env
-    prefix = ["mpirun", "-np", str(ranks_of(point)[2]), "--oversubscribe"]
+    prefix = ["mpirun", "-np", str(ranks_of(point)[2]), "--oversubscribe"] + MPIRUN_BIND[bind_of(point)]
     if os.geteuid() == 0 and not env.get("OMPI_ALLOW_RUN_AS_ROOT"):
         prefix.append("--allow-run-as-root")
     for param in ("btl_tcp_if_include", "oob_tcp_if_include"):

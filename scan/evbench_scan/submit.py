@@ -21,6 +21,21 @@ DEFAULT_STARTUP_S = 10.0
 DEFAULT_PORT = 20000
 
 
+# What a launcher is told for a point's `bind` (docs/USER_GUIDE.md,
+# "Placement"): core pins one rank per core, none leaves them to the kernel.
+# Open MPI's overload-allowed lets more ranks than cores wrap (as evbench's
+# local bootstrap does) instead of refusing; a generated rankfile says it
+# with each rank's slot.
+MPIRUN_BIND = {"core": ["--map-by", "core", "--bind-to", "core:overload-allowed"],
+               "none": ["--bind-to", "none"]}
+SRUN_BIND = {"core": "--cpu-bind=cores", "none": "--cpu-bind=none"}
+
+
+def bind_of(point):
+    """The point's `bind` (core when the evbench at hand predates the key)."""
+    return point.setting("bind") or "core"
+
+
 def ranks_of(point):
     """(ranks per node, 1 if a dedicated EVM rank, total ranks) of a point."""
     ppn = 2 if point.setting("layout") == "split" else 1
@@ -112,7 +127,9 @@ run_point() {{
     echo "$id: done before"; return 0
   fi
   rm -f "$result" "$status_file"
-  local ranks="$CAMPAIGN/jobs/$id.ranks"
+  # The point's bind: core unless called as bind=none run_point ...
+  local bind="${{bind:-core}}"
+{bind_setup}  local ranks="$CAMPAIGN/jobs/$id.ranks"
   {ranks_command}
   {pre_launch}
   export EVBENCH_RENDEZVOUS="$(head -n 1 "$HOSTS"):$(( PORT_BASE + index % 100 ))"
@@ -156,13 +173,19 @@ _RANKS = """awk -v n="$nodes" -v p="$ppn" -v e="$evm" -v H="$hosts" 'NR <= H {h[
     END { if (NR < H) exit 1; for (i = 0; i < n; i++) for (j = 0; j < p; j++) print h[i % H + 1]; if (e) print h[1] }' \\
     "$HOSTS" > "$ranks" || { echo "$id: allocation has fewer than $hosts hosts"; return 1; }"""
 
+# srun's binding flag for the point's bind (the mpirun launchers say it
+# with the slots of the rankfile they write).
+_SRUN_BIND_SETUP = """  local cpu_bind={core}
+  [ "$bind" = none ] && cpu_bind={none}
+"""
+
 _RANKS_FROM_FILE = '''head -n "$ntasks" "{rankfile}" > "$ranks"'''
 
 _LAUNCH = {
     "srun-env": ('env SLURM_HOSTFILE="$ranks" srun --ntasks="$ntasks" --distribution=arbitrary '
-                 '--overcommit {keep_going} --mpi=none', "env"),
+                 '--overcommit {keep_going} $cpu_bind --mpi=none', "env"),
     "srun-pmix": ('env SLURM_HOSTFILE="$ranks" srun --ntasks="$ntasks" --distribution=arbitrary '
-                  '--overcommit {keep_going} --mpi=pmix', "mpi"),
+                  '--overcommit {keep_going} $cpu_bind --mpi=pmix', "mpi"),
     "mpirun": ('mpirun -np "$ntasks" --oversubscribe{keep_going} {placement} -x EVBENCH_RENDEZVOUS -x EVBENCH_RUN_ID',
                "mpi"),
     # Open MPI's rank variables handed to the env bootstrap as EVBENCH_RANK/SIZE,
@@ -252,10 +275,12 @@ def job_script(campaign, scheduler, nodes, points, evbench, opts):
     if rankfile and launcher.startswith("mpirun"):
         placement = "--rankfile %s" % shlex.quote(rankfile)
     elif launcher.startswith("mpirun"):
-        # Host-per-rank list -> Open MPI rankfile; each rank may use all cores
+        # Host-per-rank list -> Open MPI rankfile: under bind core the k-th
+        # rank of a host gets core k mod (cores), under bind none all cores
         # (not pinned). Open MPI 4.1's sequential mapper crashes in finalize.
         placement = '--rankfile "$ranks.rankfile"'
-        pre_launch = ('awk -v c="$(nproc)" \'{print "rank " NR-1 "=" $1 " slot=0-" c-1}\' '
+        pre_launch = ('awk -v c="$(nproc)" -v b="$bind" \'{k = n[$1]++; '
+                      'print "rank " NR-1 "=" $1 " slot=" (b == "none" ? "0-" c-1 : k % c)}\' '
                       '"$ranks" > "$ranks.rankfile"')
     else:
         placement = ""
@@ -275,6 +300,7 @@ def job_script(campaign, scheduler, nodes, points, evbench, opts):
         tag=tag, modules="\n".join(opts.get("modules", [])) or "# (no modules)",
         hosts_command=hosts_tpl.format(nodelist=opts.get("nodelist") or ""),
         ranks_command=ranks_cmd, bootstrap=bootstrap, pre_launch=pre_launch,
+        bind_setup=_SRUN_BIND_SETUP.format(**SRUN_BIND) if launcher.startswith("srun") else "",
         launch=launch.format(placement=placement, keep_going=exclude_opt if any_exclude else default_opt),
         **exclude))
     for index, p in enumerate(points):
@@ -285,6 +311,9 @@ def job_script(campaign, scheduler, nodes, points, evbench, opts):
         # The point's env (scan env: + env.NAME keys), exported for its launch
         # (srun passes the environment on; mpirun passes OMPI_MCA_*).
         env = "".join("%s=%s " % (k, shlex.quote(v)) for k, v in sorted(p.env.items()))
+        # A point with bind other than core says so to run_point (bind=none).
+        if bind_of(p) != "core":
+            env = "bind=%s %s" % (shlex.quote(bind_of(p)), env)
         lines.append("%srun_point %s %d %d %d %d %d %d %d%s   # %s" % (
             env, p.id, ntasks, nodes, ppn, evm, index, int(3 * point_seconds(p, startup) + 60), hosts,
             " exclude" if excludes(p) else "", p.label() or "base config"))

@@ -17,6 +17,7 @@
 #include "bootstrap/rendezvous_client.hpp"
 #include "bootstrap/rendezvous_server.hpp"
 #include "core/error.hpp"
+#include "core/placement.hpp"
 #include "core/secret.hpp"
 
 namespace evb::boot {
@@ -42,10 +43,18 @@ std::string make_token() {
   return random_hex(16);
 }
 
-// Runs in the forked child; never returns.
+// bind: core -> the CPU of each rank (core/placement.hpp); bind: none ->
+// none. A wrap (more ranks than CPUs) is not said here: stderr is for
+// failures, and the report's placement line says it once.
+std::vector<int> plan_cpus(const Config& config, int nprocs) {
+  if (config.bind != Bind::core) return {};
+  return choose_cpus(cpu_topology(allowed_cpus()), nprocs);
+}
+
+// Runs in the forked child; never returns. `cpu` >= 0: bind to it first.
 [[noreturn]] void child_main(const Config& config, int rank, int nprocs, int port,
                              const std::string& token, pid_t parent, const sigset_t& old_mask,
-                             const WorkerFn& worker) {
+                             const WorkerFn& worker, int cpu) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() != parent) ::_exit(kExitRuntime);
   ::signal(SIGINT, SIG_DFL);
@@ -56,6 +65,7 @@ std::string make_token() {
   // there once; a rank stopped because another failed says nothing. Only a
   // failure the launcher cannot have heard of is printed here.
   try {
+    if (cpu >= 0) bind_to_cpu(cpu);
     ClientOptions o;
     o.port = port;
     o.token = token;
@@ -320,6 +330,7 @@ int launch_local(const Config& config, int nprocs, const WorkerFn& worker,
   std::cerr.flush();
   std::fflush(nullptr);  // or buffered output would be printed by every child
 
+  const std::vector<int> cpus = plan_cpus(config, nprocs);
   std::vector<Child> children;
   const pid_t parent = ::getpid();
   int rc = kExitRuntime;
@@ -331,7 +342,8 @@ int launch_local(const Config& config, int nprocs, const WorkerFn& worker,
                     " failed: " + std::strerror(errno));
       if (pid == 0) {
         server.abandon_in_child();
-        child_main(config, r, nprocs, server.port(), so.token, parent, old_mask, worker);
+        child_main(config, r, nprocs, server.port(), so.token, parent, old_mask, worker,
+                   cpus.empty() ? -1 : cpus[static_cast<size_t>(r)]);
       }
       children.push_back({pid, r, false});
     }

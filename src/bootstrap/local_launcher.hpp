@@ -11,6 +11,9 @@
 // SIGINT/SIGTERM to the parent are forwarded; the parent then returns 130.
 // Children get PR_SET_PDEATHSIG=SIGKILL, so they never outlive the thread
 // that called launch_local(). Call it before starting other threads.
+// Under `bind: core` each child binds itself to its CPU (core/placement.hpp:
+// one per physical core of the launcher's allowed CPUs first, wrapping when
+// ranks outnumber them) before it joins; the launcher itself stays unbound.
 #include <chrono>
 
 #include "core/config.hpp"

@@ -79,6 +79,10 @@ const char* to_string(VerifyPayload v) {
   return "?";
 }
 
+const char* to_string(Bind v) {
+  return v == Bind::none ? "none" : "core";
+}
+
 const char* to_string(OnFailure v) {
   switch (v) {
     case OnFailure::abort:

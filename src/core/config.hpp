@@ -36,6 +36,10 @@ enum class LocalFragment { copy, in_place };
 // verify.payload: automatic checks payloads (sampled, verify.sample) unless
 // `evbench sim` turns them off (payload memory shared under SMPI).
 enum class VerifyPayload { automatic, on, off };
+// Where ranks run (src/core/placement.hpp): one per core of the allowed CPUs
+// (the local launcher binds them; mpirun and srun lines evbench writes ask for
+// it), or wherever the kernel puts them.
+enum class Bind { core, none };
 
 // One entry of `faults:`: at `at_s` into the data phase, the process hosting
 // `unit` ("bu2", "ru0", "evm") is killed, stalls for `for_s`, or delays each
@@ -135,6 +139,7 @@ struct Config {
   std::map<std::string, std::string> driver_options;  // validated by the driver's table
   std::string bootstrap = "local";
   PollMode poll_mode = PollMode::automatic;
+  Bind bind = Bind::core;
 
   // Where it came from
   std::string source = "<defaults>";
@@ -158,6 +163,7 @@ const char* to_string(OnFailure);
 const char* to_string(OnRuLoss);
 const char* to_string(LocalFragment);
 const char* to_string(VerifyPayload);
+const char* to_string(Bind);
 const char* to_string(FaultSpec::Kind);
 
 }  // namespace evb

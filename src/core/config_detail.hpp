@@ -92,6 +92,10 @@ struct EnumValues<VerifyPayload> {
                                      VerifyPayload::off};
 };
 template <>
+struct EnumValues<Bind> {
+  static constexpr std::array values{Bind::core, Bind::none};
+};
+template <>
 struct EnumValues<OnFailure> {
   static constexpr std::array values{OnFailure::abort, OnFailure::exclude};
 };

@@ -295,6 +295,15 @@ const std::vector<CoreKey>& core_key_table() {
             "how processes start and find each other"),
        [](Config& c, const Value& v) { c.bootstrap = v.text; },
        [](const Config& c) { return text(c.bootstrap); }},
+      {choice("bind", Bind::core,
+              "where ranks run: core binds one rank per core of the CPUs the process may use "
+              "(sched_getaffinity; distinct physical cores before their hyperthreads, in rank "
+              "order, wrapping round when ranks outnumber them); none leaves them to the kernel. "
+              "The local bootstrap binds; under mpirun or srun the launcher does (the lines "
+              "evbench writes ask for it) and evbench only reports what it finds "
+              "(results.placement)"),
+       [](Config& c, const Value& v) { c.bind = enum_from<Bind>(v.text); },
+       [](const Config& c) { return text(to_string(c.bind)); }},
       {choice("poll_mode", PollMode::automatic,
               "idle waiting: busy poll, yield, block in the driver (yield if it cannot); "
               "auto = busy while this host's evbench processes fit its logical CPUs"),

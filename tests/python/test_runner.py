@@ -250,3 +250,9 @@ def test_mpirun_points_stay_on_loopback_and_get_their_env(schema):
     assert "-x UCX_TLS" in " ".join(cmd) and "OMPI_MCA_pml" not in " ".join(cmd)
     cmd = runner.point_command(pts[1], "/x/evbench", "p.yaml", "p.json", env=dict(pts[1].env))
     assert "btl_tcp_if_include" not in " ".join(cmd)     # the point's own choice wins
+    # bind core (the default) asks Open MPI for one rank per core, bind none for none.
+    assert "--oversubscribe --map-by core --bind-to core:overload-allowed " in " ".join(cmd)
+    unbound = expand.expand(parse_scan("config: {nodes: 2, driver: mpi, bootstrap: mpi, bind: none}\n",
+                                       "s.yaml", schema))[0]
+    cmd = runner.point_command(unbound, "/x/evbench", "p.yaml", "p.json", env={})
+    assert "--bind-to none" in " ".join(cmd) and "--map-by" not in " ".join(cmd)

@@ -168,7 +168,8 @@ def test_default_scripts_do_not_keep_going(tmp_path):
     """Without on_failure: exclude a job ends a launch when a task dies, as always."""
     _, jobs, _ = scripts(tmp_path, "slurm")
     for text in jobs.values():
-        assert "srun --ntasks=\"$ntasks\" --distribution=arbitrary --overcommit --kill-on-bad-exit=1 --mpi=none" \
+        assert "srun --ntasks=\"$ntasks\" --distribution=arbitrary --overcommit --kill-on-bad-exit=1 $cpu_bind " \
+            "--mpi=none" \
             in text
         assert "exclude" not in text and "kill_on_bad_exit" not in text
     _, jobs, _ = scripts(tmp_path, "pbs", "--launcher", "mpirun-env")
@@ -185,7 +186,7 @@ def test_exclude_point_keeps_its_srun_step_going(tmp_path):
     assert subprocess.run(["bash", "-n", os.path.join(out, "jobs", "n2.sbatch")]).returncode == 0
     runs = run_lines(text)
     assert [(r[2], r[3]) for r in runs] == [("", "on_failure=abort"), (" exclude", "on_failure=exclude")]
-    assert '--overcommit --kill-on-bad-exit="$kill_on_bad_exit" --mpi=none' in text
+    assert '--overcommit --kill-on-bad-exit="$kill_on_bad_exit" $cpu_bind --mpi=none' in text
     assert choose_in_bash(text, "kill_on_bad_exit", "exclude") == "[0]"
     assert choose_in_bash(text, "kill_on_bad_exit", "abort") == "[1]"
     # A launch that ended with a task killed (srun exits 137), not at the time
@@ -214,3 +215,60 @@ def test_exclude_point_refused_with_an_mpi_bootstrap(tmp_path, scheduler, launch
     assert "mpi bootstrap, which cannot go on when a rank dies: use %s" % instead in proc.stderr
     assert re.search(r"point\(s\) \S+ run under", proc.stderr)
     assert not os.path.exists(out)
+
+
+BIND_SCAN = """name: bind
+config:
+  protocol: pull
+  nodes: 2
+  duration: 1s
+  warmup: 100ms
+axes:
+  bind: [core, none]
+"""
+
+
+def bind_scripts(tmp_path, scheduler, launcher):
+    scan = write(tmp_path / "bind.yaml", BIND_SCAN)
+    out = str(tmp_path / ("bind-%s-%s" % (scheduler, launcher)))
+    proc = run_cli(["submit", scan, "--scheduler", scheduler, "--launcher", launcher, "--dry-run", "-o", out],
+                   env={"EVBENCH": real_evbench()})
+    assert proc.returncode == 0, proc.stderr
+    path = os.path.join(out, "jobs", "n2.%s" % ("sbatch" if scheduler == "slurm" else "pbs"))
+    assert subprocess.run(["bash", "-n", path]).returncode == 0
+    return open(path).read()
+
+
+def in_run_point(text, lines, bind):
+    """Runs run_point's bind lines and then `lines` in bash, as a point called
+    with bind=`bind` (None: no prefix, a bind: core point); returns stdout."""
+    setup = [l for l in text.splitlines() if l.strip().startswith(("local bind=", "local cpu_bind="))
+             or "= none ] && cpu_bind=" in l]
+    prefix = "" if bind is None else "bind=%s " % bind
+    proc = subprocess.run(["bash", "-c", "f() {\n%s\n%s\n}; %sf" % ("\n".join(setup), lines, prefix)],
+                          stdout=subprocess.PIPE, universal_newlines=True)
+    return proc.stdout
+
+
+def test_bind_points_get_srun_cpu_binding(tmp_path):
+    """bind core (default, no prefix) -> --cpu-bind=cores; a bind: none point
+    is called as bind=none run_point and gets --cpu-bind=none."""
+    text = bind_scripts(tmp_path, "slurm", "srun-env")
+    assert re.search(r"^run_point p0001 ", text, re.M) and re.search(r"^bind=none run_point p0002 ", text, re.M)
+    assert "--kill-on-bad-exit=1 $cpu_bind --mpi=none" in text
+    assert in_run_point(text, 'echo "[$cpu_bind]"', None).strip() == "[--cpu-bind=cores]"
+    assert in_run_point(text, 'echo "[$cpu_bind]"', "none").strip() == "[--cpu-bind=none]"
+
+
+def test_bind_points_get_rankfile_slots_under_mpirun(tmp_path):
+    """The generated rankfile pins the k-th rank of a host on slot k mod CPUs
+    under bind core, and gives every CPU under bind none."""
+    text = bind_scripts(tmp_path, "pbs", "mpirun")
+    awk = [l.strip() for l in text.splitlines() if '> "$ranks.rankfile"' in l][0]
+    ranks = write(tmp_path / "ranks", "h1\nh1\nh2\nh1\nh1\n")
+    cpus = len(os.sched_getaffinity(0))
+    run = 'ranks=%s\n%s\ncat "$ranks.rankfile"' % (ranks, awk.replace("$(nproc)", str(cpus)))
+    slots = [l.split(" slot=")[1] for l in in_run_point(text, run, None).splitlines()]
+    assert slots == [str(k % cpus) for k in (0, 1, 0, 2, 3)]
+    slots = [l.split(" slot=")[1] for l in in_run_point(text, run, "none").splitlines()]
+    assert slots == ["0-%d" % (cpus - 1)] * 5

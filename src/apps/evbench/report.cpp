@@ -5,6 +5,7 @@
 #include <fstream>
 #include <optional>
 
+#include "apps/evbench/placement_report.hpp"
 #include "apps/evbench/topology_ring.hpp"
 #include "apps/evbench/versions.hpp"
 #include "core/clock.hpp"
@@ -45,11 +46,13 @@ std::string footer(const Verdict& v) {
 // verdict. `context.per_node` false (--quiet): no row per node (the JSON
 // has them), the rest stays.
 void print_table(const ProtocolReport& report, const Config& c, const Topology& t, const Summary& s,
-                 const std::string& variant, const ReportContext& context) {
+                 const std::string& variant, const ReportContext& context,
+                 const std::string& placement) {
   std::printf("# evbench %s: %s over %s, %d nodes (%s)%s, %d processes\n",
               evbench_version().c_str(), report.title(c).c_str(), variant.c_str(), c.nodes,
               to_string(c.layout), report.shape(c).c_str(), t.nprocs);
   report.print_settings(stdout, c, s);
+  std::printf("# placement: %s\n", placement.c_str());
   if (s.warmup_ignored)
     std::printf("# every event finished within the warm-up (%.2f s): the whole run is measured\n",
                 c.warmup_s);
@@ -82,7 +85,7 @@ void simulation_fields(JsonWriter& w, const RunOptions& o) {
 // results, the run's facts around the protocol's fields.
 std::string results_json(const ProtocolReport& report, const Config& c, const Topology& t,
                          const Summary& s, const RunOptions& o, const DriverProbe& probe,
-                         const ReportContext& context) {
+                         const ReportContext& context, const std::string& placement) {
   JsonWriter w;
   w.begin_object();
   w.value("schema_version", 1);
@@ -114,6 +117,7 @@ std::string results_json(const ProtocolReport& report, const Config& c, const To
   w.value("variant", variant_name(c, probe));
   w.value("data_path", to_string(c.data_path));
   w.value("poll_mode", s.poll_mode);
+  write_placement(w, c, s, placement);
   report.results_fields(w, c, t, s, context);
   w.end_object();
   w.end_object();
@@ -130,7 +134,8 @@ int report_run(const ProtocolFactory& protocol, const Config& c, const Topology&
   ReportContext context;
   context.predicted = predicted ? &*predicted : nullptr;
   context.per_node = !o.quiet;
-  print_table(report, c, t, s, variant_name(c, probe), context);
+  const std::string placement = placement_line(c, s, o);
+  print_table(report, c, t, s, variant_name(c, probe), context, placement);
   if (!o.simulated_platform.empty()) {
     std::printf(
         "# simulated on %s: %.3f s simulated in %.1f s wall time\n# note: %s\n",
@@ -143,7 +148,7 @@ int report_run(const ProtocolFactory& protocol, const Config& c, const Topology&
     const std::string tmp = o.json_path + ".tmp";
     {
       std::ofstream out(tmp);
-      out << results_json(report, c, t, s, o, probe, context);
+      out << results_json(report, c, t, s, o, probe, context, placement);
       if (!out) throw Error("cannot write " + tmp);
     }
     if (std::rename(tmp.c_str(), o.json_path.c_str()) != 0)

@@ -15,6 +15,7 @@
 #include "apps/evbench/report.hpp"
 #include "core/config_loader.hpp"
 #include "core/error.hpp"
+#include "core/placement.hpp"
 #include "core/topology.hpp"
 #include "protocols/api/poll_mode.hpp"
 #include "protocols/api/protocol.hpp"
@@ -102,6 +103,7 @@ int run_worker_with(const Topology& topo, const Config& config, const PluginRegi
   RankStats stats;
   stats.rank = rank;
   stats.host = hostname();
+  stats.cpus = allowed_cpus();  // after binding, whoever bound it (results.placement)
   // poll_mode auto weighs the evbench processes on this host (by host name)
   // against its logical CPUs.
   const std::vector<std::string> hosts = boot.allgather(stats.host);

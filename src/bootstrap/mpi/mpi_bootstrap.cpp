@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "core/error.hpp"
+#include "core/placement.hpp"
 #include "drivers/api/plugin_entry.hpp"
 #include "drivers/mpi/mpi_env.hpp"
 
@@ -97,8 +98,9 @@ int launch_mpi(const Config& config, int nprocs, const WorkerFn& worker) {
   if (ours) {
     int launched = launcher_world_size();
     if (launched < 0 && nprocs > 1) {
-      throw ConfigError("bootstrap mpi needs ranks started by mpirun: run `mpirun -np " +
-                        std::to_string(nprocs) + " evbench run CFG --set bootstrap=mpi`");
+      throw ConfigError("bootstrap mpi needs ranks started by mpirun: run `" +
+                        mpirun_with_binding(std::to_string(nprocs), config.bind) +
+                        " evbench run CFG --set bootstrap=mpi`");
     }
     MpiEnv::ensure();
   }

@@ -1,5 +1,6 @@
 #include "drivers/mpi/mpi_check.hpp"
 
+#include "core/placement.hpp"
 #include "core/topology.hpp"
 #include "drivers/mpi/mpi_env.hpp"
 
@@ -9,8 +10,8 @@ std::vector<std::string> check_mpi_options(const Config& config, OptionCheck /*s
   if (config.bootstrap == "mpi" || launcher_world_size() >= 0) return {};
   const std::string n = std::to_string(make_topology(config).nprocs);
   return {"driver: mpi needs ranks started by mpirun (or srun), not the " + config.bootstrap +
-          " bootstrap: run `mpirun -np " + n + " evbench run CONFIG --set bootstrap=mpi` (" + n +
-          " processes for this configuration)"};
+          " bootstrap: run `" + mpirun_with_binding(n, config.bind) +
+          " evbench run CONFIG --set bootstrap=mpi` (" + n + " processes for this configuration)"};
 }
 
 }  // namespace evb::mpi

@@ -2,6 +2,7 @@
 #include <memory>
 
 #include "core/error.hpp"
+#include "core/placement.hpp"
 #include "drivers/api/plugin_entry.hpp"
 #include "drivers/mpi/mpi_check.hpp"
 #include "drivers/mpi/mpi_driver.hpp"
@@ -11,22 +12,22 @@
 namespace evb {
 namespace {
 
-std::string how_to_launch(int size) {
-  std::string n = size > 0 ? std::to_string(size) : "N";
-  return "run `mpirun -np " + n + " evbench run CFG --set bootstrap=mpi` (" + n +
-         " = processes for this config)";
+std::string how_to_launch(const DriverContext& ctx) {
+  std::string n = ctx.size > 0 ? std::to_string(ctx.size) : "N";
+  return "run `" + mpirun_with_binding(n, ctx.config ? ctx.config->bind : Bind::core) +
+         " evbench run CFG --set bootstrap=mpi` (" + n + " = processes for this config)";
 }
 
 std::unique_ptr<Driver> create_mpi_driver(const DriverContext& ctx) {
   if (!mpi::MpiEnv::initialized()) {
     int launched = mpi::launcher_world_size();
     if (launched < 0) {
-      throw ConfigError("driver mpi needs ranks started by mpirun: " + how_to_launch(ctx.size));
+      throw ConfigError("driver mpi needs ranks started by mpirun: " + how_to_launch(ctx));
     }
     if (launched > 0 && launched != ctx.size) {
       throw ConfigError("driver mpi: mpirun started " + std::to_string(launched) +
                         " processes but this run has " + std::to_string(ctx.size) + " ranks; " +
-                        how_to_launch(ctx.size));
+                        how_to_launch(ctx));
     }
     mpi::MpiEnv::ensure();
   }
@@ -35,7 +36,7 @@ std::unique_ptr<Driver> create_mpi_driver(const DriverContext& ctx) {
   if (world != ctx.size) {
     throw ConfigError("driver mpi: MPI_COMM_WORLD has " + std::to_string(world) +
                       " ranks but this run has " + std::to_string(ctx.size) + "; " +
-                      how_to_launch(ctx.size));
+                      how_to_launch(ctx));
   }
   return std::make_unique<mpi::MpiDriver>(MPI_COMM_WORLD, ctx.rank,
                                           mpi::MpiOptions::from(ctx.config));

@@ -62,6 +62,7 @@ void finish_summary(Summary& s, const std::vector<RankStats>& ranks) {
     s.peak_rss_bytes.push_back(r.peak_rss_bytes);
     s.anon_huge_bytes.push_back(r.anon_huge_bytes);
     s.anon_rss_bytes.push_back(r.anon_rss_bytes);
+    s.placed.push_back({r.rank, r.host, r.cpus});
   }
 }
 

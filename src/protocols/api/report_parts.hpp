@@ -26,7 +26,7 @@ std::string human_size(uint64_t bytes);
 // A summary's start: the ranks that sent no statistics (Summary::ranks_lost,
 // lost_ranks), which the protocol's figures may depend on.
 Summary begin_summary(const Topology& topo, const std::vector<RankStats>& ranks);
-// Its end: the poll mode(s) the ranks ran and their memory, by rank.
+// Its end: the poll mode(s) the ranks ran, their memory, hosts and CPUs, by rank.
 void finish_summary(Summary& s, const std::vector<RankStats>& ranks);
 
 // Table lines. "  <node> <Gb/s> <network Gb/s>" per node under a header

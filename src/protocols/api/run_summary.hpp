@@ -95,6 +95,15 @@ struct Summary {
   // The poll mode every rank ran, or the ranks' modes in rank order joined
   // by "," when they differ (hosts with different core counts).
   std::string poll_mode;
+  // Each rank's host and the CPUs it could run on (sched_getaffinity after
+  // binding, by whoever bound it), in rank order, lost ranks left out:
+  // results.placement.ranks.
+  struct Placed {
+    int rank = 0;
+    std::string host;
+    std::vector<int> cpus;
+  };
+  std::vector<Placed> placed;
   // RUs the EVM reported lost (on_failure exclude) under on_ru_loss stop:
   // each ends assignment, and the events missing its fragment stay
   // incomplete. A masked RU (on_ru_loss mask) is not one: masked_sources().

@@ -52,6 +52,7 @@ std::string RankStats::serialize() const {
   out << YAML::Key << "rank" << YAML::Value << rank;
   out << YAML::Key << "host" << YAML::Value << host;
   out << YAML::Key << "poll_mode" << YAML::Value << poll_mode;
+  out << YAML::Key << "cpus" << YAML::Value << cpus;
   out << YAML::Key << "bu" << YAML::Value << bu;
   out << YAML::Key << "events_built" << YAML::Value << events_built;
   out << YAML::Key << "events_in_window" << YAML::Value << events_in_window;
@@ -125,6 +126,7 @@ RankStats RankStats::deserialize(const std::string& text) {
   s.rank = n["rank"].as<int>();
   s.host = n["host"].as<std::string>("");
   s.poll_mode = n["poll_mode"].as<std::string>("");
+  s.cpus = n["cpus"].as<std::vector<int>>(std::vector<int>{});
   s.bu = n["bu"].as<int>();
   s.events_built = n["events_built"].as<uint64_t>();
   s.events_in_window = n["events_in_window"].as<uint64_t>();

@@ -36,6 +36,7 @@ struct RankStats {
   int rank = 0;
   std::string host;
   std::string poll_mode;  // the mode this rank ran (poll_mode auto resolved)
+  std::vector<int> cpus;  // the CPUs it may run on (sched_getaffinity, after binding)
   // BU
   int bu = -1;
   uint64_t events_built = 0;
