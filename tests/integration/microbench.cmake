@@ -76,8 +76,19 @@ foreach(variant ${_evb_micro_write_variants})
                    -- $<TARGET_FILE:evbench> run ${_evb_micro} ${vopts} --set protocol=one-to-one
                    --set data_path=write --set nodes=2 --set senders=1 --set parallel=1
                    --set ru_buffer=512KiB)
+  # Steps (every write of a step lands before the next) and split layout
+  # (RU-only ranks write, BU-only ranks advertise).
+  add_test(NAME micro_one_to_one_shift_scan_write_${vid}
+           COMMAND ${_evb_check} --min-events 1 --shifts 3 -- $<TARGET_FILE:evbench> run
+                   ${_evb_micro} ${vopts} --set protocol=one-to-one --set shift=scan
+                   --set data_path=write)
+  add_test(NAME micro_gather_cmd_meta_split_write_${vid}
+           COMMAND ${_evb_check} --min-events 1 -- $<TARGET_FILE:evbench> run ${_evb_micro}
+                   ${vopts} --set protocol=gather-cmd-meta --set layout=split --set data_path=write
+                   --set fragment.meta_size=4KiB --set fragment.meta_segments=1)
   list(APPEND _evb_micro_write_tests micro_one_to_one_auto_${vid}
-       micro_one_to_one_one_way_write_${vid})
+       micro_one_to_one_one_way_write_${vid} micro_one_to_one_shift_scan_write_${vid}
+       micro_gather_cmd_meta_split_write_${vid})
 endforeach()
 # tcp has no rdma_write: refused at validation, naming the key and the driver.
 add_test(NAME micro_one_to_one_write_tcp_rejected
