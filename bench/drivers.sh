@@ -33,11 +33,13 @@
 #
 #   bench/drivers.sh [SECONDS] [all|pull|tools]   (default 5 s per measurement, all)
 #   WINDOW=4 bench/drivers.sh 5 tools             (messages in flight; default 1)
+#   POLL=yield bench/drivers.sh 5 tools           (evbench's poll_mode there; default busy)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-5}
 section=${2:-all}
 window=${WINDOW:-1}
+poll=${POLL:-busy}  # evbench's poll_mode in the tools section (the tools busy-poll)
 evbench=${EVBENCH:-build/bin/evbench}
 [[ -x $evbench ]] || { echo "build evbench first (scripts/build.sh)" >&2; exit 1; }
 tmp=$(mktemp -d)
@@ -152,7 +154,7 @@ one_way_gbps() {  # $1 = parallel, $2 = ru_buffer, rest = --set options: one-to-
   shift 2
   "$evbench" run --quiet --set protocol=one-to-one --set nodes=2 --set senders=1 \
     --set parallel="$par" --set fragment.size=$block --set ru_buffer="$ring" \
-    --set poll_mode=busy --set duration=$((secs + 1))s --set warmup=1s "$@" --json "$tmp/o.json" \
+    --set poll_mode="$poll" --set duration=$((secs + 1))s --set warmup=1s "$@" --json "$tmp/o.json" \
     >/dev/null 2>"$tmp/o.err" || { echo "failed: $(tail -1 "$tmp/o.err")" >&2; echo "n/a"; return; }
   /usr/bin/python3 -c "$json_gbps" "$tmp/o.json"
 }
@@ -193,7 +195,7 @@ tool_row() {  # variant path window tool-name tool evbench-one-buffer evbench-ow
 # One direction, one reused buffer: one-to-one beside each library's tool.
 tools_table() {
   cc -O2 -o "$tmp/fi_rma_bw" bench/fi_rma_bw.c -lfabric
-  echo "# drivers.sh tools: one-to-one, 2 nodes, senders 1, 512 KiB, busy polling, ${secs} s each,"
+  echo "# drivers.sh tools: one-to-one, 2 nodes, senders 1, 512 KiB, evbench poll_mode $poll, ${secs} s each,"
   echo "# $(nproc) cores; ucx $(ucx_info -v | sed -n 's/^# Version //p'); $(fi_info --version | head -1)"
   printf "# %-14s %-5s %6s   %-24s %9s   %9s %6s   %9s %6s\n" variant path window tool "tool Gb/s" \
     "1 buffer" ratio "own ring" ratio
