@@ -16,19 +16,36 @@
 #   psm2/shm        no reference: libpsm2's shared-memory device under
 #                   scripts/with-psm2-shm.sh; Debian ships no PSM2 benchmark and
 #                   Open MPI's psm2 MTL does not start under the harness
+# A second table (section "tools") puts the micro-benchmark one-to-one beside
+# each library's own benchmark at equal conditions: 2 nodes, one direction
+# (senders 1: RU 0 -> BU 1), 512 KiB messages, busy polling, the same number
+# in flight, one reused buffer on each side (ru_buffer = one message; the
+# receiver's arena holds `parallel` slots) — and beside it evbench's own
+# buffer policy (the default 64 MiB ru_buffer, read slot after slot):
+#   ucx/sm, ucx/tcp  send: ucx_perftest -t tag_bw -O WINDOW; write: -t ucp_put_bw
+#   libfabric/shm, libfabric/tcp  send: fi_pingpong (one message at a time,
+#                   so evbench runs with parallel 1 there); write: bench/fi_rma_bw.c
+#                   (built here: fi_write from one buffer into one window, WINDOW
+#                   in flight, delivery complete; libfabric-bin has no RMA benchmark)
+# It prints evbench/tool for both buffer policies.
 # Not a test: numbers depend on the machine and its load (2 cores here: 4
 # processes share them, so compare ratios, not absolute figures).
 #
-#   bench/drivers.sh [SECONDS]      (default 5 s per measurement)
+#   bench/drivers.sh [SECONDS] [all|pull|tools]   (default 5 s per measurement, all)
+#   WINDOW=4 bench/drivers.sh 5 tools             (messages in flight; default 1)
+#   POLL=yield bench/drivers.sh 5 tools           (evbench's poll_mode there; default busy)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-5}
+section=${2:-all}
+window=${WINDOW:-1}
+poll=${POLL:-busy}  # evbench's poll_mode in the tools section (the tools busy-poll)
 evbench=${EVBENCH:-build/bin/evbench}
 [[ -x $evbench ]] || { echo "build evbench first (scripts/build.sh)" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"; kill $(jobs -p) 2>/dev/null || true' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-mpicc -O2 -o "$tmp/alltoall_loop" bench/alltoall_loop.c
+[[ $section == tools ]] || mpicc -O2 -o "$tmp/alltoall_loop" bench/alltoall_loop.c
 block=524288
 wrap=(env)  # what evbench runs under (scripts/with-psm2-shm.sh for psm2)
 cache=$((4 * block))
@@ -92,6 +109,7 @@ row() {  # driver path policy evbench reference-name reference
   printf "  %-15s %-6s %-7s %10s   %-28s %10s %7s\n" "$1" "$2" "$3" "$4" "$5" "$6" "$(ratio "$4" "$6")"
 }
 
+pull_table() {
 echo "# drivers.sh: evbench PULL, 4 nodes, 512 KiB, ${secs} s each, $(nproc) cores"
 echo "# evbench $("$evbench" --version | cut -d' ' -f2-); $(mpirun --version | head -1); $(fi_info --version | head -1); ucx $(ucx_info -v | sed -n 's/^# Version //p')"
 printf "# %-15s %-6s %-7s %10s   %-28s %10s %7s\n" driver path policy "Gb/s" reference "ref Gb/s" ratio
@@ -129,3 +147,83 @@ done
 echo "# Gb/s = aggregate over BUs of bytes received per second, own fragment included (docs/METRICS.md);"
 echo "# alltoall references: the same aggregate; fi_pingpong: its MB/sec (bytes both ways / time, 10^6 B) x 8;"
 echo "# ucx_perftest: its overall MB/s (2^20 B) x 8, one sender."
+}
+
+one_way_gbps() {  # $1 = parallel, $2 = ru_buffer, rest = --set options: one-to-one RU 0 -> BU 1
+  local par=$1 ring=$2
+  shift 2
+  "$evbench" run --quiet --set protocol=one-to-one --set nodes=2 --set senders=1 \
+    --set parallel="$par" --set fragment.size=$block --set ru_buffer="$ring" \
+    --set poll_mode="$poll" --set duration=$((secs + 1))s --set warmup=1s "$@" --json "$tmp/o.json" \
+    >/dev/null 2>"$tmp/o.err" || { echo "failed: $(tail -1 "$tmp/o.err")" >&2; echo "n/a"; return; }
+  /usr/bin/python3 -c "$json_gbps" "$tmp/o.json"
+}
+
+perftest_window_gbps() {  # $1 = UCX_TLS, $2 = test, $3 = outstanding: ucx_perftest, one pair
+  local port=47910
+  UCX_TLS=$1 UCX_NET_DEVICES=lo timeout 120 ucx_perftest -p $port >/dev/null 2>&1 &
+  sleep 0.5
+  UCX_TLS=$1 UCX_NET_DEVICES=lo timeout 120 ucx_perftest 127.0.0.1 -p $port -t "$2" -s $block \
+    -O "$3" -n $((secs * 2000)) -w 500 -f 2>/dev/null |
+    awk 'NF == 8 {v = $6} END {if (v) printf "%.2f\n", v * 1048576 * 8 / 1e9}' | grep . || echo "n/a"
+  wait
+}
+
+pingpong_window_gbps() {  # $1 = provider: fi_pingpong over lo, one message at a time
+  local port=47911
+  FI_TCP_IFACE=lo timeout 120 fi_pingpong -p "$1" -e rdm -S $block -I $((secs * 400)) -B $port >/dev/null 2>&1 &
+  sleep 0.5
+  FI_TCP_IFACE=lo timeout 120 fi_pingpong -p "$1" -e rdm -S $block -I $((secs * 400)) -P $port 127.0.0.1 \
+    2>/dev/null | awk '$1 == "512k" {printf "%.2f\n", $6 * 8 / 1000}' | grep . || echo "n/a"
+  wait
+}
+
+rma_bw_gbps() {  # $1 = provider, $2 = writes in flight: bench/fi_rma_bw.c, one pair
+  local port=47912
+  FI_TCP_IFACE=lo timeout 120 "$tmp/fi_rma_bw" -p "$1" -s $block -t "$secs" -W "$2" -P $port \
+    >/dev/null 2>&1 &
+  FI_TCP_IFACE=lo timeout 120 "$tmp/fi_rma_bw" -p "$1" -s $block -t "$secs" -W "$2" -P $port \
+    127.0.0.1 2>/dev/null | sed -n 's/.*gbps=\([0-9.]*\).*/\1/p' | grep . || echo "n/a"
+  wait
+}
+
+tool_row() {  # variant path window tool-name tool evbench-one-buffer evbench-own-ring
+  printf "  %-14s %-5s %6s   %-24s %9s   %9s %6s   %9s %6s\n" "$1" "$2" "$3" "$4" "$5" "$6" \
+    "$(ratio "$6" "$5")" "$7" "$(ratio "$7" "$5")"
+}
+
+# One direction, one reused buffer: one-to-one beside each library's tool.
+tools_table() {
+  cc -O2 -o "$tmp/fi_rma_bw" bench/fi_rma_bw.c -lfabric
+  echo "# drivers.sh tools: one-to-one, 2 nodes, senders 1, 512 KiB, evbench poll_mode $poll, ${secs} s each,"
+  echo "# $(nproc) cores; ucx $(ucx_info -v | sed -n 's/^# Version //p'); $(fi_info --version | head -1)"
+  printf "# %-14s %-5s %6s   %-24s %9s   %9s %6s   %9s %6s\n" variant path window tool "tool Gb/s" \
+    "1 buffer" ratio "own ring" ratio
+  local own=$((64 * 1024 * 1024)) tls
+  for tls in sm tcp; do
+    local ucx=(--set driver=ucx --set driver_options.tls=$tls)
+    tool_row ucx/$tls send "$window" "ucx_perftest tag_bw" "$(perftest_window_gbps $tls tag_bw "$window")" \
+      "$(one_way_gbps "$window" $block "${ucx[@]}" --set data_path=send)" \
+      "$(one_way_gbps "$window" $own "${ucx[@]}" --set data_path=send)"
+    tool_row ucx/$tls write "$window" "ucx_perftest ucp_put_bw" \
+      "$(perftest_window_gbps $tls ucp_put_bw "$window")" \
+      "$(one_way_gbps "$window" $block "${ucx[@]}" --set data_path=write)" \
+      "$(one_way_gbps "$window" $own "${ucx[@]}" --set data_path=write)"
+  done
+  local prov
+  for prov in shm tcp; do
+    local lf=(--set driver=libfabric --set driver_options.provider=$prov)
+    tool_row libfabric/$prov send 1 "fi_pingpong" "$(pingpong_window_gbps $prov)" \
+      "$(one_way_gbps 1 $block "${lf[@]}" --set data_path=send)" \
+      "$(one_way_gbps 1 $own "${lf[@]}" --set data_path=send)"
+    tool_row libfabric/$prov write "$window" "fi_rma_bw (bench/)" "$(rma_bw_gbps $prov "$window")" \
+      "$(one_way_gbps "$window" $block "${lf[@]}" --set data_path=write)" \
+      "$(one_way_gbps "$window" $own "${lf[@]}" --set data_path=write)"
+  done
+  echo "# Gb/s: evbench = bytes BU 1 received per second of its window (results aggregate);"
+  echo "# ucx_perftest: overall MB/s (2^20 B) x 8; fi_pingpong: MB/sec (10^6 B) x 8; fi_rma_bw: bytes"
+  echo "# written x 8 / 10^9 per second. ratio = evbench / tool."
+}
+
+[[ $section == tools ]] || pull_table
+[[ $section == pull ]] || tools_table

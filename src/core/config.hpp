@@ -105,6 +105,7 @@ struct Config {
   DataPath data_path = DataPath::automatic;
   int shift = 1;            // one-to-one: target = (rank + shift) mod n
   bool shift_scan = false;  // shift: scan -> every shift 0..n-1 in turn
+  int senders = 0;          // micro-benchmarks: RUs 0..senders-1 send (0: every RU)
   TopologyConfig topology;  // scheduling: topology
 
   // Data

@@ -134,6 +134,12 @@ const std::vector<CoreKey>& core_key_table() {
          if (!c.shift_scan) c.shift = static_cast<int>(v.integer);
        },
        [](const Config& c) { return c.shift_scan ? text("scan") : integer(c.shift); }},
+      {spec("senders", K::integer, "0", "RUs", 0, 65535,
+            "micro-benchmarks: only RUs 0..senders-1 send, the others only receive (0: every "
+            "RU); one-to-one with 2 nodes and senders 1 is one direction, as ucx_perftest and "
+            "fi_pingpong measure"),
+       [](Config& c, const Value& v) { c.senders = static_cast<int>(v.integer); },
+       [](const Config& c) { return integer(c.senders); }},
 
       // ---- data
       {spec("fragment.size", K::size, "512KiB", "B", 1, kGiB, "mean payload of one fragment"),

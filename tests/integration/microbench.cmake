@@ -1,6 +1,7 @@
 # Micro-benchmarks (docs/MICROBENCH.md) end to end: every point-to-point
 # pattern over the TCP driver with the local bootstrap on 3 nodes, the
-# one-to-one shift scan (one JSON entry per shift), the split layout, and the
+# one-to-one shift scan (one JSON entry per shift), the split layout, the
+# write path over ucx/sm and libfabric/shm (refused over tcp), and the
 # alltoall baseline (rejected over tcp; run over mpi under mpirun when built).
 # check_result.py asserts messages were received, integrity counters are 0
 # and the per-node fields are present.
@@ -36,6 +37,72 @@ add_test(NAME micro_alltoall_tcp_rejected
 list(APPEND _evb_micro_tests micro_one_to_one_shift_scan_tcp micro_gather_cmd_meta_split_tcp
      micro_alltoall_tcp_rejected)
 set_tests_properties(${_evb_micro_tests} PROPERTIES TIMEOUT 60 LABELS "integration;micro")
+
+# data_path write: one-sided writes into the arena each receiver advertises
+# (the immediate names the slot), over the drivers built here that have
+# rdma_write; the receivers check every landed message as on the send path
+# (check_result.py: corrupt 0). senders 1 on 2 nodes: one direction only.
+set(_evb_micro_write_tests)
+set(_evb_micro_write_variants)
+if(TARGET evbench_driver_ucx)
+  list(APPEND _evb_micro_write_variants "ucx_sm|--set driver=ucx --set driver_options.tls=sm|ucx/sm")
+endif()
+if(TARGET evbench_driver_libfabric)
+  list(APPEND _evb_micro_write_variants
+       "libfabric_shm|--set driver=libfabric --set driver_options.provider=shm|libfabric/shm")
+endif()
+foreach(variant ${_evb_micro_write_variants})
+  string(REPLACE "|" ";" parts "${variant}")
+  list(GET parts 0 vid)
+  list(GET parts 1 vopts)
+  list(GET parts 2 vname)
+  separate_arguments(vopts)
+  foreach(protocol one-to-one many-to-one gather gather-cmd-meta)
+    string(REPLACE "-" "_" id ${protocol})
+    add_test(NAME micro_${id}_write_${vid}
+             COMMAND ${_evb_check} --min-events 1 "--expect-json=results.variant=${vname} write"
+                     -- $<TARGET_FILE:evbench> run ${_evb_micro} ${vopts} --set protocol=${protocol}
+                     --set data_path=write)
+    list(APPEND _evb_micro_write_tests micro_${id}_write_${vid})
+  endforeach()
+  # auto picks write where the driver can, as for the event builders.
+  add_test(NAME micro_one_to_one_auto_${vid}
+           COMMAND ${_evb_check} --min-events 1 "--expect-json=results.variant=${vname} write"
+                   -- $<TARGET_FILE:evbench> run ${_evb_micro} ${vopts} --set protocol=one-to-one)
+  # One direction (RU 0 -> BU 1): BU 0 receives nothing, BU 1 everything.
+  add_test(NAME micro_one_to_one_one_way_write_${vid}
+           COMMAND ${_evb_check} --min-events 1 --expect-json results.bandwidth_gbps.per_node_values.0=0
+                   --expect-json-gt results.bandwidth_gbps.per_node_values.1=0
+                   -- $<TARGET_FILE:evbench> run ${_evb_micro} ${vopts} --set protocol=one-to-one
+                   --set data_path=write --set nodes=2 --set senders=1 --set parallel=1
+                   --set ru_buffer=512KiB)
+  # Steps (every write of a step lands before the next) and split layout
+  # (RU-only ranks write, BU-only ranks advertise).
+  add_test(NAME micro_one_to_one_shift_scan_write_${vid}
+           COMMAND ${_evb_check} --min-events 1 --shifts 3 -- $<TARGET_FILE:evbench> run
+                   ${_evb_micro} ${vopts} --set protocol=one-to-one --set shift=scan
+                   --set data_path=write)
+  add_test(NAME micro_gather_cmd_meta_split_write_${vid}
+           COMMAND ${_evb_check} --min-events 1 -- $<TARGET_FILE:evbench> run ${_evb_micro}
+                   ${vopts} --set protocol=gather-cmd-meta --set layout=split --set data_path=write
+                   --set fragment.meta_size=4KiB --set fragment.meta_segments=1)
+  list(APPEND _evb_micro_write_tests micro_one_to_one_auto_${vid}
+       micro_one_to_one_one_way_write_${vid} micro_one_to_one_shift_scan_write_${vid}
+       micro_gather_cmd_meta_split_write_${vid})
+endforeach()
+# tcp has no rdma_write: refused at validation, naming the key and the driver.
+add_test(NAME micro_one_to_one_write_tcp_rejected
+         COMMAND ${_evb_check} --no-json --expect-exit 2
+                 --expect-stderr "data_path write needs one-sided writes, and driver tcp has no rdma_write"
+                 -- $<TARGET_FILE:evbench> run ${_evb_micro} --set protocol=one-to-one
+                 --set driver=tcp --set data_path=write)
+add_test(NAME micro_alltoall_write_rejected
+         COMMAND ${_evb_check} --no-json --expect-exit 2
+                 --expect-stderr "data_path write does not apply to protocol alltoall"
+                 -- $<TARGET_FILE:evbench> run ${_evb_micro} --set protocol=alltoall
+                 --set data_path=write)
+list(APPEND _evb_micro_write_tests micro_one_to_one_write_tcp_rejected micro_alltoall_write_rejected)
+set_tests_properties(${_evb_micro_write_tests} PROPERTIES TIMEOUT 60 LABELS "integration;micro")
 
 # Over the MPI driver under mpirun: a shift scan, and the MPI_Alltoall loop.
 if(TARGET evbench_driver_mpi AND TARGET evbench_bootstrap_mpi)

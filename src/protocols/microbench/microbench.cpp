@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/rng.hpp"
 #include "protocols/common/engine.hpp"
+#include "protocols/common/windows.hpp"
 #include "protocols/microbench/microbench_agent.hpp"
 #include "protocols/microbench/microbench_detail.hpp"
 
@@ -44,9 +46,11 @@ std::vector<int> step_shifts(const Config& c) {
   return shifts;
 }
 
-// The BUs RU `ru` sends to in one step, in visiting order.
+// The BUs RU `ru` sends to in one step, in visiting order (none for an RU
+// at or past `senders`, when set).
 std::vector<int> targets_of(const Config& c, int ru, int shift) {
   const int n = c.nodes;
+  if (c.senders > 0 && ru >= c.senders) return {};
   switch (pattern_of(c)) {
     case micro::Pattern::one_to_one:
       return {(ru + shift) % n};
@@ -107,15 +111,28 @@ void run_point_to_point(Driver& driver, Bootstrap& boot, const Topology& topo, c
     pool = std::make_unique<micro::DataPool>(
         c.ru_buffer, micro::data_message_size(c) + micro::meta_message_size(c),
         mix(c.seed, 0xBE7C, static_cast<uint64_t>(me.ru)), c.page_size);
-  AlignedBuffer arena(micro::MicroAgent::arena_bytes(c, max_sources), c.page_size);
+  // The receive arena: registered for receives, or (data_path write) the
+  // driver's allocation peers write into, advertised to every RU.
+  const bool write = c.data_path == DataPath::write;
+  const size_t arena_bytes = micro::MicroAgent::arena_bytes(c, max_sources);
+  std::optional<AlignedBuffer> arena_buffer;
+  RegistrationPtr arena_reg;
+  if (write) {
+    arena_reg = driver.allocate_memory(arena_bytes, c.page_size);
+  } else {
+    arena_buffer.emplace(arena_bytes, c.page_size);
+    arena_reg = driver.register_memory(arena_buffer->data(), arena_buffer->size());
+  }
+  uint8_t* arena = reinterpret_cast<uint8_t*>(arena_reg->base());
   const RegistrationPtr pool_reg =
       pool ? driver.register_memory(pool->data(), pool->size()) : nullptr;
-  const RegistrationPtr arena_reg = driver.register_memory(arena.data(), arena.size());
+  std::vector<WriteTarget> windows;
+  if (write) windows = exchange_windows(boot, driver, topo, me.bu >= 0 ? arena_reg.get() : nullptr);
 
   // One Engine and one agent for all steps (see microbench_agent.hpp).
   Engine engine(driver, boot.rank(), c, mode, peer_names);
-  micro::MicroAgent agent(engine, topo, pool.get(), pool_reg.get(), arena.data(), *arena_reg,
-                          max_sources, stats);
+  micro::MicroAgent agent(engine, topo, pool.get(), pool_reg.get(), arena, *arena_reg, max_sources,
+                          write ? &windows : nullptr, stats);
   stats.step_bytes.assign(plans.size(), 0);
   stats.step_messages.assign(plans.size(), 0);
   stats.step_network_bytes.assign(plans.size(), 0);

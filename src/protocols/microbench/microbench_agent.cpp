@@ -5,34 +5,10 @@
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "protocols/microbench/microbench_cookie.hpp"
 
 namespace evb::micro {
 namespace {
-
-// Cookie values: kind in bits 48..51; receives carry source (24..47) and slot.
-enum Kind : uint64_t {
-  kDataSend = 1,
-  kMetaSend = 2,
-  kDataRecv = 3,
-  kMetaRecv = 4,
-  kDataSendInline = 5,  // header written into the pool slot: one contiguous segment
-};
-uint64_t value(Kind k, uint64_t source, uint64_t slot) {
-  return (static_cast<uint64_t>(k) << 48) | (source << 24) | slot;
-}
-Kind kind_of(uint64_t v) {
-  return static_cast<Kind>((v >> 48) & 0xF);
-}
-size_t source_of(uint64_t v) {
-  return (v >> 24) & 0xFFFFFF;
-}
-uint32_t slot_of(uint64_t v) {
-  return static_cast<uint32_t>(v & 0xFFFFFF);
-}
-
-uint64_t round64(uint64_t n) {
-  return (n + 63) & ~uint64_t{63};
-}
 
 bool has_cmd(Pattern p) {
   return p == Pattern::gather_cmd || p == Pattern::gather_cmd_meta;
@@ -49,7 +25,8 @@ size_t MicroAgent::arena_bytes(const Config& c, size_t max_sources) {
 
 MicroAgent::MicroAgent(Engine& engine, const Topology& topo, DataPool* pool,
                        const Registration* pool_reg, uint8_t* arena, const Registration& arena_reg,
-                       size_t max_sources, RankStats& stats)
+                       size_t max_sources, const std::vector<WriteTarget>* windows,
+                       RankStats& stats)
     : engine_(engine),
       topo_(topo),
       config_(engine.config()),
@@ -58,6 +35,7 @@ MicroAgent::MicroAgent(Engine& engine, const Topology& topo, DataPool* pool,
       arena_reg_(arena_reg),
       arena_(arena),
       max_sources_(max_sources),
+      windows_(windows),
       stats_(stats),
       headers_(engine.driver(), sizeof(BenchHeader)) {
   id_ = engine_.add_agent(this);
@@ -70,13 +48,20 @@ MicroAgent::MicroAgent(Engine& engine, const Topology& topo, DataPool* pool,
   // finals and acks; deeper pools only avoid the driver's unexpected queue.
   const int depth = std::max(16, topo.nodes * static_cast<int>(parallel_) * 2 + 2 * topo.nodes);
   engine_.listen(Channel::bench, id_, depth);
+  if (windows_) {
+    engine_.listen_writes(id_);
+    landed_.assign(max_sources_ * parallel_, 0);
+  }
   target_of_bu_.assign(topo.nodes, -1);
   source_of_ru_.assign(topo.nodes, -1);
 }
 
+uint64_t MicroAgent::slot_bytes() const {
+  return round64(data_size_) + round64(meta_size_);
+}
+
 uint8_t* MicroAgent::data_buffer(size_t s, uint32_t slot) const {
-  const uint64_t per_slot = round64(data_size_) + round64(meta_size_);
-  return arena_ + (s * parallel_ + slot) * per_slot;
+  return arena_ + (s * parallel_ + slot) * slot_bytes();
 }
 
 uint8_t* MicroAgent::meta_buffer(size_t s, uint32_t slot) const {
@@ -115,12 +100,13 @@ void MicroAgent::begin_step(const StepPlan& plan) {
 void MicroAgent::start(int64_t now) {
   window_begin_ns_ = now + s_to_ns(config_.warmup_s);
   deadline_ns_ = now + s_to_ns(config_.duration_s);
+  std::fill(landed_.begin(), landed_.end(), 0);
   for (size_t s = 0; s < sources_.size(); ++s) {
-    for (uint32_t slot = 0; slot < parallel_; ++slot) {
+    for (uint32_t slot = 0; slot < parallel_ && !windows_; ++slot) {
       post_data(s, slot);
       if (with_meta_) post_meta(s, slot);
     }
-    for (uint32_t slot = 0; slot < parallel_; ++slot) credit(s);
+    for (uint32_t slot = 0; slot < parallel_; ++slot) credit(s, slot);
   }
 }
 
@@ -133,111 +119,26 @@ Command MicroAgent::bench_command(BenchOp op) const {
   return cmd;
 }
 
-void MicroAgent::credit(size_t s) {
+// A credit names the arena slot that is free again (s * parallel + slot);
+// only the write path uses it.
+void MicroAgent::credit(size_t s, uint32_t slot) {
   Source& src = sources_[s];
   Command cmd = bench_command(BenchOp::credit);
   cmd.ru = static_cast<uint32_t>(src.ru);
   cmd.bu = static_cast<uint32_t>(stats_.bu);
+  cmd.value = s * parallel_ + slot;
   ++src.credits_sent;
   engine_.send_command(src.rank, Channel::bench, cmd);
 }
 
 void MicroAgent::post_data(size_t s, uint32_t slot) {
   engine_.recv(sources_[s].rank, bench_tag(step_, BenchStream::data), data_buffer(s, slot),
-               data_size_, &arena_reg_, Engine::make_cookie(id_, value(kDataRecv, s, slot)));
+               data_size_, &arena_reg_, Engine::make_cookie(id_, cookie_of(kDataRecv, s, slot)));
 }
 
 void MicroAgent::post_meta(size_t s, uint32_t slot) {
   engine_.recv(sources_[s].rank, bench_tag(step_, BenchStream::meta), meta_buffer(s, slot),
-               meta_size_, &arena_reg_, Engine::make_cookie(id_, value(kMetaRecv, s, slot)));
-}
-
-void MicroAgent::send_exchanges(int64_t now) {
-  if (stopped_) return;
-  if (now >= deadline_ns_) {
-    stop_sending();
-    return;
-  }
-  const uint32_t me = static_cast<uint32_t>(stats_.ru);
-  while (targets_[cursor_].credits > 0) {
-    Target& t = targets_[cursor_];
-    if (with_cmd_) {
-      Command cmd = bench_command(BenchOp::segment);
-      cmd.ru = me;
-      cmd.bu = static_cast<uint32_t>(t.bu);
-      cmd.bytes = t.sent;
-      engine_.send_command(t.rank, Channel::bench, cmd);
-    }
-    if (with_meta_) {
-      const Segment m{pool_->take(meta_size_), meta_size_, pool_reg_};
-      ++sends_in_flight_;
-      engine_.send(t.rank, bench_tag(step_, BenchStream::meta), std::span<const Segment>(&m, 1),
-                   Engine::make_cookie(id_, value(kMetaSend, 0, 0)));
-    }
-    if (send_inline(t)) {
-      --t.credits;
-      ++t.sent;
-      cursor_ = (cursor_ + 1) % targets_.size();
-      continue;
-    }
-    const size_t h = headers_.acquire();
-    BenchHeader& hdr = *reinterpret_cast<BenchHeader*>(headers_.at(h));
-    hdr = BenchHeader{};
-    hdr.source = me;
-    hdr.target = static_cast<uint32_t>(t.bu);
-    hdr.step = static_cast<uint32_t>(step_);
-    hdr.sequence = sequence_++;
-    Segment segs[2] = {{&hdr, sizeof hdr, headers_.reg(h)}, {}};
-    size_t n = 1;
-    if (data_size_ > sizeof hdr) {
-      const uint64_t rest = data_size_ - sizeof hdr;
-      segs[n++] = {pool_->take(rest), rest, pool_reg_};
-    }
-    ++sends_in_flight_;
-    engine_.send(t.rank, bench_tag(step_, BenchStream::data), std::span<const Segment>(segs, n),
-                 Engine::make_cookie(id_, value(kDataSend, 0, h)));
-    --t.credits;
-    ++t.sent;
-    cursor_ = (cursor_ + 1) % targets_.size();
-  }
-}
-
-bool MicroAgent::send_inline(const Target& t) {
-  // One contiguous segment (header written into a pool slot no other send is
-  // reading) spares drivers a gathered send: MPI would pack a derived datatype.
-  if (data_size_ < sizeof(BenchHeader)) return false;
-  const size_t slots = std::max<size_t>(1, pool_->size() / data_size_);
-  if (pool_slot_sends_.empty()) pool_slot_sends_.assign(slots, 0);
-  for (size_t probe = 0; probe < std::min<size_t>(slots, 8); ++probe) {
-    const size_t s = (next_pool_slot_ + probe) % slots;
-    if (pool_slot_sends_[s]) continue;
-    uint8_t* p = pool_->data() + s * data_size_;
-    BenchHeader hdr;
-    hdr.source = static_cast<uint32_t>(stats_.ru);
-    hdr.target = static_cast<uint32_t>(t.bu);
-    hdr.step = static_cast<uint32_t>(step_);
-    hdr.sequence = sequence_++;
-    std::memcpy(p, &hdr, sizeof hdr);
-    const Segment seg{p, data_size_, pool_reg_};
-    ++pool_slot_sends_[s];
-    ++sends_in_flight_;
-    next_pool_slot_ = (s + 1) % slots;
-    engine_.send(t.rank, bench_tag(step_, BenchStream::data), std::span<const Segment>(&seg, 1),
-                 Engine::make_cookie(id_, value(kDataSendInline, 0, s)));
-    return true;
-  }
-  return false;
-}
-
-void MicroAgent::stop_sending() {
-  stopped_ = true;
-  for (const Target& t : targets_) {
-    Command cmd = bench_command(BenchOp::final);
-    cmd.ru = static_cast<uint32_t>(stats_.ru);
-    cmd.bu = static_cast<uint32_t>(t.bu);
-    cmd.bytes = t.sent;
-    engine_.send_command(t.rank, Channel::bench, cmd);
-  }
+               meta_size_, &arena_reg_, Engine::make_cookie(id_, cookie_of(kMetaRecv, s, slot)));
 }
 
 void MicroAgent::book(int64_t now, uint64_t bytes, int ru) {
@@ -254,7 +155,7 @@ void MicroAgent::exchange_progress(size_t s) {
   const uint64_t done = with_meta_ ? std::min(src.data_done, src.meta_done) : src.data_done;
   while (src.exchanges_credited < done) {
     ++src.exchanges_credited;
-    if (!src.final) credit(s);
+    if (!src.final) credit(s, 0);
   }
 }
 
@@ -275,6 +176,15 @@ void MicroAgent::on_command(PeerId from, const Command& cmd) {
         targets_[t].acked = true;
         targets_[t].credits_announced = cmd.bytes;
         return;
+      }
+      if (windows_) {
+        // The slot must lie inside the window the BU advertised.
+        const uint64_t slots = windows_->at(targets_[t].bu).size / slot_bytes();
+        if (cmd.count != 1 || cmd.value >= slots)
+          throw PeerError(from, "micro-benchmark: a credit from " + engine_.peer_name(from) +
+                                    " names arena slot " + std::to_string(cmd.value) +
+                                    ", its window holds " + std::to_string(slots));
+        targets_[t].slots.push_back(static_cast<uint32_t>(cmd.value));
       }
       targets_[t].credits += cmd.count;
       targets_[t].credits_received += cmd.count;
@@ -305,7 +215,55 @@ void MicroAgent::on_command(PeerId from, const Command& cmd) {
                             " from " + engine_.peer_name(from));
 }
 
+// What the receiver checks of every data message, sent or written: its
+// length and its header (magic, source RU, this BU, this step).
+bool MicroAgent::data_ok(size_t s, uint32_t slot, size_t bytes) const {
+  BenchHeader h;
+  std::memcpy(&h, data_buffer(s, slot), sizeof h);
+  return bytes == data_size_ && h.magic == kBenchMagic &&
+         h.source == static_cast<uint32_t>(sources_[s].ru) &&
+         h.target == static_cast<uint32_t>(stats_.bu) && h.step == static_cast<uint32_t>(step_);
+}
+
+// A write landed in this BU's arena (data_path write): the immediate names
+// the arena slot and whether it is the data or the metadata part. Checked as
+// a received message; the slot is credited again once every part of its
+// exchange has landed.
+void MicroAgent::on_write(const Completion& c) {
+  const uint32_t arena_slot = c.immediate >> 1;
+  const bool meta = c.immediate & 1;
+  const size_t s = arena_slot / parallel_;
+  if (s >= sources_.size() || (meta && !with_meta_))
+    throw PeerError(c.peer,
+                    "micro-benchmark: a write from " +
+                        (c.peer == kAnyPeer ? std::string("a peer") : engine_.peer_name(c.peer)) +
+                        " names arena slot " + std::to_string(arena_slot) +
+                        (meta ? " (metadata)" : "") + ", not one of this step's " +
+                        std::to_string(sources_.size() * parallel_));
+  Source& src = sources_[s];
+  const uint32_t slot = arena_slot % parallel_;
+  const bool wrong_peer = c.peer != kAnyPeer && c.peer != src.rank;
+  if (meta) {
+    if (wrong_peer || c.bytes != meta_size_) ++stats_.integrity.corrupt;
+    ++src.meta_done;
+  } else {
+    if (wrong_peer || !data_ok(s, slot, c.bytes)) ++stats_.integrity.corrupt;
+    ++src.data_done;
+    ++stats_.events_built;
+  }
+  const int64_t now = now_ns();
+  if (!meta && now >= window_begin_ns_ && now <= deadline_ns_) ++stats_.step_messages.at(step_);
+  book(now, c.bytes, src.ru);
+  if (++landed_[arena_slot] < (with_meta_ ? 2 : 1)) return;
+  landed_[arena_slot] = 0;
+  if (!src.final) credit(s, slot);
+}
+
 void MicroAgent::on_completion(const Completion& c) {
+  if (c.type == OpType::remote_write) {
+    on_write(c);
+    return;
+  }
   const uint64_t v = Engine::cookie_value(c.cookie);
   switch (kind_of(v)) {
     case kDataSendInline:
@@ -328,12 +286,7 @@ void MicroAgent::on_completion(const Completion& c) {
       const size_t s = source_of(v);
       const uint32_t slot = slot_of(v);
       Source& src = sources_.at(s);
-      BenchHeader h;
-      std::memcpy(&h, data_buffer(s, slot), sizeof h);
-      if (c.bytes != data_size_ || h.magic != kBenchMagic ||
-          h.source != static_cast<uint32_t>(src.ru) ||
-          h.target != static_cast<uint32_t>(stats_.bu) || h.step != static_cast<uint32_t>(step_))
-        ++stats_.integrity.corrupt;
+      if (!data_ok(s, slot, c.bytes)) ++stats_.integrity.corrupt;
       ++src.data_done;
       ++stats_.events_built;
       const int64_t now = now_ns();
@@ -363,13 +316,6 @@ void MicroAgent::on_tick(int64_t now) {
 
 int64_t MicroAgent::next_timer_ns() const {
   return stopped_ ? -1 : deadline_ns_;
-}
-
-bool MicroAgent::sender_done() const {
-  if (!stopped_ || sends_in_flight_) return false;
-  for (const Target& t : targets_)
-    if (!t.acked || t.credits_received != t.credits_announced) return false;
-  return true;
 }
 
 bool MicroAgent::receiver_done() const {

@@ -4,7 +4,11 @@
 //
 // Receiver (BU side): posts `parallel` receives per source and sends one
 // credit per posted receive; each completed exchange is re-posted and
-// re-credited until the source's final command. Sender (RU side): sends one
+// re-credited until the source's final command. Under data_path write it
+// posts nothing: each credit names a slot of its arena (the window every RU
+// was given the key of), the sender writes the exchange there with an
+// immediate naming the slot, and the landed write is checked as a received
+// message would be and re-credited. Sender (RU side): sends one
 // exchange per credit, visiting its targets in round-robin order; at the
 // step deadline it sends a final command with its exchange count to every
 // target. The receiver answers the final with an ack carrying the number of
@@ -37,8 +41,10 @@ struct StepPlan {
 class MicroAgent : public Agent {
  public:
   // `arena` holds receive buffers for up to `max_sources` sources.
+  // `windows` (data_path write; null: send) holds every BU's arena by BU index.
   MicroAgent(Engine& engine, const Topology& topo, DataPool* pool, const Registration* pool_reg,
-             uint8_t* arena, const Registration& arena_reg, size_t max_sources, RankStats& stats);
+             uint8_t* arena, const Registration& arena_reg, size_t max_sources,
+             const std::vector<WriteTarget>* windows, RankStats& stats);
 
   // Bytes of receive arena needed for `max_sources` sources.
   static size_t arena_bytes(const Config& config, size_t max_sources);
@@ -61,6 +67,7 @@ class MicroAgent : public Agent {
     uint64_t sent = 0;  // exchanges sent
     bool acked = false;
     uint64_t credits_announced = 0;  // from the ack
+    std::deque<uint32_t> slots;      // write: the arena slots credited, oldest first
   };
   struct Source {
     int ru = 0;
@@ -76,11 +83,18 @@ class MicroAgent : public Agent {
 
   void send_exchanges(int64_t now);
   void stop_sending();
-  bool send_inline(const Target& t);
+  bool send_inline(const Target& t, uint32_t slot);
   void post_data(size_t s, uint32_t slot);
   void post_meta(size_t s, uint32_t slot);
   void exchange_progress(size_t s);
-  void credit(size_t s);
+  void credit(size_t s, uint32_t slot);
+  // Posts one message of an exchange: a send, or a write into arena slot
+  // `slot` of the target (`meta`: its metadata part).
+  void deliver(const Target& t, uint32_t slot, bool meta, std::span<const Segment> segs,
+               uint64_t cookie);
+  void on_write(const Completion& c);
+  bool data_ok(size_t s, uint32_t slot, size_t bytes) const;
+  uint64_t slot_bytes() const;
   void book(int64_t now, uint64_t bytes, int ru);  // received from RU `ru`
   Command bench_command(BenchOp op) const;
   bool sender_done() const;
@@ -96,6 +110,7 @@ class MicroAgent : public Agent {
   const Registration& arena_reg_;
   uint8_t* arena_;
   size_t max_sources_;
+  const std::vector<WriteTarget>* windows_;
   RankStats& stats_;
   uint8_t id_ = 0;
   bool with_cmd_ = false;
@@ -118,6 +133,7 @@ class MicroAgent : public Agent {
   RegisteredPool headers_;                 // stable addresses while sends are in flight
   std::vector<uint32_t> pool_slot_sends_;  // sends in flight per pool slot (inline header)
   size_t next_pool_slot_ = 0;
+  std::vector<uint8_t> landed_;  // write: messages landed per arena slot since its credit
 };
 
 }  // namespace evb::micro

@@ -2,13 +2,16 @@
 // many-to-one, the gathers, alltoall), all running run_microbench on the
 // rank's driver. Their keys: `parallel` exchanges in flight per pair,
 // `shift` for one-to-one (and the platform a shift scan's predicted rates
-// come from); no credits, EVM, FUs or integrity sampling.
+// come from), `senders` (which RUs send), `data_path` (send, or one-sided
+// writes into windows the receivers advertise); no credits, EVM, FUs or
+// integrity sampling.
 #include <algorithm>
 #include <array>
 
 #include "core/config_detail.hpp"
 #include "core/error.hpp"
 #include "protocols/api/protocol_registry.hpp"
+#include "protocols/event_builder.hpp"
 #include "protocols/microbench/microbench.hpp"
 #include "protocols/microbench/microbench_agent.hpp"
 #include "protocols/microbench/microbench_detail.hpp"
@@ -81,11 +84,12 @@ std::vector<KeyRule> common_rules() {
              {"protocol", "nodes"},
              "protocol " + c.protocol + " needs at least 2 nodes, got " + std::to_string(c.nodes)};
        }},
-      {"`data_path: write` is for the event builders (pull, push, pull-noevm)",
+      {"`senders` is at most `nodes`",
        [](const Config& c, const PluginKeys&) -> std::optional<KeyProblem> {
-         if (c.data_path != DataPath::write) return std::nullopt;
-         return KeyProblem{{"data_path", "protocol"},
-                           "data_path write applies to the event builders, not to " + c.protocol};
+         if (c.senders <= c.nodes) return std::nullopt;
+         return KeyProblem{{"senders", "nodes"},
+                           "senders (" + std::to_string(c.senders) + ") must be at most nodes (" +
+                               std::to_string(c.nodes) + ")"};
        }},
   };
 }
@@ -97,6 +101,19 @@ KeyRule shift_below_nodes() {
             return KeyProblem{{"shift", "nodes"},
                               "shift (" + std::to_string(c.shift) + ") must be less than nodes (" +
                                   std::to_string(c.nodes) + ")"};
+          }};
+}
+
+// The all-to-all baseline is one library collective: there is no window to
+// write into and nothing of the driver's rdma_write it could use.
+KeyRule alltoall_sends() {
+  return {"`alltoall` takes no `data_path: write` (a library collective, not one-sided writes)",
+          [](const Config& c, const PluginKeys&) -> std::optional<KeyProblem> {
+            if (c.data_path != DataPath::write) return std::nullopt;
+            return KeyProblem{{"data_path", "protocol"},
+                              "data_path write does not apply to protocol alltoall: it calls the "
+                              "library's all-to-all collective (MPI_Alltoall), which has no "
+                              "one-sided path; use data_path send or auto"};
           }};
 }
 
@@ -135,23 +152,28 @@ ProtocolFactory factory_of(const Named& n) {
   f.rules = common_rules();
   switch (n.pattern) {
     case Pattern::one_to_one:
-      f.keys = {"parallel", "shift", "seed", "topology.platform", "topology.order"};
+      f.keys = {"parallel",          "shift",         "senders", "data_path", "seed",
+                "topology.platform", "topology.order"};
       f.rules.push_back(shift_below_nodes());
       f.steps = [](const Config& c) { return c.shift_scan ? c.nodes : 1; };
       f.check_simulated = check_one_to_one_simulated;
       break;
     case Pattern::alltoall:
       f.keys = {"seed"};
+      f.rules.push_back(alltoall_sends());
       f.rules.push_back(driver_has_alltoall());
       f.sim_waits_for_any = true;
       break;
     default:
-      f.keys = {"parallel", "seed"};
+      f.keys = {"parallel", "senders", "data_path", "seed"};
   }
   f.memory_needs = memory_of;
-  f.resolve = [](const Config& config, const Driver&) {
+  // The point-to-point patterns take the event builders' choice (write when
+  // asked or, under auto, when the driver can); the collective only sends.
+  f.resolve = [alltoall = n.pattern == Pattern::alltoall](const Config& config,
+                                                          const Driver& driver) {
     Config resolved = config;
-    resolved.data_path = DataPath::send;
+    resolved.data_path = alltoall ? DataPath::send : resolve_data_path(config, driver);
     return resolved;
   };
   f.create = [](const ProtocolContext& ctx) -> std::unique_ptr<ProtocolRun> {
