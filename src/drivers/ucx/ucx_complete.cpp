@@ -2,6 +2,7 @@
 // (hello, notify, bye), and what a lost or departed peer does to the
 // operations waiting on it.
 #include <poll.h>
+#include <sched.h>
 #include <time.h>
 
 #include <algorithm>
@@ -64,12 +65,24 @@ size_t UcxDriver::poll(std::span<Completion> out) {
   return done_.drain(out);
 }
 
+// Sleeps on the worker's event fd once ucp_worker_arm() says nothing is
+// pending. When it says UCS_ERR_BUSY instead, what is pending usually waits
+// on another rank's CPU time, not on an event: over shared memory a send
+// waits for FIFO room that the receiver frees without signalling, or for a
+// FIFO slot a descheduled sender claimed and has not yet filled. UCX raises
+// no event for either, so the rank must poll again; it gives up its core
+// first (sched_yield), or on a host with fewer cores than ranks it spins
+// through the time slice the peer needs (block ran ucx/sm send at the speed
+// of busy, a tenth of yield's: docs/drivers/ucx.md, "Blocking").
 void UcxDriver::wait(std::chrono::microseconds timeout) {
   if (!caps_.can_block || !done_.empty()) return;
   progress();
   if (!done_.empty()) return;
   // Armed means: the event fd fires for anything that arrives from now on.
-  if (ucp_worker_arm(worker_->worker()) != UCS_OK) return;  // UCS_ERR_BUSY: events pending
+  if (ucp_worker_arm(worker_->worker()) != UCS_OK) {  // UCS_ERR_BUSY: work pending
+    sched_yield();
+    return;
+  }
   pollfd pfd{worker_->event_fd(), POLLIN, 0};
   const auto us = std::max<int64_t>(timeout.count(), 0);
   timespec ts{static_cast<time_t>(us / 1000000), static_cast<long>(us % 1000000) * 1000};

@@ -5,6 +5,7 @@
 // immediate into remote_write) and returning credits. A failed work
 // completion or malformed message puts the peer down (verbs_peer.cpp).
 #include <poll.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <atomic>
@@ -41,9 +42,15 @@ size_t VerbsDriver::poll(std::span<Completion> out) {
 void VerbsDriver::wait(std::chrono::microseconds timeout) {
   if (!done_.empty()) return;
   // Credit returns are plain writes and raise no event: while an operation
-  // waits for credits, keep polling instead of sleeping.
+  // waits for credits, keep polling instead of sleeping, but give up the
+  // core first, as the credits come from a peer that may need it (on a host
+  // with fewer cores than ranks a wait() that spins starves it: the ucx
+  // driver's ucx/sm send did that, DriverContract.BlockMovesDataLikeYield).
   for (PeerId peer : active_) {
-    if (!peers_[peer].held.empty()) return;
+    if (!peers_[peer].held.empty()) {
+      sched_yield();
+      return;
+    }
   }
   if (ibv_req_notify_cq(device_->cq(), 0) != 0) return;
   // What completed before the CQ was armed raises no event: look once more.

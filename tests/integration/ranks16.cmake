@@ -1,0 +1,32 @@
+# 16 ranks on one host (oversubscribed here: correctness, not speed), EVM
+# beside rank 0: ucx/sm over both data paths, and the mpi driver under
+# mpirun over Open MPI's shared-memory BTL (vader). Each run builds every
+# assigned event exactly once with zero integrity errors (check_result.py),
+# on 16 nodes (config.nodes, and rank 15 reports its memory), with poll_mode
+# auto: block wherever ranks outnumber cores, so a rank that is not woken or
+# spins shows up here as a timeout.
+set(_evb_check /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_result.py)
+set(_evb_r16 --set nodes=16 --set evm=with-rank0 --set duration=2s --set warmup=200ms
+             --set verify.sample=1 --set peer_timeout=30s --quiet)
+set(_evb_r16_json --expect-json config.nodes=16 --expect-json-gt results.peak_rss_bytes.15=0)
+
+if(TARGET evbench_driver_ucx)
+  foreach(path write send)
+    add_test(NAME eb_ucx_sm_16_ranks_${path}
+             COMMAND ${_evb_check} ${_evb_r16_json} --expect-json results.driver=ucx/sm
+                     --expect-json results.data_path=${path}
+                     -- $<TARGET_FILE:evbench> run ${_evb_r16} --set driver=ucx
+                     --set driver_options.tls=sm --set data_path=${path})
+    set_tests_properties(eb_ucx_sm_16_ranks_${path} PROPERTIES TIMEOUT 90 LABELS integration)
+  endforeach()
+endif()
+
+if(TARGET evbench_driver_mpi AND TARGET evbench_bootstrap_mpi)
+  add_test(NAME mpi_eb_vader_16_ranks
+           COMMAND ${_evb_check} ${_evb_r16_json} --expect-json results.variant=mpi/vader
+                   -- ${EVBENCH_MPIRUN} --oversubscribe --mca oob_tcp_if_include lo
+                   --mca btl_tcp_if_include lo --mca pml ob1 --mca btl self,vader -np 16
+                   $<TARGET_FILE:evbench> run ${_evb_r16} --set bootstrap=mpi --set driver=mpi)
+  set_tests_properties(mpi_eb_vader_16_ranks PROPERTIES TIMEOUT 120 LABELS "integration;mpi"
+                       ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+endif()
