@@ -59,7 +59,10 @@ LfDriver::LfDriver(const DriverContext& context, LfOptions options)
   request.tx_size = options_.tx_queue_depth;
   request.rx_size = options_.rx_queue_depth;
   request.manual_progress = options_.progress == ProgressMode::manual;
-  request.want_source = options_.source;
+  // shm matches on exact tags and the source address (exact_tags_ below).
+  const bool shm = prov == "shm";
+  request.want_source = options_.source || shm;
+  request.directed_recv = shm;
   std::string why;
   InfoPtr info = select_info(request, &why);
   if (!info) {
@@ -71,6 +74,14 @@ LfDriver::LfDriver(const DriverContext& context, LfOptions options)
   }
   name_ = std::string("libfabric/") + info->fabric_attr->prov_name;
   source_ = (info->caps & FI_SOURCE) != 0;
+  if (std::string(info->fabric_attr->prov_name) == "shm") {
+    if (!source_ || !(info->caps & FI_DIRECTED_RECV))
+      throw Error(prefix() +
+                  ": provider shm without FI_SOURCE and FI_DIRECTED_RECV: the driver needs "
+                  "both to match shm's unexpected messages exactly "
+                  "(docs/drivers/libfabric.md, \"Exact tags on shm\")");
+    exact_tags_ = true;
+  }
   if (options_.exclude_lost_peers && !survives_peer_loss(info->fabric_attr->prov_name))
     throw ConfigError(prefix() + ": on_failure: exclude is not supported over provider " +
                       info->fabric_attr->prov_name +
@@ -190,7 +201,7 @@ void LfDriver::post_internal_receives() {
     Op* op = ops_.acquire(kind);
     op->slot = slots_->acquire();
     op->fi_tag = kInternalBit | kControlTag;
-    op->ignore = kRankMask;
+    op->ignore = exact_tags_ ? 0 : kRankMask;
     internal_recvs_.push_back(op);
     submit_rx(op);
   };

@@ -119,7 +119,10 @@ class LfDriver final : public Driver {
   void read_error();
   void on_entry(const fi_cq_tagged_entry& e, fi_addr_t src);
   void on_error(const fi_cq_err_entry& e, const std::string& text);
-  void on_control(Op* op, size_t len, uint64_t fi_tag);
+  void on_control(Op* op, size_t len, PeerId from);
+  // The rank a received message came from: its tag's rank bits, or with
+  // exact tags its source address (kAnyPeer when unknown).
+  PeerId sender_of(uint64_t fi_tag, fi_addr_t src) const;
   void repost(Op* op);
   void finish_user(Op* op, OpStatus status, size_t bytes, PeerId peer, Tag tag,
                    const std::string& why);
@@ -173,6 +176,14 @@ class LfDriver final : public Driver {
   size_t probe_bytes_ = 0;  // the length its remote_write reported
   bool emulate_ordered_ = false;
   bool rx_cq_data_ = false;
+  // shm (1.17, 1.18) matches an unexpected tagged message against a receive
+  // with a stale ignore mask (the one its receive entry last had), not the
+  // receive's: a message that arrives before its any-peer receive is never
+  // matched, or matched by a receive for another peer. So over shm no receive
+  // has an ignore mask: tags are exact (no rank bits), a receive from one
+  // peer matches its address (FI_DIRECTED_RECV) and the sender comes from
+  // FI_SOURCE.
+  bool exact_tags_ = false;
   bool connecting_ = false;
   bool connected_ = false;
   bool closing_ = false;  // internal receives are no longer reposted
