@@ -241,7 +241,10 @@ void LfDriver::on_error(const fi_cq_err_entry& e, const std::string& text) {
           prefix() + ": control message to rank " + std::to_string(peer) + " failed: " + text;
       const bool hello = static_cast<CtlKind>(op->tag) == CtlKind::hello;
       done_.note(why);
-      if (hello) peers_[peer].hello_failed = true;
+      if (hello) {
+        peers_[peer].hello_failed = true;
+        peers_[peer].hello_error = text;
+      }
       if (Op* parent = std::exchange(op->parent, nullptr)) write_part_done(parent, tx_status, why);
       retire(op);
       if (tx_status == OpStatus::peer_lost && !connecting_ && !hello)

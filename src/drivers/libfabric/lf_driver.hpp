@@ -78,6 +78,8 @@ class LfDriver final : public Driver {
     fi_addr_t addr = FI_ADDR_NOTAVAIL;
     bool hello_sent = false;    // our hello to it completed
     bool hello_failed = false;  // our hello to it failed (retried)
+    std::string hello_error;    // why it last failed
+    uint64_t hello_busy = 0;    // times the provider refused it (FI_EAGAIN)
     // Keepalive: when it was last heard from, and the ping it has to answer.
     std::chrono::steady_clock::time_point heard{};
     std::chrono::steady_clock::time_point pinged{};
@@ -91,6 +93,8 @@ class LfDriver final : public Driver {
   void probe_immediate_length();
   void post_internal_receives();
   void teardown(bool graceful) noexcept;
+  // connect()'s timeout: what this side saw of each silent peer (lf_connect.cpp).
+  std::string hello_diagnosis(const std::vector<PeerId>& missing) const;
   bool valid_rank(PeerId peer) const { return peer >= 0 && peer < context_.size; }
   // In the AV: a peer passed to connect() (in any state) or this rank.
   bool reachable(PeerId peer) const {
@@ -108,6 +112,7 @@ class LfDriver final : public Driver {
   int issue(Op* op);                      // one fi_* call; FI_EAGAIN is the caller's business
   bool busy(int rc, const Op* op) const;  // rc means "queue full, try again later"
   void landed(Op* op);                    // its completion arrived
+  void note_busy(const Op* op);           // the provider answered FI_EAGAIN
   static bool is_rx(const Op* op) {
     return op->kind == OpKind::recv || op->kind == OpKind::ctl_recv ||
            op->kind == OpKind::cqdata_recv;

@@ -206,6 +206,12 @@ bool LfDriver::busy(int rc, const Op* op) const {
   return rc == -FI_ENOMEM && (is_rx(op) ? rx_in_flight_ : tx_in_flight_) > 0;
 }
 
+void LfDriver::note_busy(const Op* op) {
+  ++eagains_;
+  if (op->kind == OpKind::ctl_send && static_cast<CtlKind>(op->tag) == CtlKind::hello)
+    ++peers_[op->peer].hello_busy;
+}
+
 void LfDriver::landed(Op* op) {
   if (!op->in_flight) return;
   op->in_flight = false;
@@ -219,7 +225,7 @@ bool LfDriver::submit_tx(Op* op) {
   }
   const int rc = issue(op);
   if (busy(rc, op)) {
-    ++eagains_;
+    note_busy(op);
     tx_queue_.push(op);
     return true;
   }
@@ -350,7 +356,10 @@ void LfDriver::fail_issue(Op* op, int rc) {
       text = prefix() + ": control message to rank " + std::to_string(peer) +
              " failed: fi_tsend: " + why;
       done_.note(text);
-      if (static_cast<CtlKind>(op->tag) == CtlKind::hello) peers_[peer].hello_failed = true;
+      if (static_cast<CtlKind>(op->tag) == CtlKind::hello) {
+        peers_[peer].hello_failed = true;
+        peers_[peer].hello_error = "fi_tsend: " + why;
+      }
       if (Op* parent = std::exchange(op->parent, nullptr)) write_part_done(parent, status, text);
       retire(op);
       break;
@@ -369,7 +378,7 @@ void LfDriver::retry_queued() {
   tx_queue_.drain([&](Op* op) {
     const int rc = issue(op);
     if (busy(rc, op)) {
-      ++eagains_;
+      note_busy(op);
       return false;
     }
     if (rc != 0) fail_issue(op, rc);
