@@ -63,6 +63,14 @@ LfDriver::LfDriver(const DriverContext& context, LfOptions options)
   request.directed_recv = shm;
   std::string why;
   InfoPtr info = select_info(request, &why);
+  if (info && !shm && std::string(info->fabric_attr->prov_name) == "shm") {
+    // provider auto chose shm: ask again with what shm needs (and no IP
+    // address: shm would take it as every rank's endpoint name).
+    request.provider = "shm";
+    request.node = requested_node(context_, options_, "shm");
+    request.want_source = request.directed_recv = true;
+    info = select_info(request, &why);
+  }
   if (!info) {
     std::string wanted = "provider=" + options_.provider;
     if (!request.domain.empty()) wanted += " domain=" + request.domain;
