@@ -117,7 +117,7 @@ void LfDriver::on_entry(const fi_cq_tagged_entry& e, fi_addr_t src) {
       finish_user(op, OpStatus::ok, op->bytes, op->peer, op->tag, {});
       break;
     case OpKind::recv: {
-      const PeerId from = op->peer != kAnyPeer ? op->peer : tag_sender(e.tag);
+      const PeerId from = op->peer != kAnyPeer ? op->peer : sender_of(e.tag, src);
       heard_from(from);
       finish_user(op, OpStatus::ok, e.len, from, op->tag, {});
       break;
@@ -137,7 +137,7 @@ void LfDriver::on_entry(const fi_cq_tagged_entry& e, fi_addr_t src) {
       retire(op);
       break;
     case OpKind::ctl_recv:
-      on_control(op, e.len, e.tag);
+      on_control(op, e.len, sender_of(e.tag, src));
       repost(op);
       break;
     case OpKind::cqdata_recv:
@@ -148,8 +148,11 @@ void LfDriver::on_entry(const fi_cq_tagged_entry& e, fi_addr_t src) {
   }
 }
 
-void LfDriver::on_control(Op* op, size_t len, uint64_t fi_tag) {
-  const PeerId from = tag_sender(fi_tag);
+PeerId LfDriver::sender_of(uint64_t fi_tag, fi_addr_t src) const {
+  return exact_tags_ ? rank_of(src) : tag_sender(fi_tag);
+}
+
+void LfDriver::on_control(Op* op, size_t len, PeerId from) {
   auto m = decode(std::span<const std::byte>(op->slot->data, std::min(len, kSlotBytes)));
   if (!m || !valid_rank(from) || m->rank != static_cast<uint32_t>(from)) {
     done_.note(prefix() + ": ignored a malformed control message (" + std::to_string(len) +
@@ -199,7 +202,9 @@ void LfDriver::on_error(const fi_cq_err_entry& e, const std::string& text) {
   switch (op->kind) {
     case OpKind::recv: {
       if (err == FI_ETRUNC) {
-        const PeerId from = peer != kAnyPeer ? peer : tag_sender(e.tag);
+        // (exact tags: an error entry has no source, so the sender of a
+        // truncated any-peer message is not known)
+        const PeerId from = peer != kAnyPeer ? peer : sender_of(e.tag, FI_ADDR_NOTAVAIL);
         // The spec says len = bytes placed and olen = bytes that did not fit;
         // some providers (ofi_rxm) put the full message length into len.
         const size_t full = std::max(e.len > op->bytes ? e.len : e.len + e.olen, op->bytes);
@@ -236,7 +241,10 @@ void LfDriver::on_error(const fi_cq_err_entry& e, const std::string& text) {
           prefix() + ": control message to rank " + std::to_string(peer) + " failed: " + text;
       const bool hello = static_cast<CtlKind>(op->tag) == CtlKind::hello;
       done_.note(why);
-      if (hello) peers_[peer].hello_failed = true;
+      if (hello) {
+        peers_[peer].hello_failed = true;
+        peers_[peer].hello_error = text;
+      }
       if (Op* parent = std::exchange(op->parent, nullptr)) write_part_done(parent, tx_status, why);
       retire(op);
       if (tx_status == OpStatus::peer_lost && !connecting_ && !hello)

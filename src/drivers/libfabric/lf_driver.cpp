@@ -7,10 +7,8 @@
 #include <rdma/fi_tagged.h>
 
 #include <algorithm>
-#include <thread>
 
 #include "core/error.hpp"
-#include "drivers/common/hello_wait.hpp"
 #include "drivers/common/rank_tags.hpp"
 
 namespace evb::libfabric {
@@ -59,9 +57,20 @@ LfDriver::LfDriver(const DriverContext& context, LfOptions options)
   request.tx_size = options_.tx_queue_depth;
   request.rx_size = options_.rx_queue_depth;
   request.manual_progress = options_.progress == ProgressMode::manual;
-  request.want_source = options_.source;
+  // shm matches on exact tags and the source address (exact_tags_ below).
+  const bool shm = prov == "shm";
+  request.want_source = options_.source || shm;
+  request.directed_recv = shm;
   std::string why;
   InfoPtr info = select_info(request, &why);
+  if (info && !shm && std::string(info->fabric_attr->prov_name) == "shm") {
+    // provider auto chose shm: ask again with what shm needs (and no IP
+    // address: shm would take it as every rank's endpoint name).
+    request.provider = "shm";
+    request.node = requested_node(context_, options_, "shm");
+    request.want_source = request.directed_recv = true;
+    info = select_info(request, &why);
+  }
   if (!info) {
     std::string wanted = "provider=" + options_.provider;
     if (!request.domain.empty()) wanted += " domain=" + request.domain;
@@ -71,6 +80,14 @@ LfDriver::LfDriver(const DriverContext& context, LfOptions options)
   }
   name_ = std::string("libfabric/") + info->fabric_attr->prov_name;
   source_ = (info->caps & FI_SOURCE) != 0;
+  if (std::string(info->fabric_attr->prov_name) == "shm") {
+    if (!source_ || !(info->caps & FI_DIRECTED_RECV))
+      throw Error(prefix() +
+                  ": provider shm without FI_SOURCE and FI_DIRECTED_RECV: the driver needs "
+                  "both to match shm's unexpected messages exactly "
+                  "(docs/drivers/libfabric.md, \"Exact tags on shm\")");
+    exact_tags_ = true;
+  }
   if (options_.exclude_lost_peers && !survives_peer_loss(info->fabric_attr->prov_name))
     throw ConfigError(prefix() + ": on_failure: exclude is not supported over provider " +
                       info->fabric_attr->prov_name +
@@ -191,7 +208,7 @@ void LfDriver::post_internal_receives() {
     Op* op = ops_.acquire(kind);
     op->slot = slots_->acquire();
     op->fi_tag = kInternalBit | kControlTag;
-    op->ignore = kRankMask;
+    op->ignore = exact_tags_ ? 0 : kRankMask;
     internal_recvs_.push_back(op);
     submit_rx(op);
   };
@@ -201,81 +218,6 @@ void LfDriver::post_internal_receives() {
   if (rx_cq_data_) {
     for (size_t i = 0; i < std::min(kCqDataReceives, share); ++i) post(OpKind::cqdata_recv);
   }
-}
-
-void LfDriver::connect(const std::vector<std::string>& addresses,
-                       const std::vector<PeerId>& peers) {
-  if (connected_ || connecting_) throw Error(prefix() + ": connect() called twice");
-  if (shut_down_) throw Error(prefix() + ": connect() after shutdown");
-  book_.begin(prefix() + ": connect", addresses);
-  connecting_ = true;
-
-  std::vector<PeerId> targets;
-  for (PeerId p : peers) {
-    if (!valid_rank(p))
-      throw Error(prefix() + ": connect: peer rank " + std::to_string(p) + " out of range");
-    if (p != context_.rank && std::find(targets.begin(), targets.end(), p) == targets.end())
-      targets.push_back(p);
-  }
-  for (PeerId r : targets) {  // (this rank is in the AV since construction)
-    const std::string& a = addresses[r];
-    if (a.empty()) throw Error(prefix() + ": connect: no address for rank " + std::to_string(r));
-    fi_addr_t fa = FI_ADDR_NOTAVAIL;
-    const int rc = fi_av_insert(fabric_->av(), a.data(), 1, &fa, 0, nullptr);
-    if (rc != 1) {
-      char text[128] = {};
-      size_t tl = sizeof text;
-      fi_av_straddr(fabric_->av(), a.data(), text, &tl);
-      throw Error(prefix() + ": connect: fi_av_insert of rank " + std::to_string(r) + " (" + text +
-                  ") failed: " + fi_error(rc < 0 ? rc : -FI_EINVAL));
-    }
-    peers_[r].addr = fa;
-    by_addr_[fa] = r;
-  }
-  for (PeerId r : targets) book_.add(r);
-
-  // Hello to every peer; wait for theirs. This checks that every peer runs the
-  // same run (same address list) and sets the connections up before the data
-  // path needs them.
-  CtlMessage hello;
-  hello.kind = CtlKind::hello;
-  hello.rank = static_cast<uint32_t>(context_.rank);
-  hello.size = static_cast<uint32_t>(context_.size);
-  hello.a = book_.run();
-  for (PeerId r : targets) submit_tx(make_control(r, hello));
-
-  using clock = std::chrono::steady_clock;
-  auto retry_at = clock::now();
-  auto step = [&] {
-    progress();
-    const auto now = clock::now();
-    if (now >= retry_at) {
-      // Hellos that failed (peer endpoint not reachable yet) are sent again.
-      for (PeerId r : targets) {
-        if (std::exchange(peers_[r].hello_failed, false)) submit_tx(make_control(r, hello));
-      }
-      retry_at = now + std::chrono::milliseconds(100);
-    }
-    if (caps_.can_block) {
-      wait(std::chrono::milliseconds(1));
-    } else {
-      std::this_thread::yield();
-    }
-  };
-  const HelloWait w = await_hellos(book_, targets, clock::now() + options_.connect_timeout, step,
-                                   [this](PeerId r) { return peers_[r].hello_sent; });
-  connecting_ = false;
-  if (!w.ok()) {
-    const std::string& last = done_.last_error();
-    throw hello_failure(w, {.who = prefix() + ": connect",
-                            .last_error = last,
-                            .timeout_tail = last.empty() ? "" : " (last error: " + last + ")",
-                            .timeout = options_.connect_timeout});
-  }
-  connected_ = true;
-  done_.forget_error();
-  const auto now = clock::now();
-  for (PeerId r : targets) peers_[r].heard = now;
 }
 
 RegistrationPtr LfDriver::register_memory(void* base, size_t size) {

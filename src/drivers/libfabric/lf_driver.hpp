@@ -78,6 +78,8 @@ class LfDriver final : public Driver {
     fi_addr_t addr = FI_ADDR_NOTAVAIL;
     bool hello_sent = false;    // our hello to it completed
     bool hello_failed = false;  // our hello to it failed (retried)
+    std::string hello_error;    // why it last failed
+    uint64_t hello_busy = 0;    // times the provider refused it (FI_EAGAIN)
     // Keepalive: when it was last heard from, and the ping it has to answer.
     std::chrono::steady_clock::time_point heard{};
     std::chrono::steady_clock::time_point pinged{};
@@ -91,6 +93,8 @@ class LfDriver final : public Driver {
   void probe_immediate_length();
   void post_internal_receives();
   void teardown(bool graceful) noexcept;
+  // connect()'s timeout: what this side saw of each silent peer (lf_connect.cpp).
+  std::string hello_diagnosis(const std::vector<PeerId>& missing) const;
   bool valid_rank(PeerId peer) const { return peer >= 0 && peer < context_.size; }
   // In the AV: a peer passed to connect() (in any state) or this rank.
   bool reachable(PeerId peer) const {
@@ -108,6 +112,7 @@ class LfDriver final : public Driver {
   int issue(Op* op);                      // one fi_* call; FI_EAGAIN is the caller's business
   bool busy(int rc, const Op* op) const;  // rc means "queue full, try again later"
   void landed(Op* op);                    // its completion arrived
+  void note_busy(const Op* op);           // the provider answered FI_EAGAIN
   static bool is_rx(const Op* op) {
     return op->kind == OpKind::recv || op->kind == OpKind::ctl_recv ||
            op->kind == OpKind::cqdata_recv;
@@ -119,7 +124,10 @@ class LfDriver final : public Driver {
   void read_error();
   void on_entry(const fi_cq_tagged_entry& e, fi_addr_t src);
   void on_error(const fi_cq_err_entry& e, const std::string& text);
-  void on_control(Op* op, size_t len, uint64_t fi_tag);
+  void on_control(Op* op, size_t len, PeerId from);
+  // The rank a received message came from: its tag's rank bits, or with
+  // exact tags its source address (kAnyPeer when unknown).
+  PeerId sender_of(uint64_t fi_tag, fi_addr_t src) const;
   void repost(Op* op);
   void finish_user(Op* op, OpStatus status, size_t bytes, PeerId peer, Tag tag,
                    const std::string& why);
@@ -173,6 +181,14 @@ class LfDriver final : public Driver {
   size_t probe_bytes_ = 0;  // the length its remote_write reported
   bool emulate_ordered_ = false;
   bool rx_cq_data_ = false;
+  // shm (1.17, 1.18) matches an unexpected tagged message against a receive
+  // with a stale ignore mask (the one its receive entry last had), not the
+  // receive's: a message that arrives before its any-peer receive is never
+  // matched, or matched by a receive for another peer. So over shm no receive
+  // has an ignore mask: tags are exact (no rank bits), a receive from one
+  // peer matches its address (FI_DIRECTED_RECV) and the sender comes from
+  // FI_SOURCE.
+  bool exact_tags_ = false;
   bool connecting_ = false;
   bool connected_ = false;
   bool closing_ = false;  // internal receives are no longer reposted

@@ -65,12 +65,14 @@ char* dup(const std::string& s) {
   return s.empty() ? nullptr : ::strdup(s.c_str());
 }
 
-// Hints for one attempt; `source` adds FI_SOURCE, `ordered` asks for
-// send-after-send ordering, `progress` is the data progress asked for.
+// Hints for one attempt; `source` adds FI_SOURCE (and FI_DIRECTED_RECV when
+// the request wants it), `ordered` asks for send-after-send ordering,
+// `progress` is the data progress asked for.
 InfoPtr make_hints(const InfoRequest& r, bool source, bool ordered, fi_progress progress) {
   InfoPtr hints(fi_allocinfo());
   if (!hints) throw Error("libfabric: fi_allocinfo failed (out of memory)");
-  hints->caps = kRequiredCaps | (source ? FI_SOURCE : 0);
+  hints->caps = kRequiredCaps;
+  if (source) hints->caps |= FI_SOURCE | (r.directed_recv ? FI_DIRECTED_RECV : 0);
   hints->mode = kSupportedModes;
   hints->addr_format = FI_FORMAT_UNSPEC;
   hints->ep_attr->type = FI_EP_RDM;

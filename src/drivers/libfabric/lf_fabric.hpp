@@ -112,6 +112,9 @@ struct InfoRequest {
   size_t rx_size = 0;
   bool manual_progress = true;
   bool want_source = true;  // ask for the FI_SOURCE capability first
+  // With FI_SOURCE, also ask for FI_DIRECTED_RECV (receives matched on the
+  // source address): the exact-tag matching shm needs (lf_driver.hpp).
+  bool directed_recv = false;
 };
 
 // Runs fi_getinfo with the driver's hints; when nothing matches, retries

@@ -72,7 +72,7 @@ void LfDriver::post_send(PeerId peer, Tag tag, std::span<const Segment> segments
   op->peer = peer;
   op->tag = tag;
   op->cookie = cookie;
-  op->fi_tag = user_tag(context_.rank, tag);
+  op->fi_tag = exact_tags_ ? tag : user_tag(context_.rank, tag);
   op->dest = peers_[peer].addr;
   op->use_inject = caps_.inline_size > 0 && op->bytes <= caps_.inline_size;
   ++user_tx_live_;
@@ -104,8 +104,14 @@ void LfDriver::post_recv(PeerId peer, Tag tag, void* buffer, size_t size, const 
   op->bytes = std::min(size, caps_.max_message);
   op->iov.push_back(iovec{buffer, op->bytes});
   op->desc.push_back(reg ? reg->descriptor() : nullptr);
-  op->fi_tag = user_tag(peer == kAnyPeer ? 0 : peer, tag);
-  op->ignore = ignore_bits(peer);
+  if (exact_tags_) {
+    // shm: the exact tag, the source matched on its address (FI_DIRECTED_RECV).
+    op->fi_tag = tag;
+    op->dest = peer == kAnyPeer ? FI_ADDR_UNSPEC : peers_[peer].addr;
+  } else {
+    op->fi_tag = user_tag(peer == kAnyPeer ? 0 : peer, tag);
+    op->ignore = ignore_bits(peer);
+  }
   user_recvs_.insert(op);
   submit_rx(op);
 }
@@ -188,7 +194,7 @@ Op* LfDriver::make_control(PeerId peer, const CtlMessage& m) {
   op->peer = peer;
   op->tag = static_cast<Tag>(m.kind);
   op->dest = peers_[peer].addr;
-  op->fi_tag = control_tag(context_.rank);
+  op->fi_tag = exact_tags_ ? kInternalBit | kControlTag : control_tag(context_.rank);
   op->bytes = kControlBytes;
   return op;
 }
@@ -198,6 +204,12 @@ bool LfDriver::busy(int rc, const Op* op) const {
   // Some providers (shm) report a full queue as FI_ENOMEM: a retry is worth it
   // while operations of the same direction are still to complete.
   return rc == -FI_ENOMEM && (is_rx(op) ? rx_in_flight_ : tx_in_flight_) > 0;
+}
+
+void LfDriver::note_busy(const Op* op) {
+  ++eagains_;
+  if (op->kind == OpKind::ctl_send && static_cast<CtlKind>(op->tag) == CtlKind::hello)
+    ++peers_[op->peer].hello_busy;
 }
 
 void LfDriver::landed(Op* op) {
@@ -213,7 +225,7 @@ bool LfDriver::submit_tx(Op* op) {
   }
   const int rc = issue(op);
   if (busy(rc, op)) {
-    ++eagains_;
+    note_busy(op);
     tx_queue_.push(op);
     return true;
   }
@@ -270,8 +282,8 @@ int LfDriver::issue(Op* op) {
       }
       break;
     case OpKind::recv:
-      rc = fi_trecv(ep, op->iov[0].iov_base, op->iov[0].iov_len, op->desc[0], FI_ADDR_UNSPEC,
-                    op->fi_tag, op->ignore, op->context());
+      rc = fi_trecv(ep, op->iov[0].iov_base, op->iov[0].iov_len, op->desc[0], op->dest, op->fi_tag,
+                    op->ignore, op->context());
       break;
     case OpKind::write: {
       fi_msg_rma msg{};
@@ -344,7 +356,10 @@ void LfDriver::fail_issue(Op* op, int rc) {
       text = prefix() + ": control message to rank " + std::to_string(peer) +
              " failed: fi_tsend: " + why;
       done_.note(text);
-      if (static_cast<CtlKind>(op->tag) == CtlKind::hello) peers_[peer].hello_failed = true;
+      if (static_cast<CtlKind>(op->tag) == CtlKind::hello) {
+        peers_[peer].hello_failed = true;
+        peers_[peer].hello_error = "fi_tsend: " + why;
+      }
       if (Op* parent = std::exchange(op->parent, nullptr)) write_part_done(parent, status, text);
       retire(op);
       break;
@@ -363,7 +378,7 @@ void LfDriver::retry_queued() {
   tx_queue_.drain([&](Op* op) {
     const int rc = issue(op);
     if (busy(rc, op)) {
-      ++eagains_;
+      note_busy(op);
       return false;
     }
     if (rc != 0) fail_issue(op, rc);

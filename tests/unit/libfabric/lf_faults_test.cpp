@@ -288,6 +288,8 @@ TEST_P(LfFaults, ConnectTimesOutNamingTheMissingRank) {
   } catch (const PeerError& e) {
     EXPECT_EQ(e.peer(), 1);
     EXPECT_NE(std::string(e.what()).find("rank(s) 1"), std::string::npos) << e.what();
+    // and says how far the exchange got with it
+    EXPECT_NE(std::string(e.what()).find("rank 1: our hello"), std::string::npos) << e.what();
   }
 }
 

@@ -117,6 +117,64 @@ TEST_P(LfMessaging, GatheredSendArrivesIntact) {
   c.shutdown_all();
 }
 
+// Messages that arrive before their receive is posted (unexpected) are
+// matched like the others: by any-peer receives from every rank, and by a
+// receive for one peer only with that peer's message. shm 1.17 matched them
+// with a stale ignore mask (lf_driver.hpp, exact_tags_): at 10+ ranks the
+// hellos beyond the posted control receives never arrived.
+TEST_P(LfMessaging, UnexpectedMessagesMatchTheirReceives) {
+  constexpr int kRanks = 4;
+  constexpr int kEach = 6;  // any-peer messages (tag 5) per sender
+  Cluster c(kRanks, options());
+  c.connect();
+  std::vector<std::vector<std::byte>> data;
+  for (int r = 1; r < kRanks; ++r)
+    for (int i = 0; i <= kEach; ++i)
+      data.push_back(pattern(64, static_cast<uint32_t>(r * 100 + i)));
+  auto msg = [&](int r, int i) -> std::vector<std::byte>& {
+    return data[(r - 1) * (kEach + 1) + i];
+  };
+  for (int r = 1; r < kRanks; ++r) {
+    for (int i = 0; i <= kEach; ++i) {
+      Segment s{msg(r, i).data(), msg(r, i).size(), nullptr};
+      c[r].post_send(0, i == kEach ? 9 : 5, {&s, 1}, 100 + i);  // the last: tag 9
+    }
+  }
+  for (int r = 1; r < kRanks; ++r) {
+    for (const Completion& done : c.take(r, kEach + 1))
+      ASSERT_EQ(done.status, OpStatus::ok) << c[r].last_error();
+  }
+  c.settle(0, std::chrono::milliseconds(100));  // rank 0 takes them in, unmatched
+  ASSERT_EQ(c.queued(0), 0u);
+  // Tag 9 from ranks 2 then 1: each receive gets its own peer's message.
+  std::vector<std::byte> buf(128);
+  for (int r : {2, 1}) {
+    std::fill(buf.begin(), buf.end(), std::byte{0});
+    c[0].post_recv(r, 9, buf.data(), buf.size(), nullptr, 900 + r);
+    auto got = c.take(0, 1);
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_EQ(got[0].status, OpStatus::ok) << c[0].last_error();
+    EXPECT_EQ(got[0].peer, r);
+    EXPECT_TRUE(std::equal(msg(r, kEach).begin(), msg(r, kEach).end(), buf.begin()))
+        << "a receive for rank " << r << " got another rank's message";
+  }
+  // Tag 5 from any peer: every message, each with its sender.
+  std::vector<std::vector<std::byte>> in((kRanks - 1) * kEach, std::vector<std::byte>(128));
+  for (size_t k = 0; k < in.size(); ++k)
+    c[0].post_recv(kAnyPeer, 5, in[k].data(), in[k].size(), nullptr, k);
+  std::map<int, int> per_peer;
+  for (const Completion& got : c.take(0, in.size())) {
+    ASSERT_EQ(got.status, OpStatus::ok) << c[0].last_error();
+    ASSERT_TRUE(got.peer >= 1 && got.peer < kRanks) << "sender " << got.peer;
+    const int i = per_peer[got.peer]++;  // ordered per peer
+    ASSERT_LT(i, kEach);
+    EXPECT_TRUE(
+        std::equal(msg(got.peer, i).begin(), msg(got.peer, i).end(), in[got.cookie].begin()))
+        << "message " << i << " of rank " << got.peer;
+  }
+  for (int r = 1; r < kRanks; ++r) EXPECT_EQ(per_peer[r], kEach) << "from rank " << r;
+}
+
 TEST_P(LfMessaging, AnyPeerReceiveReportsTheSender) {
   Cluster c(4, options());
   c.connect();
