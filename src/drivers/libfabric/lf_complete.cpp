@@ -11,6 +11,7 @@
 #include <rdma/fi_eq.h>
 #include <rdma/fi_errno.h>
 #include <rdma/fi_tagged.h>
+#include <sched.h>
 
 #include <algorithm>
 
@@ -370,6 +371,11 @@ void LfDriver::wait(std::chrono::microseconds timeout) {
   if (fi_trywait(fabric_->fabric(), fids, 1) == FI_SUCCESS) {
     pollfd p{fabric_->wait_fd(), POLLIN, 0};
     (void)::poll(&p, 1, nap);
+  } else {
+    // The provider has work it cannot sleep on (FI_EAGAIN): give the core to
+    // the peer it waits for instead of spinning (the ucx driver's case,
+    // docs/drivers/ucx.md "Blocking").
+    sched_yield();
   }
   progress();
 }

@@ -100,7 +100,8 @@ bool survives_peer_loss(const std::string& prov_name);
 // shm 1.83 and tcp;ofi_rxm 1.43-1.50 times send; docs/drivers/libfabric.md)
 // and for the RDMA providers (verbs, psm2/3, cxi, efa: the NIC's one-sided
 // path, not measured here); sends over sockets, udp and net, whose RMA is
-// carried as messages over the same socket.
+// carried as messages over the same socket (sockets and udp are refused for
+// event building anyway: docs/drivers/libfabric.md).
 bool writes_beat_sends(const std::string& prov_name);
 
 // What to ask fi_getinfo for.
