@@ -1,6 +1,8 @@
 # 16 ranks on one host (oversubscribed here: correctness, not speed), EVM
-# beside rank 0: ucx/sm over both data paths, and the mpi driver under
-# mpirun over Open MPI's shared-memory BTL (vader). Each run builds every
+# beside rank 0: ucx/sm over both data paths, psm2 over libpsm2's
+# shared-memory device (scripts/with-psm2-shm.sh), and the mpi driver under
+# mpirun over Open MPI's shared-memory BTL (vader); libfabric/shm's are in
+# libfabric_ranks.cmake. Each run builds every
 # assigned event exactly once with zero integrity errors (check_result.py),
 # on 16 nodes (config.nodes, and rank 15 reports its memory), with poll_mode
 # auto: block wherever ranks outnumber cores, so a rank that is not woken or
@@ -19,6 +21,14 @@ if(TARGET evbench_driver_ucx)
                      --set driver_options.tls=sm --set data_path=${path})
     set_tests_properties(eb_ucx_sm_16_ranks_${path} PROPERTIES TIMEOUT 90 LABELS integration)
   endforeach()
+endif()
+
+if(TARGET evbench_driver_psm2)
+  add_test(NAME eb_psm2_shm_16_ranks
+           COMMAND ${_evb_check} ${_evb_r16_json} --expect-json results.data_path=send
+                   -- ${PROJECT_SOURCE_DIR}/scripts/with-psm2-shm.sh $<TARGET_FILE:evbench> run
+                   ${_evb_r16} --set driver=psm2)
+  set_tests_properties(eb_psm2_shm_16_ranks PROPERTIES TIMEOUT 90 LABELS integration)
 endif()
 
 if(TARGET evbench_driver_mpi AND TARGET evbench_bootstrap_mpi)

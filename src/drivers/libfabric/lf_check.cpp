@@ -57,6 +57,8 @@ std::string usable_here(const std::string& name, std::string* why_not) {
   return out.empty() ? "none" : out;
 }
 
+}  // namespace
+
 // Providers this libfabric has that evbench's protocols do not run over,
 // and why (docs/drivers/libfabric.md, "sockets and udp"); empty for the rest.
 std::string refused_provider(const std::string& canonical) {
@@ -70,8 +72,6 @@ std::string refused_provider(const std::string& canonical) {
            "libfabricQuirks.Udp117MultiPacketMessagesStallAfterRxSize), and every run sends more";
   return {};
 }
-
-}  // namespace
 
 std::vector<std::string> check_libfabric_options(const Config& config, OptionCheck scope) {
   LfOptions o;  // as the driver will read them

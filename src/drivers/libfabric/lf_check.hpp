@@ -17,4 +17,9 @@ namespace evb::libfabric {
 // under OptionCheck::here.
 std::vector<std::string> check_libfabric_options(const Config& config, OptionCheck scope);
 
+// Providers this libfabric has that evbench's protocols do not run over,
+// and why (docs/drivers/libfabric.md, "sockets and udp"); empty for the
+// rest. `canonical`: as canonical_provider() spells it.
+std::string refused_provider(const std::string& canonical);
+
 }  // namespace evb::libfabric

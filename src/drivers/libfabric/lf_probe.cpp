@@ -6,6 +6,7 @@
 #include <cctype>
 #include <set>
 
+#include "drivers/libfabric/lf_check.hpp"
 #include "drivers/libfabric/lf_fabric.hpp"
 
 namespace evb::libfabric {
@@ -105,7 +106,12 @@ DriverProbe probe_libfabric() {
   std::string usable;
   std::string missing;
   for (const ProviderCheck& c : check_providers()) {
-    if (c.usable) {
+    const std::string refused = refused_provider(canonical_provider(c.name));
+    if (c.usable && !refused.empty()) {
+      // It opens here, but evbench refuses it (validate says the same).
+      missing += (missing.empty() ? "" : ", ") + c.name + " (refused: " + refused + ")";
+      probe.variants_not_here.emplace_back("libfabric/" + c.resolved, "refused: " + refused);
+    } else if (c.usable) {
       usable += (usable.empty() ? "" : " ") + c.resolved;
       const std::string variant = "libfabric/" + c.resolved;  // as results.driver names it
       if (std::find(probe.variants_usable.begin(), probe.variants_usable.end(), variant) ==

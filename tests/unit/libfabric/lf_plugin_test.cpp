@@ -12,6 +12,7 @@
 #include "drivers/api/registry.hpp"
 #include "drivers/common/rank_tags.hpp"
 #include "drivers/libfabric/lf_memory.hpp"
+#include "drivers/libfabric/lf_check.hpp"
 #include "drivers/libfabric/lf_probe.hpp"
 #include "lf_test_util.hpp"
 
@@ -121,6 +122,28 @@ TEST(libfabricPlugin, ProbeExplainsEveryProviderItCannotUse) {
     }
   }
   EXPECT_EQ(check_providers().size(), known_providers().size());
+}
+
+// A provider that opens here but that evbench refuses (sockets, udp) is not
+// offered as usable by `evbench drivers`: it is listed as not here, with the
+// refusal validate gives.
+TEST(libfabricPlugin, RefusedProvidersAreNotListedAsUsable) {
+  const DriverProbe probe = probe_libfabric();
+  for (const ProviderCheck& c : check_providers()) {
+    const std::string why = refused_provider(canonical_provider(c.name));
+    if (!c.usable || why.empty()) continue;
+    const std::string variant = "libfabric/" + c.resolved;
+    EXPECT_EQ(std::count(probe.variants_usable.begin(), probe.variants_usable.end(), variant), 0)
+        << variant;
+    bool listed = false;
+    for (const auto& [name, reason] : probe.variants_not_here)
+      listed = listed || (name == variant && reason == "refused: " + why);
+    EXPECT_TRUE(listed) << variant << " is not listed as refused";
+  }
+  EXPECT_FALSE(refused_provider("sockets").empty());
+  EXPECT_FALSE(refused_provider("udp;ofi_rxd").empty());
+  EXPECT_TRUE(refused_provider("shm").empty());
+  EXPECT_TRUE(refused_provider("tcp;ofi_rxm").empty());
 }
 
 TEST(libfabricPlugin, UnknownProviderIsRefusedAtCreation) {
