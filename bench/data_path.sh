@@ -14,6 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-4}
+warmup=$([[ $secs -ge 3 ]] && echo 1s || echo 200ms)  # shorter than the run
 repeats=${2:-3}
 nodes=${3:-4}
 shift $(($# < 3 ? $# : 3))
@@ -28,7 +29,7 @@ run() {  # $1 = data_path, rest = --set options; prints "Gb/s data_path"
   local path=$1
   shift
   "$evbench" run --quiet --set nodes="$nodes" --set evm=with-rank0 --set protocol=pull \
-    --set fragment.size=524288 --set duration="${secs}s" --set warmup=1s \
+    --set fragment.size=524288 --set duration="${secs}s" --set warmup="$warmup" \
     --set data_path="$path" "${extra[@]}" "$@" --json "$tmp/r.json" >/dev/null 2>"$tmp/r.err" ||
     { echo "n/a failed:$(tail -1 "$tmp/r.err" | tr ' ' _)"; return; }
   /usr/bin/python3 -c 'import json,sys

@@ -21,6 +21,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 nodes=${1:-4}
 secs=${2:-5}
+warmup=$([[ $secs -ge 3 ]] && echo 1s || echo 200ms)  # shorter than the run
 evbench=${EVBENCH:-build/bin/evbench}
 [[ -x $evbench ]] || { echo "build evbench first (scripts/build.sh)" >&2; exit 1; }
 tmp=$(mktemp -d)
@@ -35,7 +36,7 @@ copy_gbps() {
 }
 
 common=(run --quiet --set nodes="$nodes" --set evm=with-rank0 --set protocol=pull
-  --set fragment.size=$block --set ru_buffer=$pool --set duration="${secs}s" --set warmup=1s)
+  --set fragment.size=$block --set ru_buffer=$pool --set duration="${secs}s" --set warmup="$warmup")
 rates='import json,sys
 r = json.load(open(sys.argv[1]))["results"]["bandwidth_gbps"]
 print("%.2f %.2f" % (r["aggregate"], r["network"]["aggregate"]))'
