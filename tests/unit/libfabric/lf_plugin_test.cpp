@@ -11,8 +11,8 @@
 #include "drivers/api/plugin_entry.hpp"
 #include "drivers/api/registry.hpp"
 #include "drivers/common/rank_tags.hpp"
-#include "drivers/libfabric/lf_memory.hpp"
 #include "drivers/libfabric/lf_check.hpp"
+#include "drivers/libfabric/lf_memory.hpp"
 #include "drivers/libfabric/lf_probe.hpp"
 #include "lf_test_util.hpp"
 
