@@ -215,7 +215,7 @@ def test_examples_expand(evbench, schema):
     for name in ("paper", "drivers", "scaling-slurm", "faults"):
         scan = grammar.load_scan(os.path.join(REPO, "scan", "examples", name + ".yaml"), schema)
         counts[name] = len(expand.validated_points(scan, evbench))
-    # drivers.yaml: 16 variants x 2 sizes x 3 repeats (see test_examples.py)
+    # drivers.yaml: 18 variants (2 refused at check) x 2 sizes x 3 repeats (see test_examples.py)
     assert counts == {"paper": 27, "drivers": 96, "scaling-slurm": 12, "faults": 4}
 
 
