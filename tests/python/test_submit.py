@@ -144,12 +144,18 @@ axes:
 """
 
 
-def exclude_scripts(tmp_path, scheduler, launcher):
-    scan = write(tmp_path / "exclude.yaml", EXCLUDE_SCAN)
-    out = str(tmp_path / ("ex-%s-%s" % (scheduler, launcher)))
+def dry_run_scripts(tmp_path, name, text, scheduler, launcher):
+    """`evbench-scan submit --dry-run` of scan `text` into tmp_path/NAME-SCHEDULER-LAUNCHER:
+    (the finished process, that output directory)."""
+    scan = write(tmp_path / (name + ".yaml"), text)
+    out = str(tmp_path / ("%s-%s-%s" % (name, scheduler, launcher)))
     proc = run_cli(["submit", scan, "--scheduler", scheduler, "--launcher", launcher, "--dry-run", "-o", out],
                    env={"EVBENCH": real_evbench()})
     return proc, out
+
+
+def exclude_scripts(tmp_path, scheduler, launcher):
+    return dry_run_scripts(tmp_path, "ex", EXCLUDE_SCAN, scheduler, launcher)
 
 
 def run_lines(text):
@@ -229,10 +235,7 @@ axes:
 
 
 def bind_scripts(tmp_path, scheduler, launcher):
-    scan = write(tmp_path / "bind.yaml", BIND_SCAN)
-    out = str(tmp_path / ("bind-%s-%s" % (scheduler, launcher)))
-    proc = run_cli(["submit", scan, "--scheduler", scheduler, "--launcher", launcher, "--dry-run", "-o", out],
-                   env={"EVBENCH": real_evbench()})
+    proc, out = dry_run_scripts(tmp_path, "bind", BIND_SCAN, scheduler, launcher)
     assert proc.returncode == 0, proc.stderr
     path = os.path.join(out, "jobs", "n2.%s" % ("sbatch" if scheduler == "slurm" else "pbs"))
     assert subprocess.run(["bash", "-n", path]).returncode == 0
