@@ -14,11 +14,12 @@ set -euo pipefail
 
 packages=(build-essential cmake ninja-build pkg-config git libyaml-cpp-dev
           libopenmpi-dev openmpi-bin libfabric-dev libfabric-bin libucx-dev ucx-utils
-          libibverbs-dev librdmacm-dev libpsm2-dev util-linux
+          libibverbs-dev librdmacm-dev libpsm2-dev libmicrohttpd-dev util-linux
           python3 python3-yaml)
 if [[ "${1:-}" == "--test" ]]; then
   packages+=(libgtest-dev clang-format python3-pytest python3-matplotlib python3-jinja2 chromium iperf3 procps iproute2
-             slurm-wlm slurm-wlm-torque munge clang-14 libclang-rt-14-dev libsimgrid-dev)
+             slurm-wlm slurm-wlm-torque munge clang-14 libclang-rt-14-dev libsimgrid-dev
+             prometheus)  # tests/python/test_monitor*.py: a real Prometheus scrapes a run
   packages+=(man-db)  # ctest install_relocatable renders the installed man page
 fi
 

@@ -1,0 +1,1 @@
+// The live page (placeholder until the page lands).

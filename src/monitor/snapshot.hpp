@@ -1,0 +1,93 @@
+#pragma once
+// MonitorSnapshot: what the monitor shows of a running event builder at one
+// report interval. The EVM's rank assembles it from its own view (events
+// assigned and built, slots held, failures, control changes) and from the
+// stats each BU and RU sends it every interval
+// (protocols/common/monitor_feed.*). Plain data: the engine thread publishes
+// it (MonitorState::publish); the HTTP thread formats it (/metrics,
+// /api/state) and never touches the engine.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace evb {
+
+// One BU as last reported. Counters are totals since t0 (the start of the
+// data phase, warm-up included); gauges are the value at the report.
+struct MonitorBu {
+  uint64_t bytes = 0;               // counter: payload bytes of fragments received
+  uint64_t fragments = 0;           // counter: fragments received
+  uint64_t events_built = 0;        // counter: events the EVM accepted as built from it
+  uint32_t events_in_flight = 0;    // gauge: its slots holding an assigned event (credits in use)
+  uint32_t requests_in_flight = 0;  // gauge: fragment requests outstanding (pull)
+  double latency_p50_s = 0;         // event latency quantiles since t0 (0: none yet)
+  double latency_p90_s = 0;
+  double latency_p99_s = 0;
+  uint64_t integrity_errors = 0;  // counter: corrupt, duplicate, out-of-sync fragments
+  bool excluded = false;          // on_failure exclude took it out of the run
+  bool reported = false;          // its stats reached the EVM at least once
+};
+
+// One RU as last reported.
+struct MonitorRu {
+  uint64_t bytes = 0;      // counter: payload bytes of fragments sent
+  uint64_t fragments = 0;  // counter: fragments sent
+  double rate_factor = 1;  // its ru_rate_factors entry now
+  bool masked = false;     // on_ru_loss mask left it out
+  bool lost = false;       // its rank was lost
+  bool reported = false;
+};
+
+// A failure as the EVM recorded it (RankStats' FailureRecord, times since t0).
+struct MonitorFault {
+  std::string unit;    // "BU 2", "RU 1"
+  std::string cause;   // "peer lost", "silent", "out of sync"
+  std::string action;  // "reassigned", "masked", "stopped"
+  double lost_at_s = 0;
+  double detected_at_s = 0;
+  double recovered_at_s = -1;  // < 0: not (yet) recovered
+  uint64_t reassigned = 0;
+};
+
+// A run-time change as the EVM applied it (results.control[], the timeline).
+struct ControlRecord {
+  double t_s = 0;           // since t0
+  std::string key;          // parallel, credits, fu.processing_time, ru_rate_factors, pause, resume
+  std::string value;        // as applied: "2", "0.001", "[1, 0.5, 1]", "" (pause, resume)
+  uint64_t from_event = 0;  // the first event assigned under it (the event boundary)
+  std::string source;       // "http" (POST /control) or "config" (the control: key)
+};
+
+// The knobs as they stand, and the limits set at start.
+struct MonitorParams {
+  int parallel = 0;
+  int credits = 0;            // slots per BU in use
+  int credits_allocated = 0;  // slots per BU allocated at start (the most credits can be)
+  double processing_time_s = 0;
+  std::vector<double> ru_rate_factors;  // one per RU (1 when the config had none)
+  bool paused = false;
+};
+
+struct MonitorSnapshot {
+  double t_s = 0;         // since t0, when assembled
+  double interval_s = 1;  // report_interval
+  // Labels of every series: what runs.
+  std::string protocol;   // "pull"
+  std::string variant;    // "ucx/sm write", as results.variant
+  std::string data_path;  // "send" or "write"
+  int nodes = 0;
+  // The EVM's view (counters since t0).
+  uint64_t events_assigned = 0;
+  uint64_t events_built = 0;
+  uint64_t bytes_built = 0;    // payload bytes of the built events
+  std::vector<MonitorBu> bus;  // by BU index (nodes entries)
+  std::vector<MonitorRu> rus;  // by RU index (nodes entries)
+  // Counter: payload bytes RU r sent to BU b at [r * nodes + b].
+  std::vector<uint64_t> matrix;
+  std::vector<MonitorFault> faults;
+  std::vector<ControlRecord> control;
+  MonitorParams params;
+  bool finished = false;  // the last snapshot: assignment has ended
+};
+
+}  // namespace evb
