@@ -1,10 +1,221 @@
 #include "monitor/state_json.hpp"
 
-namespace evb {
+#include <cmath>
+#include <cstdint>
+#include <vector>
 
-// Placeholder until the page's data lands (issue 23, h-expo).
-std::string state_json(const std::deque<MonitorSnapshot>& history, const std::string&) {
-  return "{\"snapshots\": " + std::to_string(history.size()) + "}";
+#include "core/json_writer.hpp"
+
+namespace evb {
+namespace {
+
+constexpr size_t kHistoryMax = 600;  // rate points the page gets at most
+
+// Every number the page gets is finite: a non-finite input shows as 0.
+double finite(double v) {
+  return std::isfinite(v) ? v : 0.0;
+}
+
+// Gb/s from a byte counter's increase between two snapshots `dt` seconds
+// apart; 0 without time between them or when the counter went back.
+double gbps(uint64_t after, uint64_t before, double dt) {
+  if (!(dt > 0) || after < before || !std::isfinite(dt)) return 0;
+  return static_cast<double>(after - before) * 8.0 / dt / 1e9;
+}
+double per_second(uint64_t after, uint64_t before, double dt) {
+  if (!(dt > 0) || after < before || !std::isfinite(dt)) return 0;
+  return static_cast<double>(after - before) / dt;
+}
+
+// The rates between two consecutive snapshots (`prev` may be null: all 0).
+struct Rates {
+  double rate_gbps = 0;
+  double events_per_s = 0;
+  std::vector<double> bu_gbps;  // one per BU of `cur`
+};
+Rates rates(const MonitorSnapshot& cur, const MonitorSnapshot* prev) {
+  Rates r;
+  r.bu_gbps.assign(cur.bus.size(), 0.0);
+  if (!prev) return r;
+  const double dt = cur.t_s - prev->t_s;
+  r.rate_gbps = gbps(cur.bytes_built, prev->bytes_built, dt);
+  r.events_per_s = per_second(cur.events_built, prev->events_built, dt);
+  for (size_t b = 0; b < cur.bus.size() && b < prev->bus.size(); ++b) {
+    r.bu_gbps[b] = gbps(cur.bus[b].bytes, prev->bus[b].bytes, dt);
+  }
+  return r;
+}
+
+void doubles(JsonWriter& w, const std::string& key, const std::vector<double>& v) {
+  w.begin_array(key);
+  for (const double x : v) w.value("", finite(x));
+  w.end_array();
+}
+
+// "run", "config_yaml", "params" and "totals": what runs, how it was
+// configured, the knobs, the EVM's counters.
+void run_part(JsonWriter& w, const MonitorSnapshot& s, const Rates& r,
+              const std::string& config_yaml) {
+  w.begin_object("run")
+      .value("protocol", s.protocol)
+      .value("variant", s.variant)
+      .value("data_path", s.data_path)
+      .value("nodes", s.nodes)
+      .value("interval_s", finite(s.interval_s))
+      .value("t_s", finite(s.t_s))
+      .value("finished", s.finished)
+      .end_object();
+  w.value("config_yaml", config_yaml);
+  w.begin_object("params")
+      .value("parallel", s.params.parallel)
+      .value("credits", s.params.credits)
+      .value("credits_allocated", s.params.credits_allocated)
+      .value("fu.processing_time", finite(s.params.processing_time_s));
+  doubles(w, "ru_rate_factors", s.params.ru_rate_factors);
+  w.value("paused", s.params.paused).end_object();
+  const uint64_t in_flight =
+      s.events_assigned > s.events_built ? s.events_assigned - s.events_built : 0;
+  w.begin_object("totals")
+      .value("events_assigned", s.events_assigned)
+      .value("events_built", s.events_built)
+      .value("events_in_flight", in_flight)
+      .value("rate_gbps", finite(r.rate_gbps))
+      .value("events_per_s", finite(r.events_per_s))
+      .end_object();
+}
+
+// "history": one point per snapshot after the first, the last kHistoryMax.
+void history_part(JsonWriter& w, const std::deque<MonitorSnapshot>& h) {
+  w.begin_array("history");
+  const size_t first = h.size() > kHistoryMax + 1 ? h.size() - kHistoryMax : 1;
+  for (size_t i = first; i < h.size(); ++i) {
+    const Rates r = rates(h[i], &h[i - 1]);
+    w.begin_object()
+        .value("t_s", finite(h[i].t_s))
+        .value("rate_gbps", finite(r.rate_gbps))
+        .value("events_per_s", finite(r.events_per_s));
+    doubles(w, "bu_gbps", r.bu_gbps);
+    w.end_object();
+  }
+  w.end_array();
+}
+
+// "bus" and "rus": each unit as it last reported.
+void units_part(JsonWriter& w, const MonitorSnapshot& s, const Rates& r) {
+  w.begin_array("bus");
+  for (size_t b = 0; b < s.bus.size(); ++b) {
+    const MonitorBu& u = s.bus[b];
+    w.begin_object()
+        .value("bu", static_cast<int64_t>(b))
+        .value("bytes", u.bytes)
+        .value("fragments", u.fragments)
+        .value("events_built", u.events_built)
+        .value("events_in_flight", static_cast<uint64_t>(u.events_in_flight))
+        .value("requests_in_flight", static_cast<uint64_t>(u.requests_in_flight))
+        .value("latency_p50_s", finite(u.latency_p50_s))
+        .value("latency_p90_s", finite(u.latency_p90_s))
+        .value("latency_p99_s", finite(u.latency_p99_s))
+        .value("integrity_errors", u.integrity_errors)
+        .value("excluded", u.excluded)
+        .value("reported", u.reported)
+        .value("gbps", finite(r.bu_gbps[b]))
+        .end_object();
+  }
+  w.end_array();
+  w.begin_array("rus");
+  for (size_t i = 0; i < s.rus.size(); ++i) {
+    const MonitorRu& u = s.rus[i];
+    w.begin_object()
+        .value("ru", static_cast<int64_t>(i))
+        .value("bytes", u.bytes)
+        .value("fragments", u.fragments)
+        .value("rate_factor", finite(u.rate_factor))
+        .value("masked", u.masked)
+        .value("lost", u.lost)
+        .value("reported", u.reported)
+        .end_object();
+  }
+  w.end_array();
+}
+
+// "matrix": nodes x nodes, rows RUs, columns BUs; bytes since t0 and Gb/s
+// over the last interval. A cell the snapshot lacks shows as 0.
+void matrix_part(JsonWriter& w, const MonitorSnapshot& s, const MonitorSnapshot* prev) {
+  const size_t n = s.nodes > 0 ? static_cast<size_t>(s.nodes) : 0;
+  auto cell = [n](const MonitorSnapshot& m, size_t ru, size_t bu) -> uint64_t {
+    const size_t at = ru * n + bu;
+    return m.matrix.size() == n * n ? m.matrix[at] : 0;
+  };
+  const bool has_prev = prev && prev->nodes == s.nodes;
+  const double dt = has_prev ? s.t_s - prev->t_s : 0;
+  w.begin_object("matrix").value("rows", "ru").value("cols", "bu");
+  w.begin_array("bytes");
+  for (size_t ru = 0; ru < n; ++ru) {
+    w.begin_array();
+    for (size_t bu = 0; bu < n; ++bu) w.value("", cell(s, ru, bu));
+    w.end_array();
+  }
+  w.end_array();
+  w.begin_array("gbps");
+  for (size_t ru = 0; ru < n; ++ru) {
+    w.begin_array();
+    for (size_t bu = 0; bu < n; ++bu) {
+      w.value("", has_prev ? finite(gbps(cell(s, ru, bu), cell(*prev, ru, bu), dt)) : 0.0);
+    }
+    w.end_array();
+  }
+  w.end_array();
+  w.end_object();
+}
+
+// "faults" and "control": the EVM's records, in order.
+void records_part(JsonWriter& w, const MonitorSnapshot& s) {
+  w.begin_array("faults");
+  for (const MonitorFault& f : s.faults) {
+    w.begin_object()
+        .value("unit", f.unit)
+        .value("cause", f.cause)
+        .value("action", f.action)
+        .value("lost_at_s", finite(f.lost_at_s))
+        .value("detected_at_s", finite(f.detected_at_s));
+    // JsonWriter has no null value: the literal stands for "not recovered".
+    if (f.recovered_at_s >= 0 && std::isfinite(f.recovered_at_s)) {
+      w.value("recovered_at_s", f.recovered_at_s);
+    } else {
+      w.raw("recovered_at_s", "null");
+    }
+    w.value("reassigned", f.reassigned).end_object();
+  }
+  w.end_array();
+  w.begin_array("control");
+  for (const ControlRecord& c : s.control) {
+    w.begin_object()
+        .value("t_s", finite(c.t_s))
+        .value("key", c.key)
+        .value("value", c.value)
+        .value("from_event", c.from_event)
+        .value("source", c.source)
+        .end_object();
+  }
+  w.end_array();
+}
+
+}  // namespace
+
+std::string state_json(const std::deque<MonitorSnapshot>& history, const std::string& config_yaml) {
+  const MonitorSnapshot empty;
+  const MonitorSnapshot& latest = history.empty() ? empty : history.back();
+  const MonitorSnapshot* previous = history.size() > 1 ? &history[history.size() - 2] : nullptr;
+  const Rates r = rates(latest, previous);
+  JsonWriter w;
+  w.begin_object();
+  run_part(w, latest, r, config_yaml);
+  history_part(w, history);
+  units_part(w, latest, r);
+  matrix_part(w, latest, previous);
+  records_part(w, latest);
+  w.end_object();
+  return w.str() + "\n";
 }
 
 }  // namespace evb
