@@ -231,6 +231,19 @@ TEST(MonitorServer, ABindAddressThatIsNotAnIpIsAnErrorNamingIt) {
   }
 }
 
+TEST(MonitorServer, TheUrlCarriesATokenOfAnyPrintableCharactersIntact) {
+  MonitorState state{"", limits()};
+  const std::string token = "a+b/c=d&e%f";  // e.g. from monitor.token_file
+  MonitorServer s(state, "127.0.0.1", 0, token);
+  const std::string url = s.url();
+  EXPECT_EQ(url.find(token), std::string::npos) << url;
+  const std::string target = url.substr(url.find('/', std::string("http://").size()));
+  EXPECT_EQ(test::request(s.port(), "GET", target).status, 200) << target;
+  EXPECT_EQ(
+      test::request(s.port(), "GET", "/metrics", {{"Authorization", "Bearer " + token}}).status,
+      200);
+}
+
 TEST(MonitorServer, AnEmptyTokenIsRefused) {
   MonitorState state{"", limits()};
   EXPECT_THROW(MonitorServer(state, "127.0.0.1", 0, ""), Error);
