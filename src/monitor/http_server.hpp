@@ -5,7 +5,9 @@
 //   GET  /api/state   the page's JSON
 //   POST /control     run-time changes (control.hpp): 202, or 4xx naming the key
 // Every request must carry the run's token, as `Authorization: Bearer <token>`
-// or `?token=<token>`; without it: 401 and nothing else happens. Bodies over
+// or `?token=<token>`; without it: 401 and nothing else happens. The page's
+// static files (/live.js, /live.css: the same in every run, no run data) are
+// the exception: a browser loads them from the page without the token. Bodies over
 // kControlBodyMax are refused unread (413); connections are limited and time
 // out, so no client can hold the run's rank.
 #include <cstdint>
@@ -36,6 +38,7 @@ class MonitorServer {
   std::string token_;
   uint16_t port_ = 0;
   MHD_Daemon* daemon_ = nullptr;
+  friend struct MonitorRoutes;  // http_server.cpp: the request handler
 };
 
 }  // namespace evb
