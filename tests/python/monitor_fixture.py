@@ -16,7 +16,8 @@ From a test:   with FixtureServer(token="abc") as server: server.url ...
 By hand:       python3 tests/python/monitor_fixture.py [--token T] [--port P]
                then open the URL it prints.
 `end_after` (requests of /api/state) makes the server drop every later state
-request unanswered, as if the run had ended.
+request unanswered, as if the run had ended; `public_page` serves `/` without
+the token too, so a test sees what the page does with a 401 from /api/state.
 """
 import argparse
 import json
@@ -190,7 +191,8 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         url = urllib.parse.urlsplit(self.path)
         query = urllib.parse.parse_qs(url.query)
-        if url.path not in PUBLIC and not self.authorised(query):
+        public = PUBLIC + (("/",) if self.server.public_page else ())
+        if url.path not in public and not self.authorised(query):
             return self.reply(401, "401: token missing or wrong\n")
         if url.path in ASSETS:
             name, content_type = ASSETS[url.path]
@@ -226,7 +228,7 @@ class Handler(BaseHTTPRequestHandler):
 class FixtureServer:
     """The fixture on its own thread; a context manager that always shuts it down."""
 
-    def __init__(self, token="fixture-token", port=None, nodes=4, end_after=None):
+    def __init__(self, token="fixture-token", port=None, nodes=4, end_after=None, public_page=False):
         self.token = token
         self.httpd = None
         for candidate in ([port] if port else PORTS):
@@ -241,6 +243,7 @@ class FixtureServer:
         self.httpd.token = token
         self.httpd.run = SyntheticRun(nodes)
         self.httpd.end_after = end_after
+        self.httpd.public_page = public_page
         self.httpd.state_requests = 0
         self.port = self.httpd.server_address[1]
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
