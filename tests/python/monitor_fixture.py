@@ -64,6 +64,14 @@ class SyntheticRun:
         self.control = [{"t_s": 3.0, "key": "parallel", "value": "2", "from_event": 3000, "source": "config"}]
         self.finished = False
 
+    def paused_at(self, t):
+        """Whether the run was paused at time t (the last pause or resume before it)."""
+        paused = False
+        for k in self.control:
+            if k["t_s"] <= t and k["key"] in ("pause", "resume"):
+                paused = k["key"] == "pause"
+        return paused
+
     def now(self):
         return time.monotonic() - self.start
 
@@ -74,7 +82,7 @@ class SyntheticRun:
             if b == 2 and t >= 6.0:
                 out.append(0.0)
                 continue
-            scale = 0.0 if self.params["paused"] else 1.0
+            scale = 0.0 if self.paused_at(t) else 1.0
             out.append(scale * (9.0 + 2.0 * math.sin(t / 2.0 + b) + 0.5 * b))
         return out
 
@@ -123,7 +131,7 @@ class SyntheticRun:
             now_bu = self.bu_gbps(t)
             rate = sum(now_bu)
             eps = rate * 1e9 / 8 / (64 * 1024 * n)
-            built = int(eps * t)
+            built = int(sum(h["events_per_s"] for h in history) * self.interval_s)
             bus = []
             for b in range(n):
                 lost = b == 2 and t >= 6.0
@@ -222,7 +230,7 @@ class Handler(BaseHTTPRequestHandler):
         if not isinstance(request, dict):
             return self.reply(400, "400: the body must be a mapping of keys\n")
         status, message = self.server.run.apply(request)
-        self.reply(status, "%d: %s\n" % (status, message))
+        self.reply(status, message + "\n")
 
 
 class FixtureServer:

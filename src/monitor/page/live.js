@@ -10,6 +10,7 @@
   var headers = {Authorization: 'Bearer ' + token};
   var PALETTE = ['#1f77b4', '#ff7f0e', '#2ca02c', '#9467bd', '#8c564b', '#e377c2', '#17becf', '#bcbd22'];
   var CONTROL_COLOUR = '#2563eb', FAULT_COLOUR = '#d62728', RECOVERED_COLOUR = '#15803d';
+  var LABEL_ROWS = 3;  // rows of marker labels above the timeline
   var last = null;  // the last state drawn (kept when the run ends)
   var requestsMax = 1;  // scale of the requests bars (largest seen)
 
@@ -29,6 +30,11 @@
     if (s < 1e-3) return (s * 1e6).toPrecision(3) + ' us';
     if (s < 1) return (s * 1e3).toPrecision(3) + ' ms';
     return s.toPrecision(3) + ' s';
+  }
+  // A control change's value as applied, in a unit where it has one.
+  function controlValue(k) {
+    var v = Number(k.value);
+    return k.key === 'fu.processing_time' && k.value !== '' && isFinite(v) ? duration(v) : k.value;
   }
   function status(message, cls) {
     var s = $('status');
@@ -107,7 +113,7 @@
   // changes and faults as vertical markers across both.
   function drawTimeline(canvas, state) {
     var c = prepare(canvas), ctx = c.ctx, hist = state.history || [];
-    var m = {l: 58, r: 16, t: 34, b: 40, gap: 14}, pw = c.w - m.l - m.r, ph = c.h - m.t - m.b - m.gap;
+    var m = {l: 58, r: 16, t: 10 + LABEL_ROWS * 14, b: 40, gap: 14}, pw = c.w - m.l - m.r, ph = c.h - m.t - m.b - m.gap;
     var top = {y: m.t, h: Math.round(ph * 0.45)};
     var low = {y: m.t + top.h + m.gap, h: ph - top.h};
     var t1 = Math.max(state.run.t_s, hist.length ? hist[hist.length - 1].t_s : 0, 1);
@@ -143,10 +149,14 @@
       ctx.restore();
     }
 
-    // Markers first so the lines stay on top; labels staggered in two rows.
+    // Markers first so the lines stay on top. Control changes at one time
+    // share a marker; each label goes to the first of three rows where it
+    // does not overlap an earlier label (the top row takes the rest).
     var markers = [];
     (state.control || []).forEach(function (k) {
-      markers.push({t: k.t_s, colour: CONTROL_COLOUR, dash: [4, 3], label: k.key + (k.value ? '=' + k.value : '')});
+      var label = k.key + (k.value ? '=' + controlValue(k) : ''), prev = markers[markers.length - 1];
+      if (prev && prev.control && Math.abs(prev.t - k.t_s) < 1e-6) prev.label += ', ' + label;
+      else markers.push({t: k.t_s, colour: CONTROL_COLOUR, dash: [4, 3], label: label, control: true});
     });
     (state.faults || []).forEach(function (f) {
       markers.push({t: f.lost_at_s, colour: FAULT_COLOUR, dash: [], label: f.unit + ' lost'});
@@ -156,14 +166,18 @@
     });
     markers.sort(function (a, b) { return a.t - b.t; });
     ctx.textAlign = 'left'; ctx.textBaseline = 'bottom';
-    markers.forEach(function (mk, i) {
+    var rowEnds = [];
+    markers.forEach(function (mk) {
       if (mk.t < t0 || mk.t > t1) return;
+      var w = ctx.measureText(mk.label).width, lx = Math.min(x(mk.t) + 3, c.w - w - 2), row = 0;
+      while (row < LABEL_ROWS - 1 && rowEnds[row] !== undefined && rowEnds[row] > lx - 8) row++;
+      rowEnds[row] = Math.max(rowEnds[row] || 0, lx + w);
+      var ly = m.t - 2 - row * 14;
       ctx.save(); ctx.strokeStyle = mk.colour; ctx.setLineDash(mk.dash); ctx.lineWidth = 1.5;
-      ctx.beginPath(); ctx.moveTo(x(mk.t), m.t - (i % 2 ? 4 : 18)); ctx.lineTo(x(mk.t), low.y + low.h); ctx.stroke();
+      ctx.beginPath(); ctx.moveTo(x(mk.t), ly - 12); ctx.lineTo(x(mk.t), low.y + low.h); ctx.stroke();
       ctx.restore();
       ctx.fillStyle = mk.colour;
-      var lx = Math.min(x(mk.t) + 3, c.w - ctx.measureText(mk.label).width - 2);
-      ctx.fillText(mk.label, lx, m.t - (i % 2 ? 2 : 16));
+      ctx.fillText(mk.label, lx, ly);
     });
 
     pane(top, 'aggregate (Gb/s)', [{value: function (h) { return h.rate_gbps; }, colour: '#111827', width: 2.5}]);
@@ -311,9 +325,7 @@
       ['RUs lost or masked', lost.length ? lost.map(function (r) { return 'RU ' + r.ru; }).join(', ') : 'none']];
     dl.textContent = '';
     items.forEach(function (kv) { dl.appendChild(el('dt', '', kv[0])); dl.appendChild(el('dd', '', kv[1])); });
-    $('in-parallel').max = state.run.nodes;
     $('in-parallel').placeholder = p.parallel;
-    $('in-credits').max = p.credits_allocated;
     $('in-credits').placeholder = p.credits;
   }
 
@@ -325,7 +337,8 @@
       headers: {Authorization: headers.Authorization, 'Content-Type': 'application/json'}}).then(function (r) {
       return r.text().then(function (t) {
         answer.className = 'answer ' + (r.status === 202 ? 'ok' : 'error');
-        answer.textContent = 'HTTP ' + r.status + ' ' + (r.status === 401 ? 'token missing or wrong' : t.trim());
+        t = t.trim().replace(new RegExp('^' + r.status + ':?\\s*'), '');  // no status twice
+        answer.textContent = 'HTTP ' + r.status + ': ' + (r.status === 401 ? 'token missing or wrong' : t);
       });
     }).catch(function (e) {
       answer.className = 'answer error';
@@ -347,7 +360,7 @@
   function drawEvents(state) {
     var rows = [];
     (state.control || []).forEach(function (k) {
-      rows.push([k.t_s, 'control', k.key + (k.value ? ' = ' + k.value : '') + ' from event ' + count(k.from_event) + ' (' + k.source + ')', '']);
+      rows.push([k.t_s, 'control', k.key + (k.value ? ' = ' + controlValue(k) : '') + ' from event ' + count(k.from_event) + ' (' + k.source + ')', '']);
     });
     (state.faults || []).forEach(function (f) {
       var rec = f.recovered_at_s !== null && f.recovered_at_s >= 0 ? 'recovered at ' + fixed(f.recovered_at_s, 2) + ' s' : 'not recovered';
