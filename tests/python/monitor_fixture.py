@@ -17,7 +17,11 @@ By hand:       python3 tests/python/monitor_fixture.py [--token T] [--port P]
                then open the URL it prints.
 `end_after` (requests of /api/state) makes the server drop every later state
 request unanswered, as if the run had ended; `public_page` serves `/` without
-the token too, so a test sees what the page does with a 401 from /api/state.
+the token too, so a test sees what the page does with a 401 from /api/state;
+`unreported` gives the state of a run whose units have not reported yet (no
+history, zeros). The page is served with PROBE_JS loaded first, under the real
+server's Content-Security-Policy, so a test sees every script error and every
+CSP refusal in <pre id="page-errors">.
 """
 import argparse
 import json
@@ -33,7 +37,7 @@ PORTS = range(18300, 18400)
 ASSETS = {"/": ("live.html", "text/html; charset=utf-8"),
           "/live.js": ("live.js", "text/javascript; charset=utf-8"),
           "/live.css": ("live.css", "text/css; charset=utf-8")}
-PUBLIC = ("/live.js", "/live.css")
+PUBLIC = ("/live.js", "/live.css", "/probe.js")
 CONFIG_YAML = """protocol: pull
 driver: tcp
 bootstrap: local
@@ -46,6 +50,44 @@ report_interval: 1s
 on_failure: exclude
 """
 
+# Loaded before live.js (fixture only): what goes wrong on the page - script
+# errors, rejected promises, console.error, resources that fail, anything the
+# CSP refuses - as a JSON list in <pre id="page-errors" hidden>, which
+# `chromium --dump-dom` shows.
+PROBE_JS = r"""(function () {
+  var errors = [];
+  function show() {
+    var el = document.getElementById('page-errors');
+    if (!el) {
+      if (!document.body) return;
+      el = document.createElement('pre');
+      el.id = 'page-errors';
+      el.hidden = true;
+      document.body.appendChild(el);
+    }
+    el.textContent = JSON.stringify(errors).replace(/</g, '\\u003c');
+  }
+  window.addEventListener('error', function (e) {
+    var t = e.target;
+    errors.push(t && t !== window && t.tagName ? 'failed to load ' + (t.src || t.href)
+                : 'uncaught: ' + e.message + ' at ' + e.filename + ':' + e.lineno);
+    show();
+  }, true);
+  window.addEventListener('unhandledrejection', function (e) { errors.push('unhandled rejection: ' + e.reason); show(); });
+  document.addEventListener('securitypolicyviolation', function (e) {
+    errors.push('CSP refused (' + e.violatedDirective + '): ' + (e.blockedURI || 'inline') + ' at ' + e.sourceFile + ':' + e.lineNumber);
+    show();
+  });
+  var original = console.error;
+  console.error = function () {
+    errors.push('console.error: ' + Array.prototype.join.call(arguments, ' '));
+    show();
+    return original.apply(console, arguments);
+  };
+  document.addEventListener('DOMContentLoaded', show);
+})();
+"""
+
 
 class SyntheticRun:
     """A run of `nodes` RUs and BUs whose figures change with the wall clock.
@@ -54,8 +96,9 @@ class SyntheticRun:
     has integrity errors, BU 2 is lost at 6 s and excluded from then on, and
     the configuration changed parallel at 3 s."""
 
-    def __init__(self, nodes=4, t0_s=12.0, interval_s=1.0):
+    def __init__(self, nodes=4, t0_s=12.0, interval_s=1.0, unreported=False):
         self.nodes = nodes
+        self.unreported = unreported
         self.interval_s = interval_s
         self.start = time.monotonic() - t0_s
         self.lock = threading.Lock()
@@ -118,6 +161,8 @@ class SyntheticRun:
         return 202, "accepted: applied from the next event assigned"
 
     def state(self):
+        if self.unreported:
+            return self.state_at_start()
         with self.lock:
             t = self.now()
             n = self.nodes
@@ -158,6 +203,24 @@ class SyntheticRun:
                                "rate_gbps": rate, "events_per_s": eps},
                     "history": history, "bus": bus, "rus": rus, "matrix": matrix, "faults": faults,
                     "control": list(self.control)}
+
+    def state_at_start(self):
+        """The state before any unit has reported: no history, zeros, nothing flagged."""
+        n = self.nodes
+        zeros = [[0.0] * n for _ in range(n)]
+        return {"run": {"protocol": "pull", "variant": "tcp", "data_path": "send", "nodes": n,
+                        "interval_s": self.interval_s, "t_s": 0.0, "finished": False},
+                "config_yaml": CONFIG_YAML.format(nodes=n), "params": dict(self.params),
+                "totals": {"events_assigned": 0, "events_built": 0, "events_in_flight": 0, "rate_gbps": 0.0,
+                           "events_per_s": 0.0},
+                "history": [],
+                "bus": [{"bu": b, "bytes": 0, "fragments": 0, "events_built": 0, "events_in_flight": 0,
+                         "requests_in_flight": 0, "latency_p50_s": 0.0, "latency_p90_s": 0.0, "latency_p99_s": 0.0,
+                         "integrity_errors": 0, "excluded": False, "reported": False, "gbps": 0.0} for b in range(n)],
+                "rus": [{"ru": r, "bytes": 0, "fragments": 0, "rate_factor": 1.0, "masked": False, "lost": False,
+                         "reported": False} for r in range(n)],
+                "matrix": {"rows": "ru", "cols": "bu", "bytes": [[0] * n for _ in range(n)], "gbps": zeros},
+                "faults": [], "control": []}
 
 
 def parse_duration(value):
@@ -202,10 +265,15 @@ class Handler(BaseHTTPRequestHandler):
         public = PUBLIC + (("/",) if self.server.public_page else ())
         if url.path not in public and not self.authorised(query):
             return self.reply(401, "401: token missing or wrong\n")
+        if url.path == "/probe.js":
+            return self.reply(200, PROBE_JS, "text/javascript; charset=utf-8")
         if url.path in ASSETS:
             name, content_type = ASSETS[url.path]
             with open(os.path.join(PAGE_DIR, name), "rb") as f:
-                return self.reply(200, f.read(), content_type)
+                body = f.read()
+            if url.path == "/":  # the probe first, as its own file (the CSP refuses inline scripts)
+                body = body.replace(b"<head>", b'<head><script src="probe.js"></script>', 1)
+            return self.reply(200, body, content_type)
         if url.path == "/api/state":
             self.server.state_requests += 1
             if self.server.end_after is not None and self.server.state_requests > self.server.end_after:
@@ -236,7 +304,8 @@ class Handler(BaseHTTPRequestHandler):
 class FixtureServer:
     """The fixture on its own thread; a context manager that always shuts it down."""
 
-    def __init__(self, token="fixture-token", port=None, nodes=4, end_after=None, public_page=False):
+    def __init__(self, token="fixture-token", port=None, nodes=4, end_after=None, public_page=False,
+                 unreported=False):
         self.token = token
         self.httpd = None
         for candidate in ([port] if port else PORTS):
@@ -249,7 +318,7 @@ class FixtureServer:
             raise OSError("no free port in %d-%d on 127.0.0.1" % (PORTS[0], PORTS[-1]))
         self.httpd.daemon_threads = True
         self.httpd.token = token
-        self.httpd.run = SyntheticRun(nodes)
+        self.httpd.run = SyntheticRun(nodes, unreported=unreported)
         self.httpd.end_after = end_after
         self.httpd.public_page = public_page
         self.httpd.state_requests = 0

@@ -1,15 +1,18 @@
 """The live page (src/monitor/page/) in headless Chromium.
 
 Against the fixture server (monitor_fixture.py: the page's files and a
-synthetic /api/state behind the token): the page shows a non-zero rate, draws
-the heat map at the run's size, flags the excluded BU and the integrity
-errors, says "token missing or wrong" on a 401 and "run ended" (keeping the
-last figures) when the server stops answering.
+synthetic /api/state behind the token, under the real server's CSP): the page
+shows a non-zero rate, draws the heat map at the run's size, flags the
+excluded BU and the integrity errors, draws a run that has not reported yet,
+says "token missing or wrong" on a 401 and "run ended" (keeping the last
+figures) when the server stops answering - each without a script error or a
+CSP refusal.
 
 Against the real evbench with the monitor on: the URL the run prints opens a
 page that shows the run's non-zero rate; the run then ends by itself and no
 process is left behind.
 """
+import json
 import os
 import re
 import socket
@@ -54,6 +57,13 @@ def attributes_of(dom, element_id):
     return (m.group(1), dict(re.findall(r'([\w-]+)="([^"]*)"', m.group(2)))) if m else (None, {})
 
 
+def page_errors(dom):
+    """What the fixture's probe saw go wrong on the page (a list; [] when nothing)."""
+    found = text_of(dom, "page-errors")
+    assert found is not None, "no probe output: the page never loaded"
+    return json.loads(found)
+
+
 def number(text):
     return float(text.replace(",", "")) if text and re.match(r"^[\d,.]+$", text) else None
 
@@ -61,6 +71,7 @@ def number(text):
 def test_the_page_draws_the_fixture_run(tmp_path):
     with FixtureServer(token="s3cret-token", nodes=4) as server:
         dom = dump_dom(server.url(), tmp_path)
+    assert page_errors(dom) == []
     assert text_of(dom, "status") == "live"
     assert number(text_of(dom, "rate")) > 0, text_of(dom, "rate")
     assert number(text_of(dom, "events-per-s")) > 0
@@ -91,6 +102,7 @@ def test_a_wrong_token_says_so(tmp_path):
     with FixtureServer(token="right-token", public_page=True) as server:
         dom = dump_dom(server.url(token="wrong-token"), tmp_path)
         assert server.httpd.state_requests == 0  # a 401 is not counted as an answer
+    assert page_errors(dom) == []
     assert "token missing or wrong" in text_of(dom, "status")
     assert text_of(dom, "rate") == "-"
 
@@ -105,9 +117,20 @@ def test_an_ended_run_keeps_its_last_picture(tmp_path):
     with FixtureServer(token="t", end_after=2) as server:
         dom = dump_dom(server.url(), tmp_path)
         assert server.httpd.state_requests > 2
+    assert page_errors(dom) == []
     assert text_of(dom, "status").startswith("run ended")
     assert number(text_of(dom, "rate")) > 0
     assert attributes_of(dom, "matrix")[1].get("data-rows") == "4"
+
+
+def test_a_run_not_reported_yet_is_drawn(tmp_path):
+    with FixtureServer(token="t", nodes=3, unreported=True) as server:
+        dom = dump_dom(server.url(), tmp_path)
+    assert page_errors(dom) == []
+    assert text_of(dom, "status") == "live"
+    assert text_of(dom, "rate") == "0.00" and text_of(dom, "state") == "running"
+    assert attributes_of(dom, "matrix")[1].get("data-rows") == "3"
+    assert dom.count("not reported yet") == 3
 
 
 def free_port():

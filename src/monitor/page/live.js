@@ -43,21 +43,40 @@
   }
 
   // ---- polling -------------------------------------------------------------
+  // One request. Only a request that gets no answer at all means the run has
+  // ended; a refused token, another HTTP error, a body that is not JSON or a
+  // state the page cannot draw each say so (and the page keeps asking,
+  // except after a 401).
   function poll() {
     fetch('/api/state', {headers: headers, cache: 'no-store'}).then(function (r) {
       if (r.status === 401) {
         status('token missing or wrong: open the URL the run printed (http://127.0.0.1:PORT/?token=...)', 'error');
         return null;  // polling stops: another try would fail the same way
       }
-      if (!r.ok) throw new Error('HTTP ' + r.status);
+      if (!r.ok) {
+        return r.text().then(function (body) {
+          status('the run answered HTTP ' + r.status + ': ' + body.trim(), 'error');
+          schedule(5);
+        });
+      }
       return r.json().then(function (state) {
+        try {
+          draw(state);
+        } catch (e) {
+          status('cannot draw this state: ' + e.message, 'error');
+          console.error(e);
+          schedule(5);
+          return;
+        }
         last = state;
-        draw(state);
         var done = state.run.finished;
         status(done ? 'run finished (t = ' + fixed(state.run.t_s, 1) + ' s)' : 'live', done ? 'ended' : 'live');
         schedule(state.run.interval_s);
+      }, function (e) {
+        status('the run sent a state that is not JSON: ' + e.message, 'error');
+        schedule(5);
       });
-    }).catch(function (e) {
+    }, function (e) {
       if (last) status('run ended: no answer since t = ' + fixed(last.run.t_s, 1) + ' s (last picture kept)', 'ended');
       else status('no answer from the run: ' + e.message, 'error');
       schedule(5);
