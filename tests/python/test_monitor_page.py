@@ -217,10 +217,12 @@ def test_the_page_of_a_real_run_shows_its_rate(tmp_path):
             rate, state = number(text_of(dom, "rate")), text_of(dom, "state")
             if rate:
                 break
-        assert rate and rate > 0, "the page never showed a rate: status %r, rate %r\n%s" % (
-            text_of(dom, "status"), text_of(dom, "rate"), err.text()[-2000:])
+        hint = (" (live.js never ran: does the server serve /live.js and /live.css without the token?)"
+                if text_of(dom, "status") == "connecting..." else "")
+        assert rate and rate > 0, "the page never showed a rate: status %r%s, rate %r\n%s" % (
+            text_of(dom, "status"), hint, text_of(dom, "rate"), err.text()[-2000:])
         assert state in ("running", "paused", "finished")
-        assert text_of(dom, "status") in ("live",) or text_of(dom, "status").startswith("run finished")
+        assert text_of(dom, "status") == "live" or text_of(dom, "status").startswith("run finished")
         assert attributes_of(dom, "matrix")[1].get("data-rows") == "3"
         assert proc.wait(timeout=120) == 0, err.text()[-3000:]
         out.thread.join(10)
