@@ -1,0 +1,233 @@
+"""The live page (src/monitor/page/) in headless Chromium.
+
+Against the fixture server (monitor_fixture.py: the page's files and a
+synthetic /api/state behind the token, under the real server's CSP): the page
+shows a non-zero rate, draws the heat map at the run's size, flags the
+excluded BU and the integrity errors, draws a run that has not reported yet,
+says "token missing or wrong" on a 401 and "run ended" (keeping the last
+figures) when the server stops answering - each without a script error or a
+CSP refusal.
+
+Against the real evbench with the monitor on: the URL the run prints opens a
+page that shows the run's non-zero rate; the run then ends by itself and no
+process is left behind.
+"""
+import json
+import os
+import re
+import socket
+import subprocess
+import threading
+import time
+
+import pytest
+
+import browser
+from conftest import default_signals, kill_group, real_evbench
+from monitor_fixture import FixtureServer
+
+pytestmark = pytest.mark.timeout(180)
+
+MONITOR_LINE = re.compile(r"# monitor: (http://127\.0\.0\.1:(\d+)/\?token=\S+)")
+
+
+def dump_dom(url, tmp_path):
+    """The page at `url` after 5 s of (virtual) time in headless Chromium, as HTML.
+
+    browser.py's flags, but with 127.0.0.1 left resolvable (every host name
+    still resolves to nothing) and no proxy; its process group is killed
+    whatever happens (browser._run)."""
+    binary = browser.require_chromium()
+    args = browser._args(binary, str(tmp_path / "chromium-profile"), url, "--dump-dom")
+    args = [a for a in args if not a.startswith("--host-resolver-rules")]
+    args[1:1] = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", "--no-proxy-server"]
+    code, out, err = browser._run(args, browser.TIMEOUT_S)
+    assert code == 0, "chromium failed (exit %s): %s" % (code, err.strip()[-500:])
+    return out
+
+
+def text_of(dom, element_id):
+    """Text content of the element with this id (no nested tags), or None."""
+    m = re.search(r'<[a-z]+ [^>]*id="%s"[^>]*>([^<]*)<' % re.escape(element_id), dom)
+    return m.group(1).strip() if m else None
+
+
+def attributes_of(dom, element_id):
+    m = re.search(r'<([a-z]+) ([^>]*id="%s"[^>]*)>' % re.escape(element_id), dom)
+    return (m.group(1), dict(re.findall(r'([\w-]+)="([^"]*)"', m.group(2)))) if m else (None, {})
+
+
+def page_errors(dom):
+    """What the fixture's probe saw go wrong on the page (a list; [] when nothing)."""
+    found = text_of(dom, "page-errors")
+    assert found is not None, "no probe output: the page never loaded"
+    return json.loads(found)
+
+
+def number(text):
+    return float(text.replace(",", "")) if text and re.match(r"^[\d,.]+$", text) else None
+
+
+def test_the_page_draws_the_fixture_run(tmp_path):
+    with FixtureServer(token="s3cret-token", nodes=4) as server:
+        dom = dump_dom(server.url(), tmp_path)
+    assert page_errors(dom) == []
+    assert text_of(dom, "status") == "live"
+    assert number(text_of(dom, "rate")) > 0, text_of(dom, "rate")
+    assert number(text_of(dom, "events-per-s")) > 0
+    assert number(text_of(dom, "events-built")) > 0
+    assert text_of(dom, "state") == "running"
+    tag, attrs = attributes_of(dom, "matrix")
+    assert tag == "canvas" and attrs.get("data-rows") == "4" and attrs.get("data-cols") == "4", attrs
+    assert attributes_of(dom, "timeline")[0] == "canvas"
+    assert "pull | tcp | data path send | 4 nodes" in text_of(dom, "labels")
+    assert "protocol: pull" in text_of(dom, "config")
+    # The BUs: four rows, BU 2 excluded, BU 1's integrity errors flagged.
+    bus = re.search(r'<table id="bus".*?</table>', dom, re.S).group(0)
+    assert bus.count("<tr") == 5
+    assert re.search(r'<tr class="excluded"><td>BU 2</td>', bus)
+    assert "3 integrity errors" in bus
+    # The legend names every line and both kinds of marker.
+    legend = re.search(r'id="timeline-legend".*?</div>', dom, re.S).group(0)
+    for name in ("aggregate", "BU 0", "BU 3", "control change", "fault"):
+        assert name in legend
+    events = re.search(r'<table id="events".*?</table>', dom, re.S).group(0)
+    assert "parallel = 2 from event 3,000 (config)" in events and "BU 2: peer lost" in events
+
+
+def test_a_wrong_token_says_so(tmp_path):
+    # The fixture serves the page itself without the token here, so the
+    # page's own handling of a 401 from /api/state is what is looked at (a
+    # run restarted under a new token while its page stayed open).
+    with FixtureServer(token="right-token", public_page=True) as server:
+        dom = dump_dom(server.url(token="wrong-token"), tmp_path)
+        assert server.httpd.state_requests == 0  # a 401 is not counted as an answer
+    assert page_errors(dom) == []
+    assert "token missing or wrong" in text_of(dom, "status")
+    assert text_of(dom, "rate") == "-"
+
+
+def test_the_server_refuses_the_page_without_the_token(tmp_path):
+    with FixtureServer(token="right-token") as server:
+        dom = dump_dom(server.url(token="wrong-token"), tmp_path)
+    assert "token missing or wrong" in dom and text_of(dom, "rate") is None
+
+
+def test_an_ended_run_keeps_its_last_picture(tmp_path):
+    with FixtureServer(token="t", end_after=2) as server:
+        dom = dump_dom(server.url(), tmp_path)
+        assert server.httpd.state_requests > 2
+    assert page_errors(dom) == []
+    assert text_of(dom, "status").startswith("run ended")
+    assert number(text_of(dom, "rate")) > 0
+    assert attributes_of(dom, "matrix")[1].get("data-rows") == "4"
+
+
+def test_a_run_not_reported_yet_is_drawn(tmp_path):
+    with FixtureServer(token="t", nodes=3, unreported=True) as server:
+        dom = dump_dom(server.url(), tmp_path)
+    assert page_errors(dom) == []
+    assert text_of(dom, "status") == "live"
+    assert text_of(dom, "rate") == "0.00" and text_of(dom, "state") == "running"
+    assert attributes_of(dom, "matrix")[1].get("data-rows") == "3"
+    assert dom.count("not reported yet") == 3
+
+
+def free_port():
+    """A port nothing listens on now (bound to 127.0.0.1:0, then closed)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Lines:
+    """Reads a pipe to the end on its own thread (the child never blocks on a
+    full pipe) and lets the test wait for a line matching a pattern."""
+
+    def __init__(self, pipe):
+        self.lines, self.cond = [], threading.Condition()
+        self.thread = threading.Thread(target=self._read, args=(pipe,), daemon=True)
+        self.thread.start()
+
+    def _read(self, pipe):
+        for line in pipe:
+            with self.cond:
+                self.lines.append(line)
+                self.cond.notify_all()
+        with self.cond:
+            self.lines.append(None)  # end of file
+            self.cond.notify_all()
+
+    def wait_for(self, pattern, timeout):
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while True:
+                for line in self.lines:
+                    if line is None:
+                        return None
+                    m = pattern.search(line)
+                    if m:
+                        return m
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self.cond.wait(left)
+
+    def text(self):
+        with self.cond:
+            return "".join(l for l in self.lines if l)
+
+
+def require_monitor(exe):
+    out = subprocess.run([exe, "config", "--markdown"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         universal_newlines=True, timeout=60).stdout
+    if "monitor.port" not in out:
+        reason = "this evbench has no monitor (evbench config --markdown lacks monitor.port)"
+        if os.environ.get("EVBENCH_TESTS_STRICT"):  # scripts/test.sh: nothing may skip
+            pytest.fail(reason)
+        pytest.skip(reason)
+
+
+@pytest.mark.timeout(240)
+def test_the_page_of_a_real_run_shows_its_rate(tmp_path):
+    exe = real_evbench()
+    require_monitor(exe)
+    browser.require_chromium()
+    port = free_port()
+    args = [exe, "run", "--set", "monitor.port=%d" % port, "--set", "duration=20s", "--set", "warmup=1s",
+            "--set", "nodes=3", "--set", "driver=tcp", "--set", "bootstrap=local",
+            "--set", "fragment.size=64KiB", "--json", str(tmp_path / "result.json")]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                            universal_newlines=True, cwd=str(tmp_path), start_new_session=True,
+                            preexec_fn=default_signals)
+    try:
+        out, err = Lines(proc.stdout), Lines(proc.stderr)
+        m = err.wait_for(MONITOR_LINE, 60)
+        assert m, "no `# monitor:` line on stderr:\n" + err.text()[-2000:]
+        url = m.group(1)
+        assert int(m.group(2)) == port
+        # The first intervals may not be reported yet: look again until the
+        # page shows a rate, as long as the run lasts (a few looks at most).
+        rate, state, dom = None, None, ""
+        for _ in range(6):
+            time.sleep(2)
+            if proc.poll() is not None:
+                break
+            dom = dump_dom(url, tmp_path)
+            rate, state = number(text_of(dom, "rate")), text_of(dom, "state")
+            if rate:
+                break
+        hint = (" (live.js never ran: does the server serve /live.js and /live.css without the token?)"
+                if text_of(dom, "status") == "connecting..." else "")
+        assert rate and rate > 0, "the page never showed a rate: status %r%s, rate %r\n%s" % (
+            text_of(dom, "status"), hint, text_of(dom, "rate"), err.text()[-2000:])
+        assert state in ("running", "paused", "finished")
+        assert text_of(dom, "status") == "live" or text_of(dom, "status").startswith("run finished")
+        assert attributes_of(dom, "matrix")[1].get("data-rows") == "3"
+        assert proc.wait(timeout=120) == 0, err.text()[-3000:]
+        out.thread.join(10)
+        assert os.path.isfile(str(tmp_path / "result.json"))
+    finally:
+        if proc.poll() is None:
+            kill_group(proc)
+        proc.wait(timeout=30)
