@@ -83,6 +83,14 @@ struct FuConfig {
   double accept_ratio = 1.0;       // fraction of events accepted (counted)
 };
 
+// monitor.*: where the EVM's rank serves /metrics, the live page and
+// /control (port 0: no monitor), and where its token is kept.
+struct MonitorConfig {
+  int port = 0;
+  std::string bind = "127.0.0.1";
+  std::string token_file;  // "" : a fresh random token, printed at start
+};
+
 struct Config {
   // Topology
   int nodes = 4;
@@ -141,6 +149,10 @@ struct Config {
   std::string bootstrap = "local";
   PollMode poll_mode = PollMode::automatic;
   Bind bind = Bind::core;
+
+  // The run monitor (docs/MONITORING.md): an HTTP endpoint on the EVM's
+  // rank, off while port is 0.
+  MonitorConfig monitor;
 
   // Where it came from
   std::string source = "<defaults>";

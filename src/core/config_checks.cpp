@@ -203,6 +203,14 @@ const std::vector<Rule>& rules() {
                               c.protocol + " has none (use " + either(p.protocols_with_evm) + ")"};
          return std::nullopt;
        }},
+      {"`monitor.port` needs an EVM (pull, push): its rank serves the monitor",
+       [](const Config& c, const PluginKeys& p) -> std::optional<Failure> {
+         if (c.monitor.port == 0 || c.with_evm) return std::nullopt;
+         return Failure{{"monitor.port", "protocol"},
+                        "the monitor is served by the EVM's rank, which gathers the run's "
+                        "figures and applies /control; protocol " +
+                            c.protocol + " has none (use " + either(p.protocols_with_evm) + ")"};
+       }},
       {"`on_failure: exclude` needs an EVM (pull, push) and a `driver` that survives a peer's "
        "death",
        [](const Config& c, const PluginKeys& p) -> std::optional<Failure> {

@@ -301,6 +301,22 @@ const std::vector<CoreKey>& core_key_table() {
             "how processes start and find each other"),
        [](Config& c, const Value& v) { c.bootstrap = v.text; },
        [](const Config& c) { return text(c.bootstrap); }},
+      {spec("monitor.port", K::integer, "0", "", 0, 65535,
+            "TCP port of the run monitor (docs/MONITORING.md): the EVM's rank serves "
+            "Prometheus /metrics, the live page and POST /control there; 0: no monitor"),
+       [](Config& c, const Value& v) { c.monitor.port = static_cast<int>(v.integer); },
+       [](const Config& c) { return integer(c.monitor.port); }},
+      {spec("monitor.bind", K::string, "127.0.0.1", "", -kInf, kInf,
+            "IP address the monitor listens on (127.0.0.1: this host only; 0.0.0.0 exposes "
+            "it to every network the host is on)"),
+       [](Config& c, const Value& v) { c.monitor.bind = v.text; },
+       [](const Config& c) { return text(c.monitor.bind); }},
+      {spec("monitor.token_file", K::string, "", "", -kInf, kInf,
+            "file holding the monitor's token (read when it exists, else created with a "
+            "random token, mode 0600), for a Prometheus credentials_file; empty: a fresh "
+            "token each run, printed at start"),
+       [](Config& c, const Value& v) { c.monitor.token_file = v.text; },
+       [](const Config& c) { return text(c.monitor.token_file); }},
       {choice("bind", Bind::core,
               "where ranks run: core binds one rank per core of the CPUs the process may use "
               "(sched_getaffinity; distinct physical cores before their hyperthreads, in rank "

@@ -38,6 +38,29 @@ enum class CommandType : uint16_t {
   // labelled its fragment `value` in the slot assigned `event_id`.
   desync = 11,
   mask = 12,  // EVM -> BU (on_ru_loss mask): RU `ru` is masked (out of sync): build without it
+  // Any rank -> the EVM's rank (the monitor, Channel::monitor): this rank's
+  // figures, one record per command; `slot` says which (MonitorStat).
+  stats = 13,
+  // The EVM's rank -> every rank (Channel::control): a run-time change;
+  // `slot` names the knob (ControlKnob), `event_id` the first event under it.
+  control = 14,
+};
+// What a stats command carries (Command::slot).
+enum class MonitorStat : uint32_t {
+  bu = 0,       // bu; bytes: fragment bytes received; event_id: fragments; count:
+                // requests in flight; value: integrity errors
+  latency = 1,  // bu; event_id, bytes, value: latency p50, p90, p99 in ns
+  matrix = 2,   // bu; ru: first RU; count: entries (1..4); bytes, value, pad[0], pad[1]:
+                // fragment bytes received from RUs ru, ru+1, ...
+  ru = 3,       // ru; bytes: fragment bytes sent; event_id: fragments sent
+};
+// Which knob a control command sets (Command::slot); the value is in
+// Command::value (an integer, or a double's bits).
+enum class ControlKnob : uint32_t {
+  parallel = 0,         // BU: fragment requests in flight per event
+  processing_time = 1,  // BU: the FUs' time per event (double seconds)
+  rate_factor = 2,      // RU `ru`: its ru_rate_factors entry (double)
+  pause = 3,            // every rank: value 1 paused, 0 running (no progress is not a fault)
 };
 constexpr uint32_t kNoRu = UINT32_MAX;
 
@@ -96,7 +119,15 @@ inline uint32_t header_checksum(FragmentHeader h) {
 }
 
 // Tags: low 3 bits name the channel, the rest the BU slot (data only).
-enum class Channel : uint32_t { to_evm = 1, to_ru = 2, to_bu = 3, data = 4, bench = 5 };
+enum class Channel : uint32_t {
+  to_evm = 1,
+  to_ru = 2,
+  to_bu = 3,
+  data = 4,
+  bench = 5,
+  monitor = 6,  // stats to the monitor (does not count as progress)
+  control = 7,  // run-time changes from the EVM's rank
+};
 inline uint32_t command_tag(Channel c) {
   return static_cast<uint32_t>(c);
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "protocols/common/monitor_reporter.hpp"
 #include "protocols/common/ru_agent.hpp"
 #include "protocols/common/windows.hpp"
 #include "units/window_layout.hpp"
@@ -46,7 +47,8 @@ DataPath resolve_data_path(const Config& config, const Driver& driver) {
 
 void build_event_builder(EventBuilderRank& out, Engine& engine, Bootstrap& boot,
                          const Topology& topo, RankStats& stats, bool quiet,
-                         const ProtocolAgents& make, const std::string& keep_dir) {
+                         const ProtocolAgents& make, const std::string& keep_dir,
+                         MonitorState* monitor, const MonitorLabels& labels) {
   const Config& config = engine.config();
   Driver& driver = engine.driver();
   const RankRoles& me = topo.ranks.at(engine.rank());
@@ -68,9 +70,13 @@ void build_event_builder(EventBuilderRank& out, Engine& engine, Bootstrap& boot,
   // faults: {desync: ruN}: the injector shifts this rank's RU when it plays.
   if (out.ru && engine.faults())
     engine.faults()->on_desync([ru = out.ru.get()](int64_t by) { ru->desync(by); });
-  if (out.ru)
+  ReportedUnits reported;
+  if (out.ru) {
     out.agents.push_back(std::make_unique<RuAgent>(engine, *out.ru, *out.ru_memory, topo, stats,
                                                    write ? &out.windows : nullptr));
+    reported.ru_agent = out.agents.back().get();
+    reported.ru = out.ru.get();
+  }
   if (out.bu) {
     // Without an EVM, BU 0 prints the live line.
     const bool live = !quiet && topo.evm_rank < 0 && me.bu == 0;
@@ -82,11 +88,23 @@ void build_event_builder(EventBuilderRank& out, Engine& engine, Bootstrap& boot,
     if (out.ru && make.pulls && config.local_fragment == LocalFragment::in_place &&
         config.on_failure == OnFailure::abort && config.corrupt_probability == 0)
       bu->serve_local_in_place(*out.ru);
+    reported.bu_agent = bu.get();
+    reported.bu = out.bu.get();
+    reported.fus = out.fus.get();
     out.agents.push_back(std::move(bu));
   }
+  EvmAgent* evm = nullptr;
   if (me.evm) {
     if (!make.evm) throw Error("protocol " + config.protocol + " has no EVM");
-    out.agents.push_back(make.evm(engine, topo, stats, !quiet));
+    auto agent = make.evm(engine, topo, stats, !quiet);
+    evm = agent.get();
+    out.agents.push_back(std::move(agent));
+  }
+  if (config.monitor.port != 0) {
+    out.agents.push_back(std::make_unique<MonitorReporter>(engine, topo, stats, reported));
+    if (evm && monitor)
+      out.agents.push_back(
+          std::make_unique<MonitorHub>(engine, topo, *evm, stats, *monitor, labels, quiet));
   }
 }
 

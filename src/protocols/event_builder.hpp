@@ -15,6 +15,7 @@
 #include "protocols/common/bu_agent.hpp"
 #include "protocols/common/engine.hpp"
 #include "protocols/common/evm_agent.hpp"
+#include "protocols/common/monitor_hub.hpp"
 #include "protocols/common/rank_stats.hpp"
 #include "units/builder_unit.hpp"
 #include "units/filter_units.hpp"
@@ -67,8 +68,11 @@ DataPath resolve_data_path(const Config& config, const Driver& driver);
 
 // Collective (window advertisement). `config.data_path` must be resolved.
 // `keep_dir`: where a BU keeps a fragment it finds out of sync ("": here).
+// With monitor.port set, every rank gets a MonitorReporter and the EVM's
+// rank a MonitorHub publishing into `monitor` (its state; null elsewhere).
 void build_event_builder(EventBuilderRank& out, Engine& engine, Bootstrap& boot,
                          const Topology& topo, RankStats& stats, bool quiet,
-                         const ProtocolAgents& make, const std::string& keep_dir = "");
+                         const ProtocolAgents& make, const std::string& keep_dir = "",
+                         MonitorState* monitor = nullptr, const MonitorLabels& labels = {});
 
 }  // namespace evb

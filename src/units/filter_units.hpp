@@ -24,6 +24,10 @@ class FilterUnits {
   // Earliest time an FU finishes (for the event loop's sleep), or -1.
   int64_t next_deadline() const;
 
+  // Run-time control: events handed over from now on take `ns` each.
+  void set_processing_time(int64_t ns) { processing_ns_ = ns; }
+  int64_t processing_time_ns() const { return processing_ns_; }
+
   uint64_t processed() const { return processed_; }
   uint64_t accepted() const { return accepted_; }
 

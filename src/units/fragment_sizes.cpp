@@ -6,15 +6,15 @@
 #include "core/rng.hpp"
 
 namespace evb {
-namespace {
-
-double factor(const Config& c, int ru) {
+double rate_factor(const Config& c, int ru) {
   return c.ru_rate_factors.empty() ? 1.0 : c.ru_rate_factors.at(ru);
 }
 
-}  // namespace
-
 uint64_t fragment_payload(const Config& c, int ru, uint64_t event) {
+  return fragment_payload(c, ru, event, rate_factor(c, ru));
+}
+
+uint64_t fragment_payload(const Config& c, int ru, uint64_t event, double factor) {
   const double mean = static_cast<double>(c.fragment.size);
   double size = mean;
   const uint64_t bits = mix(c.seed, static_cast<uint64_t>(ru) + 1, event);
@@ -34,7 +34,7 @@ uint64_t fragment_payload(const Config& c, int ru, uint64_t event) {
       break;
     }
   }
-  size *= factor(c, ru);
+  size *= factor;
   const double hi = static_cast<double>(max_payload(c, ru));
   return static_cast<uint64_t>(std::clamp(size, 8.0, hi));
 }

@@ -10,5 +10,10 @@ namespace evb {
 
 // Payload size of RU `ru`'s fragment of `event` (deterministic in seed).
 uint64_t fragment_payload(const Config& c, int ru, uint64_t event);
+// The same with `factor` in place of RU `ru`'s ru_rate_factors entry (run-time
+// control); still clamped to the largest payload the config allocates.
+uint64_t fragment_payload(const Config& c, int ru, uint64_t event, double factor);
+// RU `ru`'s ru_rate_factors entry (1 when the list is empty).
+double rate_factor(const Config& c, int ru);
 
 }  // namespace evb

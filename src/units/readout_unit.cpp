@@ -14,7 +14,8 @@ ReadoutUnit::ReadoutUnit(int index, const Config& config)
     : config_(config),
       index_(index),
       meta_bytes_(meta_bytes(config)),
-      max_payload_(max_payload(config, index)) {
+      max_payload_(max_payload(config, index)),
+      start_factor_(evb::rate_factor(config, index)) {
   stride_ = slot_stride(config, index);
   // `ru_buffer` counts fragment bytes; the 64 B header room per slot comes on
   // top, so a ring of N maximal fragments really holds N slots.
@@ -62,11 +63,25 @@ FragmentView ReadoutUnit::fragment(uint64_t event, size_t s) const {
   f.header = ring_.data() + s * stride_;
   f.meta = f.header + sizeof(FragmentHeader);
   f.payload = f.meta + meta_bytes_;
-  f.payload_size = fragment_payload(config_, index_, served_event(event));
+  f.payload_size = factors_.empty()
+                       ? fragment_payload(config_, index_, served_event(event))
+                       : fragment_payload(config_, index_, served_event(event), factor_of(event));
   const uint64_t full = f.payload_size / kCrcBlock;
   f.crc = crc32c_extend(prefix_crc_[s * blocks_per_slot_ + full], f.payload + full * kCrcBlock,
                         f.payload_size - full * kCrcBlock);
   return f;
+}
+
+void ReadoutUnit::set_rate_factor(double factor, uint64_t from_event) {
+  // A boundary before the last one (a late command) replaces what follows it.
+  while (!factors_.empty() && factors_.back().first >= from_event) factors_.pop_back();
+  factors_.emplace_back(from_event, factor);
+}
+
+double ReadoutUnit::factor_of(uint64_t event) const {
+  for (auto it = factors_.rbegin(); it != factors_.rend(); ++it)
+    if (event >= it->first) return it->second;
+  return start_factor_;
 }
 
 void ReadoutUnit::fill_header(FragmentHeader& h, const FragmentView& f, uint64_t event, int bu) {

@@ -63,8 +63,14 @@ class ReadoutUnit {
   static uint64_t ring_bytes(const Config& config, int index);
   static uint64_t checksum_table_bytes(const Config& config, int index);
   uint64_t fragments_sent() const { return sequence_; }
+  // Run-time control: events from `from_event` on have this RU's
+  // ru_rate_factors entry `factor` (sizes still clamped to what the ring
+  // holds); events before keep the factor they were assigned under.
+  void set_rate_factor(double factor, uint64_t from_event);
+  double rate_factor() const { return factors_.empty() ? start_factor_ : factors_.back().second; }
 
  private:
+  double factor_of(uint64_t event) const;
   static constexpr uint64_t kCrcBlock = 4096;
   const Config& config_;
   int index_;
@@ -77,6 +83,8 @@ class ReadoutUnit {
   size_t blocks_per_slot_;
   uint64_t sequence_ = 0;
   uint64_t shift_ = 0;  // desync: added to every event asked for (modulo 2^64)
+  double start_factor_ = 1;
+  std::vector<std::pair<uint64_t, double>> factors_;  // (first event, factor), ascending
 };
 
 }  // namespace evb

@@ -55,6 +55,7 @@ struct Summary {
   uint64_t ring_slots = 0;
   uint64_t assignments_held_back = 0;
   std::vector<FailureRecord> failures;  // lost or excluded peers, as the EVM saw them
+  std::vector<ControlRecord> control;   // run-time changes the EVM applied (the monitor)
   // The EVM's built bytes per time bin and when assignment stopped
   // (RankStats): recovery times are read from them (aggregate_recovery).
   std::vector<uint64_t> rate_bins;

@@ -37,6 +37,15 @@ BuAgent::BuAgent(Engine& engine, BuilderUnit& bu, FilterUnits& fus, const Regist
   slot_masked_.assign(c.credits, 0);
   if (mask_) stats_.masked_per_ru.assign(static_cast<size_t>(topo.nodes), 0);
   kept_.assign(static_cast<size_t>(topo.nodes), 0);
+  parallel_ = c.parallel;
+  bytes_from_ru_.assign(static_cast<size_t>(topo.nodes), 0);
+}
+
+int BuAgent::requests_in_flight() const {
+  int n = 0;
+  for (const EventSlot& e : bu_.slots())
+    if (e.state == SlotState::building) n += e.in_flight;
+  return n;
 }
 
 void BuAgent::on_peer_lost(PeerId peer, int64_t now) {
@@ -131,7 +140,7 @@ void BuAgent::expect_fragment(uint32_t slot, int ru) {
 
 void BuAgent::request_fragments(uint32_t slot) {
   EventSlot& e = bu_.slot(slot);
-  const int parallel = engine_.config().parallel;
+  const int parallel = parallel_;
   while (e.in_flight < parallel && e.next < bu_.nru()) {
     const int r = e.order[e.next++];
     if (ru_lost(r)) continue;
@@ -197,6 +206,8 @@ void BuAgent::fragment(uint32_t slot, int ru, size_t bytes, PeerId from) {
     return;
   }
   if (!before_fragment(slot, ru)) return;
+  bytes_from_ru_[static_cast<size_t>(ru)] += bytes;
+  ++fragments_received_;
   EventSlot& e = bu_.slot(slot);
   if (e.state != SlotState::building)
     throw PeerError(from, "BU " + std::to_string(bu_.index()) + ": a fragment from " +

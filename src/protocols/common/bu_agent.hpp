@@ -51,6 +51,16 @@ class BuAgent : public Agent {
   int64_t next_timer_ns() const override;
   std::string waiting_for() const override;
 
+  // The monitor's view (protocols/common/monitor_reporter.hpp): fragment
+  // bytes received from each RU, fragments received, requests in flight.
+  const std::vector<uint64_t>& bytes_from_ru() const { return bytes_from_ru_; }
+  uint64_t fragments_received() const { return fragments_received_; }
+  int requests_in_flight() const;
+  // Run-time control: events started from now on ask `parallel` RUs at a time.
+  void set_parallel(int parallel) { parallel_ = parallel; }
+  int parallel() const { return parallel_; }
+  int index() const { return bu_.index(); }
+
  protected:
   // A free slot was handed back by the FUs (carrying its finished event).
   virtual void slot_released(uint32_t slot, uint64_t event, uint64_t bytes) = 0;
@@ -152,6 +162,9 @@ class BuAgent : public Agent {
   int64_t next_report_ns_ = 0;
   uint64_t reported_bytes_ = 0;
   uint64_t reported_events_ = 0;
+  int parallel_ = 0;
+  std::vector<uint64_t> bytes_from_ru_;  // per RU
+  uint64_t fragments_received_ = 0;
 };
 
 }  // namespace evb

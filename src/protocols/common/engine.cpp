@@ -13,6 +13,9 @@ namespace evb {
 namespace {
 constexpr uint8_t kEngineAgent = 0;  // cookies of the engine's own operations
 constexpr uint64_t kRecvFlag = 1ull << 55;
+// A command send on Channel::monitor: its completion is not progress (a rank
+// reporting its figures is not a rank moving data).
+constexpr uint64_t kQuietFlag = 1ull << 54;
 
 const char* status_text(OpStatus s) {
   switch (s) {
@@ -91,7 +94,7 @@ void Engine::on_failed(const Completion& c) {
     driver_.post_recv(kAnyPeer, command_tag(recv_channel_.at(idx)), recv_slots_.at(idx),
                       config_.command_size, recv_slots_.reg(idx), c.cookie);
   } else {
-    send_slots_.release(v);
+    send_slots_.release(v & ~kQuietFlag);
     --command_sends_in_flight_;
   }
 }
@@ -130,15 +133,15 @@ void Engine::send_command(PeerId peer, Channel channel, const Command& cmd) {
   std::memcpy(send_slots_.at(idx), &cmd, sizeof cmd);
   const Segment seg = send_slots_.segment(idx, config_.command_size);
   ++command_sends_in_flight_;
+  const uint64_t cookie =
+      make_cookie(kEngineAgent, channel == Channel::monitor ? idx | kQuietFlag : idx);
   if (delaying()) {
-    post_or_delay([this, peer, channel, seg, idx] {
-      driver_.post_send(peer, command_tag(channel), std::span<const Segment>(&seg, 1),
-                        make_cookie(kEngineAgent, idx));
+    post_or_delay([this, peer, channel, seg, cookie] {
+      driver_.post_send(peer, command_tag(channel), std::span<const Segment>(&seg, 1), cookie);
     });
     return;
   }
-  driver_.post_send(peer, command_tag(channel), std::span<const Segment>(&seg, 1),
-                    make_cookie(kEngineAgent, idx));
+  driver_.post_send(peer, command_tag(channel), std::span<const Segment>(&seg, 1), cookie);
 }
 
 void Engine::send(PeerId peer, Tag tag, std::span<const Segment> segments, uint64_t cookie) {
@@ -278,9 +281,11 @@ void Engine::on_engine_completion(const Completion& c) {
     Agent* a = agents_.at(listeners_[static_cast<int>(channel)]);
     driver_.post_recv(kAnyPeer, command_tag(channel), recv_slots_.at(idx), config_.command_size,
                       recv_slots_.reg(idx), c.cookie);
+    if (channel == Channel::monitor) ++quiet_seen_;
     a->on_command(c.peer, cmd);
   } else {
-    send_slots_.release(v);
+    if (v & kQuietFlag) ++quiet_seen_;
+    send_slots_.release(v & ~kQuietFlag);
     --command_sends_in_flight_;
   }
 }
@@ -351,21 +356,25 @@ void Engine::idle(int64_t now) {
   }
 }
 
+void Engine::set_processing_time(double seconds) {
+  // Silence while FUs process an event is not a fault: it may last that long.
+  timeout_s_ = config_.peer_timeout_s > 0 ? config_.peer_timeout_s + seconds : 0;
+}
+
 void Engine::run() {
   t0_ns_ = now_ns();
   last_progress_ns_ = t0_ns_;
   for (size_t i = 1; i < agents_.size(); ++i) agents_[i]->start(t0_ns_);
-  // Silence while FUs process an event is not a fault: it may last that long.
-  const double timeout_s = config_.peer_timeout_s + config_.fu.processing_time_s;
-  const int64_t timeout_ns = s_to_ns(config_.peer_timeout_s) > 0 ? s_to_ns(timeout_s) : 0;
+  set_processing_time(config_.fu.processing_time_s);
   Completion batch[64];
   while (!all_done()) {
     bool progress = false;
     const size_t n = driver_.poll(std::span<Completion>(batch, 64));
     batch_ = std::span<const Completion>(batch, n);
+    quiet_seen_ = 0;
     for (size_t i = 0; i < n; ++i) dispatch(batch[i]);
     batch_ = {};
-    progress |= n > 0;
+    progress |= n > quiet_seen_;
     while (!local_completions_.empty()) {
       const Completion c = local_completions_.front();
       local_completions_.pop_front();
@@ -376,7 +385,7 @@ void Engine::run() {
       const auto [channel, cmd] = local_commands_.front();
       local_commands_.pop_front();
       agents_.at(listeners_[static_cast<int>(channel)])->on_command(rank_, cmd);
-      progress = true;
+      progress |= channel != Channel::monitor;
     }
     int64_t now = now_ns();
     if (faults_) {
@@ -391,12 +400,14 @@ void Engine::run() {
       progress |= delayed_.size() != before;
     }
     for (size_t i = 1; i < agents_.size(); ++i) agents_[i]->on_tick(now);
-    if (progress) {
+    if (progress || paused_) {
       last_progress_ns_ = now;
+      if (!progress) idle(now);
     } else {
+      const int64_t timeout_ns = s_to_ns(timeout_s_);
       if (now - last_progress_ns_ > timeout_ns && timeout_ns > 0)
         throw Error("rank " + std::to_string(rank_) + ": no progress for " +
-                    seconds_text(timeout_s) +
+                    seconds_text(timeout_s_) +
                     " s (peer_timeout + fu.processing_time); waiting for " + waiting_report());
       idle(now);
     }

@@ -109,6 +109,12 @@ class Engine {
   // Runs until every agent is done and every command send has completed.
   void run();
 
+  // Run-time control (the monitor): while paused, standing still is not a
+  // fault; the silence allowed grows with the FUs' time per event.
+  void set_paused(bool paused) { paused_ = paused; }
+  bool paused() const { return paused_; }
+  void set_processing_time(double seconds);
+
   int rank() const { return rank_; }
   const Config& config() const { return config_; }
   int64_t t0_ns() const { return t0_ns_; }
@@ -171,6 +177,9 @@ class Engine {
   RingQueue<std::pair<Channel, Command>> local_commands_;
   int64_t t0_ns_ = 0;
   int64_t last_progress_ns_ = 0;
+  double timeout_s_ = 0;       // peer_timeout + fu.processing_time (0: none)
+  bool paused_ = false;        // the monitor paused assignment
+  size_t quiet_seen_ = 0;      // completions of this poll that are monitor traffic
   bool exclude_ = false;       // on_failure exclude
   std::vector<uint8_t> lost_;  // by rank
   FaultInjector* faults_ = nullptr;

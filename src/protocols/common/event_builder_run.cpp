@@ -13,8 +13,18 @@ EventBuilderRun::EventBuilderRun(const ProtocolContext& ctx, const ProtocolAgent
 void EventBuilderRun::set_up() {
   engine_.emplace(ctx_.driver, ctx_.boot.rank(), ctx_.config, ctx_.mode, ctx_.peer_names);
   if (!faults_.empty()) engine_->set_faults(&faults_);
+  const Config& c = ctx_.config;
+  MonitorLabels labels;
+  if (c.monitor.port != 0 && ctx_.topo.ranks.at(ctx_.boot.rank()).evm) {
+    monitor_ = start_monitor(c, agents_.pulls);
+    labels.protocol = c.protocol;
+    labels.variant = ctx_.driver.variant();
+    if (ctx_.driver.capabilities().rdma_write)
+      labels.variant += std::string(" ") + to_string(c.data_path);
+    labels.data_path = to_string(c.data_path);
+  }
   build_event_builder(units_, *engine_, ctx_.boot, ctx_.topo, ctx_.stats, ctx_.quiet, agents_,
-                      ctx_.keep_dir);
+                      ctx_.keep_dir, monitor_.state.get(), labels);
 }
 
 void EventBuilderRun::finish(RankStats& stats) {

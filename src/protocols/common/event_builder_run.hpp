@@ -11,6 +11,7 @@
 #include "protocols/api/protocol.hpp"
 #include "protocols/common/engine.hpp"
 #include "protocols/common/fault_injector.hpp"
+#include "protocols/common/monitor_setup.hpp"
 #include "protocols/event_builder.hpp"
 
 namespace evb {
@@ -26,6 +27,7 @@ class EventBuilderRun : public ProtocolRun {
   ProtocolContext ctx_;
   ProtocolAgents agents_;
   FaultInjector faults_;
+  MonitorEndpoint monitor_;  // the EVM's rank, monitor.port set (outlives the engine's agents)
   std::optional<Engine> engine_;
   EventBuilderRank units_;
 };

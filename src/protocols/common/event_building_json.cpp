@@ -89,6 +89,18 @@ void EventBuildingReport::results_fields(JsonWriter& w, const Config& c, const T
   fault_entries(w, c, t, s);
   failure_entries(w, s);
   w.end_array();
+  // The monitor's run-time changes, in order: a tuning session as data.
+  w.begin_array("control");
+  for (const ControlRecord& r : s.control) {
+    w.begin_object();
+    w.value("t_s", r.t_s);
+    w.value("key", r.key);
+    w.value("value", r.value);
+    w.value("from_event", r.from_event);
+    w.value("source", r.source);
+    w.end_object();
+  }
+  w.end_array();
   write_bounds(w, s);
   w.value("samples_from", s.samples_from);
   write_samples(w, c, s);

@@ -100,6 +100,10 @@ void EventBuildingReport::print_body(std::FILE* out, const Config& c, const Summ
                static_cast<unsigned long long>(s.fu_accepted));
   print_corrupt_fault(out, c, s);
   print_failures(out, c, s);
+  for (const ControlRecord& r : s.control)  // "# control at 2.80 s: parallel 1 (from event 68606)"
+    std::fprintf(out, "# control at %.2f s: %s%s%s (from event %llu)\n", r.t_s, r.key.c_str(),
+                 r.value.empty() ? "" : " ", r.value.c_str(),
+                 static_cast<unsigned long long>(r.from_event));
   if (!s.failures.empty() || s.late_discarded || s.incomplete_lost_peer)
     std::fprintf(out,
                  "# on_failure %s: %d rank(s) lost%s, %llu late deliveries discarded, %llu events "

@@ -39,6 +39,7 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
     s.masked_events = r.evm_masked_events;
     accepted = r.completed_per_bu;
     s.failures = r.failures;
+    s.control = r.control;
     s.rate_bins = r.rate_bins;
     s.rate_bin_s = r.rate_bin_s;
     s.assign_stopped_at_s = r.assign_stopped_at_s;

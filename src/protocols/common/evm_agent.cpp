@@ -150,6 +150,10 @@ void EvmAgent::start(int64_t now) {
   deadline_ns_ = c.events ? 0 : now + s_to_ns(c.duration_s);
   interval_ns_ = s_to_ns(c.report_interval_s);
   next_report_ns_ = now + interval_ns_;
+  credits_ = c.credits;
+  const size_t slots = static_cast<size_t>(topo_.nodes) * static_cast<size_t>(c.credits);
+  parked_.reserve(slots);
+  unparking_.reserve(slots);
 }
 
 void EvmAgent::on_command(PeerId from, const Command& cmd) {
@@ -199,6 +203,7 @@ void EvmAgent::on_command(PeerId from, const Command& cmd) {
     ++stats_.completed_per_bu[bu];
     if (exclude_) book_reassigned_built(cmd.event_id, now_ns());
     interval_bytes_ += cmd.bytes;
+    bytes_built_ += cmd.bytes;
     ++interval_events_;
     if (exclude_) book_sample(now_ns(), cmd.bytes);  // only a lost rank needs them
     timeline_.add(now_ns() - engine_.t0_ns(), cmd.bytes);
@@ -236,6 +241,10 @@ void EvmAgent::release(bool final) {
 }
 
 void EvmAgent::serve(PeerId from, int bu, uint32_t slot) {
+  if (paused_ || static_cast<int>(slot) >= credits_) {
+    parked_.push_back({from, bu, slot});
+    return;
+  }
   const size_t k = static_cast<size_t>(bu) * engine_.config().credits + slot;
   if (auto e = evm_.assign(bu)) {
     held_[k] = 1;
@@ -244,6 +253,31 @@ void EvmAgent::serve(PeerId from, int bu, uint32_t slot) {
   } else if (exclude_) {
     idle_.push_back({from, bu, slot});
   }
+}
+
+int EvmAgent::held_slots(int bu) const {
+  const size_t credits = static_cast<size_t>(engine_.config().credits);
+  int n = 0;
+  for (size_t s = 0; s < credits; ++s) n += held_[static_cast<size_t>(bu) * credits + s];
+  return n;
+}
+
+void EvmAgent::set_credits(int credits) {
+  credits_ = credits;
+  unpark();
+}
+
+void EvmAgent::set_paused(bool paused) {
+  paused_ = paused;
+  unpark();
+}
+
+void EvmAgent::unpark() {
+  unparking_.clear();
+  unparking_.swap(parked_);
+  for (const IdleSlot& i : unparking_)
+    if (!evm_.excluded(i.bu)) serve(i.from, i.bu, i.slot);
+  maybe_stop();
 }
 
 void EvmAgent::maybe_stop() {

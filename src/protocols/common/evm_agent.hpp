@@ -56,6 +56,24 @@ class EvmAgent : public Agent {
   bool done() const override { return stop_sent_; }
   std::string waiting_for() const override;
 
+  // Run-time control (the monitor, monitor_hub.hpp). Slots numbered from
+  // `credits` up and, while paused, every slot are parked instead of
+  // served: a parked slot holds no event and gets its next one when the
+  // change is undone. Applied between assignments, so at an event boundary.
+  void set_credits(int credits);
+  void set_paused(bool paused);
+  int credits() const { return credits_; }
+  bool paused() const { return paused_; }
+  // The monitor's view: the next event to be assigned, events assigned and
+  // built, bytes of built events, slots of BU `bu` holding an event.
+  uint64_t next_event() const { return evm_.assigned(); }
+  uint64_t events_built() const { return evm_.completed_total(); }
+  uint64_t bytes_built() const { return bytes_built_; }
+  int held_slots(int bu) const;
+  bool bu_excluded(int bu) const { return evm_.excluded(bu); }
+  bool ru_is_masked(int ru) const { return evm_.masked(ru); }
+  bool stopping() const { return evm_.stopping(); }
+
  protected:
   // Hands event `event` to BU `bu`'s slot `slot` (the credit came from `from`).
   virtual void assign_event(PeerId from, int bu, uint32_t slot, uint64_t event) = 0;
@@ -116,6 +134,13 @@ class EvmAgent : public Agent {
     uint32_t slot;
   };
   std::vector<IdleSlot> idle_;  // free slots whose credit got no event (stopping, held back)
+  // Run-time control: slots parked by a lower `credits` or a pause.
+  int credits_ = 0;
+  bool paused_ = false;
+  std::vector<IdleSlot> parked_;
+  std::vector<IdleSlot> unparking_;  // scratch of set_credits/set_paused (capacity kept)
+  uint64_t bytes_built_ = 0;
+  void unpark();
 };
 
 }  // namespace evb

@@ -103,6 +103,11 @@ std::string RankStats::serialize() const {
   std::vector<std::string> f;
   for (const auto& r : failures) f.push_back(r.encode());
   out << YAML::Key << "failures" << YAML::Value << f;
+  out << YAML::Key << "control" << YAML::Value << YAML::BeginSeq;
+  for (const auto& r : control)
+    out << YAML::Flow << YAML::BeginSeq << r.t_s << r.key << r.value << r.from_event << r.source
+        << YAML::EndSeq;
+  out << YAML::EndSeq;
   out << YAML::Key << "rate_bins" << YAML::Value << rate_bins;
   out << YAML::Key << "rate_bin_s" << YAML::Value << rate_bin_s;
   out << YAML::Key << "assign_stopped_at_s" << YAML::Value << assign_stopped_at_s;
@@ -178,6 +183,10 @@ RankStats RankStats::deserialize(const std::string& text) {
   s.excluded_bus = n["excluded_bus"].as<std::vector<int>>(std::vector<int>{});
   for (const auto& t : n["failures"].as<std::vector<std::string>>(std::vector<std::string>{}))
     s.failures.push_back(FailureRecord::decode(t));
+  for (const auto& r : n["control"])
+    s.control.push_back(ControlRecord{r[0].as<double>(), r[1].as<std::string>(),
+                                      r[2].as<std::string>(), r[3].as<uint64_t>(),
+                                      r[4].as<std::string>()});
   s.rate_bins = n["rate_bins"].as<std::vector<uint64_t>>(std::vector<uint64_t>{});
   s.rate_bin_s = n["rate_bin_s"].as<double>(0.0);
   s.assign_stopped_at_s = n["assign_stopped_at_s"].as<double>(-1.0);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/histogram.hpp"
+#include "monitor/snapshot.hpp"
 #include "units/builder_unit.hpp"
 
 namespace evb {
@@ -86,6 +87,8 @@ struct RankStats {
   std::vector<uint64_t> rate_bins;
   double rate_bin_s = 0;
   double assign_stopped_at_s = -1;
+  // EVM: run-time changes applied (the monitor's POST /control), in order.
+  std::vector<ControlRecord> control;
   // on_failure exclude: free slots that waited for a release (back-pressure).
   uint64_t assignments_held_back = 0;
   // Deliveries refused after an exclusion: credits from an excluded BU (EVM),

@@ -1,0 +1,228 @@
+#include "protocols/common/monitor_hub.hpp"
+
+#include <bit>
+#include <cstdio>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+
+namespace evb {
+namespace {
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+std::string factors_text(const std::vector<double>& f) {
+  std::string s = "[";
+  for (size_t i = 0; i < f.size(); ++i) s += (i ? ", " : "") + number(f[i]);
+  return s + "]";
+}
+
+}  // namespace
+
+MonitorHub::MonitorHub(Engine& engine, const Topology& topo, EvmAgent& evm, RankStats& stats,
+                       MonitorState& state, MonitorLabels labels, bool quiet)
+    : engine_(engine), topo_(topo), evm_(evm), stats_(stats), state_(state), quiet_(quiet) {
+  const Config& c = engine.config();
+  const auto nodes = static_cast<size_t>(topo.nodes);
+  const uint8_t id = engine_.add_agent(this);
+  // Per interval each rank sends 2 + nodes/4 (BU) and 1 (RU) commands.
+  const size_t per_rank = 3 + (nodes + 3) / 4;
+  engine_.listen(Channel::monitor, id,
+                 static_cast<int>(std::min<size_t>(4096, per_rank * topo.ranks.size())));
+  MonitorSnapshot& s = snapshot_;
+  s.protocol = std::move(labels.protocol);
+  s.variant = std::move(labels.variant);
+  s.data_path = std::move(labels.data_path);
+  s.nodes = topo.nodes;
+  s.interval_s = c.report_interval_s;
+  s.bus.assign(nodes, MonitorBu{});
+  s.rus.assign(nodes, MonitorRu{});
+  s.matrix.assign(nodes * nodes, 0);
+  s.params.parallel = c.parallel;
+  s.params.credits = c.credits;
+  s.params.credits_allocated = c.credits;
+  s.params.processing_time_s = c.fu.processing_time_s;
+  s.params.ru_rate_factors.assign(nodes, 1.0);
+  for (size_t r = 0; r < c.ru_rate_factors.size() && r < nodes; ++r)
+    s.params.ru_rate_factors[r] = c.ru_rate_factors[r];
+  for (size_t r = 0; r < nodes; ++r) s.rus[r].rate_factor = s.params.ru_rate_factors[r];
+}
+
+void MonitorHub::start(int64_t now) {
+  interval_ns_ = s_to_ns(engine_.config().report_interval_s);
+  next_ns_ = now + interval_ns_;
+  publish(now, false);
+}
+
+void MonitorHub::on_command(PeerId from, const Command& cmd) {
+  auto refuse = [&](const std::string& what) {
+    throw PeerError(from, "monitor: stats from " + engine_.peer_name(from) + " refused: " + what);
+  };
+  if (cmd.type != CommandType::stats) refuse("not a stats command");
+  const auto nodes = static_cast<uint32_t>(topo_.nodes);
+  auto own_bu = [&] {
+    if (cmd.bu >= nodes || topo_.bu_rank[cmd.bu] != from) refuse("it names a BU it does not host");
+    return &snapshot_.bus[cmd.bu];
+  };
+  switch (static_cast<MonitorStat>(cmd.slot)) {
+    case MonitorStat::bu: {
+      MonitorBu* b = own_bu();
+      b->bytes = cmd.bytes;
+      b->fragments = cmd.event_id;
+      b->requests_in_flight = cmd.count;
+      b->integrity_errors = cmd.value;
+      b->reported = true;
+      return;
+    }
+    case MonitorStat::latency: {
+      MonitorBu* b = own_bu();
+      b->latency_p50_s = ns_to_s(static_cast<int64_t>(cmd.event_id));
+      b->latency_p90_s = ns_to_s(static_cast<int64_t>(cmd.bytes));
+      b->latency_p99_s = ns_to_s(static_cast<int64_t>(cmd.value));
+      return;
+    }
+    case MonitorStat::matrix: {
+      own_bu();
+      if (cmd.count < 1 || cmd.count > 4 || cmd.ru >= nodes || cmd.count > nodes - cmd.ru)
+        refuse("a traffic row outside the RUs");
+      const uint64_t v[4] = {cmd.bytes, cmd.value, cmd.pad[0], cmd.pad[1]};
+      for (uint32_t k = 0; k < cmd.count; ++k)
+        snapshot_.matrix[static_cast<size_t>(cmd.ru + k) * nodes + cmd.bu] = v[k];
+      return;
+    }
+    case MonitorStat::ru: {
+      if (cmd.ru >= nodes || topo_.ru_rank[cmd.ru] != from)
+        refuse("it names an RU it does not host");
+      MonitorRu& r = snapshot_.rus[cmd.ru];
+      r.bytes = cmd.bytes;
+      r.fragments = cmd.event_id;
+      r.reported = true;
+      return;
+    }
+  }
+  refuse("unknown record " + std::to_string(cmd.slot));
+}
+
+void MonitorHub::broadcast(ControlKnob knob, uint64_t value) {
+  const Command c{.type = CommandType::control,
+                  .event_id = boundary_,
+                  .slot = static_cast<uint32_t>(knob),
+                  .value = value};
+  for (size_t rank = 0; rank < topo_.ranks.size(); ++rank)
+    engine_.send_command(static_cast<PeerId>(rank), Channel::control, c);
+}
+
+void MonitorHub::record(int64_t now, std::string key, std::string value) {
+  ControlRecord r{ns_to_s(now - engine_.t0_ns()), std::move(key), std::move(value), boundary_,
+                  "http"};
+  if (!quiet_)
+    std::fprintf(stderr, "# t=%6.1f s  control: %s%s%s (from event %llu)\n", r.t_s, r.key.c_str(),
+                 r.value.empty() ? "" : " ", r.value.c_str(),
+                 static_cast<unsigned long long>(r.from_event));
+  stats_.control.push_back(r);
+  snapshot_.control.push_back(std::move(r));
+}
+
+void MonitorHub::apply(const ControlRequest& r, int64_t now) {
+  // Every change of one request applies from the same event on: the next
+  // one to be assigned (a resume or more credits assign some at once).
+  boundary_ = evm_.next_event();
+  MonitorParams& p = snapshot_.params;
+  // A pause stops assignment first; a resume comes last, once the other
+  // changes are on their way (the events it assigns at once are under them).
+  auto pause = [&](bool on) {
+    if (on == p.paused) return;
+    p.paused = on;
+    evm_.set_paused(on);
+    broadcast(ControlKnob::pause, on ? 1 : 0);
+    record(now, on ? "pause" : "resume", "");
+  };
+  if (r.pause && *r.pause) pause(true);
+  if (r.parallel) {
+    p.parallel = *r.parallel;
+    broadcast(ControlKnob::parallel, static_cast<uint64_t>(p.parallel));
+    record(now, "parallel", std::to_string(p.parallel));
+  }
+  if (r.processing_time_s) {
+    p.processing_time_s = *r.processing_time_s;
+    broadcast(ControlKnob::processing_time, std::bit_cast<uint64_t>(p.processing_time_s));
+    record(now, "fu.processing_time", number(p.processing_time_s));
+  }
+  if (r.ru_rate_factors) {
+    p.ru_rate_factors = *r.ru_rate_factors;
+    for (int ru = 0; ru < topo_.nodes; ++ru) {
+      const double f = p.ru_rate_factors[static_cast<size_t>(ru)];
+      snapshot_.rus[static_cast<size_t>(ru)].rate_factor = f;
+      engine_.send_command(topo_.ru_rank[ru], Channel::control,
+                           Command{.type = CommandType::control,
+                                   .event_id = boundary_,
+                                   .slot = static_cast<uint32_t>(ControlKnob::rate_factor),
+                                   .ru = static_cast<uint32_t>(ru),
+                                   .value = std::bit_cast<uint64_t>(f)});
+    }
+    record(now, "ru_rate_factors", factors_text(p.ru_rate_factors));
+  }
+  if (r.credits) {
+    p.credits = *r.credits;
+    evm_.set_credits(p.credits);
+    record(now, "credits", std::to_string(p.credits));
+  }
+  if (r.pause && !*r.pause) pause(false);
+}
+
+void MonitorHub::publish(int64_t now, bool finished) {
+  MonitorSnapshot& s = snapshot_;
+  s.t_s = ns_to_s(now - engine_.t0_ns());
+  s.events_assigned = evm_.next_event();
+  s.events_built = evm_.events_built();
+  s.bytes_built = evm_.bytes_built();
+  for (int b = 0; b < topo_.nodes; ++b) {
+    MonitorBu& bu = s.bus[static_cast<size_t>(b)];
+    bu.events_in_flight = static_cast<uint32_t>(evm_.held_slots(b));
+    bu.events_built = b < static_cast<int>(stats_.completed_per_bu.size())
+                          ? stats_.completed_per_bu[static_cast<size_t>(b)]
+                          : 0;
+    bu.excluded = evm_.bu_excluded(b);
+    MonitorRu& ru = s.rus[static_cast<size_t>(b)];
+    ru.masked = evm_.ru_is_masked(b);
+    ru.lost = engine_.lost(topo_.ru_rank[b]);
+  }
+  s.faults.clear();
+  for (const FailureRecord& f : stats_.failures)
+    s.faults.push_back(MonitorFault{f.unit, f.cause, f.action, f.lost_at_s, f.detected_at_s,
+                                    f.recovered_at_s, f.reassigned});
+  s.finished = finished;
+  state_.publish(s);
+}
+
+void MonitorHub::on_tick(int64_t now) {
+  if (finished_) return;
+  if (state_.has_requests()) {
+    if (evm_.stopping()) {
+      // Assignment has ended: nothing is left to apply a change to.
+      if (!quiet_ && !state_.take_requests().empty())
+        std::fprintf(stderr, "# control: request(s) after the end of assignment not applied\n");
+    } else {
+      for (const ControlRequest& r : state_.take_requests()) apply(r, now);
+    }
+  }
+  if (evm_.done()) {
+    finished_ = true;
+    publish(now, true);
+    return;
+  }
+  if (interval_ns_ > 0 && now >= next_ns_) {
+    next_ns_ = now + interval_ns_;
+    publish(now, false);
+  }
+}
+
+int64_t MonitorHub::next_timer_ns() const {
+  return finished_ || interval_ns_ <= 0 ? -1 : next_ns_;
+}
+
+}  // namespace evb

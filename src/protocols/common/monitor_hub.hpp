@@ -1,0 +1,64 @@
+#pragma once
+// MonitorHub: the monitor's side of the EVM's rank. It keeps the snapshot
+// the HTTP thread formats (MonitorSnapshot): the EVM's own view (events
+// assigned and built, slots held per BU, failures, exclusions, masks) and
+// the stats every rank's MonitorReporter sends, each checked (the sender
+// must host the unit it reports on, indices in range) before it is used.
+// Once per report_interval it publishes a copy into MonitorState.
+// It applies control requests queued by POST /control at its next tick,
+// between two assignments (the event boundary: the next event to be
+// assigned is the first under the change): credits and pause on the EVM
+// (EvmAgent parks slots), parallel and the FUs' time on every BU,
+// rate factors on each RU, pause on every rank (a paused run is not a
+// silent one). Each change is recorded with its time (results.control[],
+// the page's timeline) and announced on stderr.
+#include <cstdint>
+#include <string>
+
+#include "core/topology.hpp"
+#include "monitor/monitor_state.hpp"
+#include "protocols/common/engine.hpp"
+#include "protocols/common/evm_agent.hpp"
+#include "protocols/common/rank_stats.hpp"
+
+namespace evb {
+
+// The labels of every series: what runs.
+struct MonitorLabels {
+  std::string protocol;
+  std::string variant;
+  std::string data_path;
+};
+
+class MonitorHub : public Agent {
+ public:
+  MonitorHub(Engine& engine, const Topology& topo, EvmAgent& evm, RankStats& stats,
+             MonitorState& state, MonitorLabels labels, bool quiet);
+  void start(int64_t now_ns) override;
+  void on_command(PeerId from, const Command& cmd) override;
+  void on_completion(const Completion&) override {}
+  void on_tick(int64_t now_ns) override;
+  int64_t next_timer_ns() const override;
+  bool done() const override { return true; }
+  std::string waiting_for() const override { return "monitor: nothing"; }
+
+ private:
+  void apply(const ControlRequest& r, int64_t now);
+  void record(int64_t now, std::string key, std::string value);
+  void broadcast(ControlKnob knob, uint64_t value);
+  void publish(int64_t now, bool finished);
+
+  Engine& engine_;
+  const Topology& topo_;
+  EvmAgent& evm_;
+  RankStats& stats_;
+  MonitorState& state_;
+  bool quiet_;
+  MonitorSnapshot snapshot_;
+  int64_t interval_ns_ = 0;
+  int64_t next_ns_ = 0;
+  bool finished_ = false;
+  uint64_t boundary_ = 0;  // the first event under the request being applied
+};
+
+}  // namespace evb
