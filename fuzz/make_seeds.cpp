@@ -163,6 +163,15 @@ void config_seeds(const fs::path& dir) {
         "  - {at: 2s, kill: bu2}\n  - {at: 3s, delay: ru0, by: 5ms, for: 1s}\n");
 }
 
+// Bodies of POST /control (fuzz_control).
+void control_seeds(const fs::path& dir) {
+  write(dir, "parallel", "{\"parallel\": 2}");
+  write(dir, "several", "{\"credits\": 1, \"fu.processing_time\": \"2ms\"}");
+  write(dir, "factors", "ru_rate_factors: [1, 0.5, 1]\n");
+  write(dir, "pause", "{\"pause\": true}");
+  write(dir, "bad", "{\"credits\": 9, \"resume\": true}");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -176,5 +185,6 @@ int main(int argc, char** argv) {
   tcp_seeds(out / "tcp_framing");
   rendezvous_seeds(out / "rendezvous");
   config_seeds(out / "config");
+  control_seeds(out / "control");
   return 0;
 }
