@@ -171,6 +171,7 @@ def test_prometheus_scrapes_a_run_and_sees_a_control_change(tmp_path):
             assert run.proc.poll() is None, "the run ended before Prometheus saw the change:\n" + run.err.text()
             return values == [1.0]
         wait_until("evbench_parallel == 1 through Prometheus", parallel_is_one, 15)
+        assert run_series(prom, "evbench_control_changes_total") == [1.0]  # the same scrape
         state = run.state()
         assert state["params"]["parallel"] == 1
         assert [c["key"] for c in state["control"]] == ["parallel"]
