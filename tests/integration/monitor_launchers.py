@@ -10,8 +10,9 @@ assigned event was built with zero integrity errors, and no process of the
 run is left (process groups killed on every path, hard deadlines everywhere).
 
   monitor_launchers.py EVBENCH mpirun [--mpirun PATH] [--driver mpi|tcp]
-      mpirun -np 4 --oversubscribe on lo, --set bootstrap=mpi; mpirun forwards
-      the EVM rank's stderr. The token comes from the printed line.
+      mpirun -np 4 --oversubscribe --tag-output on lo, --set bootstrap=mpi;
+      mpirun forwards the EVM rank's stderr, tagged with its rank (3). The
+      token comes from the printed line.
   monitor_launchers.py EVBENCH env
       the 4 ranks started by hand as srun would (EVBENCH_RANK/SIZE/RENDEZVOUS/
       RUN_ID, --set bootstrap=env), tcp driver; monitor.token_file names a file
@@ -20,19 +21,17 @@ run is left (process groups killed on every path, hard deadlines everywhere).
   monitor_launchers.py EVBENCH netns --scripts DIR
       3 hosts of scripts/netns-cluster.sh, the ranks by scripts/netns-run.sh
       (the EVM, rank 3, in host 0's namespace), the monitor bound to 0.0.0.0
-      there and scraped FROM host 1's namespace at host 0's address on the
-      emulated network, with the token from a monitor.token_file the test
-      writes first (Prometheus's credentials_file on another node). The
-      cluster is torn down on every path. Exit 77 (skipped) where network
-      namespaces cannot be made (not root, no iproute2).
-
-  monitor_launchers.py http METHOD URL [--token-file F] [--body JSON]
-      one request, printed as `STATUS` then the body (the netns mode runs this
-      inside another host's namespace)."""
+      there and scraped FROM host 1's namespace (monitor_client.py runs there)
+      at host 0's address on the emulated network, with the token from a
+      monitor.token_file the test writes first (Prometheus's credentials_file
+      on another node). The cluster is torn down on every path. Exit 77
+      (skipped) where network namespaces cannot be made (not root, no
+      iproute2)."""
 import argparse
 import collections
 import json
 import os
+import pathlib
 import re
 import secrets
 import signal
@@ -41,12 +40,10 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 
+from monitor_client import Client, metric
 from netns_cluster import namespaces, probe, processes_mentioning, root_links, sh
 
-SKIP = 77
 RANKS = 4  # nodes 3 + the dedicated EVM (the last rank)
 RUN = ["nodes=3", "fragment.size=64KiB", "duration=12s", "warmup=200ms", "verify.sample=1",
        "peer_timeout=20s"]
@@ -62,88 +59,16 @@ def fail(msg):
     sys.exit(1)
 
 
-def skip(msg):
-    print("SKIPPED: " + msg, flush=True)
-    sys.exit(SKIP)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def http(method, url, token=None, body=None, timeout=5):
-    """One request; returns (status, text). HTTP errors are answers too."""
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-    data = None
-    if body is not None:
-        data = body.encode()
-        headers["Content-Type"] = "application/json"
-    req = urllib.request.Request(url, data=data, method=method, headers=headers)
+def free_ports(n):
+    """n distinct free loopback ports (all held at once while chosen)."""
+    socks = [socket.socket() for _ in range(n)]
     try:
-        with urllib.request.urlopen(req, timeout=timeout) as r:
-            return r.status, r.read().decode()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read().decode()
-
-
-def http_main(argv):
-    """`http` mode: one request; exit 0 with `STATUS\\nBODY`, 1 when unreachable."""
-    p = argparse.ArgumentParser(prog="monitor_launchers.py http")
-    p.add_argument("method")
-    p.add_argument("url")
-    p.add_argument("--token-file")
-    p.add_argument("--body")
-    a = p.parse_args(argv)
-    token = open(a.token_file).read().strip() if a.token_file else None
-    try:
-        status, text = http(a.method, a.url, token, a.body)
-    except OSError as e:
-        print(f"unreachable: {e}")
-        sys.exit(1)
-    print(status)
-    print(text, end="")
-
-
-class Client:
-    """Requests to the monitor: from this process (loopback), or from inside
-    another host's namespace by running this script's `http` mode there."""
-
-    def __init__(self, base, token=None, netns=None, token_file=None):
-        self.base, self.token, self.netns, self.token_file = base, token, netns, token_file
-
-    def request(self, method, path, body=None, auth=True):
-        url = self.base + path
-        if not self.netns:
-            try:
-                return http(method, url, self.token if auth else None, body)
-            except OSError as e:
-                return None, str(e)
-        cmd = ["ip", "netns", "exec", self.netns, sys.executable, os.path.abspath(__file__),
-               "http", method, url]
-        if auth:
-            cmd += ["--token-file", self.token_file]
-        if body is not None:
-            cmd += ["--body", body]
-        try:
-            r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                               timeout=15)
-        except subprocess.TimeoutExpired:
-            return None, "no answer within 15 s"
-        if r.returncode != 0:
-            return None, r.stdout.strip()
-        status, _, text = r.stdout.partition("\n")
-        return int(status), text
-
-
-def metric(text, name):
-    """The value of the first series of family `name` in a Prometheus text."""
-    for line in text.splitlines():
-        m = re.match(r"([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)$", line)
-        if m and m.group(1) == name:
-            return float(m.group(3))
-    return None
+        for s in socks:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in socks]
+    finally:
+        for s in socks:
+            s.close()
 
 
 def scrape_until(client, name, want, deadline, procs):
@@ -168,21 +93,23 @@ def read_all(files):
     out = {}
     for f in files:
         try:
-            out[f] = open(f, errors="replace").read()
+            out[f] = pathlib.Path(f).read_text(errors="replace")
         except OSError:
             out[f] = ""
     return out
 
 
-MONITOR_LINE = re.compile(r"# monitor: (http://[^/\s]+)/\?token=([0-9A-Za-z_-]+)")
+# mpirun --tag-output prefixes each line with [job,rank]<stderr>:
+MONITOR_LINE = re.compile(
+    r"^(?:\[\d+,(\d+)\]<stderr>:)?# monitor: (http://[^/\s]+)/\?token=(\S+)\n", re.M)
 
 
 def await_monitor_line(logs, procs, deadline):
     while time.monotonic() < deadline:
-        for f, text in read_all(logs()).items():
+        for f, text in read_all(logs).items():
             m = MONITOR_LINE.search(text)
             if m:
-                return f, m.group(1), m.group(2)
+                return f, m.group(1), m.group(2), m.group(3)
         if all(p.poll() is not None for p in procs):
             fail("every process ended without a '# monitor:' line")
         time.sleep(0.2)
@@ -194,35 +121,38 @@ def sets(keys):
 
 
 # What a launcher started: the processes (each leads a process group of its
-# own), the files their output goes to (evm_log: the EVM rank's), client(base,
-# token) to reach the monitor, codes() every exit status once all are done.
-Launch = collections.namedtuple("Launch", "procs logs evm_log client codes")
+# own), the files their output goes to (evm_log: the EVM rank's; evm_tag: its
+# rank in mpirun's --tag-output), client(base, token) to reach the monitor,
+# codes() every exit status once all are done.
+Launch = collections.namedtuple("Launch", "procs logs evm_log evm_tag client codes")
 
 
 def popen(cmd, out_path, env=None, err_path=None):
-    out = open(out_path, "w")
-    err = open(err_path, "w") if err_path else subprocess.STDOUT
-    return subprocess.Popen(cmd, env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
-                            start_new_session=True)
+    """Starts cmd as the leader of a new process group, output to files."""
+    with open(out_path, "w") as out, open(err_path or os.devnull, "w") as err:
+        return subprocess.Popen(cmd, env=env, stdout=out, stdin=subprocess.DEVNULL,
+                                stderr=err if err_path else subprocess.STDOUT,
+                                start_new_session=True)
 
 
 def launch_mpirun(a, tmp, out, procs):
-    port = free_port()
+    port, = free_ports(1)
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    cmd = [a.mpirun, "-np", str(RANKS), "--oversubscribe", "--mca", "btl_tcp_if_include", "lo",
-           "--mca", "oob_tcp_if_include", "lo", a.evbench, "run"] + \
+    cmd = [a.mpirun, "-np", str(RANKS), "--oversubscribe", "--tag-output",
+           "--mca", "btl_tcp_if_include", "lo", "--mca", "oob_tcp_if_include", "lo",
+           a.evbench, "run"] + \
         sets(["bootstrap=mpi", f"driver={a.driver}"] + RUN + [f"monitor.port={port}"]) + \
         ["--json", out]
     print("$ " + " ".join(cmd), flush=True)
     logs = [os.path.join(tmp, "mpirun.out"), os.path.join(tmp, "mpirun.err")]
     procs.append(popen(cmd, logs[0], env, logs[1]))
-    return Launch(procs, logs, logs[1],
+    return Launch(procs, logs, logs[1], str(RANKS - 1),
                   lambda base, token: Client(expect_base(base, f"http://127.0.0.1:{port}"), token),
                   lambda: [procs[0].returncode])
 
 
 def launch_env(a, tmp, out, procs):
-    port, rendezvous = free_port(), free_port()
+    port, rendezvous = free_ports(2)
     token_file = os.path.join(tmp, "monitor.token")  # absent: the EVM's rank creates it
     logs = [os.path.join(tmp, f"rank-{r}.log") for r in range(RANKS)]
     for rank in range(RANKS):
@@ -239,10 +169,10 @@ def launch_env(a, tmp, out, procs):
         st = os.stat(token_file)
         if st.st_mode & 0o777 != 0o600:
             fail(f"{token_file} was created mode {oct(st.st_mode & 0o777)}, expected 0600")
-        if open(token_file).read().strip() != token:
+        if pathlib.Path(token_file).read_text().strip() != token:
             fail(f"{token_file} does not hold the printed token {token}")
         return Client(expect_base(base, f"http://127.0.0.1:{port}"), token)
-    return Launch(procs, logs, logs[RANKS - 1], client, lambda: [p.returncode for p in procs])
+    return Launch(procs, logs, logs[RANKS - 1], None, client, lambda: [p.returncode for p in procs])
 
 
 def launch_netns(a, tmp, out, procs, prefix):
@@ -261,10 +191,11 @@ def launch_netns(a, tmp, out, procs, prefix):
             f"monitor.token_file={token_file}"])
     print("$ " + " ".join(cmd), flush=True)
     procs.append(popen(cmd, os.path.join(tmp, "netns-run.out")))
-    logs = [os.path.join(logdir, f"rank-{r}.log") for r in range(RANKS)]
+    logs = [os.path.join(logdir, f"rank-{r}.log") for r in range(RANKS)] + \
+        [os.path.join(tmp, "netns-run.out")]
 
     def client(base, token):
-        if open(token_file).read().strip() != token:
+        if pathlib.Path(token_file).read_text().strip() != token:
             fail(f"the run prints token {token}, not the one of {token_file}")
         print(f"the monitor prints {base}; scraping it from {prefix}-h1 at {addr0}", flush=True)
         return Client(f"http://{addr0}:{NETNS_PORT}", netns=f"{prefix}-h1",
@@ -273,7 +204,22 @@ def launch_netns(a, tmp, out, procs, prefix):
     def codes():
         with open(codes_file) as f:
             return [int(line.split()[1]) for line in f if line.strip()] + [procs[0].returncode]
-    return Launch(procs, logs, logs[RANKS - 1], client, codes)
+    return Launch(procs, logs, logs[RANKS - 1], None, client, codes)
+
+
+def stop(procs, tmp):
+    """Kills every process group started, then any process of the run left
+    in a group of its own (its command line names the run's folder)."""
+    for p in procs:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    for pid in processes_mentioning(tmp):
+        try:
+            os.kill(int(pid), signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 def expect_base(base, want):
@@ -308,9 +254,10 @@ def check_results(out, evm_text, driver):
 
 def exercise(launch, deadline):
     """The monitor while the run goes on: found, scraped, steered."""
-    log, base, token = await_monitor_line(lambda: launch.logs, launch.procs, deadline)
-    if log != launch.evm_log:
-        fail(f"the monitor line is in {log}, expected the EVM rank's {launch.evm_log}")
+    log, tag, base, token = await_monitor_line(launch.logs, launch.procs, deadline)
+    if log != launch.evm_log or tag != launch.evm_tag:
+        fail(f"the monitor line is in {log} (mpirun rank {tag}), expected the EVM rank's "
+             f"{launch.evm_log} (rank {launch.evm_tag})")
     client = launch.client(base, token)
     status, _ = client.request("GET", "/metrics", auth=False)
     if status != 401:
@@ -372,16 +319,8 @@ def run(a):
                       "\n".join(text.splitlines()[-15:]))
             raise
         finally:
-            for p in procs:
-                try:
-                    os.killpg(p.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-            for pid in processes_mentioning(tmp):  # a rank in a group of its own
-                try:
-                    os.kill(int(pid), signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)  # nothing stops the cleanup
+            stop(procs, tmp)
             if prefix:
                 down = sh([os.path.join(a.scripts, "netns-cluster.sh"), "down",
                            "--prefix", prefix])
@@ -398,8 +337,6 @@ def run(a):
 
 
 def main():
-    if len(sys.argv) > 1 and sys.argv[1] == "http":
-        return http_main(sys.argv[2:])
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("evbench")
     p.add_argument("mode", choices=("mpirun", "env", "netns"))
