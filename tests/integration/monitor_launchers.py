@@ -186,7 +186,7 @@ def launch_netns(a, tmp, out, procs, prefix):
            "--timeout", str(RUN_DEADLINE - 15), "--procs", str(RANKS),
            "--port", str(NETNS_RENDEZVOUS), "--json", out, "--codes", codes_file,
            "--logs", logdir, "--"] + \
-        sets(["driver=tcp"] + RUN + [
+        sets(["driver=tcp", "poll_mode=block"] + RUN + [  # ranks, not links, share 2 cores
             "monitor.bind=0.0.0.0", f"monitor.port={NETNS_PORT}",
             f"monitor.token_file={token_file}"])
     print("$ " + " ".join(cmd), flush=True)
@@ -273,6 +273,7 @@ def exercise(launch, deadline):
         fail(f"/api/state answered {status}, params.parallel not 2: {state[:300]}")
     print(f"scraped: {built:.0f} events built, then 202 on /control, then evbench_parallel 2"
           f" and /api/state params.parallel 2", flush=True)
+    return client
 
 
 def run(a):
@@ -299,7 +300,7 @@ def run(a):
                 launch = launch_netns(a, tmp, out, procs, prefix)
             else:
                 launch = {"mpirun": launch_mpirun, "env": launch_env}[a.mode](a, tmp, out, procs)
-            exercise(launch, deadline)
+            client = exercise(launch, deadline)
             for p in procs:
                 try:
                     p.wait(timeout=max(0.1, deadline - time.monotonic()))
@@ -313,6 +314,9 @@ def run(a):
             left = processes_mentioning(tmp)
             if left:
                 fail(f"processes of the run are left after it ended: {left}")
+            status, text = client.request("GET", "/metrics")
+            if status is not None:
+                fail(f"the monitor's port still answers ({status}) after the run ended")
         except SystemExit:
             for f, text in read_all(launch.logs if launch else []).items():
                 print(f"--- {os.path.basename(f)} (last lines)\n" +
