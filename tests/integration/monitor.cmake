@@ -1,0 +1,48 @@
+# The monitor under the cluster launchers users run it with
+# (monitor_launchers.py, docs/MONITORING.md): 3 nodes + a dedicated EVM for
+# ~12 s with monitor.port set; the test finds the `# monitor:` line, scrapes
+# /metrics until events are built, POSTs {"parallel": 2} (202), scrapes
+# until evbench_parallel is 2, then checks every exit status, the change in
+# results.control (and the EVM's stderr), zero integrity errors, and that no
+# process is left. Every step has a deadline below the TIMEOUT.
+set(_evb_monitor /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/monitor_launchers.py
+                 $<TARGET_FILE:evbench>)
+
+# mpirun (root, oversubscribed, loopback only) with the mpi bootstrap: the
+# EVM is the 4th rank and mpirun forwards its stderr. Over the mpi driver and
+# over the tcp driver.
+if(TARGET evbench_bootstrap_mpi)
+  set(_evb_monitor_env "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+  set(_evb_monitor_drivers)
+  if(TARGET evbench_driver_mpi)
+    list(APPEND _evb_monitor_drivers mpi)
+  endif()
+  if(TARGET evbench_driver_tcp)
+    list(APPEND _evb_monitor_drivers tcp)
+  endif()
+  foreach(driver IN LISTS _evb_monitor_drivers)
+    add_test(NAME monitor_mpirun_${driver}
+             COMMAND ${_evb_monitor} mpirun --mpirun ${EVBENCH_MPIRUN} --driver ${driver})
+    set_tests_properties(monitor_mpirun_${driver} PROPERTIES TIMEOUT 90
+                         ENVIRONMENT "${_evb_monitor_env}" LABELS "integration;mpi;monitor")
+  endforeach()
+endif()
+
+if(TARGET evbench_driver_tcp)
+  # The env bootstrap (what srun runs): 4 ranks started by hand on loopback;
+  # the EVM's rank creates monitor.token_file (mode 0600) with its token.
+  add_test(NAME monitor_env_bootstrap COMMAND ${_evb_monitor} env)
+  set_tests_properties(monitor_env_bootstrap PROPERTIES TIMEOUT 90
+                       LABELS "integration;monitor")
+
+  # The emulated cluster (scripts/netns-cluster.sh, 3 hosts; its own prefix
+  # evbmNNNN): the EVM in host 0's namespace binds 0.0.0.0, and the test
+  # scrapes and steers it from host 1's namespace at host 0's address with
+  # the token of a monitor.token_file it wrote, as Prometheus on another
+  # node would. Skipped (77) where namespaces cannot be made; torn down on
+  # every path.
+  add_test(NAME monitor_netns_remote_scrape
+           COMMAND ${_evb_monitor} netns --scripts ${PROJECT_SOURCE_DIR}/scripts)
+  set_tests_properties(monitor_netns_remote_scrape PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77
+                       RUN_SERIAL TRUE LABELS "integration;netns;monitor")
+endif()
