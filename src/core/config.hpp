@@ -83,6 +83,15 @@ struct FuConfig {
   double accept_ratio = 1.0;       // fraction of events accepted (counted)
 };
 
+// One entry of `control:`: at `at_s` into the data phase, the EVM applies
+// `body` as if POSTed to the monitor's /control (a flow YAML map such as
+// {parallel: 2}; checked against the run's limits by the event builders'
+// rules). A live tuning session (results.control[]) replayed as a config.
+struct ControlStep {
+  double at_s = 0;
+  std::string body;
+};
+
 // monitor.*: where the EVM's rank serves /metrics, the live page and
 // /control (port 0: no monitor), and where its token is kept.
 struct MonitorConfig {
@@ -153,6 +162,7 @@ struct Config {
   // The run monitor (docs/MONITORING.md): an HTTP endpoint on the EVM's
   // rank, off while port is 0.
   MonitorConfig monitor;
+  std::vector<ControlStep> control;  // timed run-time changes (the monitor's /control)
 
   // Where it came from
   std::string source = "<defaults>";

@@ -203,13 +203,17 @@ const std::vector<Rule>& rules() {
                               c.protocol + " has none (use " + either(p.protocols_with_evm) + ")"};
          return std::nullopt;
        }},
-      {"`monitor.port` needs an EVM (pull, push): its rank serves the monitor",
+      {"`monitor.port` and `control` need an EVM (pull, push): its rank serves the monitor "
+       "and applies the changes",
        [](const Config& c, const PluginKeys& p) -> std::optional<Failure> {
-         if (c.monitor.port == 0 || c.with_evm) return std::nullopt;
-         return Failure{{"monitor.port", "protocol"},
-                        "the monitor is served by the EVM's rank, which gathers the run's "
-                        "figures and applies /control; protocol " +
-                            c.protocol + " has none (use " + either(p.protocols_with_evm) + ")"};
+         if ((c.monitor.port == 0 && c.control.empty()) || c.with_evm) return std::nullopt;
+         const bool port = c.monitor.port != 0;
+         return Failure{
+             {port ? "monitor.port" : "control", "protocol"},
+             std::string(port ? "the monitor is served" : "run-time changes are applied") +
+                 " by the EVM's rank, which gathers the run's figures and applies "
+                 "changes; protocol " +
+                 c.protocol + " has none (use " + either(p.protocols_with_evm) + ")"};
        }},
       {"`on_failure: exclude` needs an EVM (pull, push) and a `driver` that survives a peer's "
        "death",

@@ -33,6 +33,7 @@ struct Value {
   std::vector<double> reals;
   std::map<std::string, std::string> map;
   std::vector<FaultSpec> faults;
+  std::vector<ControlStep> controls;
 };
 
 // One core key: its spec and how it reads and writes Config.
@@ -161,6 +162,13 @@ std::optional<std::vector<FaultSpec>> parse_faults(const YAML::Node& node, std::
                                                    YAML::Mark& where);
 std::string faults_yaml(const std::vector<FaultSpec>& faults);  // flow style
 std::string faults_json(const std::vector<FaultSpec>& faults);
+// ---- control lists (config_control.cpp) ----
+// Parses `control:` (each entry a map with `at` and the keys of a /control
+// body); the reason names the entry ("entry 2: ...").
+std::optional<std::vector<ControlStep>> parse_controls(const YAML::Node& node, std::string& reason,
+                                                       YAML::Mark& where);
+std::string controls_yaml(const std::vector<ControlStep>& steps);  // flow style
+std::string controls_json(const std::vector<ControlStep>& steps);
 // "bu2" -> ('b', 2); "evm" -> ('e', 0); nullopt when not a unit name.
 std::optional<std::pair<char, int>> parse_unit_name(const std::string& name);
 

@@ -157,6 +157,8 @@ std::string json_value(const KeySpec& spec, const Value& v) {
     }
     case KeyType::fault_list:
       return faults_json(v.faults);
+    case KeyType::control_list:
+      return controls_json(v.controls);
   }
   return "null";
 }

@@ -285,6 +285,19 @@ const std::vector<CoreKey>& core_key_table() {
          return v;
        }},
 
+      {spec("control", K::control_list, "[]", "", -kInf, kInf,
+            "timed run-time changes, seconds into the data phase, applied by the EVM as a "
+            "POST /control of the monitor would be (docs/MONITORING.md): {at: 5s, parallel: 2}, "
+            "{at: 8s, credits: 1, fu.processing_time: 2ms}, {at: 10s, ru_rate_factors: [1, "
+            "0.5, 1, 1]}, {at: 12s, pause: true}, {at: 14s, resume: true}; a tuning session "
+            "from results.control[] replayed (pull, push)"),
+       [](Config& c, const Value& v) { c.control = v.controls; },
+       [](const Config& c) {
+         Value v;
+         v.controls = c.control;
+         return v;
+       }},
+
       // ---- transport and start-up (driver and bootstrap choices come from the plug-ins)
       {spec("driver", K::choice, "tcp", "", -kInf, kInf, "network driver"),
        [](Config& c, const Value& v) { c.driver = v.text; },

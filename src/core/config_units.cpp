@@ -257,6 +257,8 @@ std::string type_name(KeyType type) {
       return "map";
     case KeyType::fault_list:
       return "fault list";
+    case KeyType::control_list:
+      return "control list";
   }
   return "?";
 }

@@ -161,6 +161,12 @@ std::optional<Value> parse_value(const KeySpec& spec, const YAML::Node& node, st
       v.faults = std::move(*f);
       return v;
     }
+    case KeyType::control_list: {
+      auto c = parse_controls(node, reason, where);
+      if (!c) return std::nullopt;
+      v.controls = std::move(*c);
+      return v;
+    }
   }
   reason = "unsupported key type";
   return std::nullopt;
@@ -203,6 +209,8 @@ std::string canonical_scalar(const KeySpec& spec, const Value& v) {
     }
     case KeyType::fault_list:
       return faults_yaml(v.faults);
+    case KeyType::control_list:
+      return controls_yaml(v.controls);
   }
   return "";
 }

@@ -100,7 +100,7 @@ void build_event_builder(EventBuilderRank& out, Engine& engine, Bootstrap& boot,
     evm = agent.get();
     out.agents.push_back(std::move(agent));
   }
-  if (config.monitor.port != 0) {
+  if (config.monitor.port != 0 || !config.control.empty()) {
     out.agents.push_back(std::make_unique<MonitorReporter>(engine, topo, stats, reported));
     if (evm && monitor)
       out.agents.push_back(

@@ -46,3 +46,42 @@ if(TARGET evbench_driver_tcp)
   set_tests_properties(monitor_netns_remote_scrape PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77
                        RUN_SERIAL TRUE LABELS "integration;netns;monitor")
 endif()
+
+# The `control:` list (a tuning session replayed as a config, no endpoint):
+# each entry applied at its time by the EVM, recorded with source config, in
+# the results and the table; every event built, zero integrity errors.
+set(_evb_check /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_result.py)
+add_test(NAME control_list_replayed_pull
+         COMMAND ${_evb_check} --expect-json results.control.0.key=parallel
+                 --expect-json results.control.0.value=1
+                 --expect-json results.control.0.source=config
+                 --expect-json results.control.1.key=pause
+                 --expect-json results.control.2.key=resume
+                 --expect-json results.control.3.key=credits
+                 --expect-json results.control.3.value=1
+                 --expect-stdout "# control at" --reject-stderr "# monitor:"
+                 -- $<TARGET_FILE:evbench> run --set duration=2s --set warmup=0s --set nodes=3
+                 --set fragment.size=64KiB --set peer_timeout=20s
+                 --set "control=[{at: 1.4s, credits: 1}, {at: 0.5s, parallel: 1}, {at: 0.8s, pause: true}, {at: 1.1s, resume: true}]")
+add_test(NAME control_list_replayed_push
+         COMMAND ${_evb_check} --expect-json results.control.0.key=fu.processing_time
+                 --expect-json results.control.1.key=ru_rate_factors
+                 "--expect-json=results.control.1.value=[1, 0.5, 0.25]"
+                 -- $<TARGET_FILE:evbench> run --set protocol=push --set duration=2s
+                 --set warmup=0s --set nodes=3 --set fragment.size=64KiB --set peer_timeout=20s
+                 --set "control=[{at: 0.5s, fu.processing_time: 100us}, {at: 1s, ru_rate_factors: [1, 0.5, 0.25]}]")
+# An entry POST /control would refuse is refused at validation, naming the
+# key, the entry and the limit (exit 2, nothing run).
+add_test(NAME control_list_out_of_range_refused
+         COMMAND ${_evb_check} --no-json --expect-exit 2 --expect-stderr "control"
+                 --expect-stderr "entry 1" --expect-stderr "credits: 9 exceeds"
+                 -- $<TARGET_FILE:evbench> validate --set nodes=3
+                 --set "control=[{at: 1s, credits: 9}]")
+add_test(NAME control_list_push_parallel_refused
+         COMMAND ${_evb_check} --no-json --expect-exit 2
+                 --expect-stderr "does not read parallel"
+                 -- $<TARGET_FILE:evbench> validate --set protocol=push
+                 --set "control=[{at: 1s, parallel: 2}]")
+set_tests_properties(control_list_replayed_pull control_list_replayed_push
+                     control_list_out_of_range_refused control_list_push_parallel_refused
+                     PROPERTIES TIMEOUT 60 LABELS integration)

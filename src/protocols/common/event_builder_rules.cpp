@@ -6,7 +6,9 @@
 #include "core/config.hpp"
 #include "core/config_detail.hpp"
 #include "core/ring_geometry.hpp"
+#include "monitor/control.hpp"
 #include "protocols/common/event_builder_run.hpp"
+#include "protocols/common/monitor_setup.hpp"
 
 namespace evb {
 namespace {
@@ -16,6 +18,25 @@ std::string num(uint64_t v) {
 }
 
 }  // namespace
+
+KeyRule control_rule(bool pulls) {
+  return {
+      "every `control` entry is a change POST /control would accept in this run (the "
+      "keys and limits of docs/MONITORING.md)",
+      [pulls](const Config& c, const PluginKeys&) -> std::optional<KeyProblem> {
+        if (c.control.empty()) return std::nullopt;
+        const ControlLimits limits = control_limits(c, pulls);
+        for (size_t i = 0; i < c.control.size(); ++i) {
+          const ControlParse p = parse_control(c.control[i].body, limits);
+          if (p.status != 202)
+            return KeyProblem{{"control"},
+                              "entry " + std::to_string(i + 1) + " (at " +
+                                  config_detail::format_real(c.control[i].at_s) +
+                                  " s): " + p.message};
+        }
+        return std::nullopt;
+      }};
+}
 
 std::vector<KeyRule> event_builder_rules() {
   return {

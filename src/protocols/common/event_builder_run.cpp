@@ -1,6 +1,7 @@
 #include "protocols/common/event_builder_run.hpp"
 
 #include "core/aligned_buffer.hpp"
+#include "core/config_loader.hpp"
 #include "protocols/common/event_building_report.hpp"
 #include "units/builder_unit.hpp"
 #include "units/readout_unit.hpp"
@@ -15,8 +16,13 @@ void EventBuilderRun::set_up() {
   if (!faults_.empty()) engine_->set_faults(&faults_);
   const Config& c = ctx_.config;
   MonitorLabels labels;
-  if (c.monitor.port != 0 && ctx_.topo.ranks.at(ctx_.boot.rank()).evm) {
-    monitor_ = start_monitor(c, agents_.pulls);
+  if ((c.monitor.port != 0 || !c.control.empty()) && ctx_.topo.ranks.at(ctx_.boot.rank()).evm) {
+    // The state the hub publishes into and takes requests from; served
+    // over HTTP only with monitor.port (else the `control:` list alone).
+    if (c.monitor.port != 0)
+      monitor_ = start_monitor(c, agents_.pulls);
+    else
+      monitor_.state = std::make_unique<MonitorState>(to_yaml(c), control_limits(c, agents_.pulls));
     labels.protocol = c.protocol;
     labels.variant = ctx_.driver.variant();
     if (ctx_.driver.capabilities().rdma_write)
@@ -65,6 +71,7 @@ ProtocolFactory event_builder_factory(std::string name, std::string summary,
   f.builds_events = true;
   f.sim_waits_for_any = true;
   f.rules = event_builder_rules();
+  if (f.uses_evm) f.rules.push_back(control_rule(agents.pulls));
   f.memory_needs = event_builder_memory;
   f.resolve = [](const Config& config, const Driver& driver) {
     Config resolved = config;

@@ -40,6 +40,9 @@ ProtocolFactory event_builder_factory(std::string name, std::string summary,
 // The rules every event builder adds (parallel, fragment segments, the ring
 // under on_failure exclude).
 std::vector<KeyRule> event_builder_rules();
+// `control:` entries must pass the monitor's /control parser against this
+// run's limits (`pulls`: PULL-style builders, which read `parallel`).
+KeyRule control_rule(bool pulls);
 
 // The RU ring and checksum table, the BU windows of a rank with `roles`.
 std::vector<MemoryNeed> event_builder_memory(const Config& config, const RankRoles& roles);

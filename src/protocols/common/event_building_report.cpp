@@ -17,6 +17,23 @@ std::string rank_list(const std::vector<int>& ranks) {
   return (ranks.size() == 1 ? " (rank " : " (ranks ") + s + ")";
 }
 
+// One line per run-time change ("# control at 2.80 s: parallel 1 (from event
+// 68606)"), then the session as a `control:` list to replay it.
+void print_control(std::FILE* out, const Summary& s) {
+  if (s.control.empty()) return;
+  std::string replay;
+  for (const ControlRecord& r : s.control) {
+    std::fprintf(out, "# control at %.2f s: %s%s%s (from event %llu)\n", r.t_s, r.key.c_str(),
+                 r.value.empty() ? "" : " ", r.value.c_str(),
+                 static_cast<unsigned long long>(r.from_event));
+    char at[32];
+    std::snprintf(at, sizeof at, "%.3fs", r.t_s);
+    replay += (replay.empty() ? "" : ", ") + std::string("{at: ") + at + ", " + r.key + ": " +
+              (r.value.empty() ? "true" : r.value) + "}";
+  }
+  std::fprintf(out, "# replay: --set \"control=[%s]\"\n", replay.c_str());
+}
+
 // One line per peer the EVM lost or excluded, with what became of its
 // events and how the aggregate recovered; one per stall or delay fault.
 void print_failures(std::FILE* out, const Config& c, const Summary& s) {
@@ -100,10 +117,7 @@ void EventBuildingReport::print_body(std::FILE* out, const Config& c, const Summ
                static_cast<unsigned long long>(s.fu_accepted));
   print_corrupt_fault(out, c, s);
   print_failures(out, c, s);
-  for (const ControlRecord& r : s.control)  // "# control at 2.80 s: parallel 1 (from event 68606)"
-    std::fprintf(out, "# control at %.2f s: %s%s%s (from event %llu)\n", r.t_s, r.key.c_str(),
-                 r.value.empty() ? "" : " ", r.value.c_str(),
-                 static_cast<unsigned long long>(r.from_event));
+  print_control(out, s);
   if (!s.failures.empty() || s.late_discarded || s.incomplete_lost_peer)
     std::fprintf(out,
                  "# on_failure %s: %d rank(s) lost%s, %llu late deliveries discarded, %llu events "

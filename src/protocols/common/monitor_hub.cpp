@@ -50,6 +50,8 @@ MonitorHub::MonitorHub(Engine& engine, const Topology& topo, EvmAgent& evm, Rank
   for (size_t r = 0; r < c.ru_rate_factors.size() && r < nodes; ++r)
     s.params.ru_rate_factors[r] = c.ru_rate_factors[r];
   for (size_t r = 0; r < nodes; ++r) s.rus[r].rate_factor = s.params.ru_rate_factors[r];
+  // Scrapes before the data phase see the run's labels and knobs, at t 0.
+  state_.publish(s);
 }
 
 void MonitorHub::start(int64_t now) {
@@ -118,7 +120,7 @@ void MonitorHub::broadcast(ControlKnob knob, uint64_t value) {
 
 void MonitorHub::record(int64_t now, std::string key, std::string value) {
   ControlRecord r{ns_to_s(now - engine_.t0_ns()), std::move(key), std::move(value), boundary_,
-                  "http"};
+                  source_};
   if (!quiet_)
     std::fprintf(stderr, "# t=%6.1f s  control: %s%s%s (from event %llu)\n", r.t_s, r.key.c_str(),
                  r.value.empty() ? "" : " ", r.value.c_str(),
@@ -127,7 +129,17 @@ void MonitorHub::record(int64_t now, std::string key, std::string value) {
   snapshot_.control.push_back(std::move(r));
 }
 
-void MonitorHub::apply(const ControlRequest& r, int64_t now) {
+void MonitorHub::apply_scheduled(int64_t now) {
+  const std::vector<ControlStep>& steps = engine_.config().control;
+  while (next_step_ < steps.size() && now - engine_.t0_ns() >= s_to_ns(steps[next_step_].at_s)) {
+    const ControlParse p = parse_control(steps[next_step_].body, state_.limits());
+    ++next_step_;
+    if (p.status == 202) apply(p.request, now, "config");  // else refused at validation
+  }
+}
+
+void MonitorHub::apply(const ControlRequest& r, int64_t now, const char* source) {
+  source_ = source;
   // Every change of one request applies from the same event on: the next
   // one to be assigned (a resume or more credits assign some at once).
   boundary_ = evm_.next_event();
@@ -201,13 +213,14 @@ void MonitorHub::publish(int64_t now, bool finished) {
 
 void MonitorHub::on_tick(int64_t now) {
   if (finished_) return;
+  if (!evm_.stopping()) apply_scheduled(now);
   if (state_.has_requests()) {
     if (evm_.stopping()) {
       // Assignment has ended: nothing is left to apply a change to.
       if (!quiet_ && !state_.take_requests().empty())
         std::fprintf(stderr, "# control: request(s) after the end of assignment not applied\n");
     } else {
-      for (const ControlRequest& r : state_.take_requests()) apply(r, now);
+      for (const ControlRequest& r : state_.take_requests()) apply(r, now, "http");
     }
   }
   if (evm_.done()) {
@@ -222,7 +235,14 @@ void MonitorHub::on_tick(int64_t now) {
 }
 
 int64_t MonitorHub::next_timer_ns() const {
-  return finished_ || interval_ns_ <= 0 ? -1 : next_ns_;
+  if (finished_) return -1;
+  int64_t t = interval_ns_ > 0 ? next_ns_ : -1;
+  const std::vector<ControlStep>& steps = engine_.config().control;
+  if (next_step_ < steps.size()) {
+    const int64_t due = engine_.t0_ns() + s_to_ns(steps[next_step_].at_s);
+    t = t < 0 ? due : std::min(t, due);
+  }
+  return t;
 }
 
 }  // namespace evb

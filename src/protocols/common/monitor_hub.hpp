@@ -11,7 +11,8 @@
 // (EvmAgent parks slots), parallel and the FUs' time on every BU,
 // rate factors on each RU, pause on every rank (a paused run is not a
 // silent one). Each change is recorded with its time (results.control[],
-// the page's timeline) and announced on stderr.
+// the page's timeline) and announced on stderr. The `control:` list of the
+// configuration is applied the same way, each entry at its time.
 #include <cstdint>
 #include <string>
 
@@ -43,8 +44,11 @@ class MonitorHub : public Agent {
   std::string waiting_for() const override { return "monitor: nothing"; }
 
  private:
-  void apply(const ControlRequest& r, int64_t now);
+  // `source`: "http" (POST /control) or "config" (the control: list).
+  void apply(const ControlRequest& r, int64_t now, const char* source);
   void record(int64_t now, std::string key, std::string value);
+  // The control: entries due by `now` (checked at validation).
+  void apply_scheduled(int64_t now);
   void broadcast(ControlKnob knob, uint64_t value);
   void publish(int64_t now, bool finished);
 
@@ -59,6 +63,8 @@ class MonitorHub : public Agent {
   int64_t next_ns_ = 0;
   bool finished_ = false;
   uint64_t boundary_ = 0;  // the first event under the request being applied
+  const char* source_ = "http";
+  size_t next_step_ = 0;  // of config.control
 };
 
 }  // namespace evb

@@ -68,7 +68,15 @@ MonitorEndpoint start_monitor(const Config& c, bool pulls) {
   m.state = std::make_unique<MonitorState>(to_yaml(c), control_limits(c, pulls));
   m.server = std::make_unique<MonitorServer>(
       *m.state, c.monitor.bind, static_cast<uint16_t>(c.monitor.port), monitor_token(c));
-  std::fprintf(stderr, "# monitor: %s\n", m.server->url().c_str());
+  // Bound to every address: name this host, which a browser can open.
+  std::string url = m.server->url();
+  for (const std::string any : {"//0.0.0.0:", "//[::]:"}) {
+    const size_t at = url.find(any);
+    char host[256] = {};
+    if (at != std::string::npos && ::gethostname(host, sizeof host - 1) == 0 && host[0])
+      url.replace(at, any.size(), "//" + std::string(host) + ":");
+  }
+  std::fprintf(stderr, "# monitor: %s\n", url.c_str());
   std::fflush(stderr);
   return m;
 }

@@ -33,10 +33,26 @@ void evb_register_protocol_push(evb::ProtocolRegistry& registry) {
   using namespace evb;
   ProtocolFactory f = event_builder_factory(
       "push", "event builder: the EVM assigns events, the RUs send their fragments to the BU",
-      {"credits", "scheduling", "topology.platform", "topology.order", "seed", "data_path", "evm",
-       "events", "fu_per_bu", "fu.processing_time", "fu.accept_ratio", "ru_rate_factors",
-       "monitor.port", "monitor.bind", "monitor.token_file", "verify.sample", "verify.payload",
-       "fault.corrupt_every", "fault.corrupt"},
+      {"credits",
+       "scheduling",
+       "topology.platform",
+       "topology.order",
+       "seed",
+       "data_path",
+       "evm",
+       "events",
+       "fu_per_bu",
+       "fu.processing_time",
+       "fu.accept_ratio",
+       "ru_rate_factors",
+       "monitor.port",
+       "monitor.bind",
+       "monitor.token_file",
+       "control",
+       "verify.sample",
+       "verify.payload",
+       "fault.corrupt_every",
+       "fault.corrupt"},
       agents_of<push::PushBuAgent, push::PushEvmAgent>(false));
   f.rules.push_back(push::desync_needs_two_nodes());
   registry.add(std::move(f));
