@@ -48,7 +48,7 @@ enum class CommandType : uint16_t {
 // What a stats command carries (Command::slot).
 enum class MonitorStat : uint32_t {
   bu = 0,       // bu; bytes: fragment bytes received; event_id: fragments; count:
-                // requests in flight; value: integrity errors
+                // requests in flight; value: integrity errors; ru: events waiting for an FU
   latency = 1,  // bu; event_id, bytes, value: latency p50, p90, p99 in ns
   matrix = 2,   // bu; ru: first RU; count: entries (1..4); bytes, value, pad[0], pad[1]:
                 // fragment bytes received from RUs ru, ru+1, ...

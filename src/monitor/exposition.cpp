@@ -170,6 +170,11 @@ void bu_families(Writer& w, const MonitorSnapshot& s, const MonitorSnapshot* pre
            per_unit(b, "bu", [](size_t, const MonitorBu& u) {
              return number(static_cast<uint64_t>(u.events_in_flight));
            }));
+  w.family("evbench_bu_fu_queue_depth", "gauge",
+           "Built events a BU holds waiting for a free filter unit (its queue depth).",
+           per_unit(b, "bu", [](size_t, const MonitorBu& u) {
+             return number(static_cast<uint64_t>(u.fu_queue));
+           }));
   w.family("evbench_bu_requests_in_flight", "gauge",
            "A BU's fragment requests outstanding (pull protocols; 0 otherwise).",
            per_unit(b, "bu", [](size_t, const MonitorBu& u) {

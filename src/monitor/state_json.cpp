@@ -112,6 +112,7 @@ void units_part(JsonWriter& w, const MonitorSnapshot& s, const Rates& r) {
         .value("events_built", u.events_built)
         .value("events_in_flight", static_cast<uint64_t>(u.events_in_flight))
         .value("requests_in_flight", static_cast<uint64_t>(u.requests_in_flight))
+        .value("fu_queue", static_cast<uint64_t>(u.fu_queue))
         .value("latency_p50_s", finite(u.latency_p50_s))
         .value("latency_p90_s", finite(u.latency_p90_s))
         .value("latency_p99_s", finite(u.latency_p99_s))

@@ -28,6 +28,8 @@ class FilterUnits {
   void set_processing_time(int64_t ns) { processing_ns_ = ns; }
   int64_t processing_time_ns() const { return processing_ns_; }
 
+  // Built events waiting for a free FU (the BU's queue depth).
+  size_t waiting() const { return waiting_.size(); }
   uint64_t processed() const { return processed_; }
   uint64_t accepted() const { return accepted_; }
 

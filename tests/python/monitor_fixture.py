@@ -182,7 +182,7 @@ class SyntheticRun:
                 lost = b == 2 and t >= 6.0
                 bus.append({"bu": b, "bytes": int(now_bu[b] * 1e9 / 8 * t), "fragments": (built // n) * n,
                             "events_built": built // n, "events_in_flight": 0 if lost else 1 + (b + steps) % 4,
-                            "requests_in_flight": 0 if lost else (b * 3 + steps) % 7,
+                            "requests_in_flight": 0 if lost else (b * 3 + steps) % 7, "fu_queue": 0 if lost else b % 3,
                             "latency_p50_s": 0.0004 + 0.0001 * b, "latency_p90_s": 0.0009, "latency_p99_s": 0.002,
                             "integrity_errors": 3 if b == 1 else 0, "excluded": lost, "reported": True,
                             "gbps": now_bu[b]})
@@ -215,7 +215,8 @@ class SyntheticRun:
                            "events_per_s": 0.0},
                 "history": [],
                 "bus": [{"bu": b, "bytes": 0, "fragments": 0, "events_built": 0, "events_in_flight": 0,
-                         "requests_in_flight": 0, "latency_p50_s": 0.0, "latency_p90_s": 0.0, "latency_p99_s": 0.0,
+                         "requests_in_flight": 0, "fu_queue": 0, "latency_p50_s": 0.0, "latency_p90_s": 0.0,
+                         "latency_p99_s": 0.0,
                          "integrity_errors": 0, "excluded": False, "reported": False, "gbps": 0.0} for b in range(n)],
                 "rus": [{"ru": r, "bytes": 0, "fragments": 0, "rate_factor": 1.0, "masked": False, "lost": False,
                          "reported": False} for r in range(n)],

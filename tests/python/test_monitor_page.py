@@ -194,7 +194,7 @@ def test_the_page_of_a_real_run_shows_its_rate(tmp_path):
     require_monitor(exe)
     browser.require_chromium()
     port = free_port()
-    args = [exe, "run", "--set", "monitor.port=%d" % port, "--set", "duration=20s", "--set", "warmup=1s",
+    args = [exe, "run", "--set", "monitor.port=%d" % port, "--set", "duration=25s", "--set", "warmup=1s",
             "--set", "nodes=3", "--set", "driver=tcp", "--set", "bootstrap=local",
             "--set", "fragment.size=64KiB", "--json", str(tmp_path / "result.json")]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
@@ -209,14 +209,19 @@ def test_the_page_of_a_real_run_shows_its_rate(tmp_path):
         # The first intervals may not be reported yet: look again until the
         # page shows a rate, as long as the run lasts (a few looks at most).
         rate, state, dom = None, None, ""
-        for _ in range(6):
+        looks = []
+        for _ in range(10):
             time.sleep(2)
             if proc.poll() is not None:
                 break
             dom = dump_dom(url, tmp_path)
             rate, state = number(text_of(dom, "rate")), text_of(dom, "state")
+            looks.append("status %r rate %r (%d B of DOM)" % (text_of(dom, "status"), text_of(dom, "rate"),
+                                                             len(dom)))
             if rate:
                 break
+        if not rate:  # what the browser saw, for a failure that did not show here
+            print("looks:", looks, "\nlast DOM:", dom[:1500])
         hint = (" (live.js never ran: does the server serve /live.js and /live.css without the token?)"
                 if text_of(dom, "status") == "connecting..." else "")
         assert rate and rate > 0, "the page never showed a rate: status %r%s, rate %r\n%s" % (

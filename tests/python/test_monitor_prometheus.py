@@ -344,3 +344,34 @@ def test_token_file_is_created_private(tmp_path):
         assert run.url.endswith("?token=" + written)
         assert run.request("GET", "/api/state", token=written)[0] == 200
         assert run.wait(60) == 0, run.err.text()[-3000:]
+
+
+def test_a_lost_bu_and_its_recovery_show_while_the_run_goes_on(tmp_path):
+    """A BU killed under on_failure exclude (layout split: its RU lives on):
+    /metrics shows the fault and, once its events are rebuilt elsewhere,
+    evbench_fault_recovered{unit="BU 1"} 1 and its recovery time, while the
+    run goes on; /api/state lists it with its times; the run ends degraded
+    but whole (every other event built)."""
+    settings = {"layout": "split", "on_failure": "exclude", "duration": "10s",
+                "peer_timeout": "20s", "faults": "[{at: 2s, kill: bu1}]"}
+    with MonitorRun(tmp_path, settings) as run:
+        def recovered():
+            status, _, body = run.request("GET", "/metrics", token=run.token)
+            text = body.decode()
+            return status == 200 and re.search(
+                r'^evbench_fault_recovered\{[^}]*unit="BU 1"[^}]*\} 1$', text, re.M) and text
+        text = wait_until("BU 1 recovered in /metrics", recovered, 40)
+        assert re.search(r'^evbench_fault_recovery_seconds\{[^}]*unit="BU 1"[^}]*\} [0-9.e+-]+$',
+                         text, re.M), text[-1500:]
+        assert re.search(r'^evbench_bu_excluded\{[^}]*bu="1"[^}]*\} 1$', text, re.M)
+        assert re.search(r'^evbench_run_finished\{[^}]*\} 0$', text, re.M), "seen after the run"
+        faults = run.state()["faults"]
+        assert [f["unit"] for f in faults] == ["BU 1"], faults
+        assert faults[0]["recovered_at_s"] is not None
+        assert faults[0]["recovered_at_s"] >= faults[0]["detected_at_s"] >= faults[0]["lost_at_s"]
+        code = run.wait(60)
+    results = run.results()
+    assert code == 0, run.err.text()[-2000:]
+    lost = [f for f in results["faults"] if f.get("unit") == "BU 1"]
+    assert len(lost) == 1 and lost[0]["time_to_rebuild_s"] is not None, results["faults"]
+    assert results["events_built"] == results["events_assigned"] > 0

@@ -322,6 +322,7 @@
       var req = el('td');
       req.appendChild(bar(b.requests_in_flight, requestsMax, null, 'requests', String(b.requests_in_flight)));
       tr.appendChild(req);
+      tr.appendChild(el('td', '', String(b.fu_queue || 0)));
       tr.appendChild(el('td', '', fixed(b.gbps, 2)));
       tr.appendChild(el('td', '', duration(b.latency_p50_s) + ' / ' + duration(b.latency_p99_s)));
       if (b.excluded) flags.appendChild(el('span', 'flag off', 'excluded'));

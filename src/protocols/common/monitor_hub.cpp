@@ -76,6 +76,7 @@ void MonitorHub::on_command(PeerId from, const Command& cmd) {
       b->bytes = cmd.bytes;
       b->fragments = cmd.event_id;
       b->requests_in_flight = cmd.count;
+      b->fu_queue = cmd.ru;
       b->integrity_errors = cmd.value;
       b->reported = true;
       return;

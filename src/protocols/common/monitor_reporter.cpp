@@ -49,6 +49,7 @@ void MonitorReporter::report() {
                  .event_id = a.fragments_received(),
                  .slot = static_cast<uint32_t>(MonitorStat::bu),
                  .bu = b,
+                 .ru = units_.fus ? static_cast<uint32_t>(units_.fus->waiting()) : 0,
                  .count = static_cast<uint32_t>(std::max(0, a.requests_in_flight())),
                  .bytes = bytes,
                  .value = units_.bu ? integrity_errors(units_.bu->integrity()) : 0});

@@ -43,6 +43,7 @@ MonitorSnapshot snapshot(int k) {
     u.events_built = 330ULL * k;
     u.events_in_flight = b + 1;
     u.requests_in_flight = 2 * b;
+    u.fu_queue = 3 * b + 1;
     u.latency_p50_s = 0.001 * (b + 1);
     u.latency_p90_s = 0.002 * (b + 1);
     u.latency_p99_s = 0.0035 * (b + 1);
@@ -293,6 +294,10 @@ TEST(Exposition, FaultsAndControlChanges) {
   EXPECT_EQ(value(p, "evbench_control_changes_total"), static_cast<double>(b.control.size()));
   EXPECT_EQ(value(p, "evbench_control_last_change_seconds"), b.control.back().t_s);
   EXPECT_EQ(value(p, "evbench_bu_excluded", {{"bu", "2"}}), 1.0);
+  EXPECT_EQ(value(p, "evbench_bu_fu_queue_depth", {{"bu", "2"}}),
+            static_cast<double>(b.bus[2].fu_queue));
+  EXPECT_EQ(value(p, "evbench_bu_requests_in_flight", {{"bu", "1"}}),
+            static_cast<double>(b.bus[1].requests_in_flight));
   EXPECT_EQ(value(p, "evbench_ru_lost", {{"ru", "0"}}), 1.0);
   EXPECT_EQ(value(p, "evbench_ru_rate_factor", {{"ru", "1"}}), 0.5);
   EXPECT_EQ(value(p, "evbench_credits"), static_cast<double>(b.params.credits));
