@@ -91,8 +91,8 @@ TEST(StateJson, HasTheSchemaThePageReads) {
   expect_keys(j["history"][0], {"t_s", "rate_gbps", "events_per_s", "bu_gbps"});
   ASSERT_EQ(j["bus"].size(), 2u);
   expect_keys(j["bus"][1], {"bu", "bytes", "fragments", "events_built", "events_in_flight",
-                            "requests_in_flight", "fu_queue", "latency_p50_s", "latency_p90_s", "latency_p99_s",
-                            "integrity_errors", "excluded", "reported", "gbps"});
+                            "requests_in_flight", "fu_queue", "latency_p50_s", "latency_p90_s",
+                            "latency_p99_s", "integrity_errors", "excluded", "reported", "gbps"});
   ASSERT_EQ(j["rus"].size(), 2u);
   expect_keys(j["rus"][0],
               {"ru", "bytes", "fragments", "rate_factor", "masked", "lost", "reported"});
