@@ -1,0 +1,153 @@
+// The monitor's commands are checked before they are used: a rank applies a
+// run-time change only from the EVM's rank and only for knobs and units it
+// has, with values in range; the EVM's rank takes a rank's stats only for
+// the BU or RU that rank hosts. And the EVM's own control: credits and pause
+// park slots (no assignment) until undone, at the next event boundary.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "../support/command_outcome.hpp"
+#include "../support/recording_driver.hpp"
+#include "core/topology.hpp"
+#include "protocols/common/monitor_hub.hpp"
+#include "protocols/common/monitor_reporter.hpp"
+#include "protocols/pull/pull.hpp"
+#include "units/readout_unit.hpp"
+
+namespace evb {
+namespace {
+
+using test_support::RecordingDriver;
+
+// nodes 2, layout rubu, dedicated EVM: ranks 0 and 1 host RU+BU n, rank 2 the EVM.
+Config two_nodes() {
+  Config c;
+  c.nodes = 2;
+  c.parallel = 1;
+  c.credits = 2;
+  c.fragment.size = 4096;
+  c.fragment.max_size = 16384;
+  c.ru_buffer = 1 << 20;
+  c.monitor.port = 1;  // not served here: the agents only
+  return c;
+}
+
+std::string outcome(Agent& a, PeerId from, const Command& cmd) {
+  return test_support::command_outcome(a, from, cmd);
+}
+
+bool refused(const std::string& outcome) {
+  return outcome.find("refused") != std::string::npos;
+}
+
+Command control(ControlKnob knob, uint64_t value, uint32_t ru = 0) {
+  return Command{.type = CommandType::control,
+                 .event_id = 10,
+                 .slot = static_cast<uint32_t>(knob),
+                 .ru = ru,
+                 .value = value};
+}
+
+TEST(MonitorCommands, ARankTakesChangesOnlyFromTheEvmAndOnlyForItsUnits) {
+  const Config c = two_nodes();
+  const Topology topo = make_topology(c);
+  RecordingDriver driver;
+  Engine engine(driver, 0, c, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)"});
+  RankStats stats;
+  ReadoutUnit ru(0, c);
+  MonitorReporter reporter(engine, topo, stats, ReportedUnits{.ru = &ru});
+  using K = ControlKnob;
+  // Only the EVM's rank (2) sends changes; rank 1 is a peer like any other.
+  EXPECT_TRUE(refused(outcome(reporter, 1, control(K::pause, 1))));
+  EXPECT_FALSE(engine.paused());
+  EXPECT_EQ(outcome(reporter, 2, control(K::pause, 1)), "accepted");
+  EXPECT_TRUE(engine.paused());
+  EXPECT_EQ(outcome(reporter, 2, control(K::pause, 0)), "accepted");
+  EXPECT_FALSE(engine.paused());
+  EXPECT_TRUE(refused(outcome(reporter, 2, control(K::pause, 7))));
+  // parallel in 1..nodes; another command type on this channel is refused.
+  EXPECT_TRUE(refused(outcome(reporter, 2, control(K::parallel, 0))));
+  EXPECT_TRUE(refused(outcome(reporter, 2, control(K::parallel, 3))));
+  EXPECT_EQ(outcome(reporter, 2, control(K::parallel, 2)), "accepted");
+  EXPECT_TRUE(refused(outcome(reporter, 2, Command{.type = CommandType::stop})));
+  // A rate factor for this rank's RU only, finite and positive, from its event on.
+  const uint64_t half = std::bit_cast<uint64_t>(0.5);
+  EXPECT_TRUE(refused(outcome(reporter, 2, control(K::rate_factor, half, 1))));
+  EXPECT_TRUE(
+      refused(outcome(reporter, 2, control(K::rate_factor, std::bit_cast<uint64_t>(-1.0)))));
+  EXPECT_TRUE(refused(outcome(
+      reporter, 2,
+      control(K::rate_factor, std::bit_cast<uint64_t>(std::numeric_limits<double>::infinity())))));
+  EXPECT_DOUBLE_EQ(ru.rate_factor(), 1.0);
+  EXPECT_EQ(outcome(reporter, 2, control(K::rate_factor, half)), "accepted");
+  EXPECT_DOUBLE_EQ(ru.rate_factor(), 0.5);
+  EXPECT_EQ(ru.fragment(9).payload_size, 4096u);  // before the boundary: as at start
+  EXPECT_EQ(ru.fragment(10).payload_size, 2048u);
+  EXPECT_TRUE(refused(outcome(reporter, 2, control(static_cast<K>(9), 1))));
+}
+
+TEST(MonitorCommands, TheEvmTakesStatsOnlyForUnitsTheSenderHosts) {
+  const Config c = two_nodes();
+  const Topology topo = make_topology(c);
+  RecordingDriver driver;
+  Engine engine(driver, 2, c, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)"});
+  RankStats stats;
+  pull::PullEvmAgent evm(engine, topo, stats, false);
+  MonitorState state("", ControlLimits{});
+  MonitorHub hub(engine, topo, evm, stats, state, {"pull", "tcp", "send"}, true);
+  auto stat = [](MonitorStat kind, uint32_t bu, uint32_t ru, uint32_t count = 0) {
+    return Command{.type = CommandType::stats,
+                   .slot = static_cast<uint32_t>(kind),
+                   .bu = bu,
+                   .ru = ru,
+                   .count = count,
+                   .bytes = 100};
+  };
+  using S = MonitorStat;
+  EXPECT_EQ(outcome(hub, 1, stat(S::bu, 1, 0)), "accepted");
+  EXPECT_TRUE(refused(outcome(hub, 0, stat(S::bu, 1, 0))));  // rank 0 speaks for BU 1
+  EXPECT_TRUE(refused(outcome(hub, 1, stat(S::bu, 5, 0))));  // no BU 5
+  EXPECT_TRUE(refused(outcome(hub, 0, stat(S::ru, 0, 1))));  // rank 0 speaks for RU 1
+  EXPECT_EQ(outcome(hub, 0, stat(S::ru, 0, 0)), "accepted");
+  EXPECT_EQ(outcome(hub, 0, stat(S::matrix, 0, 0, 2)), "accepted");
+  EXPECT_TRUE(refused(outcome(hub, 0, stat(S::matrix, 0, 1, 2))));  // RUs 1, 2 of 2
+  EXPECT_TRUE(refused(outcome(hub, 0, stat(S::matrix, 0, 0, 0))));
+  EXPECT_TRUE(refused(outcome(hub, 0, stat(S::matrix, 0, 0, 5))));
+  EXPECT_TRUE(refused(outcome(hub, 0, stat(static_cast<S>(9), 0, 0))));
+  EXPECT_TRUE(refused(outcome(hub, 0, Command{.type = CommandType::credit})));
+}
+
+TEST(MonitorCommands, CreditsAndPauseParkSlotsUntilUndone) {
+  const Config c = two_nodes();
+  const Topology topo = make_topology(c);
+  RecordingDriver driver;
+  Engine engine(driver, 2, c, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)"});
+  RankStats stats;
+  pull::PullEvmAgent evm(engine, topo, stats, false);
+  evm.start(0);
+  auto offer = [](uint32_t bu, uint32_t slot) {
+    return Command{.type = CommandType::credit, .slot = slot, .bu = bu};
+  };
+  evm.set_credits(1);
+  EXPECT_EQ(outcome(evm, 0, offer(0, 0)), "accepted");
+  EXPECT_EQ(outcome(evm, 0, offer(0, 1)), "accepted");  // slot 1 parked
+  EXPECT_EQ(evm.next_event(), 1u);
+  EXPECT_EQ(evm.held_slots(0), 1);
+  evm.set_paused(true);
+  EXPECT_EQ(outcome(evm, 1, offer(1, 0)), "accepted");  // parked while paused
+  EXPECT_EQ(evm.next_event(), 1u);
+  evm.set_paused(false);  // BU 1's slot 0 gets its event now; slot 1 of BU 0 stays parked
+  EXPECT_EQ(evm.next_event(), 2u);
+  EXPECT_EQ(evm.held_slots(1), 1);
+  evm.set_credits(2);  // BU 0's slot 1 too
+  EXPECT_EQ(evm.next_event(), 3u);
+  EXPECT_EQ(evm.held_slots(0), 2);
+  EXPECT_EQ(driver.sends, (std::vector<PeerId>{0, 1, 0}));
+}
+
+}  // namespace
+}  // namespace evb
