@@ -15,9 +15,7 @@ process is left behind.
 import json
 import os
 import re
-import socket
 import subprocess
-import threading
 import time
 
 import pytest
@@ -25,6 +23,7 @@ import pytest
 import browser
 from conftest import default_signals, kill_group, real_evbench
 from monitor_fixture import FixtureServer
+from monitor_run import Lines, free_port, require_monitor
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -131,61 +130,6 @@ def test_a_run_not_reported_yet_is_drawn(tmp_path):
     assert text_of(dom, "rate") == "0.00" and text_of(dom, "state") == "running"
     assert attributes_of(dom, "matrix")[1].get("data-rows") == "3"
     assert dom.count("not reported yet") == 3
-
-
-def free_port():
-    """A port nothing listens on now (bound to 127.0.0.1:0, then closed)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Lines:
-    """Reads a pipe to the end on its own thread (the child never blocks on a
-    full pipe) and lets the test wait for a line matching a pattern."""
-
-    def __init__(self, pipe):
-        self.lines, self.cond = [], threading.Condition()
-        self.thread = threading.Thread(target=self._read, args=(pipe,), daemon=True)
-        self.thread.start()
-
-    def _read(self, pipe):
-        for line in pipe:
-            with self.cond:
-                self.lines.append(line)
-                self.cond.notify_all()
-        with self.cond:
-            self.lines.append(None)  # end of file
-            self.cond.notify_all()
-
-    def wait_for(self, pattern, timeout):
-        deadline = time.monotonic() + timeout
-        with self.cond:
-            while True:
-                for line in self.lines:
-                    if line is None:
-                        return None
-                    m = pattern.search(line)
-                    if m:
-                        return m
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return None
-                self.cond.wait(left)
-
-    def text(self):
-        with self.cond:
-            return "".join(l for l in self.lines if l)
-
-
-def require_monitor(exe):
-    out = subprocess.run([exe, "config", "--markdown"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                         universal_newlines=True, timeout=60).stdout
-    if "monitor.port" not in out:
-        reason = "this evbench has no monitor (evbench config --markdown lacks monitor.port)"
-        if os.environ.get("EVBENCH_TESTS_STRICT"):  # scripts/test.sh: nothing may skip
-            pytest.fail(reason)
-        pytest.skip(reason)
 
 
 @pytest.mark.timeout(240)
