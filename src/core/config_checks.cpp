@@ -1,6 +1,8 @@
 // Consistency rules between keys, checked once every key (file, then --set
 // overrides) has been read. Each rule names the keys it involves; the error
 // points at the first of them that was set explicitly.
+#include <arpa/inet.h>
+
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -202,6 +204,18 @@ const std::vector<Rule>& rules() {
                           "on_ru_loss mask needs the EVM to go on assigning; protocol " +
                               c.protocol + " has none (use " + either(p.protocols_with_evm) + ")"};
          return std::nullopt;
+       }},
+      {"`monitor.bind` is an IPv4 or IPv6 address (not a host name: the EVM's rank listens there)",
+       [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
+         if (c.monitor.port == 0) return std::nullopt;
+         in6_addr any{};
+         if (::inet_pton(AF_INET, c.monitor.bind.c_str(), &any) == 1 ||
+             ::inet_pton(AF_INET6, c.monitor.bind.c_str(), &any) == 1)
+           return std::nullopt;
+         return Failure{{"monitor.bind"},
+                        "'" + c.monitor.bind +
+                            "' is not an IP address (127.0.0.1: this host only; 0.0.0.0: every "
+                            "network of the host; or one of its addresses)"};
        }},
       {"`monitor.port` and `control` need an EVM (pull, push): its rank serves the monitor "
        "and applies the changes",

@@ -54,6 +54,14 @@ TEST_F(ControlConfig, LimitsAreTheMonitorsAndNameTheEntry) {
   EXPECT_HAS(error_of("control: [{at: 1s, credits: 9}]\n"), "run.yaml:");
 }
 
+TEST_F(ControlConfig, MonitorBindIsAnAddress) {
+  EXPECT_HAS(error_of("monitor: {port: 9464, bind: evm-host}\n"), "monitor.bind");
+  EXPECT_HAS(error_of("monitor: {port: 9464, bind: evm-host}\n"), "is not an IP address");
+  EXPECT_EQ(error_of("monitor: {port: 9464, bind: 0.0.0.0}\n"), "");
+  EXPECT_EQ(error_of("monitor: {port: 9464, bind: '::1'}\n"), "");
+  EXPECT_EQ(error_of("monitor: {bind: evm-host}\n"), "");  // no monitor: not read
+}
+
 TEST_F(ControlConfig, NeedsAnEvm) {
   EXPECT_HAS(error_of("protocol: pull-noevm\ncontrol: [{at: 1s, credits: 1}]\n"),
              "run-time changes are applied by the EVM's rank");
