@@ -333,7 +333,9 @@ const std::vector<CoreKey>& core_key_table() {
       {choice("bind", Bind::core,
               "where ranks run: core binds one rank per core of the CPUs the process may use "
               "(sched_getaffinity; distinct physical cores before their hyperthreads, in rank "
-              "order, wrapping round when ranks outnumber them); none leaves them to the kernel. "
+              "order); with more ranks than those CPUs the local bootstrap binds none (ranks "
+              "pinned two to a CPU stall one another) and the placement line says so; none "
+              "leaves them to the kernel. "
               "The local bootstrap binds; under mpirun or srun the launcher does (the lines "
               "evbench writes ask for it) and evbench only reports what it finds "
               "(results.placement)"),

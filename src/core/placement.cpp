@@ -112,8 +112,16 @@ std::string describe_placement(Bind bind, const std::string& bootstrap,
     line = "partly bound: " + std::to_string(o.single) + " of " + std::to_string(o.ranks) +
            " ranks on one CPU (" + list + ")";
   }
+  std::vector<int> distinct = o.all;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  const bool more_ranks = static_cast<size_t>(o.ranks) > distinct.size();
   if (bind == Bind::core && o.single < o.ranks)
-    line += ours
+    line += ours && more_ranks
+                ? "; bind: core not done: " + std::to_string(o.ranks) + " ranks on " +
+                      std::to_string(distinct.size()) +
+                      " CPUs (ranks pinned two to a CPU stall one another; the kernel spreads them)"
+            : ours
                 ? "; bind: core asked, not done"
                 : "; bind: core, but the launcher did not bind every rank (mpirun " +
                       mpirun_bind_flags(Bind::core) + ", srun " + srun_bind_flags(Bind::core) + ")";

@@ -139,7 +139,12 @@ void run_point_to_point(Driver& driver, Bootstrap& boot, const Topology& topo, c
   stats.step_window_s.assign(plans.size(), c.duration_s - c.warmup_s);
   const int64_t t0 = now_ns();
   for (size_t k = 0; k < plans.size(); ++k) {
-    if (k > 0) boot.barrier();
+    // Every step starts together, the first one too: the set-up above (an
+    // RU's data pool is filled, ru_buffer bytes) runs after the run's start
+    // barrier, and only RU ranks do it. Without this barrier a receiver of
+    // layout split started its window while the RUs were still filling, and
+    // under load missed the whole traffic (a window with 0 bytes).
+    boot.barrier();
     // A scan has no live rate line: rank 0 says which step starts and
     // about how long is left (each step lasts `duration`).
     if (live && boot.rank() == 0 && plans.size() > 1)

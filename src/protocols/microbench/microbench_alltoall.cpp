@@ -56,6 +56,7 @@ void run_alltoall(Driver& driver, Bootstrap& boot, const Topology& topo, const C
   const RegistrationPtr send_region = driver.register_memory(pool.data(), pool.size());
   const RegistrationPtr recv_region = driver.register_memory(recv.data(), recv.size());
 
+  boot.barrier();  // every rank's pool is filled: the clocks start together
   const int64_t t0 = now_ns();
   const int64_t warmup_end = t0 + s_to_ns(c.warmup_s);
   const int64_t end = t0 + s_to_ns(c.duration_s);

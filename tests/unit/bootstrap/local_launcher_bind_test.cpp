@@ -1,6 +1,6 @@
 // The local launcher's placement (`bind`): under core each forked rank runs
-// on the one CPU core/placement.hpp chose for it (more ranks than CPUs here
-// wrap round), under none on every CPU the launcher may use.
+// on the one CPU core/placement.hpp chose for it, unless ranks outnumber the
+// CPUs (then none is bound); under none on every CPU the launcher may use.
 #include <gtest/gtest.h>
 
 #include "bootstrap/local_launcher.hpp"
@@ -24,12 +24,18 @@ int launch_checking(Bind bind, int n, const std::vector<std::vector<int>>& expec
 }
 
 TEST(LocalLauncherBind, CoreGivesEachRankItsChosenCpu) {
-  const int n = static_cast<int>(allowed_cpus().size()) + 1;  // one more than CPUs: wraps
+  const int n = static_cast<int>(allowed_cpus().size());  // one rank per CPU
   const std::vector<int> plan = choose_cpus(cpu_topology(allowed_cpus()), n);
   ASSERT_EQ(plan.size(), static_cast<size_t>(n));
   std::vector<std::vector<int>> expected;
   for (int cpu : plan) expected.push_back({cpu});
-  EXPECT_EQ(plan.back(), plan.front());  // the last rank (a dedicated EVM's place) wraps first
+  EXPECT_EQ(launch_checking(Bind::core, n, expected), 0);
+  EXPECT_TRUE(no_children());
+}
+
+TEST(LocalLauncherBind, CoreBindsNoneWhenRanksOutnumberTheCpus) {
+  const int n = static_cast<int>(allowed_cpus().size()) + 1;  // would wrap: left to the kernel
+  const std::vector<std::vector<int>> expected(static_cast<size_t>(n), allowed_cpus());
   EXPECT_EQ(launch_checking(Bind::core, n, expected), 0);
   EXPECT_TRUE(no_children());
 }
