@@ -34,6 +34,8 @@ std::string round_trip(const std::string& body) {
       return encode_welcome(decode_welcome(body));
     case MsgType::reject:
       return encode_reject(decode_reject(body));
+    case MsgType::busy:
+      return encode_busy(decode_busy(body));
     case MsgType::contrib:
       return encode_contrib(decode_contrib(body));
     case MsgType::result:

@@ -60,7 +60,7 @@ std::vector<int> plan_cpus(const Config& config, int nprocs) {
 // Runs in the forked child; never returns. `cpu` >= 0: bind to it first.
 [[noreturn]] void child_main(const Config& config, int rank, int nprocs, int port,
                              const std::string& token, pid_t parent, const sigset_t& old_mask,
-                             const WorkerFn& worker, int cpu) {
+                             const WorkerFn& worker, int cpu, Clock::time_point launched) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() != parent) ::_exit(kExitRuntime);
   ::signal(SIGINT, SIG_DFL);
@@ -80,6 +80,7 @@ std::vector<int> plan_cpus(const Config& config, int nprocs) {
     o.connect_timeout = std::chrono::milliseconds(10000);
     o.join_timeout = std::chrono::milliseconds(setup_timeout_ms(config));
     o.server_owner = "the launcher (parent process)";
+    o.launched_at = launched;
     RendezvousClient client(o);
     code = run_worker(client, worker, [&client](const std::string& message) {
       if (!client.abort_delivered() && !client.stopped_by_server()) log_line(message);
@@ -340,6 +341,7 @@ int launch_local(const Config& config, int nprocs, const WorkerFn& worker,
   std::vector<Child> children;
   const pid_t parent = ::getpid();
   int rc = kExitRuntime;
+  const Clock::time_point launched = Clock::now();
   try {
     for (int r = 0; r < nprocs; ++r) {
       pid_t pid = ::fork();
@@ -349,7 +351,7 @@ int launch_local(const Config& config, int nprocs, const WorkerFn& worker,
       if (pid == 0) {
         server.abandon_in_child();
         child_main(config, r, nprocs, server.port(), so.token, parent, old_mask, worker,
-                   cpus.empty() ? -1 : cpus[static_cast<size_t>(r)]);
+                   cpus.empty() ? -1 : cpus[static_cast<size_t>(r)], launched);
       }
       children.push_back({pid, r, false});
     }

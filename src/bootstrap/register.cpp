@@ -17,6 +17,7 @@ void evb_register_bootstrap_local(PluginRegistry& registry) {
     options.tolerate_loss = config.on_failure == OnFailure::exclude;
     return boot::launch_local(config, nprocs, worker, options);
   };
+  f.served_connections = [](int nprocs) { return nprocs; };  // the parent serves the rendezvous
   f.survives_rank_loss = true;
   registry.add_bootstrap(std::move(f));
 }
@@ -30,6 +31,10 @@ void evb_register_bootstrap_env(PluginRegistry& registry) {
   f.launch = [](const Config& config, int nprocs, const WorkerFn& worker) {
     auto settings = boot::parse_env_settings([](const char* name) { return std::getenv(name); });
     return boot::launch_env(config, nprocs, worker, settings);
+  };
+  f.served_connections = [](int nprocs) {  // rank 0 serves the rendezvous
+    auto settings = boot::parse_env_settings([](const char* name) { return std::getenv(name); });
+    return settings.rank == 0 && settings.size > 1 ? nprocs : 0;
   };
   f.survives_rank_loss = true;  // not rank 0's loss: it serves the rendezvous
   registry.add_bootstrap(std::move(f));

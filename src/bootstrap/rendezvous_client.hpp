@@ -3,13 +3,16 @@
 //
 // The constructor connects (retrying while the server is not up yet), sends
 // the Hello and blocks until every rank has joined (Welcome) or the server
-// rejects it. Collectives send one contribution and block until the result
+// rejects it; a Busy answer or a connection closed before the Welcome is
+// retried with jittered backoff until the start-up deadline (connect plus
+// join timeout). Collectives send one contribution and block until the result
 // arrives; they wait as long as the other ranks stay connected and throw
 // RendezvousFailure (a PeerError naming the rank when the server reports a
 // lost or aborting rank) when the server says the run failed.
 // The destructor says Goodbye (a clean leave) unless abort() was called.
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -32,6 +35,8 @@ struct ClientOptions {
   std::chrono::milliseconds join_timeout{60000};
   // Who serves the rendezvous, for the "lost it" hint ("rank 0", "the launcher").
   std::string server_owner = "rank 0";
+  // When the launcher started this rank (epoch: the process's own start).
+  std::chrono::steady_clock::time_point launched_at{};
 };
 
 // The server reported that the run failed (a rank lost or aborting, a join
@@ -56,6 +61,10 @@ class RendezvousClient : public Bootstrap {
   std::vector<std::string> gather(const std::string& mine) override;
   void barrier() override;
   void abort(const std::string& why) noexcept override;
+  std::chrono::steady_clock::time_point launched_at() const override {
+    return opt_.launched_at == std::chrono::steady_clock::time_point{} ? Bootstrap::launched_at()
+                                                                       : opt_.launched_at;
+  }
 
   // Clean leave: tells the server this rank is done, waits for its ack.
   // Called by the destructor; safe to call more than once.
@@ -72,6 +81,24 @@ class RendezvousClient : public Bootstrap {
   int socket_fd() const { return fd_.get(); }
 
  private:
+  // Jittered exponential backoff for the join retries (10 ms doubling to 1 s).
+  class Backoff {
+   public:
+    explicit Backoff(int rank);
+    std::chrono::milliseconds next();
+    std::chrono::milliseconds current() const { return current_; }
+
+   private:
+    uint64_t state_;
+    std::chrono::milliseconds step_{20};
+    std::chrono::milliseconds current_{0};
+  };
+  // The connection closed before this rank was welcomed: try again.
+  class RetryableClose : public Error {
+   public:
+    using Error::Error;
+  };
+  void connect_to_server(Clock::time_point start, const std::string& me);
   std::vector<std::string> collective(Op op, const std::string& mine);
   // Reads one frame; deadline max() = no timeout. Throws on close/timeout.
   std::string read_frame(Clock::time_point deadline, const char* waiting_for);

@@ -118,6 +118,12 @@ std::string encode_reject(const std::string& why) {
   return w.finish();
 }
 
+std::string encode_busy(const std::string& why) {
+  Writer w(MsgType::busy);
+  w.str(why);
+  return w.finish();
+}
+
 std::string encode_contrib(const Contrib& m) {
   Writer w(MsgType::contrib);
   w.u64(m.seq);
@@ -157,7 +163,7 @@ std::string encode_bye() {
 MsgType body_type(const std::string& body) {
   if (body.empty()) throw ProtocolError("bootstrap: malformed message (empty)");
   auto t = static_cast<uint8_t>(body[0]);
-  if (t < 1 || t > 9) throw ProtocolError("bootstrap: unknown message type " + std::to_string(t));
+  if (t < 1 || t > 10) throw ProtocolError("bootstrap: unknown message type " + std::to_string(t));
   return static_cast<MsgType>(t);
 }
 
@@ -183,6 +189,13 @@ std::vector<std::string> decode_welcome(const std::string& body) {
 
 std::string decode_reject(const std::string& body) {
   Reader r(body, MsgType::reject);
+  auto s = r.str();
+  r.end();
+  return s;
+}
+
+std::string decode_busy(const std::string& body) {
+  Reader r(body, MsgType::busy);
   auto s = r.str();
   r.end();
   return s;

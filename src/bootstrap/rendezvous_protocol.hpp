@@ -6,7 +6,11 @@
 // are a u32 length plus bytes, string lists a u32 count plus strings.
 //
 //   client -> server: Hello, Contrib, Abort, Goodbye
-//   server -> client: Welcome (all ranks joined), Reject, Result, Fail, Bye
+//   server -> client: Welcome (all ranks joined), Reject, Busy, Result, Fail, Bye
+//
+// Busy answers a connection the server will not read yet (more connections
+// wait to identify themselves than ranks are still to join, plus a margin):
+// the client closes and retries with backoff.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -15,8 +19,8 @@
 
 namespace evb::boot {
 
-constexpr uint32_t kMagic = 0x45564252;  // "EVBR"
-constexpr uint16_t kVersion = 1;
+constexpr uint32_t kMagic = 0x45564252;         // "EVBR"
+constexpr uint16_t kVersion = 2;                // 2: Busy
 constexpr uint32_t kMaxHelloFrame = 64 * 1024;  // before a client is known
 constexpr uint32_t kMaxFrame = 1u << 30;        // 1 GiB per collective result
 
@@ -30,6 +34,7 @@ enum class MsgType : uint8_t {
   abort = 7,
   goodbye = 8,
   bye = 9,
+  busy = 10,
 };
 
 enum class Op : uint8_t { allgather = 1, gather = 2, barrier = 3 };
@@ -73,6 +78,7 @@ class ProtocolError : public Error {
 std::string encode_hello(const Hello& m);
 std::string encode_welcome(const std::vector<std::string>& hostnames);
 std::string encode_reject(const std::string& why);
+std::string encode_busy(const std::string& why);
 std::string encode_contrib(const Contrib& m);
 std::string encode_result(const Result& m);
 std::string encode_fail(const Fail& m);
@@ -86,6 +92,7 @@ MsgType body_type(const std::string& body);
 Hello decode_hello(const std::string& body);
 std::vector<std::string> decode_welcome(const std::string& body);
 std::string decode_reject(const std::string& body);
+std::string decode_busy(const std::string& body);
 Contrib decode_contrib(const std::string& body);
 Result decode_result(const std::string& body);
 Fail decode_fail(const std::string& body);

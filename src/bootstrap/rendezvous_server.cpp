@@ -5,6 +5,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -12,6 +13,7 @@
 
 #include "bootstrap/rendezvous_protocol.hpp"
 #include "core/error.hpp"
+#include "core/open_files.hpp"
 #include "core/secret.hpp"
 
 namespace evb::boot {
@@ -57,6 +59,13 @@ RendezvousServer::RendezvousServer(ServerOptions options) : opt_(std::move(optio
   round_has_.assign(static_cast<size_t>(opt_.size), false);
   round_op_.assign(static_cast<size_t>(opt_.size), 0);
   states_.assign(static_cast<size_t>(opt_.size), RankState::absent);
+  // Every rank may connect at once; the kernel caps the listen backlog.
+  if (const int cap = kernel_somaxconn(); cap > 0 && opt_.size > cap)
+    log("rendezvous: net.core.somaxconn is " + std::to_string(cap) + ", below the " +
+        std::to_string(opt_.size) +
+        " ranks that may connect at once: connections beyond it wait for a SYN retransmit "
+        "(1 s or more); raise it (sysctl -w net.core.somaxconn=" +
+        std::to_string(std::max(4096, opt_.size)) + ") for faster starts");
 }
 
 RendezvousServer::~RendezvousServer() {
@@ -194,13 +203,8 @@ void RendezvousServer::accept_new() {
     }
     Fd owned(fd);
     const std::string addr = peer_address(fd);
-    if (unidentified_ >= opt_.max_unidentified) {
-      // Closed unread: a flood of silent clients cannot crowd out the ranks.
-      if (!limit_logged_)
-        log("rendezvous: closing connection from " + addr + ": " +
-            std::to_string(opt_.max_unidentified) +
-            " connections are already waiting to identify themselves (logged once)");
-      limit_logged_ = true;
+    if (unidentified_ >= unidentified_limit()) {
+      turn_away(std::move(owned), addr);
       continue;
     }
     auto c = std::make_unique<Conn>();
@@ -210,6 +214,28 @@ void RendezvousServer::accept_new() {
     ++unidentified_;
     conns_.push_back(std::move(c));
   }
+}
+
+// Every expected rank may wait to identify itself at once; beyond that (plus
+// the strangers' margin) a connection is told Busy, unread: a flood of silent
+// clients cannot crowd out the ranks, and a rank among them retries.
+void RendezvousServer::turn_away(Fd fd, const std::string& addr) {
+  ++busy_count_;
+  const std::string why = std::to_string(unidentified_) +
+                          " connections are waiting to identify themselves (the " +
+                          std::to_string(opt_.size - joined_) + " ranks still to join and " +
+                          std::to_string(opt_.stranger_slack) + " more)";
+  if (!busy_logged_)
+    log("rendezvous: told the connection from " + addr + " to retry: " + why + " (logged once)");
+  busy_logged_ = true;
+  // Whatever arrived is read and dropped first: closing a socket with unread
+  // bytes resets it, and the reset could overtake the Busy answer.
+  char sink[4096];
+  for (int i = 0; i < 16 && ::recv(fd.get(), sink, sizeof sink, MSG_DONTWAIT) > 0; ++i) {
+  }
+  const std::string frame = encode_busy("the rendezvous is busy: " + why + "; retry");
+  [[maybe_unused]] auto k =
+      ::send(fd.get(), frame.data(), frame.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
 }
 
 void RendezvousServer::on_readable(Conn& c) {
@@ -309,7 +335,9 @@ void RendezvousServer::on_frame(Conn& c, const std::string& body) {
     case MsgType::goodbye: {
       {
         std::lock_guard<std::mutex> lock(mu_);
-        states_[static_cast<size_t>(c.rank)] = RankState::goodbye;
+        auto& st = states_[static_cast<size_t>(c.rank)];
+        if (st == RankState::joined) ++goodbye_count_;
+        st = RankState::goodbye;
       }
       cv_.notify_all();
       send(c, std::make_shared<const std::string>(encode_bye()));
@@ -364,7 +392,8 @@ void RendezvousServer::on_contrib(Conn& c, const std::string& body) {
   const auto r = static_cast<size_t>(c.rank);
   if (!welcomed_ || m.seq != round_seq_ || round_has_[r])
     throw ProtocolError("collective out of step");
-  for (int q = 0; q < opt_.size; ++q) {
+  // O(1) per contribution in the common case: rounds at 1024 ranks stay linear.
+  for (int q = 0; goodbye_count_ > 0 && q < opt_.size; ++q) {
     if (rank_state(q) == RankState::goodbye)
       return fail(static_cast<int>(FailKind::error), q,
                   "bootstrap: collective #" + std::to_string(round_seq_) + " (" + op_name(m.op) +
@@ -373,8 +402,9 @@ void RendezvousServer::on_contrib(Conn& c, const std::string& body) {
   if (round_count_ == 0) {
     round_start_ = Clock::now();
     round_warned_ = false;
+    round_first_op_ = int(m.op);
   }
-  for (int q = 0; q < opt_.size; ++q) {
+  for (int q = 0; round_first_op_ != int(m.op) && q < opt_.size; ++q) {
     if (round_has_[static_cast<size_t>(q)] && round_op_[static_cast<size_t>(q)] != int(m.op))
       return fail(static_cast<int>(FailKind::error), -1,
                   "bootstrap: collective mismatch in round #" + std::to_string(round_seq_) +
@@ -390,7 +420,7 @@ void RendezvousServer::on_contrib(Conn& c, const std::string& body) {
 }
 
 bool RendezvousServer::round_ready() const {
-  if (round_count_ == 0) return false;
+  if (round_count_ == 0 || round_count_ + lost_count_ < opt_.size) return false;
   for (int q = 0; q < opt_.size; ++q)
     if (!round_has_[static_cast<size_t>(q)] && rank_state(q) != RankState::lost) return false;
   return true;
@@ -453,7 +483,10 @@ void RendezvousServer::on_closed(Conn& c, const std::string& why) {
     std::lock_guard<std::mutex> lock(mu_);
     auto& s = states_[static_cast<size_t>(c.rank)];
     lost = s == RankState::joined;
-    if (lost) s = RankState::lost;
+    if (lost) {
+      s = RankState::lost;
+      ++lost_count_;
+    }
   }
   cv_.notify_all();
   if (lost && opt_.tolerate_loss && welcomed_ && c.rank != 0 && !failure_) {

@@ -6,13 +6,13 @@
 // a poll loop over all client connections. Clients join with a Hello (run
 // token, rank, size); wrong tokens, duplicate or out-of-range ranks are
 // rejected and logged while the run goes on; a reject never repeats the
-// token. Unidentified connections are limited in number and time, and the
-// accept loop backs off when the process runs out of descriptors. When every rank has joined, each
-// gets a Welcome with all hostnames. Rounds (allgather, gather, barrier)
-// complete when every rank contributed; there is no timeout while ranks stay
-// connected. The first failure (a rank disconnecting without Goodbye, an
-// Abort, a join timeout, mismatched collectives) is sent to every rank and
-// answers every later contribution.
+// token. Unidentified connections are limited in number (the ranks still to
+// join plus a margin: a connection beyond it is told Busy and retries) and in
+// time, and the accept loop backs off when the process runs out of descriptors. When every rank has
+// joined, each gets a Welcome with all hostnames. Rounds (allgather, gather, barrier) complete when
+// every rank contributed; there is no timeout while ranks stay connected. The first failure (a rank
+// disconnecting without Goodbye, an Abort, a join timeout, mismatched collectives) is sent to every
+// rank and answers every later contribution.
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -37,9 +37,11 @@ struct ServerOptions {
   std::chrono::milliseconds join_timeout{60000};
   // A round still incomplete after this long is logged (not failed).
   std::chrono::milliseconds slow_round_warning{60000};
-  // Connections that have not said a valid Hello yet: at most this many at
-  // once (more are closed on accept) and each for at most hello_timeout.
-  int max_unidentified = 64;
+  // Connections that have not said a valid Hello yet: at most the ranks
+  // still to join plus `stranger_slack` at once (so every expected rank may
+  // connect at the same moment); more are answered Busy on accept (the
+  // client retries), and each waits at most hello_timeout for its Hello.
+  int stranger_slack = 64;
   std::chrono::milliseconds hello_timeout{5000};
   // on_failure exclude: a rank that disconnects after the welcome is marked
   // lost and later rounds complete without it (its contribution empty);
@@ -94,6 +96,8 @@ class RendezvousServer {
   struct Conn;
   void run();
   void accept_new();
+  int unidentified_limit() const { return opt_.size - joined_ + opt_.stranger_slack; }
+  void turn_away(Fd fd, const std::string& addr);
   void reap();
   void on_readable(Conn& c);
   void on_writable(Conn& c);
@@ -125,7 +129,11 @@ class RendezvousServer {
   Clock::time_point join_deadline_;
   Clock::time_point accept_paused_until_;  // out of descriptors: stop polling the listener
   int unidentified_ = 0;                   // open connections with rank < 0
-  bool limit_logged_ = false;
+  bool limit_logged_ = false;              // out of descriptors, logged once
+  bool busy_logged_ = false;               // a connection told Busy, logged once
+  int busy_count_ = 0;
+  int lost_count_ = 0;     // ranks in state lost
+  int goodbye_count_ = 0;  // ranks in state goodbye
 
   // Current round.
   uint64_t round_seq_ = 0;
@@ -133,6 +141,7 @@ class RendezvousServer {
   std::vector<std::string> round_data_;
   std::vector<bool> round_has_;
   std::vector<int> round_op_;
+  int round_first_op_ = 0;  // the op of the round's first contribution
   Clock::time_point round_start_;
   bool round_warned_ = false;
 

@@ -38,6 +38,10 @@ struct Capabilities {
   // while the driver goes on with the other peers (on_failure: exclude is
   // refused otherwise).
   bool survives_peer_loss = false;
+  // Descriptors the driver may hold per connected peer (its sockets; 0 where
+  // peers share memory or a device context): what the open-file check
+  // before start counts (core/open_files.hpp). An upper bound.
+  unsigned descriptors_per_peer = 1;
 };
 
 }  // namespace evb

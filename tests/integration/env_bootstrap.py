@@ -5,9 +5,11 @@ a rendezvous on loopback. Every process must exit 0, rank 0 must write a
 result with every assigned event built (exactly --events of them when given)
 and zero integrity errors, and no process may be left behind.
 
-  env_bootstrap.py EVBENCH [--nprocs N] [--events N] [--set KEY=VALUE]...
+  env_bootstrap.py EVBENCH [--nprocs N] [--events N] [--deadline S] [--set KEY=VALUE]...
 
-Without --events the run lasts 1 s (200 ms warm-up)."""
+Without --events the run lasts 1 s (200 ms warm-up). Every process must be
+done within --deadline seconds (60). The results must say how long the
+start-up and the teardown took (results.startup, results.teardown)."""
 import argparse
 import json
 import os
@@ -28,6 +30,7 @@ p = argparse.ArgumentParser()
 p.add_argument("evbench")
 p.add_argument("--nprocs", type=int, default=5)
 p.add_argument("--events", type=int)
+p.add_argument("--deadline", type=float, default=60)
 p.add_argument("--set", action="append", default=[])
 args = p.parse_args()
 
@@ -55,7 +58,7 @@ with tempfile.TemporaryDirectory() as tmp:
                                           start_new_session=True))
         # communicate() drains each pipe, so a chatty rank cannot block on it;
         # one deadline for all, below the ctest TIMEOUT, so `finally` runs.
-        deadline = time.time() + 60
+        deadline = time.time() + args.deadline
         outputs = [p.communicate(timeout=max(1.0, deadline - time.time()))[0] for p in procs]
         codes = [p.returncode for p in procs]
         for rank, text in enumerate(outputs):
@@ -74,7 +77,10 @@ with tempfile.TemporaryDirectory() as tmp:
         if doc["topology"]["processes"] != args.nprocs:
             fail(f"{doc['topology']['processes']} processes in the results, "
                  f"expected {args.nprocs}")
-        print(f"PASSED: {r['events_built']} events, {args.nprocs} processes")
+        if not r.get("startup", {}).get("ready_s", 0) > 0 or "seconds" not in r.get("teardown", {}):
+            fail(f"no start-up or teardown figures: {r.get('startup')}, {r.get('teardown')}")
+        print(f"PASSED: {r['events_built']} events, {args.nprocs} processes, start-up "
+              f"{r['startup']['ready_s']:.2f} s, teardown {r['teardown']['seconds']:.2f} s")
     finally:
         for p in procs:
             try:

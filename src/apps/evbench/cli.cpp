@@ -13,6 +13,7 @@
 
 #include "apps/evbench/default_config.hpp"
 #include "apps/evbench/memory_plan.hpp"
+#include "apps/evbench/open_files_check.hpp"
 #include "apps/evbench/output_check.hpp"
 #include "apps/evbench/run_options.hpp"
 #include "apps/evbench/sim_command.hpp"
@@ -204,6 +205,15 @@ int cmd_run(const Args& a, const Plugins& r, int argc, char** argv) {
   const Topology topo = make_topology(config);
   const BootstrapFactory* boot = r.drivers.bootstrap(config.bootstrap);
   if (!boot) throw ConfigError("bootstrap '" + config.bootstrap + "' is not built in");
+  const ProtocolFactory& protocol = r.protocols.of(config);
+  // What the driver's library reads once at its first use (the probe's),
+  // sized to the ranks on this host; the forked ranks inherit it.
+  if (const DriverFactory* f = r.drivers.driver(config.driver); f && f->prepare) {
+    const auto env = [](const char* name) { return std::getenv(name); };
+    f->prepare(config,
+               static_cast<int>(
+                   ranks_on_this_host(config, topo, env, protocol.memory_needs).ranks.size()));
+  }
   // A driver that cannot run here (no device, no provider) fails before any
   // rank starts, with the reason `evbench drivers` gives.
   if (const DriverFactory* f = r.drivers.driver(config.driver); f && f->probe) {
@@ -213,8 +223,11 @@ int cmd_run(const Args& a, const Plugins& r, int argc, char** argv) {
   }
   if (a.simulated_on.empty()) check_driver_options(config, r, OptionCheck::here);
   // What this host's ranks allocate must fit (SMPI shares payload memory).
-  const ProtocolFactory& protocol = r.protocols.of(config);
   if (a.simulated_on.empty()) check_host_memory(config, topo, protocol.memory_needs);
+  // Sockets for N - 1 peers and the rendezvous: the soft limit raised or
+  // the run refused here, before any rank starts.
+  if (const DriverFactory* f = r.drivers.driver(config.driver); f && a.simulated_on.empty())
+    check_open_files(config, topo, *f, *boot);
   RunOptions opts;
   opts.json_path = a.json;
   opts.quiet = a.quiet;

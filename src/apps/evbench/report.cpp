@@ -5,6 +5,7 @@
 #include <fstream>
 #include <optional>
 
+#include "apps/evbench/lifecycle_report.hpp"
 #include "apps/evbench/placement_report.hpp"
 #include "apps/evbench/topology_ring.hpp"
 #include "apps/evbench/versions.hpp"
@@ -47,12 +48,14 @@ std::string footer(const Verdict& v) {
 // has them), the rest stays.
 void print_table(const ProtocolReport& report, const Config& c, const Topology& t, const Summary& s,
                  const std::string& variant, const ReportContext& context,
-                 const std::string& placement) {
+                 const std::string& placement, const LifecycleSummary& lifecycle) {
   std::printf("# evbench %s: %s over %s, %d nodes (%s)%s, %d processes\n",
               evbench_version().c_str(), report.title(c).c_str(), variant.c_str(), c.nodes,
               to_string(c.layout), report.shape(c).c_str(), t.nprocs);
   report.print_settings(stdout, c, s);
   std::printf("# placement: %s\n", placement.c_str());
+  if (const std::string line = lifecycle_line(lifecycle); !line.empty())
+    std::printf("# %s\n", line.c_str());
   if (s.warmup_ignored)
     std::printf("# every event finished within the warm-up (%.2f s): the whole run is measured\n",
                 c.warmup_s);
@@ -85,7 +88,8 @@ void simulation_fields(JsonWriter& w, const RunOptions& o) {
 // results, the run's facts around the protocol's fields.
 std::string results_json(const ProtocolReport& report, const Config& c, const Topology& t,
                          const Summary& s, const RunOptions& o, const DriverProbe& probe,
-                         const ReportContext& context, const std::string& placement) {
+                         const ReportContext& context, const std::string& placement,
+                         const LifecycleSummary& lifecycle) {
   JsonWriter w;
   w.begin_object();
   w.value("schema_version", 1);
@@ -118,6 +122,7 @@ std::string results_json(const ProtocolReport& report, const Config& c, const To
   w.value("data_path", to_string(c.data_path));
   w.value("poll_mode", s.poll_mode);
   write_placement(w, c, s, placement);
+  write_lifecycle(w, lifecycle);
   report.results_fields(w, c, t, s, context);
   w.end_object();
   w.end_object();
@@ -135,7 +140,8 @@ int report_run(const ProtocolFactory& protocol, const Config& c, const Topology&
   context.predicted = predicted ? &*predicted : nullptr;
   context.per_node = !o.quiet;
   const std::string placement = placement_line(c, s, o);
-  print_table(report, c, t, s, variant_name(c, probe), context, placement);
+  const LifecycleSummary lifecycle = summarize_lifecycle(ranks);
+  print_table(report, c, t, s, variant_name(c, probe), context, placement, lifecycle);
   if (!o.simulated_platform.empty()) {
     std::printf(
         "# simulated on %s: %.3f s simulated in %.1f s wall time\n# note: %s\n",
@@ -148,7 +154,7 @@ int report_run(const ProtocolFactory& protocol, const Config& c, const Topology&
     const std::string tmp = o.json_path + ".tmp";
     {
       std::ofstream out(tmp);
-      out << results_json(report, c, t, s, o, probe, context, placement);
+      out << results_json(report, c, t, s, o, probe, context, placement, lifecycle);
       if (!out) throw Error("cannot write " + tmp);
     }
     if (std::rename(tmp.c_str(), o.json_path.c_str()) != 0)

@@ -88,6 +88,7 @@ int run_worker_with(const Topology& topo, const Config& config, const PluginRegi
         "the run has " + std::to_string(boot.size()) + " processes but the config needs " +
         std::to_string(topo.nprocs) + " (nodes=" + std::to_string(config.nodes) +
         ", layout=" + to_string(config.layout) + ", evm=" + to_string(config.evm) + ")");
+  LifecycleClock lifecycle(boot.launched_at());
   const int rank = boot.rank();
   const DriverFactory* factory = plugins.driver(config.driver);
   if (!factory) throw ConfigError("driver '" + config.driver + "' is not built in");
@@ -96,6 +97,7 @@ int run_worker_with(const Topology& topo, const Config& config, const PluginRegi
   std::unique_ptr<Driver> driver = factory->create(ctx);
   const std::vector<std::string> addresses = boot.allgather(driver->local_address());
   driver->connect(addresses, topo.peers_of(rank));
+  lifecycle.connected();
 
   // The configuration as this driver runs it (data_path resolved); reported
   // with the resolved configuration.
@@ -132,6 +134,7 @@ int run_worker_with(const Topology& topo, const Config& config, const PluginRegi
   // --quiet: not echoed (the --json results hold it, `config --resolved` shows it).
   if (rank == 0 && !options.quiet) print_resolved_config(resolved);
   boot.barrier();
+  lifecycle.ready();
   try {
     run->run();
   } catch (const Error& e) {
@@ -144,7 +147,10 @@ int run_worker_with(const Topology& topo, const Config& config, const PluginRegi
   }
   run->finish(stats);
   boot.barrier();
+  lifecycle.data_ended();  // on every rank
   driver->shutdown();
+  lifecycle.shut_down();
+  stats.lifecycle = lifecycle.phases();
   rusage usage{};
   if (::getrusage(RUSAGE_SELF, &usage) == 0)
     stats.peak_rss_bytes = static_cast<uint64_t>(usage.ru_maxrss) * 1024;  // Linux: KiB

@@ -5,8 +5,11 @@
 // strings that the bootstrap exchanges. All calls are collective and blocking
 // (setup and teardown only, never on the data path) and throw evb::Error
 // naming the rank that failed.
+#include <chrono>
 #include <string>
 #include <vector>
+
+#include "core/lifecycle.hpp"
 
 namespace evb {
 
@@ -24,6 +27,10 @@ class Bootstrap {
   virtual void barrier() = 0;
   // Best effort: tells the other ranks to stop (error path; never throws).
   virtual void abort(const std::string& /*why*/) noexcept {}
+  // When this rank was launched, on the steady clock: the start of the
+  // start-up time it reports (results.startup). A launcher that forks its
+  // ranks knows it (before its first fork); else the process's own start.
+  virtual std::chrono::steady_clock::time_point launched_at() const { return process_start(); }
 };
 
 }  // namespace evb

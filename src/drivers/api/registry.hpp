@@ -70,6 +70,10 @@ struct DriverFactory {
   // names or also this host), before any rank starts: one message per bad
   // key naming it; empty when all is well. May be empty.
   std::function<std::vector<std::string>(const Config&, OptionCheck)> check_options;
+  // Process-wide settings the library reads once, at its first use
+  // (environment variables): called before the probe or any rank starts,
+  // with the number of the run's ranks on this host. May be empty.
+  std::function<void(const Config&, int local_ranks)> prepare;
 };
 
 // The function a rank runs once its bootstrap is up; returns an exit code.
@@ -85,6 +89,10 @@ struct BootstrapFactory {
   // not, `loss_note` says what happens instead (shown by validate).
   bool survives_rank_loss = false;
   std::string loss_note;
+  // Connections the process that launches (or is) a rank serves for the
+  // bootstrap (the rendezvous: one per rank), counted in its open-file need
+  // before start; empty: none.
+  std::function<int(int nprocs)> served_connections;
 };
 
 class PluginRegistry {

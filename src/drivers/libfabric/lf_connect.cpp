@@ -43,20 +43,33 @@ void LfDriver::connect(const std::vector<std::string>& addresses,
   }
   for (PeerId r : targets) book_.add(r);
 
-  // Hello to every peer; wait for theirs. This checks that every peer runs the
-  // same run (same address list) and sets the connections up before the data
-  // path needs them.
+  // A hello with every peer. This checks that every peer runs the same run
+  // (same address list) and sets the connections up before the data path
+  // needs them. The lower rank of a pair speaks first and the higher one
+  // answers its hello: a connection-based provider (tcp;ofi_rxm, verbs;ofi_rxm)
+  // then opens each pair's connection from one side only, where hellos sent
+  // both ways at once made every pair a simultaneous connect, settled by
+  // rejecting one of the two (measured: docs/drivers/libfabric.md, "Start-up
+  // at scale").
   CtlMessage hello;
   hello.kind = CtlKind::hello;
   hello.rank = static_cast<uint32_t>(context_.rank);
   hello.size = static_cast<uint32_t>(context_.size);
   hello.a = book_.run();
-  for (PeerId r : targets) submit_tx(make_control(r, hello));
+  auto post_hellos = [&] {
+    for (PeerId r : targets) {
+      if (peers_[r].hello_posted || (r < context_.rank && !book_.hello_in(r))) continue;
+      peers_[r].hello_posted = true;
+      submit_tx(make_control(r, hello));
+    }
+  };
+  post_hellos();
 
   using clock = std::chrono::steady_clock;
   auto retry_at = clock::now();
   auto step = [&] {
     progress();
+    post_hellos();  // answers to the lower ranks whose hellos came in
     const auto now = clock::now();
     if (now >= retry_at) {
       // Hellos that failed (peer endpoint not reachable yet) are sent again.
@@ -99,7 +112,9 @@ std::string LfDriver::hello_diagnosis(const std::vector<PeerId>& missing) const 
     const PeerId r = missing[i];
     const Peer& p = peers_[r];
     std::string what;
-    if (p.hello_sent) {
+    if (!p.hello_posted) {
+      what = "its hello never came (a lower rank speaks first; ours answers it)";
+    } else if (p.hello_sent) {
       what = "our hello was delivered, none came back (not polling, or its hello unmatched)";
     } else if (tx_queue_.waiting(r)) {
       what = "our hello is still refused by " + name_ + " (" + std::to_string(p.hello_busy) +

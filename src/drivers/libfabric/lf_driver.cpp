@@ -142,6 +142,7 @@ void LfDriver::open_endpoint() {
   caps_.can_block = fabric_->wait_fd() >= 0;
   caps_.alltoall = false;
   caps_.survives_peer_loss = survives_peer_loss(fi.fabric_attr->prov_name);
+  caps_.descriptors_per_peer = 2;  // tcp;ofi_rxm: a connection, two while both sides connect
   inject_buf_.resize(caps_.inline_size);
 
   peers_.resize(context_.size);

@@ -76,6 +76,7 @@ class LfDriver final : public Driver {
   // in book_).
   struct Peer {
     fi_addr_t addr = FI_ADDR_NOTAVAIL;
+    bool hello_posted = false;  // our hello to it was submitted (a higher rank: on its hello)
     bool hello_sent = false;    // our hello to it completed
     bool hello_failed = false;  // our hello to it failed (retried)
     std::string hello_error;    // why it last failed

@@ -31,6 +31,11 @@ const T& table() {
                  "transmit queue size requested (tx_attr.size); 0 = provider default"),
       T::integer("rx_queue_depth", &LfOptions::rx_queue_depth, "0", "ops", 0, 1048576,
                  "receive queue size requested (rx_attr.size); 0 = provider default"),
+      T::integer("rxm_rx_buffers", &LfOptions::rxm_rx_buffers, "0", "buffers", 0, 1048576,
+                 "receive buffers of ofi_rxm's connections (FI_OFI_RXM_MSG_RX_SIZE; over tcp one "
+                 "shared receive context of that many 16 KiB buffers per rank); 0 = the "
+                 "library's 4096 (64 MiB) divided among the ranks on this host, at least 256; "
+                 "FI_OFI_RXM_MSG_RX_SIZE set in the environment wins"),
       T::choice("progress", &LfOptions::progress, "manual",
                 std::vector<std::pair<const char*, ProgressMode>>{
                     {"manual", ProgressMode::manual}, {"auto", ProgressMode::automatic}},

@@ -29,6 +29,7 @@ struct LfOptions {
   std::string interface;      // "auto", "any" or a source address / host name
   size_t tx_queue_depth = 0;  // tx_attr->size; 0 = provider default
   size_t rx_queue_depth = 0;  // rx_attr->size; 0 = provider default
+  size_t rxm_rx_buffers = 0;  // FI_OFI_RXM_MSG_RX_SIZE; 0 = shared among this host's ranks
   ProgressMode progress = ProgressMode::manual;
   ImmediateMode write_immediate = ImmediateMode::automatic;
   bool inject = false;  // small sends with fi_tinject (completed at post time)

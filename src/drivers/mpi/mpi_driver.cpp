@@ -82,6 +82,7 @@ Capabilities MpiDriver::capabilities() const {
   caps.tag_bits = std::popcount(tag_mask_);
   caps.alltoall = true;  // MPI_Alltoall: the synchronized baseline
   caps.survives_peer_loss = false;
+  caps.descriptors_per_peer = 2;  // Open MPI's tcp BTL: its sockets to the peer
   return caps;
 }
 

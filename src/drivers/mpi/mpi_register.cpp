@@ -22,6 +22,7 @@ Capabilities query_mpi(const Config& config) {
   caps.tag_bits = 32;
   caps.alltoall = true;
   caps.survives_peer_loss = false;  // no ULFM: a dead rank aborts the job
+  caps.descriptors_per_peer = 2;    // Open MPI's tcp BTL: its sockets to the peer
   return caps;
 }
 

@@ -57,6 +57,7 @@ Capabilities Psm2Driver::capabilities() const {
   c.zero_copy_send = false;   // gathered sends are copied into one buffer
   c.can_block = false;
   c.survives_peer_loss = false;  // runs under mpirun: a dead rank ends the job
+  c.descriptors_per_peer = 0;    // endpoints in the HFI context or shared memory
   return c;
 }
 

@@ -20,6 +20,7 @@ Capabilities query_psm2(const Config&) {
   c.can_block = false;
   c.rdma_write = false;
   c.survives_peer_loss = false;  // runs under mpirun: a dead rank ends the job
+  c.descriptors_per_peer = 0;    // endpoints in the HFI context or shared memory
   return c;
 }
 

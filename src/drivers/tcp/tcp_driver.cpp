@@ -32,6 +32,7 @@ Capabilities TcpDriver::capabilities() const {
   c.max_message = options_.limits.max_message;
   c.max_segments = kMaxSegments;
   c.survives_peer_loss = true;  // a lost peer: peer_event + failed completions
+  c.descriptors_per_peer = 1;   // one connection per peer pair
   return c;
 }
 
@@ -45,7 +46,8 @@ std::string TcpDriver::local_address() {
   } else if (options_.bind == "0.0.0.0") {
     advertised = primary_host_address();
   }
-  listener_ = make_listener(resolve_host(bind_host, options_.port), options_.socket);
+  listener_ =
+      make_listener(resolve_host(bind_host, options_.port), options_.socket, context_.size - 1);
   address_ = advertised + ":" + std::to_string(local_port(listener_.get())) + "#" + random_hex(8);
   return address_;
 }

@@ -21,6 +21,11 @@ using Clock = std::chrono::steady_clock;
 
 constexpr uint64_t kListenerKey = 0;
 constexpr uint64_t kOutgoingBit = 1ull << 62;
+// Connects of this rank in flight at once: the peers' listen backlogs hold
+// N - 1 each, but where net.core.somaxconn caps them lower a burst of
+// connects from every rank would overflow them (a dropped SYN costs a 1 s
+// retransmit); a window keeps a target's queue at about this many per wave.
+constexpr size_t kConnectWindow = 32;
 
 // This rank's side of a connection it initiates.
 struct Outgoing {
@@ -74,6 +79,8 @@ class Setup {
   const SetupParams& p_;
   Fd epoll_;
   std::vector<std::unique_ptr<Outgoing>> outgoing_;
+  std::map<PeerId, Outgoing*> outgoing_by_peer_;
+  size_t in_flight_ = 0;  // outgoing connections not idle and not done
   std::map<uint64_t, Incoming> incoming_;
   uint64_t next_incoming_ = 1;
   std::set<PeerId> expect_incoming_;
@@ -110,10 +117,12 @@ void Setup::start(Outgoing& o) {
     return;
   }
   o.state = Outgoing::State::connecting;
+  ++in_flight_;
   add(o.fd.get(), EPOLLOUT, kOutgoingBit | static_cast<uint64_t>(o.peer));
 }
 
 void Setup::retry(Outgoing& o, std::string reason) {
+  if (o.state != Outgoing::State::idle) --in_flight_;
   if (o.fd.valid()) remove(o.fd.get());
   o.fd.reset();
   o.state = Outgoing::State::idle;
@@ -170,6 +179,7 @@ void Setup::on_outgoing(Outgoing& o, uint32_t events) {
   remove(o.fd.get());
   result_[o.peer] = std::move(o.fd);
   o.state = Outgoing::State::done;
+  --in_flight_;
   --missing_;
 }
 
@@ -295,35 +305,36 @@ std::vector<Fd> Setup::run() {
     o->hello.from_rank = p_.rank;
     o->hello.to_rank = peer;
     o->retry_at = Clock::now();
+    outgoing_by_peer_[peer] = o.get();
     outgoing_.push_back(std::move(o));
   }
   add(listener_, EPOLLIN, kListenerKey);
-  epoll_event events[32];
+  epoll_event events[64];
   while (missing_ > 0) {
     auto now = Clock::now();
     if (now >= deadline) timed_out();
     auto next = std::min(deadline, now + std::chrono::milliseconds(100));
     for (auto& o : outgoing_) {
       if (o->state != Outgoing::State::idle) continue;
-      if (now >= o->retry_at) start(*o);
-      if (o->state == Outgoing::State::idle) next = std::min(next, o->retry_at);
+      if (now >= o->retry_at && in_flight_ < kConnectWindow) start(*o);
+      if (o->state == Outgoing::State::idle && in_flight_ < kConnectWindow)
+        next = std::min(next, o->retry_at);
     }
     for (auto it = incoming_.begin(); it != incoming_.end();) {
       uint64_t id = (it++)->first;
       if (now >= incoming_.at(id).deadline) refuse(id, RefuseReason::none, "handshake timed out");
     }
     auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(next - now).count();
-    int n = ::epoll_wait(epoll_.get(), events, 32, static_cast<int>(std::max<int64_t>(wait, 0)));
+    int n = ::epoll_wait(epoll_.get(), events, 64, static_cast<int>(std::max<int64_t>(wait, 0)));
     if (n < 0 && errno != EINTR) throw Error("tcp: epoll_wait: " + errno_text(errno));
     for (int i = 0; i < n; ++i) {
       uint64_t key = events[i].data.u64;
       if (key == kListenerKey) {
         accept_all();
       } else if (key & kOutgoingBit) {
-        auto peer = static_cast<PeerId>(key & ~kOutgoingBit);
-        for (auto& o : outgoing_) {
-          if (o->peer == peer && o->fd.valid()) on_outgoing(*o, events[i].events);
-        }
+        auto it = outgoing_by_peer_.find(static_cast<PeerId>(key & ~kOutgoingBit));
+        if (it != outgoing_by_peer_.end() && it->second->fd.valid())
+          on_outgoing(*it->second, events[i].events);
       } else if (incoming_.count(key)) {
         on_incoming(key);
       }

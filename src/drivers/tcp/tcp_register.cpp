@@ -19,6 +19,7 @@ Capabilities query_tcp(const Config&) {
   c.max_message = tcp::ConnectionLimits{}.max_message;
   c.max_segments = tcp::TcpDriver::kMaxSegments;
   c.survives_peer_loss = true;  // a lost peer: peer_event + failed completions
+  c.descriptors_per_peer = 1;   // one connection per peer pair
   return c;
 }
 

@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -121,7 +122,7 @@ std::string primary_host_address() {
   return !chosen.empty() ? chosen : (!first.empty() ? first : std::string(name));
 }
 
-Fd make_listener(const sockaddr_in& addr, const SocketOptions& opts) {
+Fd make_listener(const sockaddr_in& addr, const SocketOptions& opts, int peers) {
   Fd fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
   check(fd.get(), "socket()");
   int one = 1;
@@ -131,7 +132,7 @@ Fd make_listener(const sockaddr_in& addr, const SocketOptions& opts) {
   if (::bind(fd.get(), reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
     throw Error("tcp: cannot listen on " + format_endpoint(addr) + ": " + errno_text(errno));
   }
-  check(::listen(fd.get(), 128), "listen()");
+  check(::listen(fd.get(), std::max(SOMAXCONN, peers)), "listen()");
   return fd;
 }
 

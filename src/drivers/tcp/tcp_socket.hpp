@@ -37,7 +37,9 @@ std::string primary_host_address();
 
 // A non-blocking listening socket bound to `addr` (port 0: ephemeral);
 // `opts` buffer sizes are set before listen() so accepted sockets inherit them.
-Fd make_listener(const sockaddr_in& addr, const SocketOptions& opts);
+// Its backlog holds `peers` simultaneous connects (at least SOMAXCONN; the
+// kernel caps it at net.core.somaxconn).
+Fd make_listener(const sockaddr_in& addr, const SocketOptions& opts, int peers);
 int local_port(int fd);
 
 // "Connection reset by peer (ECONNRESET)"-style text for an errno value.

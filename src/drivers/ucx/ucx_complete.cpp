@@ -78,6 +78,14 @@ void UcxDriver::wait(std::chrono::microseconds timeout) {
   if (!caps_.can_block || !done_.empty()) return;
   progress();
   if (!done_.empty()) return;
+  nap(timeout);
+}
+
+void UcxDriver::nap(std::chrono::microseconds timeout) {
+  if (!caps_.can_block) {
+    sched_yield();
+    return;
+  }
   // Armed means: the event fd fires for anything that arrives from now on.
   if (ucp_worker_arm(worker_->worker()) != UCS_OK) {  // UCS_ERR_BUSY: work pending
     sched_yield();

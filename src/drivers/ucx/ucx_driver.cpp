@@ -5,9 +5,11 @@
 #include <stdio.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 #include "core/error.hpp"
+#include "drivers/common/hello_wait.hpp"
 #include "drivers/common/rank_tags.hpp"
 #include "drivers/common/step_until.hpp"
 #include "drivers/ucx/ucx_memory.hpp"
@@ -67,6 +69,7 @@ UcxDriver::UcxDriver(const DriverContext& context, UcxOptions options)
   caps_.can_block = worker_->event_fd() >= 0;
   caps_.alltoall = false;
   caps_.survives_peer_loss = true;  // peer-failure mode: peer_event + failed completions
+  caps_.descriptors_per_peer = 2;   // tcp: a connection per endpoint, two while both connect
 
   for (size_t i = 0; i < kControlReceives; ++i) post_control_recv();
 }
@@ -242,11 +245,44 @@ void UcxDriver::shutdown() {
                             .size = static_cast<uint32_t>(context_.size)},
                  ops_.get(OpKind::ctl_send));
   }
-  step_until([this] { progress(); }, [this] { return control_sends_ == 0; }, deadline);
+  // Every peer's goodbye too, not only ours delivered: a rank destroys its
+  // worker only once all goodbyes are in, so no endpoint below is closed
+  // towards a worker that is gone (a flushing close to one waits for the
+  // keepalive or the deadline: 48 ranks over sm sat out the whole 10 s
+  // shutdown_timeout before). With every goodbye in, nothing is in flight
+  // either way, and the endpoints close without a flush.
+  auto step = [this] {
+    progress();
+    nap(std::chrono::milliseconds(1));
+  };
+  auto all_said_bye = [this] {
+    if (control_sends_ != 0) return false;
+    for (const Peer& p : peers_)
+      if (book_.is_open(p.handle.rank)) return false;
+    return true;
+  };
+  if (!step_until(step, all_said_bye, deadline)) report_slow_shutdown();
   closing_ = true;
   shut_down_ = true;
   close_endpoints(deadline);
   connected_ = false;
+}
+
+void UcxDriver::report_slow_shutdown() const {
+  std::vector<PeerId> silent;
+  for (const Peer& p : peers_)
+    if (book_.is_open(p.handle.rank)) silent.push_back(p.handle.rank);
+  char waited[32];
+  std::snprintf(waited, sizeof waited, "%.1f", options_.shutdown_timeout.count() / 1000.0);
+  std::string line =
+      prefix() + ": shutdown waited " + waited + " s (driver_options.shutdown_timeout) ";
+  if (control_sends_ != 0)
+    line += "for " + std::to_string(control_sends_) + " of its goodbyes to be delivered";
+  if (!silent.empty())
+    line += std::string(control_sends_ != 0 ? " and " : "") + "for the goodbyes of rank(s) " +
+            rank_list(silent);
+  line += "; closing without them\n";
+  std::fputs(("evbench: " + line).c_str(), stderr);
 }
 
 std::unique_ptr<Driver> make_ucx_driver(const DriverContext& context, const UcxOptions& options) {

@@ -92,6 +92,8 @@ class UcxDriver final : public Driver {
   void create_endpoint(PeerId peer, const std::string& address);
   HelloWords hello_words() const;  // how a failed hello wait is told
   void close_endpoints(std::chrono::steady_clock::time_point deadline) noexcept;
+  // One line on stderr: shutdown() reached its deadline, waiting for whom.
+  void report_slow_shutdown() const;
   // Refuses a registration whose key is larger than capabilities() said.
   RegistrationPtr checked_key(RegistrationPtr reg) const;
 
@@ -105,6 +107,10 @@ class UcxDriver final : public Driver {
 
   // --- completions (ucx_complete.cpp) ---
   void progress();
+  // Sleeps up to `timeout` on the worker's event fd once nothing is pending
+  // (yields when UCX has work it raises no event for), whatever the
+  // caller's completions: wait()'s sleep, and shutdown()'s.
+  void nap(std::chrono::microseconds timeout);
   void complete(Op* op, OpStatus status, size_t bytes, PeerId peer, Tag tag,
                 const std::string& why);
   void finish_write(Op* op, OpStatus status, const std::string& why);

@@ -27,6 +27,7 @@ Capabilities query_ucx(const Config&) {
   c.can_block = true;
   c.alltoall = false;
   c.survives_peer_loss = true;  // peer-failure mode: peer_event + failed completions
+  c.descriptors_per_peer = 2;   // tcp: a connection per endpoint, two while both connect
   return c;
 }
 

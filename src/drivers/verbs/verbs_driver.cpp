@@ -73,6 +73,7 @@ VerbsDriver::VerbsDriver(const DriverContext& context, VerbsOptions options)
   caps_.can_block = true;
   caps_.alltoall = false;
   caps_.survives_peer_loss = false;  // not declared until its failure path has met hardware
+  caps_.descriptors_per_peer = 0;    // queue pairs, not descriptors
 }
 
 VerbsDriver::~VerbsDriver() {

@@ -28,6 +28,7 @@ Capabilities query_verbs(const Config&) {
   c.can_block = true;
   c.alltoall = false;
   c.survives_peer_loss = false;  // not declared until its failure path has met hardware
+  c.descriptors_per_peer = 0;    // queue pairs, not descriptors
   return c;
 }
 

@@ -98,6 +98,8 @@ std::string RankStats::serialize() const {
   out << YAML::Key << "peak_rss_bytes" << YAML::Value << peak_rss_bytes;
   out << YAML::Key << "anon_huge_bytes" << YAML::Value << anon_huge_bytes;
   out << YAML::Key << "anon_rss_bytes" << YAML::Value << anon_rss_bytes;
+  out << YAML::Key << "lifecycle" << YAML::Value << YAML::Flow << YAML::BeginSeq << lifecycle.join_s
+      << lifecycle.connect_s << lifecycle.setup_s << lifecycle.teardown_s << YAML::EndSeq;
   out << YAML::Key << "completed_per_bu" << YAML::Value << completed_per_bu;
   out << YAML::Key << "excluded_bus" << YAML::Value << excluded_bus;
   std::vector<std::string> f;
@@ -179,6 +181,9 @@ RankStats RankStats::deserialize(const std::string& text) {
   s.peak_rss_bytes = n["peak_rss_bytes"].as<uint64_t>(0);
   s.anon_huge_bytes = n["anon_huge_bytes"].as<uint64_t>(0);
   s.anon_rss_bytes = n["anon_rss_bytes"].as<uint64_t>(0);
+  if (const auto l = n["lifecycle"]; l && l.size() == 4)
+    s.lifecycle =
+        Lifecycle{l[0].as<double>(), l[1].as<double>(), l[2].as<double>(), l[3].as<double>()};
   s.completed_per_bu = n["completed_per_bu"].as<std::vector<uint64_t>>(std::vector<uint64_t>{});
   s.excluded_bus = n["excluded_bus"].as<std::vector<int>>(std::vector<int>{});
   for (const auto& t : n["failures"].as<std::vector<std::string>>(std::vector<std::string>{}))

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/histogram.hpp"
+#include "core/lifecycle.hpp"
 #include "monitor/snapshot.hpp"
 #include "units/builder_unit.hpp"
 
@@ -116,6 +117,8 @@ struct RankStats {
   uint64_t anon_huge_bytes = 0;
   // Resident anonymous memory of the process at the same moment (RssAnon).
   uint64_t anon_rss_bytes = 0;
+  // Where this rank's start-up and teardown time went (results.startup).
+  Lifecycle lifecycle;
   // Failure, if any (empty when the rank succeeded).
   std::string error;
 

@@ -50,6 +50,9 @@ TEST(RendezvousProtocol, ContribFailAbort) {
   EXPECT_EQ(df.rank, 3);
   EXPECT_EQ(df.message, f.message);
   EXPECT_EQ(decode_abort(body_of(encode_abort("why"))), "why");
+  EXPECT_EQ(decode_busy(body_of(encode_busy("come back"))), "come back");
+  EXPECT_EQ(body_type(body_of(encode_busy("x"))), MsgType::busy);
+  EXPECT_THROW(decode_reject(body_of(encode_busy("x"))), ProtocolError);
 }
 
 TEST(RendezvousProtocol, PartialFramesWaitAndOversizedFramesThrow) {

@@ -216,11 +216,12 @@ bool closed_by_server(int fd) {
   }
 }
 
-// Silent clients beyond max_unidentified are closed on accept, the others at
-// their hello deadline; the real rank still joins.
+// Silent clients beyond the ranks still to join plus the strangers' slack are
+// told Busy and closed on accept, the others at their hello deadline; the
+// real rank still joins.
 TEST_F(Rendezvous, UnidentifiedConnectionsAreLimitedInNumberAndTime) {
   auto so = server_options(1);
-  so.max_unidentified = 2;
+  so.stranger_slack = 1;  // 1 rank to join + 1
   so.hello_timeout = 200ms;
   RendezvousServer server(so);
   server.start();
@@ -236,7 +237,9 @@ TEST_F(Rendezvous, UnidentifiedConnectionsAreLimitedInNumberAndTime) {
   EXPECT_EQ(c.gather("x"), std::vector<std::string>{"x"});
   c.goodbye();
   server.stop();
-  EXPECT_NE(log().find("are already waiting to identify themselves"), std::string::npos) << log();
+  EXPECT_NE(log().find("to retry: 2 connections are waiting to identify themselves"),
+            std::string::npos)
+      << log();
   EXPECT_NE(log().find("no hello within"), std::string::npos) << log();
 }
 

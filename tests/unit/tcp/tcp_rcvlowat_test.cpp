@@ -49,7 +49,7 @@ class Sink : public FrameSink {
 struct LoopbackPair {
   Fd tx, rx;
   LoopbackPair() {
-    Fd listener = make_listener(resolve_host("127.0.0.1", 0), {});
+    Fd listener = make_listener(resolve_host("127.0.0.1", 0), {}, 1);
     const sockaddr_in to = resolve_host("127.0.0.1", local_port(listener.get()));
     tx = Fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
     EXPECT_EQ(::connect(tx.get(), reinterpret_cast<const sockaddr*>(&to), sizeof to), 0);
