@@ -7,8 +7,10 @@
 #include <rdma/fi_tagged.h>
 
 #include <algorithm>
+#include <cstdio>
 
 #include "core/error.hpp"
+#include "drivers/common/hello_wait.hpp"
 #include "drivers/common/rank_tags.hpp"
 
 namespace evb::libfabric {
@@ -267,6 +269,24 @@ void LfDriver::teardown(bool graceful) noexcept {
         return false;
       };
       while ((!tx_queue_.empty() || goodbyes_pending()) && clock::now() < deadline) progress();
+      if (!tx_queue_.empty() || goodbyes_pending()) {
+        // The deadline passed: say for whom (one line), then close anyway.
+        std::vector<PeerId> waiting;
+        for (Op* op : ops_.live_ops())
+          if (op->kind == OpKind::ctl_send && static_cast<CtlKind>(op->tag) == CtlKind::bye &&
+              book_.is_open(op->peer))
+            waiting.push_back(op->peer);
+        std::sort(waiting.begin(), waiting.end());
+        char waited[32];
+        std::snprintf(waited, sizeof waited, "%.1f", options_.shutdown_timeout.count() / 1000.0);
+        std::fputs(("evbench: " + prefix() + ": shutdown waited " + waited +
+                    " s (driver_options.shutdown_timeout) for its goodbyes" +
+                    (waiting.empty() ? std::string(" (still queued by the provider)")
+                                     : " to rank(s) " + rank_list(waiting)) +
+                    " to be delivered; closing without them\n")
+                       .c_str(),
+                   stderr);
+      }
       // Cancel the receives still posted and collect the cancellations.
       closing_ = true;
       const std::string reason = prefix() + ": receive cancelled by shutdown()";

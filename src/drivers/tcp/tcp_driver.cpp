@@ -7,10 +7,12 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <ctime>
 
 #include "core/error.hpp"
 #include "core/secret.hpp"
+#include "drivers/common/hello_wait.hpp"
 #include "drivers/tcp/tcp_handshake.hpp"
 #include "drivers/tcp/tcp_wire.hpp"
 
@@ -306,12 +308,27 @@ void TcpDriver::shutdown() {
   while (Clock::now() < deadline && open_peers(unacked)) {
     progress(std::chrono::milliseconds(10));
   }
+  if (Clock::now() >= deadline) report_slow_shutdown(unacked);
   for (PeerId i = 0; i < static_cast<PeerId>(peers_.size()); ++i) {
     if (!book_.go_down(i, OpStatus::peer_closed)) continue;
     peers_[i].conn->fail(OpStatus::error);  // nothing should be left (shutdown's contract)
     peers_[i].conn.reset();
   }
   epoll_.reset();
+}
+
+void TcpDriver::report_slow_shutdown(const std::function<bool(PeerId)>& unacked) const {
+  std::vector<PeerId> stuck;
+  for (PeerId i = 0; i < static_cast<PeerId>(peers_.size()); ++i)
+    if (book_.is_open(i) && (peers_[i].conn->send_pending() || unacked(i))) stuck.push_back(i);
+  if (stuck.empty()) return;
+  char waited[32];
+  std::snprintf(waited, sizeof waited, "%.1f", options_.shutdown_timeout.count() / 1000.0);
+  std::fputs(("evbench: tcp: rank " + std::to_string(context_.rank) + ": shutdown waited " +
+              waited + " s (driver_options.shutdown_timeout) for rank(s) " + rank_list(stuck) +
+              " to take its last bytes (goodbye included); closing without them\n")
+                 .c_str(),
+             stderr);
 }
 
 std::unique_ptr<Driver> make_tcp_driver(const DriverContext& context, const TcpOptions& options) {

@@ -8,6 +8,7 @@
 // The driver owns its sockets and unexpected-message buffers; send segments
 // and receive buffers stay the caller's until their completion.
 #include <deque>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -65,6 +66,8 @@ class TcpDriver final : public Driver, private FrameSink {
   void progress(std::chrono::nanoseconds timeout);
   void flush_dirty();
   void flush_peer(PeerId peer);
+  // One line on stderr: shutdown() reached its deadline, and for which peers.
+  void report_slow_shutdown(const std::function<bool(PeerId)>& unacked) const;
   void on_event(PeerId peer, uint32_t events);
   void peer_down(PeerId peer, OpStatus status, const std::string& reason);
   void set_out_interest(PeerId peer, bool on);
