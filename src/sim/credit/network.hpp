@@ -1,0 +1,92 @@
+#pragma once
+// CreditNetwork: a lossless, chunk-level model of a switched fabric with
+// link-level credit flow control, for `evbench sim --model credit`
+// (docs/SCALE.md). Plain discrete-event code with its own virtual clock; it
+// knows nothing of ranks, protocols or drivers: messages go from host to
+// host (indices into topo::Platform::hosts) and come out delivered at a time.
+//
+// The model (parameters in NetworkParams, read from the platform file's
+// `network:` section):
+//  - a message is cut into chunks of `chunk_bytes` (the last one shorter);
+//  - each host's NIC keeps one queue per destination (a queue pair) and
+//    serves the non-empty ones round-robin, a chunk at a time, onto its
+//    uplink at the link's bandwidth; a message's chunks leave in order, and
+//    the messages of one queue pair leave in the order they were sent;
+//  - every link carries one chunk at a time at its bandwidth and adds its
+//    latency; a chunk moves onto a link only when the input buffer at the
+//    link's far end (per port, `buffer_bytes`) has room for it: link-level
+//    credits, returned when the chunk leaves that buffer;
+//  - a switch routes each chunk by the platform's forwarding tables (the
+//    same routes `evbench topo` reads: Platform::route_begin/route_end) and
+//    arbitrates each output port round-robin among its input ports;
+//  - queueing fifo: an input port's buffer is one FIFO, whose head alone may
+//    leave (head-of-line blocking); voq: one queue per output port at every
+//    input (virtual output queues), any head may leave;
+//  - switching cut_through: a chunk may start on the next link once its
+//    head has arrived (after the link latency); store_and_forward: once all
+//    of it has arrived;
+//  - infinite_buffers: no credit ever runs out (the bridge to a fluid model).
+//  - the destination host's NIC takes chunks off its downlink without limit.
+#include <cstdint>
+#include <vector>
+
+#include "topo/platform.hpp"
+
+namespace evb::simnet {
+
+enum class Queueing { fifo, voq };
+enum class Switching { cut_through, store_and_forward };
+
+struct NetworkParams {
+  uint64_t chunk_bytes = 64 * 1024;
+  uint64_t buffer_bytes = 256 * 1024;  // per switch input port
+  Queueing queueing = Queueing::fifo;
+  Switching switching = Switching::cut_through;
+  bool infinite_buffers = false;
+};
+
+// A message whose last byte reached its destination host.
+struct Delivery {
+  uint64_t message = 0;  // what send() returned
+  int64_t time_ns = 0;   // when its last byte arrived
+};
+
+// What explains a collapse, per directional link (Platform::links index).
+struct LinkStats {
+  uint64_t bytes = 0;            // carried
+  int64_t busy_ns = 0;           // time spent transmitting
+  int64_t credit_wait_ns = 0;    // time a chunk at the head waited for room beyond the link
+};
+
+class CreditNetwork {
+ public:
+  // `platform` must outlive the network (finish()ed: routes known).
+  CreditNetwork(const topo::Platform& platform, const NetworkParams& params);
+  ~CreditNetwork();
+  CreditNetwork(const CreditNetwork&) = delete;
+  CreditNetwork& operator=(const CreditNetwork&) = delete;
+
+  // A message of `bytes` (>= 1) from host `src` to host `dst` (src != dst),
+  // handed to the source NIC at `now_ns`, which is never before the time
+  // of the last send() or advance(). Returns its id (1, 2, 3, ...).
+  uint64_t send(int src, int dst, uint64_t bytes, int64_t now_ns);
+
+  // The time of the next internal event; INT64_MAX when nothing is in flight.
+  int64_t next_event_ns() const;
+
+  // Runs every internal event at or before `t_ns` (>= the last time given)
+  // and appends each message delivered by then to `delivered`, in time order
+  // (ties in any order). Messages of one (src, dst) pair are delivered in
+  // the order they were sent.
+  void advance(int64_t t_ns, std::vector<Delivery>& delivered);
+
+  const std::vector<LinkStats>& link_stats() const;
+  // Internal events processed so far (the simulator's own cost figure).
+  uint64_t events_processed() const;
+
+ private:
+  struct Impl;
+  Impl* impl_;
+};
+
+}  // namespace evb::simnet
