@@ -27,6 +27,8 @@
 #include <string>
 #include <vector>
 
+#include "topo/network_settings.hpp"
+
 namespace evb::topo {
 
 enum class NodeKind { host, switch_node };
@@ -71,6 +73,9 @@ class Platform {
   std::vector<int> hosts;     // node indices, in host order
   std::vector<int> switches;  // node indices
   std::vector<Link> links;
+  // The credit model's parameters (`network:`; only `evbench sim --model
+  // credit` reads them).
+  NetworkSettings network;
 
   // Building (loaders and tests): add nodes, then cables, then fill tables,
   // then finish().

@@ -54,6 +54,22 @@ const std::vector<PlatformKey>& platform_keys() {
       {"fabric.topology", "file", "ibnetdiscover output"},
       {"fabric.lfts", "file", "dump_lfts output"},
       {"fabric.latency", "duration", "latency of every cable (default links.host.latency)"},
+      {"network", "map",
+       "the credit model's fabric (`evbench sim --model credit`; docs/SCALE.md); other tools "
+       "ignore it"},
+      {"network.chunk", "size",
+       "messages move as chunks of this size, e.g. 64KiB; 1 B .. 1 GiB (default 64 KiB)"},
+      {"network.buffer", "size",
+       "buffer of each switch input port, at least one chunk (default 256 KiB)"},
+      {"network.queueing", "choice",
+       "fifo: an input port's head blocks those behind it (default); voq: one queue per output "
+       "port"},
+      {"network.switching", "choice",
+       "cut-through: a chunk moves on once its head has arrived (default); store-and-forward: "
+       "once all of it has"},
+      {"network.infinite_buffers", "boolean",
+       "no credit ever runs out and nothing waits behind another output's chunk: output "
+       "queueing (default false)"},
   };
   return table;
 }

@@ -1,6 +1,7 @@
 // The platform YAML description (docs/TOPOLOGY.md): a generated fat tree, an
 // explicit list of switches, hosts and cables, or a fabric dump; optional
 // per-switch table entries on top. Errors read FILE:LINE:COLUMN: KEY: reason.
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -233,6 +234,51 @@ void read_tables(const Reader& r, const YAML::Node& tables, Platform& p) {
   }
 }
 
+// `network: {chunk, buffer, queueing, switching, infinite_buffers}`.
+NetworkSettings read_network(const Reader& r, const YAML::Node& n) {
+  r.keys(n, "network", "network");
+  NetworkSettings s;
+  const auto size = [&](const char* k, uint64_t& field, uint64_t most) {
+    if (!n[k]) return;
+    const std::string key = std::string("network.") + k;
+    std::string reason;
+    const auto v = config_detail::try_parse_size(r.text(n[k], key), reason);
+    if (!v) r.fail(n[k], key, reason);
+    if (*v < 1 || *v > most)
+      r.fail(n[k], key,
+             "expected 1 B .. " + config_detail::format_size(most) + ", got " +
+                 config_detail::format_size(*v));
+    field = *v;
+  };
+  size("chunk", s.chunk_bytes, uint64_t{1} << 30);
+  size("buffer", s.buffer_bytes, uint64_t{1} << 40);
+  // One of `values`, by the names network_settings.cpp gives them.
+  const auto choice = [&](const char* k, auto& field, auto values, auto name) {
+    if (!n[k]) return;
+    const std::string key = std::string("network.") + k;
+    const std::string t = r.text(n[k], key);
+    std::string known;
+    for (const auto v : values) {
+      if (t == name(v)) return void(field = v);
+      known += std::string(known.empty() ? "" : " or ") + name(v);
+    }
+    r.fail(n[k], key, "expected " + known + ", got '" + t + "'");
+  };
+  choice("queueing", s.queueing, std::array{Queueing::fifo, Queueing::voq}, queueing_name);
+  choice("switching", s.switching, std::array{Switching::cut_through, Switching::store_and_forward},
+         switching_name);
+  if (const auto b = n["infinite_buffers"]) {
+    const auto v = config_detail::try_parse_boolean(r.text(b, "network.infinite_buffers"));
+    if (!v) r.fail(b, "network.infinite_buffers", "expected true or false");
+    s.infinite_buffers = *v;
+  }
+  if (!s.infinite_buffers && s.buffer_bytes < s.chunk_bytes)
+    r.fail(n["buffer"] ? n["buffer"] : n, "network.buffer",
+           config_detail::format_size(s.buffer_bytes) + " holds no chunk of " +
+               config_detail::format_size(s.chunk_bytes) + " (network.chunk): nothing could move");
+  return s;
+}
+
 }  // namespace
 
 Platform load_platform_text(const std::string& yaml_text, const std::string& name,
@@ -300,6 +346,7 @@ Platform load_platform_text(const std::string& yaml_text, const std::string& nam
   if (root["name"]) p.name = r.text(root["name"], "name");
   p.source = name;
   if (const auto tables = root["tables"]) read_tables(r, tables, p);
+  if (const auto network = root["network"]) p.network = read_network(r, network);
   p.finish();
   return p;
 }

@@ -1,0 +1,31 @@
+#pragma once
+// The credit model's network parameters (the platform file's `network:`
+// section, docs/TOPOLOGY.md): plain settings the topology layer reads and
+// evb::simnet::CreditNetwork (src/sim/credit/network.hpp) runs with. They
+// live here so that topo never depends on the simulator.
+#include <cstdint>
+#include <string>
+
+namespace evb::topo {
+
+// How a switch input port queues what it holds: one FIFO whose head alone
+// may leave (head-of-line blocking), or one queue per output port.
+enum class Queueing { fifo, voq };
+// When a chunk may start on the next link: once its head has arrived, or
+// once all of it has.
+enum class Switching { cut_through, store_and_forward };
+
+struct NetworkSettings {
+  uint64_t chunk_bytes = 64 * 1024;    // messages are cut into chunks of this size
+  uint64_t buffer_bytes = 256 * 1024;  // per switch input port
+  Queueing queueing = Queueing::fifo;
+  Switching switching = Switching::cut_through;
+  bool infinite_buffers = false;  // no credit ever runs out (output queueing)
+};
+
+// The words the platform file uses ("fifo", "voq"; "cut-through",
+// "store-and-forward").
+const char* queueing_name(Queueing q);
+const char* switching_name(Switching s);
+
+}  // namespace evb::topo
