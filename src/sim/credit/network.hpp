@@ -25,25 +25,25 @@
 //  - switching cut_through: a chunk may start on the next link once its
 //    head has arrived (after the link latency); store_and_forward: once all
 //    of it has arrived;
-//  - infinite_buffers: no credit ever runs out (the bridge to a fluid model).
+//  - infinite_buffers: no credit ever runs out (the bridge to a fluid model),
+//    and no chunk waits behind one bound for another output: every input
+//    keeps a queue per output whatever `queueing` says, so each switch
+//    behaves as an output-queued one.
 //  - the destination host's NIC takes chunks off its downlink without limit.
+// Time runs in picoseconds inside; a time in ns given out is rounded up.
 #include <cstdint>
 #include <vector>
 
+#include "topo/network_settings.hpp"
 #include "topo/platform.hpp"
 
 namespace evb::simnet {
 
-enum class Queueing { fifo, voq };
-enum class Switching { cut_through, store_and_forward };
-
-struct NetworkParams {
-  uint64_t chunk_bytes = 64 * 1024;
-  uint64_t buffer_bytes = 256 * 1024;  // per switch input port
-  Queueing queueing = Queueing::fifo;
-  Switching switching = Switching::cut_through;
-  bool infinite_buffers = false;
-};
+// The settings are the platform file's (topo/network_settings.hpp), so that
+// the topology layer reads them without depending on the simulator.
+using Queueing = topo::Queueing;
+using Switching = topo::Switching;
+using NetworkParams = topo::NetworkSettings;
 
 // A message whose last byte reached its destination host.
 struct Delivery {
@@ -53,14 +53,16 @@ struct Delivery {
 
 // What explains a collapse, per directional link (Platform::links index).
 struct LinkStats {
-  uint64_t bytes = 0;            // carried
-  int64_t busy_ns = 0;           // time spent transmitting
-  int64_t credit_wait_ns = 0;    // time a chunk at the head waited for room beyond the link
+  uint64_t bytes = 0;          // carried
+  int64_t busy_ns = 0;         // time spent transmitting
+  int64_t credit_wait_ns = 0;  // time a chunk at the head waited for room beyond the link
 };
 
 class CreditNetwork {
  public:
-  // `platform` must outlive the network (finish()ed: routes known).
+  // `platform` must outlive the network (finish()ed: routes known). Throws
+  // evb::ConfigError naming the platform when a chunk is empty, longer than
+  // 1 GiB or (finite buffers) larger than a buffer.
   CreditNetwork(const topo::Platform& platform, const NetworkParams& params);
   ~CreditNetwork();
   CreditNetwork(const CreditNetwork&) = delete;
@@ -83,6 +85,12 @@ class CreditNetwork {
   const std::vector<LinkStats>& link_stats() const;
   // Internal events processed so far (the simulator's own cost figure).
   uint64_t events_processed() const;
+  // Messages sent and not yet delivered. Non-zero with next_event_ns() ==
+  // INT64_MAX means the fabric deadlocked (routes with a credit cycle).
+  uint64_t in_flight() const;
+  // Messages of host `src` whose last chunk has not yet left its NIC.
+  uint64_t queued_at_nic(int src) const;
+  const NetworkParams& params() const;
 
  private:
   struct Impl;
