@@ -110,8 +110,12 @@ void Engine::try_start(int out) {
     if (nics_.idle(l.host)) return;
     bytes = std::min(messages_[nics_.front(l.host)].left, params_.chunk_bytes);
   } else {
-    port = Fabric::next_port(fabric_.mask(l), fabric_.words[l.from_node], l.rr);
-    if (port < 0) return;
+    port = Fabric::next_port(fabric_.mask(l), fabric_.feeding_of(l.from_node),
+                             fabric_.words[l.from_node], l.rr);
+    if (port < 0) {
+      stop_waiting(l);
+      return;
+    }
     from = fabric_.in_link(l.from_node, port);
     LinkState& in = fabric_.links[from];
     c = fabric_.per_output_queues ? fabric_.voq(in, l.from_port).head : in.fifo.head;
@@ -121,12 +125,8 @@ void Engine::try_start(int out) {
     if (l.wait_since < 0) l.wait_since = now_ps_;
     return;
   }
-  if (l.wait_since >= 0) {
-    l.credit_wait_ps += now_ps_ - l.wait_since;
-    l.wait_since = -1;
-  }
+  stop_waiting(l);
 
-  int follow = -1;  // fifo: the output the input's new head asks for
   if (l.from_host) {
     const uint32_t m = nics_.front(l.host);
     Message& msg = messages_[m];
@@ -140,18 +140,22 @@ void Engine::try_start(int out) {
     nics_.served(l.host, ch.last, messages_);
   } else {
     LinkState& in = fabric_.links[from];
-    uint64_t* mask = fabric_.mask(l);
     if (fabric_.per_output_queues) {
       Queue& q = fabric_.voq(in, l.from_port);
       q.pop(chunks_);
-      if (q.empty()) Fabric::clear_bit(mask, port);
-    } else {
-      in.fifo.pop(chunks_);
-      Fabric::clear_bit(mask, port);
-      if (!in.fifo.empty()) {
-        follow = chunks_[in.fifo.head].hop[1];
-        Fabric::set_bit(fabric_.mask(fabric_.links[follow]), port);
+      if (q.empty()) {
+        Fabric::clear_bit(fabric_.mask(l), port);
+        Fabric::clear_bit(fabric_.wants_of(in), l.from_port);
       }
+    } else {
+      // The next head asks for its output once this chunk has left (tx_end).
+      in.fifo.pop(chunks_);
+      Fabric::clear_bit(fabric_.mask(l), port);
+    }
+    if (fabric_.exclusive_inputs) {
+      in.feeding = true;
+      in.rr_out = l.from_port;
+      Fabric::set_bit(fabric_.feeding_of(l.from_node), port);
     }
     l.rr = port;
     ++chunks_[c].hop;
@@ -175,7 +179,12 @@ void Engine::try_start(int out) {
   }
   l.wire.push(chunks_, c);
   queue_.push(ready, static_cast<uint32_t>(out) * 2 + kArrive);
-  if (follow >= 0) try_start(follow);
+}
+
+void Engine::stop_waiting(LinkState& l) {
+  if (l.wait_since < 0) return;
+  l.credit_wait_ps += now_ps_ - l.wait_since;
+  l.wait_since = -1;
 }
 
 void Engine::arrive(int link) {
@@ -193,12 +202,20 @@ void Engine::arrive(int link) {
   }
   const int next = ch.hop[1];
   LinkState& nl = fabric_.links[next];
-  Queue& q = fabric_.per_output_queues ? fabric_.voq(l, nl.from_port) : l.fifo;
-  const bool was_empty = q.empty();
-  q.push(chunks_, c);
-  if (!was_empty) return;
-  Fabric::set_bit(fabric_.mask(nl), l.to_port);
-  try_start(next);
+  if (fabric_.per_output_queues) {
+    Queue& q = fabric_.voq(l, nl.from_port);
+    const bool was_empty = q.empty();
+    q.push(chunks_, c);
+    if (!was_empty) return;
+    Fabric::set_bit(fabric_.mask(nl), l.to_port);
+    Fabric::set_bit(fabric_.wants_of(l), nl.from_port);
+  } else {
+    const bool was_empty = l.fifo.empty();
+    l.fifo.push(chunks_, c);
+    if (!was_empty || l.feeding) return;  // not the head, or asks once the head has left
+    Fabric::set_bit(fabric_.mask(nl), l.to_port);
+  }
+  if (!l.feeding) try_start(next);
 }
 
 void Engine::tx_end(int link) {
@@ -206,10 +223,49 @@ void Engine::tx_end(int link) {
   const int from = l.tx_from;
   const int64_t bytes = static_cast<int64_t>(l.tx_bytes);
   l.busy = false;
+  if (from < 0) {  // from the NIC
+    try_start(link);
+    return;
+  }
+  // The chunk's tail has left the input buffer of `from`.
+  LinkState& in = fabric_.links[from];
+  int head_wants = -1;
+  if (fabric_.exclusive_inputs) {
+    in.feeding = false;
+    Fabric::clear_bit(fabric_.feeding_of(l.from_node), in.to_port);
+    if (!fabric_.per_output_queues && !in.fifo.empty()) {
+      head_wants = chunks_[in.fifo.head].hop[1];
+      Fabric::set_bit(fabric_.mask(fabric_.links[head_wants]), in.to_port);
+    }
+  }
   try_start(link);
-  if (from >= 0 && fabric_.links[from].limited) {
-    fabric_.links[from].credits += bytes;
+  if (fabric_.exclusive_inputs) {
+    if (fabric_.per_output_queues)
+      offer(from);
+    else if (head_wants >= 0)
+      try_start(head_wants);
+  }
+  if (in.limited) {
+    in.credits += bytes;
     try_start(from);
+  }
+}
+
+void Engine::offer(int input) {
+  LinkState& in = fabric_.links[input];
+  const uint64_t* wants = fabric_.wants_of(in);
+  const int words = fabric_.words[in.to_node];
+  const std::vector<int>& port_link = platform_.nodes[in.to_node].port_link;
+  const int ports = words * 64;
+  int pos = in.rr_out;
+  int travelled = 0;  // ports passed since rr_out, so that each is tried once
+  while (!in.feeding) {
+    const int o = Fabric::next_port(wants, nullptr, words, pos);
+    if (o < 0) break;
+    travelled += o > pos ? o - pos : o + ports - pos;
+    if (travelled > ports) break;
+    pos = o;
+    try_start(port_link[o]);
   }
 }
 

@@ -9,26 +9,27 @@
 namespace evb::simnet {
 
 Fabric::Fabric(const topo::Platform& platform, const topo::NetworkSettings& params)
-    : per_output_queues(params.queueing == topo::Queueing::voq || params.infinite_buffers) {
+    : per_output_queues(params.queueing == topo::Queueing::voq || params.infinite_buffers),
+      exclusive_inputs(!params.infinite_buffers) {
   const std::string where = platform.source.empty() ? platform.name : platform.source;
   const auto& nodes = platform.nodes;
   words.assign(nodes.size(), 0);
-  in_base.assign(nodes.size(), 0);
-  uint32_t ports_total = 0;
+  port_base.assign(nodes.size(), 0);
+  uint32_t ports_total = 0;  // whole words per switch, so that feeding_of() lines up
   for (size_t n = 0; n < nodes.size(); ++n) {
     if (nodes[n].kind != topo::NodeKind::switch_node) continue;
-    const int ports = static_cast<int>(nodes[n].port_link.size());
-    words[n] = (ports + 63) / 64;
-    in_base[n] = ports_total;
-    ports_total += static_cast<uint32_t>(ports);
+    words[n] = (static_cast<int>(nodes[n].port_link.size()) + 63) / 64;
+    port_base[n] = ports_total;
+    ports_total += static_cast<uint32_t>(words[n]) * 64;
   }
   in_links.assign(ports_total, -1);
+  feeding.assign(ports_total / 64, 0);
 
   links.resize(platform.links.size());
-  uint32_t mask_words = 0, voq_total = 0;
+  uint32_t mask_words = 0, voq_total = 0, want_words = 0;
   for (size_t i = 0; i < links.size(); ++i) {
     const topo::Link& pl = platform.links[i];
-    if (!(pl.bandwidth > 0) || !std::isfinite(pl.bandwidth) || pl.latency < 0)
+    if (!(pl.bandwidth > 0) || !std::isfinite(pl.bandwidth) || !(pl.latency >= 0))
       throw ConfigError(where + ": link " + platform.link_name(static_cast<int>(i)) +
                         ": needs a positive bandwidth and a latency >= 0");
     LinkState& l = links[i];
@@ -41,6 +42,7 @@ Fabric::Fabric(const topo::Platform& platform, const topo::NetworkSettings& para
     l.from_port = pl.from_port;
     l.to_port = pl.to_port;
     l.from_node = pl.from;
+    l.to_node = pl.to;
     l.host = from.host_index;
     l.limited = !l.to_host && !params.infinite_buffers;
     l.credits = static_cast<int64_t>(params.buffer_bytes);
@@ -49,14 +51,17 @@ Fabric::Fabric(const topo::Platform& platform, const topo::NetworkSettings& para
       mask_words += static_cast<uint32_t>(words[pl.from]);
     }
     if (!l.to_host) {
-      in_links[in_base[pl.to] + pl.to_port] = static_cast<int>(i);
+      in_links[port_base[pl.to] + pl.to_port] = static_cast<int>(i);
       if (per_output_queues) {
         l.voq_base = voq_total;
         voq_total += static_cast<uint32_t>(to.port_link.size());
+        l.want_base = want_words;
+        want_words += static_cast<uint32_t>(words[pl.to]);
       }
     }
   }
   masks.assign(mask_words, 0);
+  wants.assign(want_words, 0);
   voqs.assign(voq_total, Queue{});
 }
 
