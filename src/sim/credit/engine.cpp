@@ -110,8 +110,7 @@ void Engine::try_start(int out) {
     if (nics_.idle(l.host)) return;
     bytes = std::min(messages_[nics_.front(l.host)].left, params_.chunk_bytes);
   } else {
-    port = Fabric::next_port(fabric_.mask(l), fabric_.feeding_of(l.from_node),
-                             fabric_.words[l.from_node], l.rr);
+    port = Fabric::next_port(fabric_.mask(l), fabric_.words[l.from_node], l.rr);
     if (port < 0) {
       stop_waiting(l);
       return;
@@ -143,19 +142,12 @@ void Engine::try_start(int out) {
     if (fabric_.per_output_queues) {
       Queue& q = fabric_.voq(in, l.from_port);
       q.pop(chunks_);
-      if (q.empty()) {
-        Fabric::clear_bit(fabric_.mask(l), port);
-        Fabric::clear_bit(fabric_.wants_of(in), l.from_port);
-      }
+      if (q.empty()) Fabric::clear_bit(fabric_.mask(l), port);
     } else {
       // The next head asks for its output once this chunk has left (tx_end).
       in.fifo.pop(chunks_);
-      Fabric::clear_bit(fabric_.mask(l), port);
-    }
-    if (fabric_.exclusive_inputs) {
       in.feeding = true;
-      in.rr_out = l.from_port;
-      Fabric::set_bit(fabric_.feeding_of(l.from_node), port);
+      Fabric::clear_bit(fabric_.mask(l), port);
     }
     l.rr = port;
     ++chunks_[c].hop;
@@ -208,14 +200,13 @@ void Engine::arrive(int link) {
     q.push(chunks_, c);
     if (!was_empty) return;
     Fabric::set_bit(fabric_.mask(nl), l.to_port);
-    Fabric::set_bit(fabric_.wants_of(l), nl.from_port);
   } else {
     const bool was_empty = l.fifo.empty();
     l.fifo.push(chunks_, c);
     if (!was_empty || l.feeding) return;  // not the head, or asks once the head has left
     Fabric::set_bit(fabric_.mask(nl), l.to_port);
   }
-  if (!l.feeding) try_start(next);
+  try_start(next);
 }
 
 void Engine::tx_end(int link) {
@@ -227,45 +218,22 @@ void Engine::tx_end(int link) {
     try_start(link);
     return;
   }
-  // The chunk's tail has left the input buffer of `from`.
+  // The chunk's tail has left the input buffer of `from`; in a FIFO the next
+  // chunk becomes the head.
   LinkState& in = fabric_.links[from];
   int head_wants = -1;
-  if (fabric_.exclusive_inputs) {
+  if (in.feeding) {
     in.feeding = false;
-    Fabric::clear_bit(fabric_.feeding_of(l.from_node), in.to_port);
-    if (!fabric_.per_output_queues && !in.fifo.empty()) {
+    if (!in.fifo.empty()) {
       head_wants = chunks_[in.fifo.head].hop[1];
       Fabric::set_bit(fabric_.mask(fabric_.links[head_wants]), in.to_port);
     }
   }
   try_start(link);
-  if (fabric_.exclusive_inputs) {
-    if (fabric_.per_output_queues)
-      offer(from);
-    else if (head_wants >= 0)
-      try_start(head_wants);
-  }
+  if (head_wants >= 0) try_start(head_wants);
   if (in.limited) {
     in.credits += bytes;
     try_start(from);
-  }
-}
-
-void Engine::offer(int input) {
-  LinkState& in = fabric_.links[input];
-  const uint64_t* wants = fabric_.wants_of(in);
-  const int words = fabric_.words[in.to_node];
-  const std::vector<int>& port_link = platform_.nodes[in.to_node].port_link;
-  const int ports = words * 64;
-  int pos = in.rr_out;
-  int travelled = 0;  // ports passed since rr_out, so that each is tried once
-  while (!in.feeding) {
-    const int o = Fabric::next_port(wants, nullptr, words, pos);
-    if (o < 0) break;
-    travelled += o > pos ? o - pos : o + ports - pos;
-    if (travelled > ports) break;
-    pos = o;
-    try_start(port_link[o]);
   }
 }
 

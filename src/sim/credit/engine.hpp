@@ -42,9 +42,6 @@ class Engine {
   void try_start(int out);
   void arrive(int link);
   void tx_end(int link);
-  // voq: an input that has come free offers its chunks to the idle outputs
-  // it has chunks for, round-robin from the output it fed last.
-  void offer(int input);
   void stop_waiting(LinkState& l);  // ends a credit wait, counting it
 
   const topo::Platform& platform_;

@@ -9,24 +9,22 @@
 namespace evb::simnet {
 
 Fabric::Fabric(const topo::Platform& platform, const topo::NetworkSettings& params)
-    : per_output_queues(params.queueing == topo::Queueing::voq || params.infinite_buffers),
-      exclusive_inputs(!params.infinite_buffers) {
+    : per_output_queues(params.queueing == topo::Queueing::voq || params.infinite_buffers) {
   const std::string where = platform.source.empty() ? platform.name : platform.source;
   const auto& nodes = platform.nodes;
   words.assign(nodes.size(), 0);
   port_base.assign(nodes.size(), 0);
-  uint32_t ports_total = 0;  // whole words per switch, so that feeding_of() lines up
+  uint32_t ports_total = 0;
   for (size_t n = 0; n < nodes.size(); ++n) {
     if (nodes[n].kind != topo::NodeKind::switch_node) continue;
     words[n] = (static_cast<int>(nodes[n].port_link.size()) + 63) / 64;
     port_base[n] = ports_total;
-    ports_total += static_cast<uint32_t>(words[n]) * 64;
+    ports_total += static_cast<uint32_t>(nodes[n].port_link.size());
   }
   in_links.assign(ports_total, -1);
-  feeding.assign(ports_total / 64, 0);
 
   links.resize(platform.links.size());
-  uint32_t mask_words = 0, voq_total = 0, want_words = 0;
+  uint32_t mask_words = 0, voq_total = 0;
   for (size_t i = 0; i < links.size(); ++i) {
     const topo::Link& pl = platform.links[i];
     if (!(pl.bandwidth > 0) || !std::isfinite(pl.bandwidth) || !(pl.latency >= 0))
@@ -55,13 +53,10 @@ Fabric::Fabric(const topo::Platform& platform, const topo::NetworkSettings& para
       if (per_output_queues) {
         l.voq_base = voq_total;
         voq_total += static_cast<uint32_t>(to.port_link.size());
-        l.want_base = want_words;
-        want_words += static_cast<uint32_t>(words[pl.to]);
       }
     }
   }
   masks.assign(mask_words, 0);
-  wants.assign(want_words, 0);
   voqs.assign(voq_total, Queue{});
 }
 

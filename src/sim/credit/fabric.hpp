@@ -3,13 +3,11 @@
 // Per directional link: its timing, the chunks on the wire, the credits left
 // in the input buffer at its far end and that buffer's queue(s). Per switch
 // output (a link leaving a switch): the arbiter, a bit per input port with a
-// chunk waiting for it and the port served last. Per switch: which input
-// ports are feeding a chunk through the switch (an input feeds one output at
-// a time, as a crossbar input does; with infinite buffers the switch is
-// output-queued and inputs never wait for one another). With voq, each input
-// also has a bit per output it has chunks for, so that an input that comes
-// free can offer itself to idle outputs. The Fabric owns all of it; the
-// engine (engine.hpp) moves the chunks.
+// chunk waiting for it and the port served last. A FIFO input feeds one
+// chunk at a time (the next becomes the head once the previous one has
+// wholly left); with voq (or infinite buffers) the heads of an input's queues
+// leave independently, as from a shared-memory switch. The Fabric owns all
+// of it; the engine (engine.hpp) moves the chunks.
 #include <bit>
 #include <cstdint>
 #include <vector>
@@ -29,7 +27,7 @@ struct LinkState {
   bool from_host = false;   // the source NIC feeds it
   bool to_host = false;     // it ends at a destination NIC
   bool busy = false;        // a chunk is being transmitted
-  bool feeding = false;     // the far end's input port is feeding a chunk to an output
+  bool feeding = false;     // fifo: the head of the far end's buffer is leaving
   int from_port = 0;        // output port on the near switch
   int to_port = 0;          // input port on the far switch (arbiter bit)
   int from_node = -1;       // near node (Platform::nodes)
@@ -40,11 +38,9 @@ struct LinkState {
   int64_t wait_since = -1;  // a chunk has been waiting for credits since (ps)
   uint32_t mask_base = 0;   // leaving a switch: its arbiter's words in Fabric::masks
   uint32_t voq_base = 0;    // entering a switch, voq: its queues in Fabric::voqs
-  uint32_t want_base = 0;   // entering a switch, voq: its output bits in Fabric::wants
   Queue wire;               // chunks transmitted, not yet arrived, in arrival order
   Queue fifo;               // fifo: the far end's input buffer, arrived chunks
   int rr = 0;               // leaving a switch: the input port served last
-  int rr_out = 0;           // entering a switch: the output port it fed last
   // Figures (LinkStats in ps).
   uint64_t bytes = 0;
   int64_t busy_ps = 0;
@@ -57,36 +53,30 @@ class Fabric {
 
   std::vector<LinkState> links;
   std::vector<uint64_t> masks;      // output arbiters: words[node] words each
-  std::vector<uint64_t> feeding;    // per switch: input ports feeding (words[node])
-  std::vector<uint64_t> wants;      // voq, per input: outputs it has chunks for
   std::vector<Queue> voqs;          // voq: per (input link, output port)
   std::vector<int> words;           // per node: words of a port bit set (switches)
-  std::vector<uint32_t> port_base;  // per node: start of its ports in in_links, feeding
+  std::vector<uint32_t> port_base;  // per node: start of its ports in in_links
   std::vector<int> in_links;        // (switch, input port) -> link entering there
   bool per_output_queues = false;   // voq or infinite buffers
-  bool exclusive_inputs = false;    // an input feeds one output at a time (finite buffers)
 
   int64_t serialisation_ps(const LinkState& l, uint64_t bytes) const {
     return static_cast<int64_t>(static_cast<double>(bytes) * l.ps_per_byte + 0.5);
   }
   uint64_t* mask(const LinkState& out) { return masks.data() + out.mask_base; }
-  uint64_t* feeding_of(int node) { return feeding.data() + port_base[node] / 64; }
-  uint64_t* wants_of(const LinkState& in) { return wants.data() + in.want_base; }
   int in_link(int node, int port) const { return in_links[port_base[node] + port]; }
   Queue& voq(const LinkState& in, int out_port) { return voqs[in.voq_base + out_port]; }
 
-  // The first port after `rr` (cyclically) set in the `n`-word `m` and not
-  // in `skip` (nullptr: skip none); -1 when none.
-  static int next_port(const uint64_t* m, const uint64_t* skip, int n, int rr) {
+  // The first port after `rr` (cyclically) set in the `n`-word `m`; -1
+  // when none.
+  static int next_port(const uint64_t* m, int n, int rr) {
     const int start = rr + 1;
     for (int w = start >> 6; w < n; ++w) {
-      uint64_t bits = skip ? m[w] & ~skip[w] : m[w];
+      uint64_t bits = m[w];
       if (w == (start >> 6)) bits &= ~uint64_t{0} << (start & 63);
       if (bits) return (w << 6) + std::countr_zero(bits);
     }
     for (int w = 0; w < n && w <= (rr >> 6); ++w)
-      if (const uint64_t bits = skip ? m[w] & ~skip[w] : m[w])
-        return (w << 6) + std::countr_zero(bits);
+      if (m[w]) return (w << 6) + std::countr_zero(m[w]);
     return -1;
   }
   static void set_bit(uint64_t* m, int port) { m[port >> 6] |= uint64_t{1} << (port & 63); }

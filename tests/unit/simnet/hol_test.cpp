@@ -70,8 +70,8 @@ TEST(SimnetHol, FifoInputQueuesSaturateNearTwoMinusRootTwo) {
 }
 
 TEST(SimnetHol, VirtualOutputQueuesLiftTheLimit) {
-  // An input feeds one output at a time, so a voq needs chunks for several
-  // outputs to choose from: 2 chunks of buffer give about 0.72, 16 over 0.9.
+  // A voq chooses among the chunks its input buffer holds: 2 chunks of
+  // buffer give about 0.74, 16 over 0.9.
   NetworkParams voq;
   voq.queueing = Queueing::voq;
   voq.buffer_bytes = 2 * kChunk;

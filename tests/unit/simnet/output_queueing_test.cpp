@@ -1,0 +1,74 @@
+// Test 3: with infinite buffers every switch behaves as an output-queued
+// one: no link ever waits for credits, the queueing setting makes no
+// difference, and an incast keeps the hot output busy from the first chunk's
+// arrival to the last (the finish time of an output queue).
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "simnet_util.hpp"
+
+namespace evb::simnet::test {
+namespace {
+
+constexpr uint64_t kChunk = 50000;  // 4 us at 100 Gbit/s
+constexpr int64_t kChunkNs = 4000;
+constexpr int64_t kLatencyNs = 100;
+constexpr int kSenders = 8;
+constexpr int kChunksEach = 6;
+
+struct Incast {
+  std::vector<Delivery> delivered;
+  std::vector<LinkStats> links;
+};
+
+// Hosts 1..8 each send 6 chunks to host 0 at time 0 (one switch).
+Incast incast(const topo::Platform& p, const NetworkParams& params) {
+  CreditNetwork net(p, params);
+  for (int h = 1; h <= kSenders; ++h)
+    for (int m = 0; m < kChunksEach; ++m) net.send(h, 0, kChunk, 0);
+  Incast out;
+  out.delivered = drain(net);
+  out.links = net.link_stats();
+  return out;
+}
+
+TEST(SimnetOutputQueueing, InfiniteBuffersNeverWaitForCreditsAndIgnoreQueueing) {
+  const topo::Platform p = star(kSenders + 1);
+  NetworkParams fifo;
+  fifo.chunk_bytes = kChunk;
+  fifo.buffer_bytes = kChunk;  // one chunk: waits galore when it counts
+  fifo.infinite_buffers = true;
+  NetworkParams voq = fifo;
+  voq.queueing = Queueing::voq;
+  const Incast a = incast(p, fifo);
+  const Incast b = incast(p, voq);
+  ASSERT_EQ(a.delivered.size(), static_cast<size_t>(kSenders * kChunksEach));
+  // The hot output is busy from the first head's arrival to the last tail.
+  const int64_t output_queued = kLatencyNs + kSenders * kChunksEach * kChunkNs + kLatencyNs;
+  EXPECT_EQ(a.delivered.back().time_ns, output_queued);
+  for (size_t i = 0; i < a.delivered.size(); ++i) {
+    EXPECT_EQ(a.delivered[i].message, b.delivered[i].message);
+    EXPECT_EQ(a.delivered[i].time_ns, b.delivered[i].time_ns);
+  }
+  for (const LinkStats& l : a.links) EXPECT_EQ(l.credit_wait_ns, 0);
+  const int down = p.host(0).uplink + 1;  // connect(): the reverse follows
+  ASSERT_EQ(p.links[down].to, p.hosts[0]);
+  EXPECT_EQ(a.links[down].busy_ns, kSenders * kChunksEach * kChunkNs);
+}
+
+TEST(SimnetOutputQueueing, FiniteBuffersFinishAsLateButTheSendersWaitForCredits) {
+  const topo::Platform p = star(kSenders + 1);
+  NetworkParams params;
+  params.chunk_bytes = kChunk;
+  params.buffer_bytes = 2 * kChunk;
+  const Incast a = incast(p, params);
+  const int64_t output_queued = kLatencyNs + kSenders * kChunksEach * kChunkNs + kLatencyNs;
+  EXPECT_EQ(a.delivered.back().time_ns, output_queued);
+  for (int h = 1; h <= kSenders; ++h)
+    EXPECT_GT(a.links[p.host(h).uplink].credit_wait_ns, 0) << "uplink of h" << h;
+  EXPECT_EQ(a.links[p.host(0).uplink + 1].credit_wait_ns, 0);  // hosts take without limit
+}
+
+}  // namespace
+}  // namespace evb::simnet::test
