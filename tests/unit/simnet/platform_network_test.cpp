@@ -1,0 +1,100 @@
+// Test 7: the platform file's `network:` section: every key read, defaults
+// when absent, bad values refused at load naming file:line:column and key,
+// and the model runs with what the file says.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/error.hpp"
+#include "simnet_util.hpp"
+#include "topo/platform_keys.hpp"
+
+namespace evb::simnet::test {
+namespace {
+
+const std::string kTree = "fat_tree: {leaves: 2, ports: 2, uplinks: 2, spines: 1}\n";
+
+std::string error_of(const std::string& network) {
+  try {
+    topo::load_platform_text(kTree + network, "p.yaml");
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(SimnetPlatform, NetworkKeysAreReadWithTheirUnits) {
+  const topo::Platform p = topo::load_platform_text(
+      kTree +
+          "network: {chunk: 16KiB, buffer: 1MiB, queueing: voq, switching: store-and-forward, "
+          "infinite_buffers: true}\n",
+      "p.yaml");
+  EXPECT_EQ(p.network.chunk_bytes, 16u * 1024);
+  EXPECT_EQ(p.network.buffer_bytes, 1024u * 1024);
+  EXPECT_EQ(p.network.queueing, Queueing::voq);
+  EXPECT_EQ(p.network.switching, Switching::store_and_forward);
+  EXPECT_TRUE(p.network.infinite_buffers);
+  const NetworkParams& params = p.network;  // the model's own type
+  EXPECT_EQ(params.chunk_bytes, 16u * 1024);
+}
+
+TEST(SimnetPlatform, DefaultsWhenTheSectionOrAKeyIsAbsent) {
+  for (const std::string extra : {"", "network: {}\n", "network: {queueing: fifo}\n"}) {
+    const topo::Platform p = topo::load_platform_text(kTree + extra, "p.yaml");
+    EXPECT_EQ(p.network.chunk_bytes, 64u * 1024);
+    EXPECT_EQ(p.network.buffer_bytes, 256u * 1024);
+    EXPECT_EQ(p.network.queueing, Queueing::fifo);
+    EXPECT_EQ(p.network.switching, Switching::cut_through);
+    EXPECT_FALSE(p.network.infinite_buffers);
+  }
+  // The shipped platforms say nothing of it.
+  EXPECT_EQ(shipped("fat-tree-64.yaml").network.chunk_bytes, NetworkParams{}.chunk_bytes);
+}
+
+TEST(SimnetPlatform, BadValuesAreRefusedNamingFileLineAndKey) {
+  EXPECT_EQ(error_of("network: {queueing: lifo}\n"),
+            "p.yaml:2:21: network.queueing: expected fifo or voq, got 'lifo'");
+  EXPECT_EQ(error_of("network:\n  switching: wormhole\n"),
+            "p.yaml:3:14: network.switching: expected cut-through or store-and-forward, got "
+            "'wormhole'");
+  EXPECT_NE(error_of("network: {chunk: 64 apples}\n")
+                .find("p.yaml:2:18: network.chunk: unknown size unit 'apples'"),
+            std::string::npos);
+  EXPECT_NE(error_of("network: {chunk: 0}\n")
+                .find("p.yaml:2:18: network.chunk: expected 1 B .. 1 GiB, got 0 B"),
+            std::string::npos);
+  EXPECT_NE(error_of("network: {chunk: 2GiB}\n").find("network.chunk: expected 1 B .. 1 GiB"),
+            std::string::npos);
+  EXPECT_NE(error_of("network: {infinite_buffers: maybe}\n")
+                .find("p.yaml:2:29: network.infinite_buffers: expected true or false"),
+            std::string::npos);
+  EXPECT_NE(error_of("network: {chunk: 64KiB, buffer: 32KiB}\n")
+                .find("p.yaml:2:33: network.buffer: 32 KiB holds no chunk of 64 KiB"),
+            std::string::npos);
+  // ... unless no buffer ever fills.
+  EXPECT_EQ(error_of("network: {chunk: 64KiB, buffer: 32KiB, infinite_buffers: true}\n"),
+            "(no error)");
+  EXPECT_NE(error_of("network: {bufer: 1MiB}\n").find("network.bufer: unknown key (did you mean"),
+            std::string::npos);
+  EXPECT_NE(error_of("network: voq\n").find("network: expected a map"), std::string::npos);
+}
+
+TEST(SimnetPlatform, EveryNetworkKeyIsDocumented) {
+  const std::string table = topo::platform_reference_markdown();
+  for (const char* key : {"network", "network.chunk", "network.buffer", "network.queueing",
+                          "network.switching", "network.infinite_buffers"})
+    EXPECT_NE(table.find(std::string("| `") + key + "` |"), std::string::npos) << key;
+}
+
+TEST(SimnetPlatform, TheModelRunsWithTheFilesSettings) {
+  const topo::Platform p = topo::load_platform_text(
+      kTree + "network: {chunk: 1000, switching: store-and-forward}\n", "p.yaml");
+  CreditNetwork net(p, p.network);
+  net.send(0, 3, 1000, 0);  // 4 links, one chunk of 80 ns each, 100 ns latency
+  const auto out = drain(net);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].time_ns, 4 * (80 + 100));
+}
+
+}  // namespace
+}  // namespace evb::simnet::test
