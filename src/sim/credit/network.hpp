@@ -15,22 +15,29 @@
 //  - every link carries one chunk at a time at its bandwidth and adds its
 //    latency; a chunk moves onto a link only when the input buffer at the
 //    link's far end (per port, `buffer_bytes`) has room for it: link-level
-//    credits, returned when the chunk leaves that buffer;
+//    credits, returned when the chunk's tail leaves that buffer (the end of
+//    its transmission on the next link; the credit itself travels back at
+//    once). A host's uplink waits for credits like any other link;
 //  - a switch routes each chunk by the platform's forwarding tables (the
 //    same routes `evbench topo` reads: Platform::route_begin/route_end) and
-//    arbitrates each output port round-robin among its input ports;
+//    arbitrates each output port round-robin among its input ports (the
+//    next waiting port after the one served last, by port number);
 //  - queueing fifo: an input port's buffer is one FIFO, whose head alone may
-//    leave (head-of-line blocking); voq: one queue per output port at every
-//    input (virtual output queues), any head may leave;
+//    leave (head-of-line blocking); the next chunk becomes the head once the
+//    previous one has wholly left. voq: one queue per output port at every
+//    input (virtual output queues), any head may leave, several at once (a
+//    shared-memory switch); the queues share the port's buffer;
 //  - switching cut_through: a chunk may start on the next link once its
-//    head has arrived (after the link latency); store_and_forward: once all
-//    of it has arrived;
+//    head has arrived (after the link latency; onto a faster link, late
+//    enough that its tail does not run dry); store_and_forward: once all of
+//    it has arrived;
 //  - infinite_buffers: no credit ever runs out (the bridge to a fluid model),
 //    and no chunk waits behind one bound for another output: every input
 //    keeps a queue per output whatever `queueing` says, so each switch
-//    behaves as an output-queued one.
+//    behaves as an output-queued one;
 //  - the destination host's NIC takes chunks off its downlink without limit.
-// Time runs in picoseconds inside; a time in ns given out is rounded up.
+// Events at one instant run in the order they were scheduled. Time runs in
+// picoseconds inside; a time in ns given out is rounded up.
 #include <cstdint>
 #include <vector>
 
@@ -62,7 +69,8 @@ class CreditNetwork {
  public:
   // `platform` must outlive the network (finish()ed: routes known). Throws
   // evb::ConfigError naming the platform when a chunk is empty, longer than
-  // 1 GiB or (finite buffers) larger than a buffer.
+  // 1 GiB or (finite buffers) larger than a buffer, or a platform has fewer
+  // than 2 hosts.
   CreditNetwork(const topo::Platform& platform, const NetworkParams& params);
   ~CreditNetwork();
   CreditNetwork(const CreditNetwork&) = delete;
@@ -70,10 +78,14 @@ class CreditNetwork {
 
   // A message of `bytes` (>= 1) from host `src` to host `dst` (src != dst),
   // handed to the source NIC at `now_ns`, which is never before the time
-  // of the last send() or advance(). Returns its id (1, 2, 3, ...).
+  // of the last send() or advance(). Returns its id (1, 2, 3, ...). Events
+  // before `now_ns` that advance() has not run yet run first; what they
+  // deliver comes out of the next advance(). Throws evb::Error for a host out
+  // of range, src == dst, 0 bytes or a time in the past.
   uint64_t send(int src, int dst, uint64_t bytes, int64_t now_ns);
 
-  // The time of the next internal event; INT64_MAX when nothing is in flight.
+  // The time of the next internal event; INT64_MAX when nothing is in flight
+  // (the time of the last send() while deliveries wait for advance()).
   int64_t next_event_ns() const;
 
   // Runs every internal event at or before `t_ns` (>= the last time given)
