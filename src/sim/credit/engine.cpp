@@ -60,15 +60,12 @@ uint64_t Engine::send(int src, int dst, uint64_t bytes, int64_t now_ns) {
     now_ps_ = now_ps;
   }
   const uint32_t m = messages_.acquire();
-  Message& msg = messages_[m];
-  msg.id = next_id_++;
-  msg.left = bytes;
-  msg.src = src;
-  msg.dst = dst;
+  const uint64_t id = next_id_++;
+  messages_[m] = Message{id, bytes, kNone, src, dst};
   nics_.enqueue(src, m, messages_);
   ++in_flight_;
   try_start(platform_.host(src).uplink);
-  return msg.id;
+  return id;
 }
 
 int64_t Engine::next_event_ns() const {
