@@ -70,5 +70,27 @@ TEST(SimnetOutputQueueing, FiniteBuffersFinishAsLateButTheSendersWaitForCredits)
   EXPECT_EQ(a.links[p.host(0).uplink + 1].credit_wait_ns, 0);  // hosts take without limit
 }
 
+TEST(SimnetOutputQueueing, RoundRobinReachesEveryPortOfAWideSwitch) {
+  // 130 ports: the arbiter's port bits span three words.
+  constexpr int kHosts = 130;
+  const topo::Platform p = star(kHosts);
+  NetworkParams params;
+  params.chunk_bytes = kChunk;
+  params.buffer_bytes = kChunk;
+  CreditNetwork net(p, params);
+  std::vector<int> src_of{-1};
+  for (int round = 0; round < 2; ++round)
+    for (int h = 1; h < kHosts; ++h) {
+      net.send(h, 0, kChunk, 0);
+      src_of.push_back(h);
+    }
+  const auto out = drain(net);
+  ASSERT_EQ(out.size(), 2u * (kHosts - 1));
+  // Every sender once before any twice, and the output never idles.
+  std::vector<int> served(kHosts, 0);
+  for (int i = 0; i < kHosts - 1; ++i) EXPECT_EQ(++served[src_of[out[i].message]], 1);
+  EXPECT_EQ(out.back().time_ns, 2 * kLatencyNs + 2 * (kHosts - 1) * kChunkNs);
+}
+
 }  // namespace
 }  // namespace evb::simnet::test
