@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "apps/evbench/credit_ranks.hpp"
+#include "apps/evbench/credit_sim.hpp"
 #include "apps/evbench/default_config.hpp"
 #include "apps/evbench/memory_plan.hpp"
 #include "apps/evbench/open_files_check.hpp"
@@ -27,6 +29,7 @@
 #include "core/topology.hpp"
 #include "drivers/api/registry.hpp"
 #include "protocols/api/protocol_registry.hpp"
+#include "sim/exec/credit_driver.hpp"
 
 namespace evb {
 namespace {
@@ -41,11 +44,16 @@ Commands:
         --quiet (-q): for scripts: no live rate lines or progress, no
         resolved configuration, no per-node rows (all in --json); the
         result summary, # OK / # FAILED, warnings and errors stay.
-  sim [CONFIG] --platform PLATFORM [--order FILE] [--set KEY=VALUE]... [--json FILE] [--quiet]
-        Run the evaluation on a simulated cluster (SimGrid SMPI): the same
-        units and protocols over the mpi driver, on PLATFORM's fat tree and
-        routing, nodes taken from the platform's host order or --order's.
-        Needs the SMPI build (build-sim/, see docs/SCALE.md).
+  sim [CONFIG] --platform PLATFORM [--model fluid|credit] [--order FILE]
+      [--set KEY=VALUE]... [--json FILE] [--quiet]
+        Run the evaluation on a simulated cluster: the same units and
+        protocols on PLATFORM's fat tree and routing, nodes taken from the
+        platform's host order or --order's. --model fluid (the default):
+        SimGrid SMPI's max-min sharing over the mpi driver; needs the SMPI
+        build (build-sim/). --model credit: evbench's lossless model (links
+        with credits, finite switch buffers, head-of-line blocking; the
+        platform's network: section), every rank in this process on a
+        virtual clock. See docs/SCALE.md.
   validate [CONFIG] [--set KEY=VALUE]...
         Check a configuration without running it (without CONFIG: the
         embedded default): every key, the rules between keys, the driver's
@@ -80,6 +88,7 @@ struct Args {
   std::vector<std::string> sets;
   std::string json;
   std::string platform, order, simulated_on;  // sim: --platform, --order; run: --simulated-on
+  std::string model = "fluid";                // sim: --model
   bool quiet = false;
   bool explain = false, markdown = false, json_reference = false, resolved = false, help = false;
 };
@@ -104,6 +113,10 @@ Args parse(int argc, char** argv, int first, const std::string& command) {
       a.platform = need("a platform file");
     } else if (s == "--order" && command == "sim") {
       a.order = need("a rank order file");
+    } else if (s == "--model" && command == "sim") {
+      a.model = need("a model: fluid or credit");
+      if (a.model != "fluid" && a.model != "credit")
+        throw UsageError("--model " + a.model + ": the models are fluid and credit");
     } else if (s == "--simulated-on" && command == "run") {
       // Internal: `evbench sim` starts evbench-smpi with it.
       a.simulated_on = need("a platform name");
@@ -241,8 +254,28 @@ int cmd_run(const Args& a, const Plugins& r, int argc, char** argv) {
 
 // The simulation runs the mpi driver and bootstrap, with what sim sets
 // (sim_command.hpp) added to the user's --set overrides.
-int cmd_sim(Args a, const Plugins& r) {
+// --model credit: the ranks in this process over the credit model's network
+// (driver credit, known to the loader for this command only).
+int cmd_sim_credit(Args a, const Plugins& r, int argc, char** argv) {
+  Plugins sim = r;
+  simexec::World* none = nullptr;
+  sim.drivers.add_driver(simexec::credit_driver_factory(&none));
+  add_credit_overrides(a.sets);
+  const Config asked = load(a, sim);
+  add_sim_common_overrides(a.sets, asked, sim.protocols.of(asked));
+  const Config config = load(a, sim);
+  SimRequest req;
+  req.platform = a.platform;
+  req.order = a.order;
+  req.json = a.json;
+  req.quiet = a.quiet;
+  for (int i = 0; i < argc; ++i) req.argv.push_back(argv[i]);
+  return run_sim_credit(config, req, sim);
+}
+
+int cmd_sim(Args a, const Plugins& r, int argc, char** argv) {
   check_output_path("--json", a.json);
+  if (a.model == "credit") return cmd_sim_credit(std::move(a), r, argc, argv);
   add_sim_mpi(a.sets);
   const Config asked = load(a, r);
   const ProtocolFactory& protocol = r.protocols.of(asked);
@@ -381,7 +414,7 @@ int cli_main(int argc, char** argv) {
       return kExitOk;
     }
     if (command == "run") return cmd_run(a, registry, argc, argv);
-    if (command == "sim") return cmd_sim(a, registry);
+    if (command == "sim") return cmd_sim(a, registry, argc, argv);
     if (command == "validate") return cmd_validate(a, registry);
     if (command == "drivers") return cmd_drivers(a, registry);
     if (command == "config") return cmd_config(a, registry);

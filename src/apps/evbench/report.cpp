@@ -19,10 +19,18 @@
 namespace evb {
 namespace {
 
-const char* const kSimulationNote =
+const char* const kFluidNote =
     "simulated with SimGrid's fluid network model: no credit flow control and no head-of-line "
     "blocking, so figures with many simultaneous flows per link (random order, all-to-all) are "
     "upper bounds";
+const char* const kCreditNote =
+    "simulated with evbench's credit model: lossless links with link-level credits, finite "
+    "switch buffers and head-of-line blocking (docs/SCALE.md); hosts cost no CPU time and "
+    "payload bytes are counted, not moved";
+
+const char* simulation_note(const RunOptions& o) {
+  return o.simulation_model == "credit" ? kCreditNote : kFluidNote;
+}
 
 // A one-to-one shift scan's predicted rates from topology.platform, over the
 // hosts the nodes ran on (none for other runs).
@@ -81,7 +89,8 @@ void simulation_fields(JsonWriter& w, const RunOptions& o) {
   w.value("simulated_time_s", ns_to_s(now_ns()));
   w.value("wall_time_s",
           std::chrono::duration<double>(std::chrono::steady_clock::now() - o.wall_start).count());
-  w.value("simulation_note", kSimulationNote);
+  w.value("simulation_model", o.simulation_model);
+  w.value("simulation_note", simulation_note(o));
 }
 
 // The JSON document: what ran (argv, config, versions, topology) and its
@@ -147,7 +156,7 @@ int report_run(const ProtocolFactory& protocol, const Config& c, const Topology&
         "# simulated on %s: %.3f s simulated in %.1f s wall time\n# note: %s\n",
         o.simulated_platform.c_str(), ns_to_s(now_ns()),
         std::chrono::duration<double>(std::chrono::steady_clock::now() - o.wall_start).count(),
-        kSimulationNote);
+        simulation_note(o));
     std::fflush(stdout);
   }
   if (!o.json_path.empty()) {

@@ -14,6 +14,8 @@ struct RunOptions {
   // the results say they are simulated, on which platform, how much
   // simulated time the run took and how long the simulation took.
   std::string simulated_platform;
+  // The simulation's model: "fluid" (SimGrid SMPI) or "credit" (sim --model credit).
+  std::string simulation_model = "fluid";
   // Wall clock (steady_clock is never simulated) at the command's start.
   std::chrono::steady_clock::time_point wall_start = std::chrono::steady_clock::now();
 };

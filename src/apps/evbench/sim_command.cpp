@@ -257,6 +257,39 @@ void add_sim_mpi(std::vector<std::string>& sets) {
   }
 }
 
+void add_sim_common_overrides(std::vector<std::string>& sets, const Config& asked,
+                              const ProtocolFactory& protocol) {
+  auto user_set = [&](const std::string& key) {
+    return std::any_of(sets.begin(), sets.end(),
+                       [&](const std::string& s) { return s.rfind(key + "=", 0) == 0; });
+  };
+  // What the protocol cannot simulate (a one-to-one node sending to itself
+  // has no route on the simulated platform).
+  if (protocol.check_simulated) protocol.check_simulated(asked);
+  // Payloads are not moved (SMPI shared memory; the credit model counts
+  // them): their checksums cannot hold, so sim turns payload checks off, and
+  // results say so (results.integrity.payload_checks); asking for them is an
+  // error.
+  if (protocol.builds_events) {
+    if (asked.verify_payload == VerifyPayload::on)
+      throw ConfigError(
+          "verify.payload: on: sim does not move payload bytes (shared memory, or counted by "
+          "the credit model), where payload checksums cannot hold (headers are still checked); "
+          "drop the key or set it off");
+    for (const auto& [key, set] :
+         {std::pair<const char*, bool>{"fault.corrupt", asked.corrupt_probability > 0},
+          {"fault.corrupt_every", asked.corrupt_every > 0}})
+      if (set)
+        throw ConfigError(std::string(key) +
+                          ": corruption is found by payload checks, which sim turns off "
+                          "(payload bytes are not moved, verify.payload); drop the key");
+    sets.push_back("verify.payload=off");
+  }
+  // Normal pages: a touched fragment header must not pull in a 2 MiB page of
+  // window (the windows of 512 BUs are 32 GiB of address space).
+  if (!user_set("page_size")) sets.push_back("page_size=normal");
+}
+
 void add_sim_overrides(std::vector<std::string>& sets, const Config& asked,
                        const ProtocolFactory& protocol) {
   // Idle simulated ranks of the event builders and of alltoall block in
@@ -273,29 +306,7 @@ void add_sim_overrides(std::vector<std::string>& sets, const Config& asked,
     return std::any_of(sets.begin(), sets.end(),
                        [&](const std::string& s) { return s.rfind(key + "=", 0) == 0; });
   };
-  // What the protocol cannot simulate (a one-to-one node sending to itself
-  // has no route on the simulated platform).
-  if (protocol.check_simulated) protocol.check_simulated(asked);
-  // Payloads live in SMPI shared memory (core/payload_memory.hpp): their
-  // checksums cannot hold, so sim turns payload checks off, and results say
-  // so (results.integrity.payload_checks); asking for them is an error.
-  if (protocol.builds_events) {
-    if (asked.verify_payload == VerifyPayload::on)
-      throw ConfigError(
-          "verify.payload: on: sim keeps payloads in shared memory, where payload checksums "
-          "cannot hold (headers are still checked); drop the key or set it off");
-    for (const auto& [key, set] :
-         {std::pair<const char*, bool>{"fault.corrupt", asked.corrupt_probability > 0},
-          {"fault.corrupt_every", asked.corrupt_every > 0}})
-      if (set)
-        throw ConfigError(std::string(key) +
-                          ": corruption is found by payload checks, which sim turns off "
-                          "(payloads in shared memory, verify.payload); drop the key");
-    sets.push_back("verify.payload=off");
-  }
-  // Normal pages: a touched fragment header must not pull in a 2 MiB page of
-  // window (the windows of 512 BUs are 32 GiB of address space).
-  if (!user_set("page_size")) sets.push_back("page_size=normal");
+  add_sim_common_overrides(sets, asked, protocol);
   if (!user_set("driver_options.wait") && protocol.sim_waits_for_any) {
     sets.push_back("driver_options.wait=waitany");
     if (!user_set("driver_options.poll_method"))

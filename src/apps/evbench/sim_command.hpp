@@ -17,6 +17,7 @@ struct SimRequest {
   std::string order;     // --order FILE, empty: the platform's host order
   std::string json;      // --json FILE
   bool quiet = false;
+  std::vector<std::string> argv;  // the command line (credit: for the results document)
 };
 
 // The directory holding the SMPI build (bin/evbench-smpi,
@@ -31,9 +32,12 @@ std::string find_smpi_build(const std::string& self_exe);
 // provides): adds them to `sets`; an explicit --set of another one is a
 // ConfigError (a config file's other choice is replaced).
 void add_sim_mpi(std::vector<std::string>& sets);
-// What sim sets beyond what the user asked (`asked`, loaded from `sets`):
-// payload checks off for the event builders, normal pages, how idle MPI
-// ranks wait; ConfigError for what it cannot simulate.
+// What both models set beyond what the user asked (`asked`, loaded from
+// `sets`): payload checks off for the event builders, normal pages;
+// ConfigError for what they cannot simulate.
+void add_sim_common_overrides(std::vector<std::string>& sets, const Config& asked,
+                              const ProtocolFactory& protocol);
+// The fluid model's: the common ones and how idle MPI ranks wait.
 void add_sim_overrides(std::vector<std::string>& sets, const Config& asked,
                        const ProtocolFactory& protocol);
 

@@ -1,0 +1,53 @@
+#include "apps/evbench/credit_sim.hpp"
+
+#include <chrono>
+#include <cstdio>
+
+#include "apps/evbench/credit_ranks.hpp"
+#include "apps/evbench/sim_platform.hpp"
+#include "core/error.hpp"
+#include "core/topology.hpp"
+#include "sim/exec/credit_network_adapter.hpp"
+#include "topo/platform_loader.hpp"
+
+namespace evb {
+
+int run_sim_credit(const Config& config, const SimRequest& req, const Plugins& plugins) {
+  if (req.platform.empty()) throw UsageError("sim: --platform FILE is required");
+  if (config.monitor.port != 0)
+    throw ConfigError(
+        "monitor.port: sim --model credit has no live monitor (its clock is "
+        "virtual); drop the key");
+  if (config.poll_mode != PollMode::block)
+    throw ConfigError(
+        "poll_mode: sim --model credit needs block (a rank that polls without "
+        "waiting holds the virtual clock); drop the key or set it block");
+  const Topology topo = make_topology(config);
+  const topo::Platform platform = topo::load_platform(req.platform);
+  std::vector<int> order;
+  if (req.order.empty()) {
+    for (int h = 0; h < platform.host_count(); ++h) order.push_back(h);
+  } else {
+    order = topo::load_order(platform, req.order);
+  }
+  const std::string name = req.platform + (req.order.empty() ? "" : " (order " + req.order + ")");
+  const SimPlacement placement = place_ranks(topo, order, name);
+  if (placement.evm_shares_host)
+    std::fprintf(stderr,
+                 "evbench: sim: no host left for the dedicated EVM: it shares node 0's host\n");
+  simexec::CreditNetworkAdapter network(platform, platform.network);
+  RunOptions options;
+  options.json_path = req.json;
+  options.quiet = req.quiet;
+  options.simulated_platform = name;
+  options.simulation_model = "credit";
+  options.argv = req.argv;
+  const int code = run_credit_ranks(config, plugins, network, placement.rank_host, options);
+  if (!req.quiet)
+    std::fprintf(stderr, "evbench: sim: credit model: %llu network events, %llu messages\n",
+                 static_cast<unsigned long long>(network.events()),
+                 static_cast<unsigned long long>(network.messages()));
+  return code;
+}
+
+}  // namespace evb
