@@ -46,7 +46,8 @@ class AlignedBuffer {
 };
 
 // Bytes of this process's anonymous memory backed by transparent huge pages
-// (AnonHugePages of /proc/self/smaps_rollup); 0 when the kernel does not say.
+// (AnonHugePages of /proc/self/smaps_rollup); 0 when the kernel does not say
+// and under the credit model's simulation (every rank is one process).
 uint64_t anon_huge_bytes();
 
 // Bytes of this process's resident anonymous memory (RssAnon of

@@ -174,6 +174,14 @@ void write_figures(JsonWriter& w, const Summary& s) {
                  s.network_per_node_gbps);
   w.value("aggregate", s.network_aggregate_gbps);
   w.end_object();
+  // Event builders: fragment bytes as they arrived in the window.
+  if (!s.arrival_per_node_gbps.empty()) {
+    w.begin_object("arrivals");
+    write_per_node(w, s.arrival_min_gbps, s.arrival_avg_gbps, s.arrival_max_gbps,
+                   s.arrival_per_node_gbps);
+    w.value("aggregate", s.arrival_aggregate_gbps);
+    w.end_object();
+  }
   w.end_object();
   w.begin_object("latency_ms");
   w.value("p50", s.p50_ms);

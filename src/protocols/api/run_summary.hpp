@@ -26,6 +26,11 @@ struct Summary {
   std::vector<double> network_per_node_gbps;
   double network_min_gbps = 0, network_avg_gbps = 0, network_max_gbps = 0;
   double network_aggregate_gbps = 0;
+  // Fragment bytes as they arrived inside the window, whatever their event
+  // (not quantised by whole events: results.bandwidth_gbps.arrivals).
+  std::vector<double> arrival_per_node_gbps;
+  double arrival_min_gbps = 0, arrival_avg_gbps = 0, arrival_max_gbps = 0;
+  double arrival_aggregate_gbps = 0;
   double p50_ms = 0, p99_ms = 0, max_ms = 0;
   IntegrityCounters integrity;
   std::string integrity_problem;  // the first BU's first problem (rank order)

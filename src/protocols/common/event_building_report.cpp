@@ -98,6 +98,11 @@ void EventBuildingReport::print_body(std::FILE* out, const Config& c, const Summ
                s.avg_gbps, s.max_gbps, s.aggregate_gbps, s.events_per_second, s.p50_ms, s.p99_ms,
                s.max_ms);
   print_network_lines(out, s, "fragment");
+  std::fprintf(out,
+               "# fragment bytes as they arrived (not whole events): per node min %.3f avg %.3f "
+               "max %.3f, aggregate %.3f Gb/s\n",
+               s.arrival_min_gbps, s.arrival_avg_gbps, s.arrival_max_gbps,
+               s.arrival_aggregate_gbps);
   std::fprintf(
       out,
       "#\n# events built %llu of %llu assigned; incomplete %llu, lost %llu, built twice %llu,"

@@ -19,6 +19,7 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
   Histogram latency;
   s.per_node_gbps.assign(c.nodes, 0.0);
   s.network_per_node_gbps.assign(c.nodes, 0.0);
+  s.arrival_per_node_gbps.assign(c.nodes, 0.0);
   // Under on_failure exclude the EVM's books count for an excluded BU: what
   // it reported built before it was taken out (later deliveries were
   // discarded), also when its rank was lost and sent no statistics.
@@ -126,6 +127,8 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
       s.per_node_gbps[r.bu] = bytes * 8.0 / s.window_s / 1e9;
       const uint64_t net = s.warmup_ignored ? r.network_bytes_total : r.network_bytes_in_window;
       s.network_per_node_gbps[r.bu] = net * 8.0 / s.window_s / 1e9;
+      const uint64_t arrived = s.warmup_ignored ? r.arrival_bytes_total : r.arrival_bytes_in_window;
+      s.arrival_per_node_gbps[r.bu] = arrived * 8.0 / s.window_s / 1e9;
     }
     s.events_per_second = (s.warmup_ignored ? s.events_built : in_window) / s.window_s;
   }
@@ -133,6 +136,8 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
   for (double g : s.per_node_gbps) s.aggregate_gbps += g;
   min_avg_max(s.network_per_node_gbps, s.network_min_gbps, s.network_avg_gbps, s.network_max_gbps);
   for (double g : s.network_per_node_gbps) s.network_aggregate_gbps += g;
+  min_avg_max(s.arrival_per_node_gbps, s.arrival_min_gbps, s.arrival_avg_gbps, s.arrival_max_gbps);
+  for (double g : s.arrival_per_node_gbps) s.arrival_aggregate_gbps += g;
   s.p50_ms = latency.quantile(0.5) * 1e-6;
   s.p99_ms = latency.quantile(0.99) * 1e-6;
   s.max_ms = latency.max() * 1e-6;

@@ -60,6 +60,8 @@ std::string RankStats::serialize() const {
   out << YAML::Key << "bytes_total" << YAML::Value << bytes_total;
   out << YAML::Key << "network_bytes_in_window" << YAML::Value << network_bytes_in_window;
   out << YAML::Key << "network_bytes_total" << YAML::Value << network_bytes_total;
+  out << YAML::Key << "arrival_bytes_in_window" << YAML::Value << arrival_bytes_in_window;
+  out << YAML::Key << "arrival_bytes_total" << YAML::Value << arrival_bytes_total;
   out << YAML::Key << "events_started" << YAML::Value << events_started;
   out << YAML::Key << "last_completion_ns" << YAML::Value << last_completion_ns;
   out << YAML::Key << "sample_bytes" << YAML::Value << sample_bytes;
@@ -141,6 +143,8 @@ RankStats RankStats::deserialize(const std::string& text) {
   s.bytes_total = n["bytes_total"].as<uint64_t>();
   s.network_bytes_in_window = n["network_bytes_in_window"].as<uint64_t>(0);
   s.network_bytes_total = n["network_bytes_total"].as<uint64_t>(0);
+  s.arrival_bytes_in_window = n["arrival_bytes_in_window"].as<uint64_t>(0);
+  s.arrival_bytes_total = n["arrival_bytes_total"].as<uint64_t>(0);
   s.events_started = n["events_started"].as<uint64_t>();
   s.last_completion_ns = n["last_completion_ns"].as<int64_t>();
   s.sample_bytes = n["sample_bytes"].as<std::vector<uint64_t>>();

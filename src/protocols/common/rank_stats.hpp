@@ -50,6 +50,10 @@ struct RankStats {
   // other nodes (the node's own RU's fragment left out), counted exactly.
   uint64_t network_bytes_in_window = 0;
   uint64_t network_bytes_total = 0;
+  // Fragment bytes as they arrived at this BU, whatever their event: a byte
+  // rate inside the window not quantised by whole events (results.bandwidth_gbps.arrivals).
+  uint64_t arrival_bytes_in_window = 0;
+  uint64_t arrival_bytes_total = 0;
   int64_t last_completion_ns = 0;      // since t0
   std::vector<uint64_t> sample_bytes;  // per report interval
   std::vector<uint64_t> sample_events;

@@ -78,8 +78,8 @@ TEST_P(CreditRanks, EventBuildersBuildEveryEventOnce) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Protocols, CreditRanks, ::testing::Values("pull", "push", "pull-noevm"),
-                         [](const auto& info) {
-                           std::string n = info.param;
+                         [](const auto& p) {
+                           std::string n = p.param;
                            for (char& c : n)
                              if (c == '-') c = '_';
                            return n;
@@ -109,8 +109,8 @@ TEST_P(CreditMicro, MicroBenchmarksMoveData) {
 INSTANTIATE_TEST_SUITE_P(Patterns, CreditMicro,
                          ::testing::Values("one-to-one", "many-to-one", "gather", "gather-cmd",
                                            "gather-cmd-meta", "alltoall"),
-                         [](const auto& info) {
-                           std::string n = info.param;
+                         [](const auto& p) {
+                           std::string n = p.param;
                            for (char& c : n)
                              if (c == '-') c = '_';
                            return n;
