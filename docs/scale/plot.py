@@ -5,7 +5,7 @@
 
 scaling.png: per-node rate (avg, min-max bars) against simulated nodes for
 PULL barrel and random on the irregular-routing tree, barrel on the ideal
-d-mod-k tree (configs/sim/pull-64kib.yaml to 128 nodes, pull-512.yaml from
+d-mod-k tree (configs/sim/pull-64kib.yaml to 128 nodes, pull-512-fluid.yaml from
 64 to 512), and MPI_Alltoall, with the paper's figures as marks.
 """
 import json
@@ -41,9 +41,9 @@ def main():
         ("irregular", "barrel", "PULL barrel, irregular tables"),
         ("irregular", "random", "PULL random, irregular tables"),
         ("ideal", "barrel", "PULL barrel, ideal d-mod-k tree"),
-        ("lean-ideal", "barrel", "PULL barrel, ideal tree, pull-512.yaml (1 credit x 2)"),
-        ("lean-irregular", "barrel", "PULL barrel, irregular, pull-512.yaml"),
-        ("lean-irregular", "random", "PULL random, irregular, pull-512.yaml"),
+        ("lean-ideal", "barrel", "PULL barrel, ideal tree, pull-512-fluid.yaml (1 credit x 2)"),
+        ("lean-irregular", "barrel", "PULL barrel, irregular, pull-512-fluid.yaml"),
+        ("lean-irregular", "random", "PULL random, irregular, pull-512-fluid.yaml"),
     ]
     for group, what, label in lines:
         pts = series(runs, group, what)

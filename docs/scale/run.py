@@ -23,7 +23,7 @@ SOURCE = os.path.dirname(os.path.dirname(HERE))
 RESULTS = os.path.join(HERE, "results.json")
 
 PULL = "configs/sim/pull-64kib.yaml"  # 64 KiB fragments, credits 2 x 4 requests, 8 ms measured
-PULL512 = "configs/sim/pull-512.yaml"  # the same fragments, credits 1 x 2 requests, 16 ms measured
+PULL512 = "configs/sim/pull-512-fluid.yaml"  # the same fragments, credits 1 x 2 requests, 16 ms measured
 
 
 def experiments():
@@ -44,7 +44,7 @@ def experiments():
                 for plat, name in (("irregular-512", "irregular"), ("fat-tree-512", "ideal")):
                     out.append((f"alltoall-{name}-{m}", "alltoall", PULL,
                                 f"configs/platforms/{plat}.yaml", [f"nodes={m}", "protocol=alltoall"]))
-    # 256-512 nodes with pull-512.yaml; 64 and 128 again with it, to separate
+    # 256-512 nodes with pull-512-fluid.yaml; 64 and 128 again with it, to separate
     # its settings from the scale.
     for n in (64, 128, 256, 512):
         out.append((f"lean-ideal-{n}-barrel", "lean-ideal", PULL512,

@@ -16,7 +16,7 @@ enum class Queueing { fifo, voq };
 enum class Switching { cut_through, store_and_forward };
 
 struct NetworkSettings {
-  uint64_t chunk_bytes = 64 * 1024;    // messages are cut into chunks of this size
+  uint64_t chunk_bytes = 32 * 1024;    // messages are cut into chunks of this size
   uint64_t buffer_bytes = 256 * 1024;  // per switch input port
   Queueing queueing = Queueing::fifo;
   Switching switching = Switching::cut_through;

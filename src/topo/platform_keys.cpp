@@ -58,7 +58,7 @@ const std::vector<PlatformKey>& platform_keys() {
        "the credit model's fabric (`evbench sim --model credit`; docs/SCALE.md); other tools "
        "ignore it"},
       {"network.chunk", "size",
-       "messages move as chunks of this size, e.g. 64KiB; 1 B .. 1 GiB (default 64 KiB)"},
+       "messages move as chunks of this size, e.g. 32KiB; 1 B .. 1 GiB (default 32 KiB: within 3 % of 16 KiB at 64 nodes, docs/SCALE.md)"},
       {"network.buffer", "size",
        "buffer of each switch input port, at least one chunk (default 256 KiB)"},
       {"network.queueing", "choice",

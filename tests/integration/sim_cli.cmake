@@ -36,7 +36,7 @@ set_tests_properties(sim_cli_corruption_needs_payload_checks PROPERTIES TIMEOUT 
 add_test(NAME sim_cli_ring_exceeding_memory_maps
          COMMAND ${_evb_sim_check} --expect-exit 2 --expect-stderr "ru_buffer: 512 RU rings"
                  --expect-stderr "vm.max_map_count" --
-                 $<TARGET_FILE:evbench> sim ${PROJECT_SOURCE_DIR}/configs/sim/pull-512.yaml
+                 $<TARGET_FILE:evbench> sim ${PROJECT_SOURCE_DIR}/configs/sim/pull-512-fluid.yaml
                  --platform ${PROJECT_SOURCE_DIR}/configs/platforms/fat-tree-512.yaml
                  --set ru_buffer=1TiB)
 set_tests_properties(sim_cli_ring_exceeding_memory_maps PROPERTIES TIMEOUT 30 LABELS integration

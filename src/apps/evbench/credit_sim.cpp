@@ -4,7 +4,9 @@
 #include <cstdio>
 
 #include "apps/evbench/credit_ranks.hpp"
+#include "apps/evbench/credit_network_report.hpp"
 #include "apps/evbench/sim_platform.hpp"
+#include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/topology.hpp"
 #include "sim/exec/credit_network_adapter.hpp"
@@ -42,6 +44,12 @@ int run_sim_credit(const Config& config, const SimRequest& req, const Plugins& p
   options.simulated_platform = name;
   options.simulation_model = "credit";
   options.argv = req.argv;
+  options.network_text = [&] {
+    return credit_network_text(platform, network.network(), now_ns());
+  };
+  options.network_json = [&](JsonWriter& w) {
+    write_credit_network(w, platform, network.network(), now_ns());
+  };
   const int code = run_credit_ranks(config, plugins, network, placement.rank_host, options);
   if (!req.quiet)
     std::fprintf(stderr, "evbench: sim: credit model: %llu network events, %llu messages\n",

@@ -126,6 +126,11 @@ std::string results_json(const ProtocolReport& report, const Config& c, const To
   w.value("status", s.status());
   report.status_fields(w, s);
   if (!o.simulated_platform.empty()) simulation_fields(w, o);
+  if (o.network_json) {
+    w.begin_object("network");
+    o.network_json(w);
+    w.end_object();
+  }
   w.value("driver", probe.variant.empty() ? c.driver : probe.variant);
   w.value("variant", variant_name(c, probe));
   w.value("data_path", to_string(c.data_path));
@@ -157,6 +162,7 @@ int report_run(const ProtocolFactory& protocol, const Config& c, const Topology&
         o.simulated_platform.c_str(), ns_to_s(now_ns()),
         std::chrono::duration<double>(std::chrono::steady_clock::now() - o.wall_start).count(),
         simulation_note(o));
+    if (o.network_text) std::fputs(o.network_text().c_str(), stdout);
     std::fflush(stdout);
   }
   if (!o.json_path.empty()) {

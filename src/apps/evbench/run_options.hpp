@@ -1,8 +1,11 @@
 #pragma once
 // What `evbench run` passes from the command line to every rank.
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
+
+#include "core/json_writer.hpp"
 
 namespace evb {
 
@@ -16,6 +19,11 @@ struct RunOptions {
   std::string simulated_platform;
   // The simulation's model: "fluid" (SimGrid SMPI) or "credit" (sim --model credit).
   std::string simulation_model = "fluid";
+  // What the simulated network saw (the credit model's links), asked by
+  // rank 0 when it reports: `#` lines after the table, and fields of
+  // results.network. Empty: none.
+  std::function<std::string()> network_text;
+  std::function<void(JsonWriter&)> network_json;
   // Wall clock (steady_clock is never simulated) at the command's start.
   std::chrono::steady_clock::time_point wall_start = std::chrono::steady_clock::now();
 };

@@ -73,6 +73,7 @@ TEST(SimnetCongestion, AnIncastSlowsAFlowBehindAFifoNotWithVoqOrInfiniteBuffers)
   const auto uplink = [&](int h) { return p.host(h).uplink; };
   const auto downlink = [&](int h) { return p.links[p.host(h).uplink].reverse; };
   NetworkParams fifo;  // 256 KiB: 4 chunks per input port
+  fifo.chunk_bytes = kChunk;
   NetworkParams voq = fifo;
   voq.queueing = Queueing::voq;
   NetworkParams inf = fifo;

@@ -57,6 +57,7 @@ TEST(SimnetHol, FifoInputQueuesSaturateNearTwoMinusRootTwo) {
   // deeper FIFO changes nothing, since only its head may leave.
   for (const auto& [chunks, seed] : {std::pair{2, 1}, std::pair{2, 2}, std::pair{16, 1}}) {
     NetworkParams fifo;
+    fifo.chunk_bytes = kChunk;  // one message, one cell (Karol's model)
     fifo.buffer_bytes = chunks * kChunk;
     const Saturated s = saturate(fifo, seed);
     std::printf(
@@ -73,6 +74,7 @@ TEST(SimnetHol, VirtualOutputQueuesLiftTheLimit) {
   // A voq chooses among the chunks its input buffer holds: 2 chunks of
   // buffer give about 0.74, 16 over 0.9.
   NetworkParams voq;
+  voq.chunk_bytes = kChunk;
   voq.queueing = Queueing::voq;
   voq.buffer_bytes = 2 * kChunk;
   const double shallow = saturate(voq, 1).per_port;
@@ -86,6 +88,7 @@ TEST(SimnetHol, VirtualOutputQueuesLiftTheLimit) {
 
 TEST(SimnetHol, InfiniteBuffersLiftTheLimitWithoutCreditWaits) {
   NetworkParams inf;
+  inf.chunk_bytes = kChunk;
   inf.buffer_bytes = 2 * kChunk;
   inf.infinite_buffers = true;
   const Saturated s = saturate(inf, 1);

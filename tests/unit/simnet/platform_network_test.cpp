@@ -41,7 +41,7 @@ TEST(SimnetPlatform, NetworkKeysAreReadWithTheirUnits) {
 TEST(SimnetPlatform, DefaultsWhenTheSectionOrAKeyIsAbsent) {
   for (const std::string extra : {"", "network: {}\n", "network: {queueing: fifo}\n"}) {
     const topo::Platform p = topo::load_platform_text(kTree + extra, "p.yaml");
-    EXPECT_EQ(p.network.chunk_bytes, 64u * 1024);
+    EXPECT_EQ(p.network.chunk_bytes, 32u * 1024);
     EXPECT_EQ(p.network.buffer_bytes, 256u * 1024);
     EXPECT_EQ(p.network.queueing, Queueing::fifo);
     EXPECT_EQ(p.network.switching, Switching::cut_through);
