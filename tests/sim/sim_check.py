@@ -32,6 +32,12 @@ CHECK is one of
                          stay within the link rate, and shift 4, where all
                          8 flows share the uplink (4 each way), runs at most
                          half of shift 1, where 1 flow each way crosses it
+  credit-infinite-matches-fluid  configs/sim/pull-1mib.yaml on sim-tree-16 and
+                         sim-miscabled-16, barrel and random: the credit model
+                         with infinite buffers (output queueing, no credit
+                         waits: the bridge to a fluid model) within 5 % of
+                         the fluid model, per-node rate of bytes as they
+                         arrived (results.bandwidth_gbps.arrivals)
   microbench-verify-payload  verify.payload (an event-builder key) given to a
                          one-to-one run under sim is not read, as any other
                          key a protocol does not read: the run ends ok and
@@ -105,7 +111,7 @@ SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file_
 
 
 def sim(evbench, workdir, platform_text, scheduling, tag, config=None, platform=None, sets=(),
-        poll_mode=None, inspect=None):
+        poll_mode=None, inspect=None, model="fluid", figure="per_node"):
     """platform_text/CONFIG written to workdir, or files of the source tree;
     `sets` are extra --set arguments; `poll_mode` the one every rank must
     report."""
@@ -116,7 +122,7 @@ def sim(evbench, workdir, platform_text, scheduling, tag, config=None, platform=
                        CONFIG.format(nodes=NODES, scheduling=scheduling))
     out = os.path.join(workdir, f"{tag}.json")
     cmd = [evbench, "sim", config, "--platform", platform, "--set", f"scheduling={scheduling}",
-           "--json", out, "--quiet"]
+           "--json", out, "--quiet", "--model", model]
     for kv in sets:
         cmd += ["--set", kv]
     # Own process group: on a timeout smpirun and the simulation go too.
@@ -142,7 +148,8 @@ def sim(evbench, workdir, platform_text, scheduling, tag, config=None, platform=
         assert res["poll_mode"] == poll_mode, f"poll mode {res['poll_mode']}, expected {poll_mode}"
     if inspect is not None:
         inspect(doc)
-    avg = res["bandwidth_gbps"]["per_node"]["avg"]
+    bw = res["bandwidth_gbps"]
+    avg = (bw["arrivals"] if figure == "arrivals" else bw)["per_node"]["avg"]
     print(f"{tag}: {scheduling} avg {avg:.2f} Gb/s per node "
           f"({res['simulated_time_s']:.3f} s simulated, {res['wall_time_s']:.1f} s wall)")
     return avg
@@ -234,6 +241,26 @@ def main():
             assert abs(head - mean) <= 1e-4 * mean, (head, mean)
         sim(evbench, workdir, TWO_LEAVES, "barrel", "shift-scan", inspect=scan,
             sets=["protocol=one-to-one", "shift=scan", "duration=30ms", "warmup=5ms"])
+    elif check == "credit-infinite-matches-fluid":
+        config = os.path.join(SOURCE, "configs/sim/pull-1mib.yaml")
+        worst = 0.0
+        for name in ("sim-tree-16", "sim-miscabled-16"):
+            with open(os.path.join(SOURCE, "configs/platforms", f"{name}.yaml")) as f:
+                text = f.read() + "network: {infinite_buffers: true}\n"
+            infinite = write(os.path.join(workdir, f"{name}-infinite.yaml"), text)
+            for scheduling in ("barrel", "random"):
+                fluid = sim(evbench, workdir, None, scheduling, f"{name}-{scheduling}-fluid", config,
+                            os.path.join(SOURCE, "configs/platforms", f"{name}.yaml"),
+                            figure="arrivals")
+                credit = sim(evbench, workdir, None, scheduling, f"{name}-{scheduling}-credit",
+                             config, infinite, model="credit", figure="arrivals")
+                gap = abs(credit - fluid) / fluid
+                worst = max(worst, gap)
+                print(f"{name} {scheduling}: fluid {fluid:.2f}, credit (infinite buffers) "
+                      f"{credit:.2f} Gb/s per node: {100 * gap:.1f} % apart")
+        if worst > 0.05:
+            sys.exit(f"FAIL: the credit model with infinite buffers is {100 * worst:.1f} % from "
+                     "the fluid model (more than 5 %)")
     elif check == "microbench-verify-payload":
         def no_payload_checks(doc):
             assert "payload_checks" not in doc["results"]["integrity"], doc["results"]["integrity"]

@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""Runs the credit model's validation points (docs/SCALE.md, "The credit
+model against the paper") and records each in docs/scale/credit-results.json:
+the command, the per-node rate (results.bandwidth_gbps.arrivals, min / avg /
+max), events per BU, simulated time, wall time and peak memory.
+
+  docs/scale/credit.py [--only PREFIX] [--evbench build/bin/evbench] [--list] [--table]
+
+A point runs `evbench sim configs/sim/pull-512.yaml --model credit` (the
+paper's exchange: 512 KiB fragments, 2 credits x 8 requests, 21 events per
+BU) on a platform, with `network.queueing` fifo (the platform file as it is)
+or voq (a copy of it with `network: {queueing: voq}` added); one chunk and
+one buffer size (the defaults) for every point. `fluid-*` points run the
+same configuration under SimGrid (the fluid model; needs build-sim/).
+Points already recorded are skipped unless --force. Not a test: minutes of
+CPU per 512-node point.
+"""
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+RESULTS = os.path.join(ROOT, "docs", "scale", "credit-results.json")
+CONFIG = "configs/sim/pull-512.yaml"
+PLATFORMS = {"ideal": "configs/platforms/fat-tree-512.yaml",
+             "irregular": "configs/platforms/irregular-512.yaml"}
+
+
+def points():
+    out = []
+    for plat in ("ideal", "irregular"):
+        for nodes in (16, 64, 256, 512):
+            for sched in ("barrel", "random"):
+                for q in ("fifo", "voq"):
+                    out.append({"id": f"credit-{plat}-{nodes}-{sched}-{q}", "model": "credit",
+                                "platform": plat, "nodes": nodes, "scheduling": sched,
+                                "queueing": q})
+            if nodes <= 64:
+                for sched in ("barrel", "random"):
+                    out.append({"id": f"fluid-{plat}-{nodes}-{sched}", "model": "fluid",
+                                "platform": plat, "nodes": nodes, "scheduling": sched})
+    out.append({"id": "credit-ideal-512-alltoall-fifo", "model": "credit", "platform": "ideal",
+                "nodes": 512, "protocol": "alltoall", "queueing": "fifo"})
+    # Infinite buffers against the fluid model's 16-node table (configs/sim/pull-1mib.yaml).
+    for plat in ("sim-switch-16", "sim-tree-16", "sim-miscabled-16"):
+        for sched in ("barrel", "random"):
+            out.append({"id": f"infinite-{plat}-{sched}", "model": "credit", "platform": plat,
+                        "nodes": 16, "scheduling": sched, "queueing": "infinite",
+                        "config": "configs/sim/pull-1mib.yaml"})
+    return out
+
+
+def platform_file(p, tmp):
+    path = PLATFORMS.get(p["platform"], f"configs/platforms/{p['platform']}.yaml")
+    q = p.get("queueing", "fifo")
+    if q == "fifo":
+        return path
+    extra = {"voq": "network: {queueing: voq}\n",
+             "infinite": "network: {infinite_buffers: true}\n"}[q]
+    copy = os.path.join(tmp, f"{p['platform']}-{q}.yaml")
+    with open(os.path.join(ROOT, path)) as f, open(copy, "w") as out:
+        out.write(f.read() + extra)
+    return copy
+
+
+def command(p, evbench, plat):
+    cfg = p.get("config", CONFIG)
+    cmd = [evbench, "sim", cfg, "--platform", plat, "--quiet"]
+    if p["model"] == "credit":
+        cmd += ["--model", "credit"]
+    if p.get("protocol") == "alltoall":
+        cmd += ["--set", "protocol=alltoall", "--set", "duration=20ms", "--set", "warmup=0s"]
+    elif cfg == CONFIG:
+        cmd += ["--set", f"nodes={p['nodes']}", "--set", f"events={21 * p['nodes']}"]
+    if "scheduling" in p:
+        cmd += ["--set", f"scheduling={p['scheduling']}"]
+    return cmd
+
+
+def run(p, evbench, tmp):
+    plat = platform_file(p, tmp)
+    cmd = command(p, evbench, plat)
+    out = os.path.join(tmp, "r.json")
+    start = time.time()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run(cmd + ["--json", out], cwd=ROOT, capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    rec = dict(p)
+    shown = [c if c != plat else PLATFORMS.get(p["platform"], f"configs/platforms/{p['platform']}.yaml")
+             for c in cmd[1:]]
+    rec["command"] = "evbench " + " ".join(shown)
+    if p.get("queueing", "fifo") != "fifo":
+        rec["command"] += f"   (platform with network: {p['queueing']})"
+    rec["exit"] = proc.returncode
+    rec["wall_s"] = round(time.time() - start, 1)
+    rec["cpu_s"] = round(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 1)
+    rec["max_rss_mib"] = round(after.ru_maxrss / 1024)
+    if proc.returncode != 0 or not os.path.exists(out):
+        rec["error"] = (proc.stderr.strip().splitlines() or ["?"])[-1]
+        return rec
+    r = json.load(open(out))["results"]
+    bw = r["bandwidth_gbps"]
+    arr = bw.get("arrivals", {})
+    per = arr.get("per_node") or bw["per_node"]
+    rec.update({"gbps": [round(per["min"], 2), round(per["avg"], 2), round(per["max"], 2)],
+                "events_built": r.get("events_built"),
+                "simulated_s": round(r.get("simulated_time_s", 0), 4)})
+    return rec
+
+
+def cell(done, key):
+    r = done.get(key)
+    if not r:
+        return "–"
+    if "error" in r:
+        return "failed"
+    lo, avg, hi = r["gbps"]
+    return f"{lo:.1f} / **{avg:.1f}** / {hi:.1f}"
+
+
+def table():
+    """The recorded points, one row per platform, nodes and scheduling."""
+    done = json.load(open(RESULTS))
+    print("| platform | nodes | scheduling | fluid | credit, fifo | credit, voq | wall (fifo) |")
+    print("|---|---|---|---|---|---|---|")
+    for plat in ("ideal", "irregular"):
+        for nodes in (16, 64, 256, 512):
+            for sched in ("barrel", "random"):
+                fifo = done.get(f"credit-{plat}-{nodes}-{sched}-fifo", {})
+                wall = f"{fifo['wall_s']:.0f} s" if "wall_s" in fifo else "–"
+                print(f"| {plat} | {nodes} | {sched} | {cell(done, f'fluid-{plat}-{nodes}-{sched}')} "
+                      f"| {cell(done, f'credit-{plat}-{nodes}-{sched}-fifo')} "
+                      f"| {cell(done, f'credit-{plat}-{nodes}-{sched}-voq')} | {wall} |")
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--only", default="")
+    ap.add_argument("--evbench", default="build/bin/evbench")
+    ap.add_argument("--force", action="store_true")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--table", action="store_true", help="print the recorded points as Markdown")
+    a = ap.parse_args()
+    if a.table:
+        return table()
+    todo = [p for p in points() if p["id"].startswith(a.only)]
+    if a.list:
+        for p in todo:
+            print(p["id"])
+        return
+    done = json.load(open(RESULTS)) if os.path.exists(RESULTS) else {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for p in todo:
+            if p["id"] in done and not a.force and "error" not in done[p["id"]]:
+                continue
+            rec = run(p, a.evbench, tmp)
+            done[p["id"]] = rec
+            with open(RESULTS + ".tmp", "w") as f:
+                json.dump(done, f, indent=1, sort_keys=True)
+            os.replace(RESULTS + ".tmp", RESULTS)
+            print(p["id"], rec.get("gbps", rec.get("error")), f"{rec['wall_s']} s", flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
