@@ -36,7 +36,7 @@ def points():
     for plat in ("ideal", "irregular"):
         for nodes in (16, 64, 256, 512):
             for sched in ("barrel", "random"):
-                for q in ("fifo", "voq"):
+                for q in ("fifo", "voq") if nodes < 512 else ("fifo",):
                     out.append({"id": f"credit-{plat}-{nodes}-{sched}-{q}", "model": "credit",
                                 "platform": plat, "nodes": nodes, "scheduling": sched,
                                 "queueing": q})

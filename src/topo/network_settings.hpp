@@ -21,6 +21,11 @@ struct NetworkSettings {
   Queueing queueing = Queueing::fifo;
   Switching switching = Switching::cut_through;
   bool infinite_buffers = false;  // no credit ever runs out (output queueing)
+  // A message of at most one MTU leaves its NIC ahead of the queue pairs'
+  // chunks: a NIC interleaves its queue pairs a packet (an MTU) at a time,
+  // the model a chunk at a time, so a command would otherwise wait behind a
+  // whole chunk of every busy queue pair. 0: no such lane (not from a file).
+  uint64_t mtu_bytes = 4096;
 };
 
 // The words the platform file uses ("fifo", "voq"; "cut-through",

@@ -58,9 +58,13 @@ const std::vector<PlatformKey>& platform_keys() {
        "the credit model's fabric (`evbench sim --model credit`; docs/SCALE.md); other tools "
        "ignore it"},
       {"network.chunk", "size",
-       "messages move as chunks of this size, e.g. 32KiB; 1 B .. 1 GiB (default 32 KiB: within 3 % of 16 KiB at 64 nodes, docs/SCALE.md)"},
+       "messages move as chunks of this size, e.g. 32KiB; 1 B .. 1 GiB (default 32 KiB: within 3 % "
+       "of 16 KiB at 64 nodes, docs/SCALE.md)"},
       {"network.buffer", "size",
        "buffer of each switch input port, at least one chunk (default 256 KiB)"},
+      {"network.mtu", "size",
+       "a message of at most this size leaves its NIC ahead of the queue pairs' chunks (a NIC "
+       "interleaves a packet at a time, the model a chunk at a time; default 4 KiB)"},
       {"network.queueing", "choice",
        "fifo: an input port's head blocks those behind it (default); voq: one queue per output "
        "port"},

@@ -234,7 +234,7 @@ void read_tables(const Reader& r, const YAML::Node& tables, Platform& p) {
   }
 }
 
-// `network: {chunk, buffer, queueing, switching, infinite_buffers}`.
+// `network: {chunk, buffer, mtu, queueing, switching, infinite_buffers}`.
 NetworkSettings read_network(const Reader& r, const YAML::Node& n) {
   r.keys(n, "network", "network");
   NetworkSettings s;
@@ -252,6 +252,7 @@ NetworkSettings read_network(const Reader& r, const YAML::Node& n) {
   };
   size("chunk", s.chunk_bytes, uint64_t{1} << 30);
   size("buffer", s.buffer_bytes, uint64_t{1} << 40);
+  size("mtu", s.mtu_bytes, uint64_t{1} << 30);
   // One of `values`, by the names network_settings.cpp gives them.
   const auto choice = [&](const char* k, auto& field, auto values, auto name) {
     if (!n[k]) return;

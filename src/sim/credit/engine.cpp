@@ -36,7 +36,7 @@ Engine::Engine(const topo::Platform& platform, const NetworkParams& params)
     : platform_(platform),
       params_(checked(platform, params)),
       fabric_(platform, params_),
-      nics_(platform.host_count()),
+      nics_(platform.host_count(), params.mtu_bytes),
       queue_(static_cast<uint32_t>(platform.links.size() * 2)) {}
 
 uint64_t Engine::send(int src, int dst, uint64_t bytes, int64_t now_ns) {
@@ -61,7 +61,7 @@ uint64_t Engine::send(int src, int dst, uint64_t bytes, int64_t now_ns) {
   }
   const uint32_t m = messages_.acquire();
   const uint64_t id = next_id_++;
-  messages_[m] = Message{id, bytes, kNone, src, dst};
+  messages_[m] = Message{id, bytes, kNone, src, dst, bytes};
   nics_.enqueue(src, m, messages_);
   ++in_flight_;
   try_start(platform_.host(src).uplink);
@@ -105,7 +105,7 @@ void Engine::try_start(int out) {
   uint32_t c = kNone;
   if (l.from_host) {
     if (nics_.idle(l.host)) return;
-    bytes = std::min(messages_[nics_.front(l.host)].left, params_.chunk_bytes);
+    bytes = std::min(messages_[nics_.front(l.host, messages_)].left, params_.chunk_bytes);
   } else {
     port = Fabric::next_port(fabric_.mask(l), fabric_.words[l.from_node], l.rr);
     if (port < 0) {
@@ -124,7 +124,7 @@ void Engine::try_start(int out) {
   stop_waiting(l);
 
   if (l.from_host) {
-    const uint32_t m = nics_.front(l.host);
+    const uint32_t m = nics_.front(l.host, messages_);
     Message& msg = messages_[m];
     c = chunks_.acquire();
     Chunk& ch = chunks_[c];

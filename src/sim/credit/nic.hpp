@@ -2,11 +2,17 @@
 // The source side of every host's NIC in the credit model: one queue pair
 // (a FIFO of messages) per destination, served round-robin a chunk at a
 // time. The active queue pairs of a host wait in a ring in the order they
-// became non-empty; serving one moves it to the back. Nics owns the queue
-// pairs and rings (a host's arrays are sized when it first sends); the
-// messages themselves live in the engine's pool.
+// became non-empty; serving one moves it to the back. A queue pair whose
+// head is a message of at most one MTU (`mtu` bytes, 0: none) also waits in
+// an express FIFO, served first: a real NIC interleaves its queue pairs a
+// packet at a time, so a command waits behind one packet of each busy queue
+// pair, not a whole chunk (only a head goes ahead: each queue pair stays in
+// order). Nics owns the queue pairs, rings and express FIFOs (a host's
+// arrays are sized when it first sends); the messages live in the engine's
+// pool.
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 #include "sim/credit/pools.hpp"
@@ -15,17 +21,15 @@ namespace evb::simnet {
 
 class Nics {
  public:
-  explicit Nics(int hosts) : hosts_(hosts), nic_(static_cast<size_t>(hosts)) {}
+  Nics(int hosts, uint64_t mtu) : hosts_(hosts), mtu_(mtu), nic_(static_cast<size_t>(hosts)) {}
 
   // Message slot `m` (to messages[m].dst) joins its queue pair at `src`.
   void enqueue(int src, uint32_t m, Pool<Message>& messages);
-  bool idle(int src) const { return nic_[src].active == 0; }
-  // The message whose chunk goes next (the front of the ring's front queue
-  // pair); the host must not be idle.
-  uint32_t front(int src) const {
-    const Nic& n = nic_[src];
-    return n.qp[n.ring[n.ring_head]].head;
-  }
+  bool idle(int src) const { return nic_[src].queued == 0; }
+  // The message whose chunk goes next: the head of the express FIFO's front
+  // queue pair, else of the ring's front one; the host must not be idle.
+  // Asked again before served(), it answers the same.
+  uint32_t front(int src, const Pool<Message>& messages);
   // A chunk of front(src) left: its queue pair goes to the back of the ring,
   // or leaves it when `message_done` emptied it.
   void served(int src, bool message_done, Pool<Message>& messages);
@@ -33,13 +37,19 @@ class Nics {
 
  private:
   struct Nic {
-    std::vector<Queue> qp;   // per destination host
-    std::vector<int> ring;   // active destinations, circular
-    uint32_t ring_head = 0;  // index of the front in `ring`
-    uint32_t active = 0;     // entries in the ring
-    uint64_t queued = 0;     // messages not yet wholly cut into chunks
+    std::vector<Queue> qp;         // per destination host
+    std::vector<int> ring;         // destinations with messages, circular
+    std::vector<uint8_t> in_ring;  // by destination
+    uint32_t ring_head = 0;        // index of the front in `ring`
+    uint32_t active = 0;           // entries in the ring
+    uint64_t queued = 0;           // messages not yet wholly cut into chunks
+    std::deque<int> express;       // destinations whose head is at most one MTU
+    bool from_express = false;     // front() answered from `express`
   };
+  bool small_head(const Nic& n, int dst, const Pool<Message>& messages) const;
+  void to_ring_back(Nic& n, int dst);
   int hosts_;
+  uint64_t mtu_;
   std::vector<Nic> nic_;
 };
 

@@ -18,6 +18,7 @@ struct Message {
   uint32_t next = kNone;  // next message of its queue pair
   int src = -1;
   int dst = -1;
+  uint64_t bytes = 0;  // its whole length
 };
 
 // A piece of a message between its source NIC and its destination. `hop`

@@ -1,0 +1,10 @@
+# `evbench sim --model credit` through the CLI (tests/integration/credit_sim.py):
+# chunk-size convergence at 16 nodes, a wrong platform network key refused
+# before start naming it, another driver refused. Seconds each; the
+# unit-level checks of the model are tests/unit/simnet and tests/unit/simexec.
+foreach(check chunk-convergence bad-network-key driver-is-credit)
+  add_test(NAME credit_sim_${check}
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/credit_sim.py
+                   $<TARGET_FILE:evbench> ${check} ${CMAKE_CURRENT_BINARY_DIR}/credit_sim_${check})
+  set_tests_properties(credit_sim_${check} PROPERTIES TIMEOUT 180 LABELS integration)
+endforeach()
