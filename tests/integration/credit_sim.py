@@ -13,6 +13,12 @@ CHECK is one of
                      refused before start (exit 2), naming file:line and key
   driver-is-credit   --set driver=tcp is refused (the model runs its own
                      network), exit 2
+  emulated-shift-scan  a one-to-one shift scan on the emulated cluster's 8 hosts
+                     at 250 Mbit/s with a 4:1 uplink, under the credit model
+                     with infinite buffers (output queueing, as Linux's tc
+                     queues are), agrees with the scan measured on the
+                     emulated cluster (docs/emulated-cluster/8hosts-250mbit/,
+                     committed) within scripts/netns-compare.py's 0.15
 Simulated figures are deterministic: no timing of this machine is compared.
 """
 import json
@@ -71,6 +77,26 @@ def main():
             sys.exit(f"FAIL: exit {code}, stderr: {stderr}")
         if "bad.yaml:" not in stderr:
             sys.exit(f"FAIL: the file is not named: {stderr}")
+    elif check == "emulated-shift-scan":
+        base = os.path.join(SOURCE, "docs/emulated-cluster/8hosts-250mbit")
+        with open(os.path.join(base, "emulated-2x4-250mbit.yaml")) as f:
+            text = f.read() + "network: {infinite_buffers: true}\n"
+        plat = os.path.join(workdir, "emulated-oq.yaml")
+        with open(plat, "w") as f:
+            f.write(text)
+        out = os.path.join(workdir, "scan.json")
+        code, stdout, stderr = run(evbench, [
+            "--model", "credit", "--platform", plat, "--set", "nodes=8", "--set",
+            "protocol=one-to-one", "--set", "shift=scan", "--set", "duration=1s", "--set",
+            "warmup=200ms", "--set", "ru_buffer=4MiB", "--quiet", "--json", out])
+        if code != 0:
+            sys.exit(f"FAIL: exit {code}\n{stdout}\n{stderr}")
+        cmp = subprocess.run([sys.executable, os.path.join(SOURCE, "scripts/netns-compare.py"),
+                              os.path.join(base, "uplink-250mbit/shift-scan.json"), out,
+                              "--tolerance", "0.15"], capture_output=True, text=True)
+        print(cmp.stdout)
+        if cmp.returncode != 0:
+            sys.exit("FAIL: the credit model's scan does not agree with the emulated cluster's")
     elif check == "driver-is-credit":
         code, stdout, stderr = run(evbench, ["configs/sim/pull-1mib.yaml", "--model", "credit",
                                              "--platform", "configs/platforms/sim-tree-16.yaml",
