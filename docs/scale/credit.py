@@ -88,7 +88,9 @@ def run(p, evbench, tmp):
     out = os.path.join(tmp, "r.json")
     start = time.time()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    proc = subprocess.run(cmd + ["--json", out], cwd=ROOT, capture_output=True, text=True)
+    # /usr/bin/time: this run's own peak RSS (RUSAGE_CHILDREN keeps the largest child so far).
+    proc = subprocess.run(["/usr/bin/time", "-f", "maxrss_kib %M"] + cmd + ["--json", out],
+                          cwd=ROOT, capture_output=True, text=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     rec = dict(p)
     shown = [c if c != plat else PLATFORMS.get(p["platform"], f"configs/platforms/{p['platform']}.yaml")
@@ -99,7 +101,9 @@ def run(p, evbench, tmp):
     rec["exit"] = proc.returncode
     rec["wall_s"] = round(time.time() - start, 1)
     rec["cpu_s"] = round(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 1)
-    rec["max_rss_mib"] = round(after.ru_maxrss / 1024)
+    rss = [l for l in proc.stderr.splitlines() if l.startswith("maxrss_kib ")]
+    rec["max_rss_mib"] = round(int(rss[-1].split()[1]) / 1024) if rss else None
+    proc.stderr = "\n".join(l for l in proc.stderr.splitlines() if not l.startswith("maxrss_kib "))
     if proc.returncode != 0 or not os.path.exists(out):
         rec["error"] = (proc.stderr.strip().splitlines() or ["?"])[-1]
         return rec
