@@ -11,8 +11,8 @@ namespace {
 
 constexpr size_t kShown = 5;
 
-std::vector<int> by(const std::vector<simnet::LinkStats>& s, bool isl_only,
-                    const topo::Platform& p, int64_t simnet::LinkStats::* field) {
+std::vector<int> by(const std::vector<simnet::LinkStats>& s, bool isl_only, const topo::Platform& p,
+                    int64_t simnet::LinkStats::*field) {
   std::vector<int> order;
   for (int l = 0; l < static_cast<int>(s.size()); ++l)
     if (s[l].*field > 0 && (!isl_only || p.inter_switch(l))) order.push_back(l);
@@ -64,8 +64,8 @@ std::string credit_network_text(const topo::Platform& p, const simnet::CreditNet
   return out;
 }
 
-void write_credit_network(JsonWriter& w, const topo::Platform& p,
-                          const simnet::CreditNetwork& net, int64_t elapsed_ns) {
+void write_credit_network(JsonWriter& w, const topo::Platform& p, const simnet::CreditNetwork& net,
+                          int64_t elapsed_ns) {
   const auto& q = net.params();
   w.value("model", "credit");
   w.value("chunk_bytes", q.chunk_bytes);

@@ -15,7 +15,7 @@ namespace evb {
 // `elapsed_ns`: the simulated time the figures cover (the run so far).
 std::string credit_network_text(const topo::Platform& p, const simnet::CreditNetwork& net,
                                 int64_t elapsed_ns);
-void write_credit_network(JsonWriter& w, const topo::Platform& p,
-                          const simnet::CreditNetwork& net, int64_t elapsed_ns);
+void write_credit_network(JsonWriter& w, const topo::Platform& p, const simnet::CreditNetwork& net,
+                          int64_t elapsed_ns);
 
 }  // namespace evb

@@ -3,8 +3,8 @@
 #include <chrono>
 #include <cstdio>
 
-#include "apps/evbench/credit_ranks.hpp"
 #include "apps/evbench/credit_network_report.hpp"
+#include "apps/evbench/credit_ranks.hpp"
 #include "apps/evbench/sim_platform.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
@@ -44,9 +44,7 @@ int run_sim_credit(const Config& config, const SimRequest& req, const Plugins& p
   options.simulated_platform = name;
   options.simulation_model = "credit";
   options.argv = req.argv;
-  options.network_text = [&] {
-    return credit_network_text(platform, network.network(), now_ns());
-  };
+  options.network_text = [&] { return credit_network_text(platform, network.network(), now_ns()); };
   options.network_json = [&](JsonWriter& w) {
     write_credit_network(w, platform, network.network(), now_ns());
   };
