@@ -2,12 +2,34 @@
 
 Every figure a report shows is a `Spread`: the median of its repeats with
 their minimum and maximum and how many there were. Two spreads are compared
-by `verdict`: "A beats B by X %" only when A's worst repeat is above B's best
-(their ranges do not overlap); overlapping ranges are "within noise"; a
-single run on either side is said to be one run, because it measures no
-spread at all.
+by `Verdict`: "A beats B by X %" only when their ranges do not overlap;
+overlapping ranges are "within noise"; a single run on either side is said
+to be one run, because it measures no spread at all.
+
+The range a verdict compares (`Spread.range`) is the repeats' min–max up to
+7 runs: with 3 runs each, A's slowest run above B's fastest means every run
+of A beat every run of B, which two equal configurations do 1 time in 20.
+From 8 runs on it is the interval of order statistics that holds the median
+with at least 90 % confidence (the 2nd lowest to the 2nd highest of 8-10
+runs, the 3rd of 11-12, ...): min–max only widens as runs are added, this
+interval narrows, so more repeats can settle a close call.
 """
+import math
 import statistics
+
+CONFIDENCE = 0.90        # of the median's interval used from MIN_INTERVAL_RUNS on
+MIN_INTERVAL_RUNS = 8    # below this, the range is min–max
+
+
+def interval_rank(n):
+    """k such that [k-th lowest, k-th highest] of n runs holds the median with
+    >= CONFIDENCE (1: min–max, always below MIN_INTERVAL_RUNS runs)."""
+    if n < MIN_INTERVAL_RUNS:
+        return 1
+    k = 1
+    while k + 1 <= n // 2 and 1 - 2 * sum(math.comb(n, i) for i in range(k + 1)) / 2.0 ** n >= CONFIDENCE:
+        k += 1
+    return k
 
 
 class Spread:
@@ -20,6 +42,10 @@ class Spread:
         self.median = statistics.median(vals) if vals else None
         self.lo = min(vals) if vals else None
         self.hi = max(vals) if vals else None
+        ordered = sorted(vals)
+        k = interval_rank(len(vals))
+        # what verdicts compare: min–max, or the median's interval from 8 runs on
+        self.range = (ordered[k - 1], ordered[-k]) if vals else (None, None)
 
     def __bool__(self):
         return self.n > 0
@@ -41,8 +67,15 @@ class Spread:
     def short(self, digits=2):
         return "-" if not self else ("%%.%df" % digits) % self.median
 
+    def range_words(self):
+        """What `range` is, for sentences: 'min–max' or 'the median's 90 % interval'."""
+        return "min–max" if interval_rank(self.n) == 1 else "the median's %d %% interval" % round(100 * CONFIDENCE)
+
     def as_dict(self):
-        return {"median": self.median, "min": self.lo, "max": self.hi, "repeats": self.n}
+        out = {"median": self.median, "min": self.lo, "max": self.hi, "repeats": self.n}
+        if interval_rank(self.n) > 1:
+            out["interval"] = list(self.range)
+        return out
 
 
 def key(spread):
@@ -61,9 +94,9 @@ class Verdict:
             self.kind = "unknown"
         elif self.single:
             self.kind = "one run"
-        elif a.lo > b.hi:
+        elif a.range[0] > b.range[1]:
             self.kind = "ahead"
-        elif a.hi < b.lo:
+        elif a.range[1] < b.range[0]:
             self.kind = "behind"
         else:
             self.kind = "noise"
@@ -87,15 +120,23 @@ def runs(a, b):
     return "%d runs each" % a.n if a.n == b.n else "%d and %d runs" % (a.n, b.n)
 
 
+def ranges(a, b):
+    """How a sentence names the ranges compared: 'repeat ranges' (min–max), or
+    'the medians' 90 % intervals' once either side has 8 runs or more."""
+    if interval_rank(a.n) == 1 and interval_rank(b.n) == 1:
+        return "repeat ranges"
+    return "the medians' %d %% intervals" % round(100 * CONFIDENCE)
+
+
 def lead_sentence(name_a, a, name_b, b, unit="Gb/s per node"):
     """One sentence setting the leader `a` against the runner-up `b`."""
     v = Verdict(a, b)
     if v.kind == "ahead":
-        return "%s beats %s by %.1f %% (%s vs %s %s; their repeat ranges do not overlap, %s)." % (
-            name_a, name_b, v.pct, a.short(), b.short(), unit, runs(a, b))
+        return "%s beats %s by %.1f %% (%s vs %s %s; their %s do not overlap, %s)." % (
+            name_a, name_b, v.pct, a.short(), b.short(), unit, ranges(a, b), runs(a, b))
     if v.kind == "noise":
-        return "%s and %s are within noise of each other (%s vs %s %s, repeat ranges overlap, %s)." % (
-            name_a, name_b, a.short(), b.short(), unit, runs(a, b))
+        return "%s and %s are within noise of each other (%s vs %s %s, %s overlap, %s)." % (
+            name_a, name_b, a.short(), b.short(), unit, ranges(a, b), runs(a, b))
     if v.kind == "one run":
         return "%s is %.1f %% ahead of %s (%s vs %s %s), from a single run each: no spread measured, " \
                "repeat the campaign (`repeats:`) before deciding." % (
