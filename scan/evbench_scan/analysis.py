@@ -24,7 +24,8 @@ class Row:
     def __init__(self, members):
         self.members = members
         first = members[0]
-        self.variant = first.variant
+        self.variant = first.variant    # its name: the scan's `name:`, else what ran
+        self.ran_as = first.ran_as      # what evbench says ran (results.variant)
         self.config = dict(first.flat, variant=first.variant)
         self.builder = first.builder
         self.ids = [m.id for m in members]

@@ -3,6 +3,7 @@ import csv
 import io
 import json
 
+from . import failures, hostload
 from .campaign import Campaign, read_json, write_atomic
 
 FIGURES = ("events_built", "aggregate_gbps", "per_node_min_gbps", "per_node_avg_gbps",
@@ -45,6 +46,19 @@ def variant(doc):
         return str(res["variant"])
     name = str(res.get("driver") or ((doc or {}).get("config") or {}).get("driver") or "?")
     return name + " write" if res.get("data_path") == "write" else name
+
+
+def display_name(values, ran_as):
+    """What reports call a point's variant: its `name:` (the label axis) when
+    the scan gave one, else the variant that ran, with the wrapper it ran
+    under ("psm2 under with-psm2-shm.sh")."""
+    label = (values or {}).get("label")
+    if label not in (None, ""):
+        return str(label)
+    wrapper = (values or {}).get("wrapper")
+    if ran_as is not None and wrapper:
+        return "%s under %s" % (ran_as, str(wrapper).split()[0].rsplit("/", 1)[-1])
+    return ran_as
 
 
 def flatten(tree, prefix=""):
@@ -104,7 +118,10 @@ class Record:
         self.faults = fault_figures(doc)
         self.config = (doc or {}).get("config") or {}
         self.flat = flatten(self.config)
-        self.variant = variant(doc) if doc is not None else None
+        self.ran_as = variant(doc) if doc is not None else None    # results.variant
+        self.variant = display_name(values, self.ran_as)            # what reports call it
+        self.load = None        # hostload.of_point: the host's load while it ran, set by records()
+        self.started = None     # when it started (seconds since the epoch), from its status file
         self.builder = self.config.get("protocol") in EVENT_BUILDERS
 
     @property
@@ -124,19 +141,28 @@ class Record:
 def records(root):
     campaign = Campaign(root)
     meta = campaign.meta()
+    # repeats: auto stopped after some rounds: the later rounds' points were
+    # not needed (unless a run before did them), they are not pending
+    rounds = (meta.get("rounds") or {}).get("run")
     out = []
     for entry in meta["points"]:
         pid = entry["id"]
         doc = campaign.result(pid)
         status_doc = read_json(campaign.status_json(pid)) or {}
+        if rounds is not None and entry.get("repeat", 0) >= rounds and doc is None and not status_doc:
+            continue
         if doc is not None:
             status = doc["results"].get("status", "unknown")
         else:
             status = status_doc.get("status", "pending")
         exit_code = status_doc.get("exit_code", 0 if status == "ok" else None)
-        rec = Record(pid, entry["values"], entry.get("repeat", 0), status, exit_code, doc,
-                     status_doc.get("message") or "")
+        message = status_doc.get("message") or ""
+        if not message and status not in ("ok", "pending"):   # job scripts write no message
+            message = failures.reason(status, exit_code, campaign.log(pid), doc)
+        rec = Record(pid, entry["values"], entry.get("repeat", 0), status, exit_code, doc, message)
         rec.log_path = campaign.log(pid)
+        rec.load = hostload.of_point(doc, status_doc)
+        rec.started = status_doc.get("started")
         out.append(rec)
     return out
 
