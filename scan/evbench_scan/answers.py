@@ -1,85 +1,146 @@
 """The report's opening answer: one short paragraph per question the
 campaign varies (which variant, which credits x parallel, how it scales with
 nodes, where one variant overtakes another as fragments grow, which value of
-a categorical key), each figure a median of repeats and each lead said only
-as far as the repeats' spread allows (stats.lead_sentence).
+a categorical key), each figure a median of repeats. Every statement of a
+winner or a best cell is a noise.Call, so the same rule decides each one
+(ranges overlap, a single run, or a lead that rests on load-flagged runs:
+"within noise"); summary.json carries each answer's verdict.
 """
 from . import analysis, tables
-from .stats import Verdict, lead_sentence
+from .noise import ALONE, LOAD, WITHIN, Call, edge
+from .stats import Verdict, ranges, runs
 
 
-def variants(rows, vary, fmt):
-    if "variant" not in vary:
+class Answer:
+    """One sentence of the answer and, where it names a winner, its calls."""
+
+    def __init__(self, text, calls=(), **facts):
+        self.text, self.calls, self.facts = text, list(calls), facts
+
+    def as_dict(self):
+        out = {"text": self.text}
+        if len(self.calls) == 1:
+            out.update(self.calls[0].as_dict())
+        elif self.calls:
+            out["calls"] = [c.as_dict() for c in self.calls]
+        out.update(self.facts)
+        return out
+
+
+class Context:
+    """What every question needs: rows, varying keys, the label formatter,
+    the load flags and the key table (for the edges of numeric keys)."""
+
+    def __init__(self, rows, vary, fmt, flags=None, schema=None):
+        self.rows, self.vary, self.fmt, self.flags, self.schema = rows, vary, fmt, flags, schema
+
+    def config(self, row, keys):
+        return ", ".join("%s=%s" % (k, self.fmt(k, row.value(k))) for k in keys)
+
+
+def _ranked(rows, label_of):
+    return analysis.ranked(list(analysis.best_by(rows, label_of).values()))
+
+
+def variants(ctx):
+    if "variant" not in ctx.vary:
         return []
-    tops = analysis.ranked(list(analysis.best_by(rows, lambda r: r.variant).values()))
-    others = [k for k in vary if k != "variant"]
+    tops = _ranked(ctx.rows, lambda r: r.variant)
+    others = [k for k in ctx.vary if k != "variant"]
     where = " (each at its best %s)" % ", ".join(others) if others else ""
-    out = ["Fastest variant%s: %s, %s. %s" % (
-        where, tops[0].variant, tops[0].per_node.text(),
-        lead_sentence(tops[0].variant, tops[0].per_node, tops[1].variant, tops[1].per_node))]
+    call = Call("fastest variant", tops[0], tops[1], tops[0].variant, tops[1].variant, ctx.flags)
+    out = [Answer("Fastest variant%s: %s, %s. %s" % (where, tops[0].variant, tops[0].per_node.text(),
+                                                    call.sentence()), [call])]
     if len(tops) > 2:
-        out.append("Ranking (Gb/s per node, medians): %s." % "; ".join(
-            "%s %s" % (r.variant, r.per_node.short()) for r in tops))
-    if "fragment.size" in vary:
-        out.append(crossovers(rows, fmt))
-    return [s for s in out if s]
-
-
-def crossovers(rows, fmt):
-    """Which variant leads at each fragment size, and where the lead changes hands."""
-    sizes = sorted({r.value("fragment.size") for r in rows})
-    leaders = []
-    for size in sizes:
-        at = analysis.ranked(list(analysis.best_by([r for r in rows if r.value("fragment.size") == size],
-                                                   lambda r: r.variant).values()))
-        if len(at) < 2:
-            continue
-        noise = not Verdict(at[0].per_node, at[1].per_node).beyond_noise
-        leaders.append((size, at[0].variant, at[1].variant, noise))
-    if not leaders:
-        return ""
-    names = set(lead for _, lead, _, _ in leaders)
-    if all(n for _, _, _, n in leaders):
-        return "No variant leads beyond noise at any fragment size: %s." % "; ".join(
-            "%s: %s and %s" % (fmt("fragment.size", s), lead, second) for s, lead, second, _ in leaders)
-    if len(names) == 1:
-        text = "%s leads at every fragment size measured (%s)" % (
-            leaders[0][1], ", ".join(fmt("fragment.size", s) for s, _, _, _ in leaders))
-    else:
-        parts = []
-        for i, (size, lead, _, _) in enumerate(leaders):
-            if not i or lead != leaders[i - 1][1]:
-                parts.append("%s leads from %s" % (lead, fmt("fragment.size", size)))
-        text = "By fragment size: " + "; ".join(parts)
-    noisy = ["%s (%s vs %s)" % (fmt("fragment.size", s), lead, second) for s, lead, second, n in leaders if n]
-    if noisy:
-        text += "; the lead is within noise at %s" % ", ".join(noisy)
-    return text + "."
-
-
-def tuning(rows, vary, fmt):
-    if "credits" not in vary or "parallel" not in vary:
-        return []
-    out = []
-    groups = {}
-    for r in rows:
-        groups.setdefault(r.variant, []).append(r)
-    for name, members in sorted(groups.items()):
-        top = analysis.best(members)
-        within = sum(1 for r in members if r.per_node.median >= 0.9 * top.per_node.median)
-        out.append("%s: best at credits=%s, parallel=%s (%s); %d of %d configurations are "
-                   "within 90 %% of it." % (name, top.value("credits"), top.value("parallel"),
-                                             top.per_node.text(), within, len(members)))
+        out.append(Answer("Ranking (Gb/s per node, medians): %s." % "; ".join(
+            "%s %s" % (r.variant, r.per_node.short()) for r in tops)))
+    if "fragment.size" in ctx.vary:
+        out += crossovers(ctx)
     return out
 
 
-def numeric_axis(rows, vary, k, fmt):
-    """How the per-node rate moves along a numeric key, per variant."""
-    if k in ("credits", "parallel") and "credits" in vary and "parallel" in vary:
+def crossovers(ctx):
+    """Which variant leads at each fragment size, and where the lead changes hands."""
+    fmt = ctx.fmt
+    sizes = sorted({r.value("fragment.size") for r in ctx.rows})
+    leaders = []
+    for size in sizes:
+        at = _ranked([r for r in ctx.rows if r.value("fragment.size") == size], lambda r: r.variant)
+        if len(at) < 2:
+            continue
+        call = Call("leader at fragment.size=%s" % fmt("fragment.size", size), at[0], at[1],
+                    at[0].variant, at[1].variant, ctx.flags)
+        leaders.append((size, call))
+    if not leaders:
         return []
+    calls = [c for _, c in leaders]
+    if not any(c.decided for c in calls):
+        return [Answer("No variant leads beyond noise at any fragment size: %s." % "; ".join(
+            "%s: %s and %s" % (fmt("fragment.size", s), c.leader_name, c.runner_name) for s, c in leaders), calls)]
+    names = set(c.leader_name for c in calls)
+    if len(names) == 1:
+        text = "%s leads at every fragment size measured (%s)" % (
+            calls[0].leader_name, ", ".join(fmt("fragment.size", s) for s, _ in leaders))
+    else:
+        parts = []
+        for i, (size, c) in enumerate(leaders):
+            if not i or c.leader_name != leaders[i - 1][1].leader_name:
+                parts.append("%s leads from %s" % (c.leader_name, fmt("fragment.size", size)))
+        text = "By fragment size: " + "; ".join(parts)
+    noisy = ["%s (%s vs %s%s)" % (fmt("fragment.size", s), c.leader_name, c.runner_name,
+                                 ": load may have decided it" if c.kind == LOAD else "")
+             for s, c in leaders if not c.decided]
+    if noisy:
+        text += "; the lead is within noise at %s" % ", ".join(noisy)
+    return [Answer(text + ".", calls)]
+
+
+def tuning(ctx):
+    if "credits" not in ctx.vary or "parallel" not in ctx.vary:
+        return []
+    out = []
+    groups = {}
+    for r in ctx.rows:
+        groups.setdefault(r.variant, []).append(r)
+    others = [k for k in ctx.vary if k not in ("variant", "credits", "parallel")]
+    for name, members in sorted(groups.items()):
+        ranked = analysis.ranked(members)
+        top = ranked[0]
+        cell = lambda r: ctx.config(r, ["credits", "parallel"] + others)
+        call = Call("best credits x parallel (%s)" % name, top, ranked[1] if len(ranked) > 1 else None,
+                    cell(top), cell(ranked[1]) if len(ranked) > 1 else None, ctx.flags)
+        close = [r for r in ranked[1:] if not Call("", top, r, "", "", ctx.flags).decided]
+        within90 = sum(1 for r in members if r.per_node.median >= 0.9 * top.per_node.median)
+        if call.decided:
+            text = "%s: best at %s, %s. %s" % (name, cell(top), top.per_node.text(), call.sentence())
+        elif call.kind == ALONE:
+            text = "%s: one credits × parallel cell measured, %s at %s." % (name, cell(top), top.per_node.text())
+        else:
+            why = "the runner-up %s at %s: %s overlap, %s" % (
+                cell(ranked[1]), ranked[1].per_node.short(), ranges(top.per_node, ranked[1].per_node),
+                runs(top.per_node, ranked[1].per_node)) if call.kind == WITHIN else call.sentence()
+            text = "%s: no credits × parallel cell leads beyond noise — the highest median, %s at %s, is " \
+                   "within noise of %d of the %d other cells (%s)." % (
+                       name, cell(top), top.per_node.text(), len(close), len(ranked) - 1, why.rstrip("."))
+        text += " %d of %d configurations %s within 90 %% of the highest median." % (
+            within90, len(members), "is" if within90 == 1 else "are")
+        widen = [edge([r.value(k) for r in members], top.value(k), k, ctx.fmt, ctx.schema)
+                 for k in ("credits", "parallel")]
+        widen = [w for w in widen if w]
+        if widen:
+            text += " Best at the edge of the scanned range: %s." % " and ".join(widen)
+        out.append(Answer(text, [call], within_noise_of_best=[r.ids for r in close], edge=widen))
+    return out
+
+
+def numeric_axis(ctx, k):
+    """How the per-node rate moves along a numeric key, per variant."""
+    if k in ("credits", "parallel") and "credits" in ctx.vary and "parallel" in ctx.vary:
+        return []
+    fmt = ctx.fmt
     out, trends = [], []
     groups = {}
-    for r in rows:
+    for r in ctx.rows:
         groups.setdefault(r.variant, []).append(r)
     for name, members in sorted(groups.items()):
         by_x = analysis.best_by(members, lambda r: r.value(k))
@@ -87,14 +148,23 @@ def numeric_axis(rows, vary, k, fmt):
         if len(xs) < 2:
             continue
         first, last = by_x[xs[0]], by_x[xs[-1]]
-        top = analysis.best(list(by_x.values()))
+        ranked = analysis.ranked(list(by_x.values()))
+        top = ranked[0]
         v = Verdict(last.per_node, first.per_node)
         trends.append((name, v, xs))
-        out.append("%s, %s from %s to %s: %s → %s Gb/s per node (%s); best at %s=%s." % (
+        call = Call("best %s (%s)" % (k, name), top, ranked[1], "%s=%s" % (k, fmt(k, top.value(k))),
+                    "%s=%s" % (k, fmt(k, ranked[1].value(k))), ctx.flags)
+        best = "best at %s=%s" % (k, fmt(k, top.value(k))) if call.decided else \
+            "highest median at %s=%s, within noise of %s=%s%s" % (
+                k, fmt(k, top.value(k)), k, fmt(k, ranked[1].value(k)),
+                " (load may have decided it)" if call.kind == LOAD else "")
+        widen = "" if k == "nodes" else edge(xs, top.value(k), k, fmt, ctx.schema)
+        text = "%s, %s from %s to %s: %s → %s Gb/s per node (%s); %s%s." % (
             name, k, fmt(k, xs[0]), fmt(k, xs[-1]), first.per_node.short(), last.per_node.short(),
-            v.text(), k, fmt(k, top.value(k))))
+            v.text(), best, "; best at the edge of the scanned range: " + widen if widen else "")
+        out.append(Answer(text, [call], edge=[widen] if widen else []))
     if len(out) > 3:   # many variants: one sentence instead of one each
-        return [trend_summary(k, trends, fmt)]
+        return [Answer(trend_summary(k, trends, fmt), [c for a in out for c in a.calls])]
     return out
 
 
@@ -117,15 +187,47 @@ def trend_summary(k, trends, fmt):
     return "%s from %s to %s, per-node rate: %s." % (k, fmt(k, lo), fmt(k, hi), "; ".join(parts))
 
 
-def categorical_axis(rows, vary, k, fmt):
+def categorical_axis(ctx, k):
     if k == "variant":
         return []
-    tops = analysis.ranked(list(analysis.best_by(rows, lambda r: fmt(k, r.value(k))).values()))
+    tops = _ranked(ctx.rows, lambda r: ctx.fmt(k, r.value(k)))
     if len(tops) < 2:
         return []
     a, b = tops[0], tops[1]
-    return ["%s: %s" % (k, lead_sentence("%s=%s" % (k, fmt(k, a.value(k))), a.per_node,
-                                          "%s=%s" % (k, fmt(k, b.value(k))), b.per_node))]
+    call = Call("best %s" % k, a, b, "%s=%s" % (k, ctx.fmt(k, a.value(k))), "%s=%s" % (k, ctx.fmt(k, b.value(k))),
+                ctx.flags)
+    return [Answer("%s: %s" % (k, call.sentence()), [call])]
+
+
+def best_configuration(ctx):
+    """For a campaign without a variant or tuning question: its best configuration, by the rule."""
+    ranked = analysis.ranked(ctx.rows)
+    top = ranked[0]
+    others = [k for k in ctx.vary if k != "variant"]
+    where = " at %s" % tables.config_text(top, others, ctx.fmt) if others else ""
+    if len(ranked) < 2 or not others:
+        return [Answer("%s: %s%s." % (top.variant, top.per_node.text(), where))]
+    call = Call("best configuration", top, ranked[1], ctx.config(top, others), ctx.config(ranked[1], others),
+                ctx.flags)
+    head = "%s: best %s%s." % (top.variant, top.per_node.text(), where) if call.decided else \
+        "%s: highest median %s%s, but not beyond noise." % (top.variant, top.per_node.text(), where)
+    return [Answer("%s %s" % (head, call.sentence()), [call])]
+
+
+def headline(ctx):
+    """The campaign's first question as a Call: the fastest variant against the
+    next (each at its best), or, with one variant, the best configuration
+    against the next; None when there is nothing to compare."""
+    if "variant" in ctx.vary:
+        tops = _ranked(ctx.rows, lambda r: r.variant)
+        names = lambda r: r.variant
+    else:
+        tops = analysis.ranked(ctx.rows)
+        keys = [k for k in ctx.vary if k != "variant"]
+        names = lambda r: ctx.config(r, keys) or r.variant
+    if len(tops) < 2:
+        return None
+    return Call("headline", tops[0], tops[1], names(tops[0]), names(tops[1]), ctx.flags)
 
 
 def not_run(missing):
@@ -137,27 +239,25 @@ def not_run(missing):
         parts.append("not run on this machine: %s" % ", ".join(x.split(" (")[0] for x in here))
     if failed:
         parts.append("failed: %s" % ", ".join(sorted(set(failed))))
-    return ["Also in the campaign but not compared — %s (reasons under Not run)." % "; ".join(parts)] \
+    return [Answer("Also in the campaign but not compared — %s (reasons under Not run)." % "; ".join(parts))] \
         if parts else []
 
 
-def answer(rows, vary, fmt, scans=(), missing=()):
-    """Sentences, in the order a reader asks."""
-    out = variants(rows, vary, fmt) + not_run(missing)
-    if not out and rows:
-        top = analysis.best(rows)
-        others = [k for k in vary if k != "variant"]
-        out.append("%s: best %s%s." % (
-            top.variant, top.per_node.text(),
-            " at %s" % tables.config_text(top, others, fmt) if others else ""))
-    out += tuning(rows, vary, fmt)
+def answer(rows, vary, fmt, scans=(), missing=(), flags=None, schema=None):
+    """Answers, in the order a reader asks (Answer objects: .text, .as_dict())."""
+    ctx = Context(rows, vary, fmt, flags, schema)
+    out = variants(ctx) + not_run(missing)
+    surface = tuning(ctx)
+    if not out and not surface and rows:
+        out += best_configuration(ctx)
+    out += surface
     for k in vary:
         if k == "variant":
             continue
         if analysis.is_numeric(rows, k):
-            out += numeric_axis(rows, vary, k, fmt)
+            out += numeric_axis(ctx, k)
         else:
-            out += categorical_axis(rows, vary, k, fmt)
+            out += categorical_axis(ctx, k)
     for scan in scans:
-        out += scan.sentences()
+        out += [Answer(s) for s in scan.sentences()]
     return out

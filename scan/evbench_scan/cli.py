@@ -3,7 +3,7 @@ import argparse
 import os
 import sys
 
-from . import collect, expand, runner, schema, submit, version
+from . import collect, expand, failures, hostload, runner, schema, submit, version
 from .grammar import ScanError, load_scan
 
 
@@ -42,6 +42,8 @@ def cmd_check(args):
                             "  [cannot run on this machine: %s]" % why if why else ""))
     for s in skipped:
         print("# skipped %s: %s" % (s["id"], s["reason"]))
+    for warning in failures.certain_failures(scan, points):
+        _log("warning: " + warning)
     return 0
 
 
@@ -56,6 +58,8 @@ def cmd_run(args):
         return 2
     _log("%d point(s) -> %s%s" % (len(points), outdir, " (%d skipped, listed in campaign.json)" % len(skipped)
                                   if skipped else ""))
+    for warning in failures.certain_failures(scan, points):
+        _log("warning: " + warning)
     try:
         recs = runner.run_campaign(scan, points, outdir, evbench, force=args.force,
                                    skipped=sorted(skipped, key=lambda s: s["id"]), drivers=drivers)
@@ -136,7 +140,7 @@ def cmd_report(args):
     try:
         html, md = report.write_report(args.dir, out, baseline=args.baseline,
                                        reference_files=args.reference or (),
-                                       platform=args.platform, evbench=evbench)
+                                       platform=args.platform, evbench=evbench, load_bound=args.load_bound)
     except ReferenceError as e:
         print("evbench-scan report: --reference %s" % e, file=sys.stderr)
         return 2
@@ -197,6 +201,9 @@ def parser():
                    help="platform file (configs/platforms/): put `evbench topo`'s per-shift prediction "
                         "beside a one-to-one shift scan (needs the evbench binary)")
     p.add_argument("--evbench", help="evbench binary for --platform (default: $EVBENCH, build/bin/evbench, PATH)")
+    p.add_argument("--load-bound", type=float, default=hostload.BOUND_CPUS, metavar="CPUS",
+                   help="flag points whose other processes' CPU use differs from the campaign's median "
+                        "by more than this many CPUs (default %(default)s)")
     p.add_argument("-o", "--output", help="report directory (default DIR/report)")
     p.set_defaults(func=cmd_report)
     return top

@@ -12,6 +12,7 @@ Every point is the median of its repeats with their min..max.
 import os
 
 from . import analysis
+from .noise import Call
 from .stats import key as spread_key
 
 MAX_SERIES = 8
@@ -111,7 +112,7 @@ def bar_figure(plots, rows, base_rows, vary, k, fmt, outdir):
                   "Bars: median of the repeats, whiskers: their min–max.%s" % _over(vary, used), path)
 
 
-def heatmap_figure(plots, rows, base_rows, vary, fmt, outdir):
+def heatmap_figure(plots, rows, base_rows, vary, fmt, outdir, flags=None):
     panel_keys = ["variant"] + (["fragment.size"] if "fragment.size" in vary else [])
     groups = {}
     for r in rows:
@@ -138,6 +139,11 @@ def heatmap_figure(plots, rows, base_rows, vary, fmt, outdir):
                              "n": r.per_node.n, "delta_pct": delta})
             grid.append(line)
         top = analysis.best(members)
+        for c, line in zip(credits, grid):   # the noise rule, as the answer applies it
+            for p, data in zip(parallel, line):
+                r = cells.get(c, {}).get(p)
+                if data is not None and r is not top:
+                    data["within_noise"] = not Call("", top, r, "", "", flags).decided
         panels.append({"title": ", ".join(fmt(p, v) for p, v in zip(panel_keys, pk)),
                        "x_label": "parallel (requests in flight per credit)",
                        "y_label": "credits (events in flight per BU)",
@@ -146,7 +152,9 @@ def heatmap_figure(plots, rows, base_rows, vary, fmt, outdir):
     path = plots.heatmap(panels, os.path.join(outdir, "tuning_surface.png"),
                          "Tuning surface: credits × parallel", BW)
     return Figure("Tuning surface (credits × parallel)",
-                  "Cell: median Gb/s per node (with the repeats' range), best boxed.%s" % _over(
+                  "Cell: median Gb/s per node (with the repeats' range), best boxed; cells within noise of "
+                  "the best (their ranges overlap its, or a single run) are boxed dashed and marked ≈: the "
+                  "repeats cannot tell them from the best. The colours span at least the noise floor.%s" % _over(
                       vary, panel_keys + ["credits", "parallel"]), path)
 
 
@@ -177,12 +185,12 @@ def shift_figures(plots, scans, fmt, outdir, vary):
     return out
 
 
-def all_figures(rows, base_rows, vary, fmt, outdir, scans):
+def all_figures(rows, base_rows, vary, fmt, outdir, scans, flags=None):
     from . import plots   # matplotlib import is slow: only when drawing
     out = []
     surface = "credits" in vary and "parallel" in vary
     if surface:
-        out.append(heatmap_figure(plots, rows, base_rows, vary, fmt, outdir))
+        out.append(heatmap_figure(plots, rows, base_rows, vary, fmt, outdir, flags))
     for k in vary:
         if surface and k in ("credits", "parallel"):
             continue

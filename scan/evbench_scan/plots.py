@@ -289,12 +289,20 @@ def heatmap(panels, path, title, colorbar_label):
     """Two-axis heat maps (e.g. credits x parallel), one panel per variant, one colour scale.
 
     panel: {"title", "x_label", "y_label", "xs", "ys", "cells": [iy][ix] None or
-    {"median", "lo", "hi", "n", "delta_pct"}, "best": (iy, ix)}.  A cell shows the median,
-    "lo-hi" when n > 1 and the change vs baseline when delta_pct is given (no numbers
-    beyond HEAT_MAX_NUMBERED cells along an axis); best is boxed.
+    {"median", "lo", "hi", "n", "delta_pct", "within_noise"}, "best": (iy, ix)}.  A cell shows
+    the median, "lo-hi" when n > 1 and the change vs baseline when delta_pct is given (no
+    numbers beyond HEAT_MAX_NUMBERED cells along an axis); best is boxed in red.  A cell
+    within noise of its panel's best (within_noise true) gets a dashed red box and a
+    leading "\u2248" on its median: the repeats cannot tell it from the best.  The colour
+    scale spans at least the noise floor (the median width of the cells' repeat ranges),
+    so that differences smaller than the noise do not fill the whole colour map, and the
+    colour bar's label gives that floor.
     """
     values = [c["median"] for p in panels for row in p["cells"] for c in row if c]
     vmin, vmax = (min(values), max(values)) if values else (0.0, 1.0)
+    floor = _noise_floor(panels)
+    if floor:
+        vmin = min(vmin, vmax - floor)
     if vmax <= vmin:
         vmin, vmax = vmin - 0.5, vmax + 0.5
     norm, cmap = Normalize(vmin, vmax), colormaps["viridis"].with_extremes(bad="#e6e6e6")
@@ -322,8 +330,24 @@ def heatmap(panels, path, title, colorbar_label):
         fig.suptitle(_wrap(title, max(width, 5.0), 13) + "\n" + _cell_legend(panels))
         if image is not None:
             fig.colorbar(image, ax=axes.ravel().tolist(), shrink=min(1.0, 0.9 if rows == 1 else 0.6),
-                         label=colorbar_label)
+                         label=colorbar_label + _noise_label(panels))
         return _save(fig, path)
+
+
+def _noise_floor(panels):
+    """The median width of the cells' repeat ranges (None without repeats)."""
+    widths = [c["hi"] - c["lo"] for p in panels for row in p["cells"] for c in row
+              if c and c.get("n", 1) > 1 and c.get("hi") is not None]
+    return float(np.median(widths)) if widths else None
+
+
+def _noise_label(panels):
+    """The colour bar's note on noise: the noise floor and the marked cells."""
+    floor = _noise_floor(panels)
+    parts = ["noise floor %s (median repeat range)" % _fmt(floor)] if floor else []
+    if any(c and c.get("within_noise") for p in panels for row in p["cells"] for c in row):
+        parts.append("dashed, \u2248: within noise of the best")
+    return ("\n" + "\n".join(parts)) if parts else ""
 
 
 def _cell_legend(panels):
@@ -336,7 +360,8 @@ def _cell_legend(panels):
         ns[0] if ns[0] == ns[-1] else "%d-%d" % (ns[0], ns[-1])), "min\u2013max"]
     if any(c.get("delta_pct") is not None for c in cells):
         parts.append("change vs baseline")
-    return "cell: %s; best cell boxed in red" % " / ".join(parts)
+    marked = "; dashed, \u2248: within noise of the best" if any(c.get("within_noise") for c in cells) else ""
+    return "cell: %s; best cell boxed in red%s" % (" / ".join(parts), marked)
 
 
 def _heat_panel(ax, panel, cmap, norm, pt):
@@ -356,13 +381,18 @@ def _heat_panel(ax, panel, cmap, norm, pt):
             if c is None:
                 ax.text(ix, iy, "not run", ha="center", va="center", fontsize=pt, color="dimgray")
                 continue
-            text = _fmt(c["median"])
+            text = ("\u2248" if c.get("within_noise") else "") + _fmt(c["median"])
             if c.get("n", 1) > 1:
                 text += "\n%s\u2013%s" % (_fmt(c["lo"]), _fmt(c["hi"]))
             if c.get("delta_pct") is not None:
                 text += "\n" + _pct(c["delta_pct"])
             ax.text(ix, iy, text, ha="center", va="center", fontsize=pt, linespacing=1.1,
                     color=_text_colour(cmap, norm, c["median"]))
+    for iy, row in enumerate(cells):
+        for ix, c in enumerate(row):
+            if c and c.get("within_noise"):
+                ax.add_patch(Rectangle((ix - 0.44, iy - 0.44), 0.88, 0.88, fill=False, edgecolor="red",
+                                       linewidth=1.5, linestyle="--"))
     if panel.get("best") is not None:
         by, bx = panel["best"]
         ax.add_patch(Rectangle((bx - 0.5, by - 0.5), 1, 1, fill=False, edgecolor="red", linewidth=3))

@@ -16,7 +16,7 @@ import base64
 import json
 import os
 
-from . import analysis, answers, collect, figures, tables
+from . import analysis, answers, collect, figures, hostload, tables
 from .campaign import Campaign
 from .shifts import ShiftScan, ShiftScanError, is_shift_scan, platform_prediction
 
@@ -56,13 +56,18 @@ def _empty_message(root, recs):
            "or look at logs/ for why the points failed" % (root, collect.summary(recs))
 
 
-def analyse(root, baseline=None, platform=None, evbench=None):
+def _ran(recs):
+    """Points that ran (ok or not): a report can say why the failed ones failed."""
+    return [r for r in recs if r.status != "pending"]
+
+
+def analyse(root, baseline=None, platform=None, evbench=None, load_bound=hostload.BOUND_CPUS):
     """Everything the templates and summary.json need, as one dict."""
     campaign = Campaign(root)
     meta = campaign.meta()
     recs = collect.write_index(root)
     rows = analysis.rows_of(recs)
-    if not rows:
+    if not rows and not _ran(recs):
         raise ReportError(_empty_message(root, recs))
     base_rows = None
     if baseline:
@@ -81,30 +86,48 @@ def analyse(root, baseline=None, platform=None, evbench=None):
             except ShiftScanError as err:
                 raise ReportError(str(err))
     return {"meta": meta, "recs": recs, "rows": rows, "base_rows": base_rows, "fmt": fmt,
-            "vary": vary, "scans": scans}
+            "vary": vary, "scans": scans, "schema": campaign.schema(),
+            "flags": hostload.LoadFlags(recs, load_bound)}
 
 
-def write_report(root, outdir, baseline=None, reference_files=(), platform=None, evbench=None):
+def _nothing_finished(recs):
+    """The answer of a campaign none of whose points finished."""
+    failed = [r for r in recs if r.status not in ("ok", "pending")]
+    return [answers.Answer("No point finished: %d of %d failed%s — nothing to compare; each failure and its "
+                           "reason is under Not run." % (
+                               len(failed), len(recs), ", %d pending" % (len(recs) - len(_ran(recs)))
+                               if len(recs) > len(_ran(recs)) else ""))]
+
+
+def write_report(root, outdir, baseline=None, reference_files=(), platform=None, evbench=None,
+                 load_bound=hostload.BOUND_CPUS):
     from . import references
     # Bad inputs fail before anything is written.
     ref_docs = [references.load(path) for path in reference_files]
-    a = analyse(root, baseline, platform, evbench)
-    meta, rows, vary, fmt, scans = a["meta"], a["rows"], a["vary"], a["fmt"], a["scans"]
+    a = analyse(root, baseline, platform, evbench, load_bound)
+    meta, rows, vary, fmt, scans, flags = a["meta"], a["rows"], a["vary"], a["fmt"], a["scans"], a["flags"]
     os.makedirs(outdir, exist_ok=True)
-    figs = figures.all_figures(rows, a["base_rows"], vary, fmt, outdir, scans)
+    figs = figures.all_figures(rows, a["base_rows"], vary, fmt, outdir, scans, flags) if rows else []
     missing = tables.not_run(meta, a["recs"], fmt)
-    sentences = answers.answer(rows, vary, fmt, scans, missing.body)
-    tabs = [tables.variants(rows, vary, fmt), tables.configurations(rows, vary, fmt, a["base_rows"])]
+    said = answers.answer(rows, vary, fmt, scans, missing.body, flags, a["schema"]) if rows else \
+        _nothing_finished(a["recs"])
+    sentences = [s.text for s in said]
+    tabs = [tables.variants(rows, vary, fmt), tables.configurations(rows, vary, fmt, a["base_rows"])] \
+        if rows else []
     fault_rows = analysis.rows_of(a["recs"], ("ok", "data_source_lost"))
     fault_table, fault_entries = tables.faults(fault_rows, [k for k in vary], fmt)
     if fault_table.body:
         tabs.append(fault_table)
     if missing.body or missing.note:
         tabs.append(missing)
+    if flags.values:
+        tabs.append(tables.host_load(a["recs"], flags, vary, fmt))
     summary = {"campaign": meta["scan"], "points": len(a["recs"]), "status": collect.summary(a["recs"]),
-               "answer": sentences, "varying": vary,
-               "variants": [dict(zip(tabs[0].head, line)) for line in tabs[0].body],
-               "configurations": [{"variant": r.variant, "params": dict((k, r.value(k)) for k in vary),
+               "answer": sentences, "answers": [s.as_dict() for s in said], "varying": vary,
+               "load": flags.as_dict(),
+               "variants": [dict(zip(tabs[0].head, line)) for line in tabs[0].body] if rows else [],
+               "configurations": [{"variant": r.variant, "ran_as": r.ran_as,
+                                   "params": dict((k, r.value(k)) for k in vary),
                                    "points": r.ids, "per_node_gbps": r.per_node.as_dict(),
                                    "network_per_node_gbps": r.network.as_dict(),
                                    "aggregate_gbps": r.aggregate.as_dict()} for r in analysis.ranked(rows)],

@@ -6,7 +6,7 @@ Gb/s figures are medians of the repeats, with the repeats' min–max beside
 them; "per node" counts the node's own fragment (it never crosses a
 network), "network only" leaves it out.
 """
-from . import analysis
+from . import analysis, failures
 from .stats import Spread, Verdict
 
 MAX_ROWS = 30
@@ -36,11 +36,19 @@ def variants(rows, vary, fmt):
     others = [k for k in vary if k != "variant"]
     head = ["variant", "Gb/s per node", "repeats min–max", "runs", "network only Gb/s per node",
             "aggregate Gb/s", "vs the fastest", "best configuration", "points"]
+    # The `name:` a scan gave a variant is what it is called; where that differs
+    # from what evbench says ran (results.variant), a column says both.
+    renamed = any(r.ran_as and r.ran_as != r.variant for r in tops)
+    if renamed:
+        head.insert(1, "ran as")
     body = []
     for r in tops:
         vs = "fastest" if r is tops[0] else Verdict(r.per_node, tops[0].per_node).text()
-        body.append([r.variant, _g(r.per_node), _range(r.per_node), str(r.per_node.n), _g(r.network),
-                     _g(r.aggregate), vs, config_text(r, others, fmt), " ".join(r.ids)])
+        line = [r.variant, _g(r.per_node), _range(r.per_node), str(r.per_node.n), _g(r.network),
+                _g(r.aggregate), vs, config_text(r, others, fmt), " ".join(r.ids)]
+        if renamed:
+            line.insert(1, r.ran_as or "-")
+        body.append(line)
     note = "Each variant at its best configuration%s." % (
         " over %s" % ", ".join(others) if others else "")
     return Table("Variants", head, body, note)
@@ -130,18 +138,6 @@ def faults(rows, vary, fmt):
     return Table("Faults", head, body, note), entries
 
 
-def first_error(log_path):
-    """The first `evbench:` line of a point's log (the cause; later lines are its echoes)."""
-    try:
-        with open(log_path, errors="replace") as f:
-            for line in f:
-                if line.startswith("evbench:"):
-                    return line.strip()[:300]
-    except OSError:
-        pass
-    return ""
-
-
 def not_run(meta, recs, fmt):
     """Variants or points that did not run, with the reason evbench gave."""
     body, groups = [], {}
@@ -159,7 +155,7 @@ def not_run(meta, recs, fmt):
             continue
         values = dict((k, v) for k, v in r.values.items() if v is not None)
         name = values.pop("label", None) or ", ".join("%s=%s" % (k, fmt(k, v)) for k, v in sorted(values.items()))
-        reason = r.message or first_error(r.log_path) or "exit %s" % r.exit_code
+        reason = r.message or failures.first_error(r.log_path) or "exit %s" % r.exit_code
         failed.setdefault((name or r.id, r.status), []).append((r.id, reason))
     for (name, status), points in failed.items():
         reasons = {reason for _, reason in points}
@@ -168,3 +164,26 @@ def not_run(meta, recs, fmt):
     pending = sum(1 for r in recs if r.status == "pending")
     note = "%d point(s) not run yet (pending)." % pending if pending else ""
     return Table("Not run", ["variant or point", "status", "reason"], body, note)
+
+
+def host_load(recs, flags, vary, fmt):
+    """The points whose host load differed from the campaign's (hostload.LoadFlags)."""
+    head = ["point", "round"] + list(vary) + [flags.words(), "other processes' CPU, CPUs",
+                                              "load average start → end", "source"]
+    body = []
+    by_id = dict((r.id, r) for r in recs)
+    num = lambda v: "-" if v is None else "%.2f" % v
+    for pid in sorted(flags.flagged):
+        r = by_id[pid]
+        load = r.load or {}
+        config = [fmt(k, r.variant) if k == "variant" else fmt(k, r.cfg(k)) for k in vary]
+        body.append([pid, str(r.repeat + 1)] + config + [
+            num(flags.flagged[pid]), num(load.get("other_cpus")),
+            "%s → %s" % (num(load.get("loadavg_start")), num(load.get("loadavg_end"))), load.get("source", "-")])
+    own = " (the job scripts' readings include the point's own ranks on the batch host)" \
+        if "job" in flags.sources else ""
+    note = "%d of %d points measured; the campaign's median point had %.2f %s%s. A point more than %.2f " \
+           "from that (half a CPU, or a quarter of the median when that is more) is listed here, and an " \
+           "answer whose lead rests on such runs says so." % (
+               len(flags.values), len(recs), flags.median, flags.words(), own, flags.bound)
+    return Table("Host load", head, body, note)
