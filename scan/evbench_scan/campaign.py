@@ -60,11 +60,12 @@ class Campaign:
     def log(self, pid):
         return self.path("logs", pid + ".log")
 
-    def create(self, scan, points, mode, skipped=(), drivers=None):
+    def create(self, scan, points, mode, skipped=(), drivers=None, order=None):
         """Lay out the directory for `points` (existing results are kept).
         `skipped`: the points not run, as dicts {id, values, repeat, reason,
         source}; `drivers`: what `evbench drivers --json` said here (a dict
-        {"plain": doc, "wrapped": {wrapper: doc}}), or None."""
+        {"plain": doc, "wrapped": {wrapper: doc}}), or None; `order`: the
+        order the points run in (rounds.describe)."""
         for sub in SUBDIRS:
             os.makedirs(self.path(sub), exist_ok=True)
         write_atomic(self.path("scan.yaml"), scan.text)
@@ -79,6 +80,10 @@ class Campaign:
             "points": [{"id": p.id, "values": p.values, "repeat": p.repeat} for p in points],
             "skipped": list(skipped),
         }
+        if order is not None:
+            meta["order"] = order
+        if scan.repeats_auto:
+            meta["repeats_auto"] = scan.repeats_auto
         write_atomic(self.path("campaign.json"), json.dumps(meta, indent=1) + "\n")
         if drivers and drivers.get("plain") is not None:
             write_atomic(self.path("drivers.json"), json.dumps(drivers["plain"], indent=1) + "\n")
@@ -118,11 +123,19 @@ class Campaign:
         doc = self.result(pid)
         return doc is not None and doc["results"].get("status") == "ok"
 
-    def write_status(self, pid, status, exit_code, seconds, message=""):
-        write_atomic(self.status_json(pid), json.dumps({
-            "point": pid, "status": status, "exit_code": exit_code,
-            "seconds": round(seconds, 3), "message": message,
-            "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z")}) + "\n")
+    def update_meta(self, **fields):
+        """Set top-level fields of campaign.json (e.g. "rounds" after an adaptive run)."""
+        meta = self.meta()
+        meta.update(fields)
+        write_atomic(self.path("campaign.json"), json.dumps(meta, indent=1) + "\n")
+
+    def write_status(self, pid, status, exit_code, seconds, message="", **extra):
+        """status/ID.json; `extra`: what else the runner knows (started, round, load)."""
+        doc = {"point": pid, "status": status, "exit_code": exit_code,
+               "seconds": round(seconds, 3), "message": message,
+               "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+        doc.update(extra)
+        write_atomic(self.status_json(pid), json.dumps(doc) + "\n")
 
 
 # --- evbench-scan import: a campaign from loose `evbench run --json` documents ---

@@ -32,8 +32,9 @@ def _load(args, skipped=None):
 def cmd_check(args):
     skipped = []
     scan, points, evbench = _load(args, skipped)
-    print("# %s: %d point(s)%s" % (scan.name, len(points),
-                                   ", %d repeat(s) each" % scan.repeats if scan.repeats > 1 else ""))
+    repeats = ", repeats: auto (%d to %d rounds)" % (scan.repeats_auto["min"], scan.repeats_auto["max"]) \
+        if scan.repeats_auto else ", %d repeat(s) each" % scan.repeats if scan.repeats > 1 else ""
+    print("# %s: %d point(s)%s" % (scan.name, len(points), repeats))
     drivers = runner.machine_drivers(evbench, points)
     for p in points:
         key = " ".join(p.wrapper or [])
@@ -56,8 +57,9 @@ def cmd_run(args):
     if not points:
         _log("no point can run on this machine")
         return 2
-    _log("%d point(s) -> %s%s" % (len(points), outdir, " (%d skipped, listed in campaign.json)" % len(skipped)
-                                  if skipped else ""))
+    _log("%d point(s)%s -> %s%s" % (len(points), ", up to %d rounds (repeats: auto)" % scan.repeats
+                                    if scan.repeats_auto else "", outdir,
+                                    " (%d skipped, listed in campaign.json)" % len(skipped) if skipped else ""))
     for warning in failures.certain_failures(scan, points):
         _log("warning: " + warning)
     try:

@@ -12,7 +12,9 @@ import os
 
 import yaml
 
-TOP_KEYS = ("name", "description", "base", "config", "env", "axes", "repeats", "skip_invalid", "cluster")
+from . import rounds
+
+TOP_KEYS = ("name", "description", "base", "config", "env", "axes", "repeats", "order", "skip_invalid", "cluster")
 CLUSTER_KEYS = ("launcher", "startup", "margin", "account", "partition", "queue", "port",
                 "overcommit", "evbench", "modules", "max_hosts")
 LAUNCHERS = ("srun-env", "srun-pmix", "mpirun", "mpirun-env")
@@ -103,6 +105,8 @@ class Scan:
         self.config_marks = {}   # dotted key -> (file, Mark) where it was set
         self.axes = Group("matrix", [], None)
         self.repeats = 1
+        self.repeats_auto = None  # {"min", "max"} under repeats: auto (rounds.py); repeats is then max
+        self.order, self.order_seed = "interleaved", rounds.DEFAULT_SEED
         self.skip_invalid = False
         self.cluster = {}
         self.env = {}             # top-level env: NAME -> value, for every point
@@ -444,12 +448,13 @@ def parse_scan(text, path, schema):
         _config_tree(path, loader, vnode, "", inline, marks)
         merge(scan.config, inline)
         scan.config_marks.update(marks)
+    # repeats: and order: are rounds.py's; errors name their line
+    if "order" in items:
+        scan.order, scan.order_seed = rounds.parse_order(path, loader, items["order"][1], _error_at(path, "order"))
     if "repeats" in items:
-        knode, vnode = items["repeats"]
-        repeats = _value(loader, vnode)
-        if not isinstance(repeats, int) or isinstance(repeats, bool) or repeats < 1:
-            raise ScanError(path, vnode.start_mark, "repeats", "must be a positive integer, got %r" % (repeats,))
-        scan.repeats = repeats
+        error = _error_at(path, "repeats")
+        scan.repeats, scan.repeats_auto = rounds.parse_repeats(path, loader, items["repeats"][1], error)
+        rounds.check(scan, items["repeats"][1], error)
     if "skip_invalid" in items:
         knode, vnode = items["skip_invalid"]
         value = _value(loader, vnode)
@@ -485,6 +490,11 @@ def parse_scan(text, path, schema):
                 raise ScanError(path, marks[other], other, "'%s' is set by another axis too "
                                 "(set either the map or its keys)" % key)
     return scan
+
+
+def _error_at(path, key):
+    """error(node, message) -> the ScanError naming `key` at the node's line."""
+    return lambda node, message: ScanError(path, node.start_mark, key, message)
 
 
 def did_you_mean(word, candidates):

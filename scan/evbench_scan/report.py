@@ -16,7 +16,7 @@ import base64
 import json
 import os
 
-from . import analysis, answers, collect, figures, hostload, tables
+from . import analysis, answers, collect, figures, hostload, rounds, tables
 from .campaign import Campaign
 from .shifts import ShiftScan, ShiftScanError, is_shift_scan, platform_prediction
 
@@ -111,6 +111,7 @@ def write_report(root, outdir, baseline=None, reference_files=(), platform=None,
     missing = tables.not_run(meta, a["recs"], fmt)
     said = answers.answer(rows, vary, fmt, scans, missing.body, flags, a["schema"]) if rows else \
         _nothing_finished(a["recs"])
+    said += [answers.Answer(s) for s in rounds.sentences(meta)]
     sentences = [s.text for s in said]
     tabs = [tables.variants(rows, vary, fmt), tables.configurations(rows, vary, fmt, a["base_rows"])] \
         if rows else []
@@ -124,7 +125,7 @@ def write_report(root, outdir, baseline=None, reference_files=(), platform=None,
         tabs.append(tables.host_load(a["recs"], flags, vary, fmt))
     summary = {"campaign": meta["scan"], "points": len(a["recs"]), "status": collect.summary(a["recs"]),
                "answer": sentences, "answers": [s.as_dict() for s in said], "varying": vary,
-               "load": flags.as_dict(),
+               "load": flags.as_dict(), "order": meta.get("order"), "rounds": meta.get("rounds"),
                "variants": [dict(zip(tabs[0].head, line)) for line in tabs[0].body] if rows else [],
                "configurations": [{"variant": r.variant, "ran_as": r.ran_as,
                                    "params": dict((k, r.value(k)) for k in vary),
@@ -144,6 +145,7 @@ def write_report(root, outdir, baseline=None, reference_files=(), platform=None,
         json.dump(summary, f, indent=1, default=lambda o: o.as_dict() if hasattr(o, "as_dict") else str(o))
     context = {"title": meta["scan"], "description": meta.get("description") or "",
                "status": summary["status"], "baseline": baseline, "answer": sentences,
+               "order": rounds.order_line(meta),
                "tables": tabs, "figures": figs, "builders": any(r.builder for r in rows),
                "micro": any(not r.builder for r in rows), "platform": platform}
     md_path = os.path.join(outdir, "report.md")

@@ -14,7 +14,7 @@ import subprocess
 import tempfile
 import time
 
-from . import collect
+from . import collect, failures, hostload, rounds
 from .campaign import Campaign
 from .progress import Progress
 
@@ -198,7 +198,21 @@ def runnable_points(scan, points, drivers, skipped):
 
 
 def run_point(campaign, point, evbench, extra_args=()):
-    """Run one point; returns (status, exit_code, result document or None)."""
+    """Run one point; returns (status, exit_code, result document or None).
+    Its status file says why it failed (failures.reason) and what the host's
+    load was around it (hostload.window)."""
+    before = hostload.read_now()
+    started = time.time()
+    status, code, doc, seconds, runnable = _run_point(campaign, point, evbench, extra_args)
+    message = failures.reason(status, code, campaign.log(point.id), doc) if status != "ok" else ""
+    load = hostload.window(before, hostload.read_now())
+    load["runnable_others"] = runnable
+    campaign.write_status(point.id, status, code, seconds, message, started=round(started, 3),
+                          round=point.repeat, load=load)
+    return status, code, doc
+
+
+def _run_point(campaign, point, evbench, extra_args):
     final = campaign.result_json(point.id)
     tmp = final + ".partial"
     if os.path.exists(tmp):
@@ -223,9 +237,8 @@ def run_point(campaign, point, evbench, extra_args=()):
                 if attempt < 3:
                     time.sleep(5)
         if proc is None:
-            campaign.write_status(point.id, "failed", None, time.monotonic() - start,
-                                  "cannot start %s" % cmd[0])
-            return "failed", None, None
+            return "failed", None, None, time.monotonic() - start, None
+        queue = hostload.RunQueue(proc.pid).start()   # its session: the point's processes
         try:
             code = proc.wait(timeout=point_timeout(point))
             status = EXIT_MEANING.get(code, "failed")
@@ -239,6 +252,8 @@ def run_point(campaign, point, evbench, extra_args=()):
             if os.path.exists(tmp):
                 os.remove(tmp)
             raise
+        finally:
+            runnable = queue.stop()
     doc = None
     if os.path.exists(tmp):
         doc = collect.read_json(tmp)
@@ -252,41 +267,44 @@ def run_point(campaign, point, evbench, extra_args=()):
             doc = None
     if code == 0 and doc is None:
         status = "failed"   # exit 0 without a result document is not a result
-    campaign.write_status(point.id, status, code, time.monotonic() - start)
-    return status, code, doc
+    return status, code, doc, time.monotonic() - start, runnable
 
 
 def run_campaign(scan, points, outdir, evbench, force=False, retry_failed=True, stream=None,
                  skipped=(), drivers=None):
-    """Run every point not yet done; returns the records of the campaign.
-    `skipped` (points not run, with their reason) and `drivers` (what
-    machine_drivers found) are recorded in the campaign directory."""
+    """Run every point not yet done, round by round (rounds.plan); returns the
+    records of the campaign. `skipped` (points not run, with their reason)
+    and `drivers` (what machine_drivers found) are recorded in the campaign
+    directory. Under repeats: auto, rounds after the minimum run only while
+    the leader is not ahead beyond noise (rounds.decision)."""
     campaign = Campaign(outdir)
-    campaign.create(scan, points, "local", skipped=skipped, drivers=drivers)
-    progress = Progress(len(points), stream=stream)
+    plan = rounds.plan(points, scan.order, scan.order_seed)
+    campaign.create(scan, points, "local", skipped=skipped, drivers=drivers, order=rounds.describe(scan, plan))
+    auto = scan.repeats_auto
+    first = plan[:auto["min"]] if auto else plan
+    progress = Progress(sum(len(r) for r in first), stream=stream)
 
     def on_signal(signum, frame):
         raise Interrupted()
     old_term = signal.signal(signal.SIGTERM, on_signal)
     try:
-        for point in points:
-            if not force and campaign.is_done(point.id):
-                figures = collect.figures(campaign.result(point.id))
-                progress.advance(_last(point, figures, "done before"), ran=False)
-                continue
-            if not force and not retry_failed and os.path.exists(campaign.status_json(point.id)):
-                progress.advance("%s skipped (failed before)" % point.id, ran=False)
-                continue
-            for stale in (campaign.result_json(point.id), campaign.status_json(point.id)):
-                if os.path.exists(stale):
-                    os.remove(stale)
-            progress.show("running %s %s" % (point.id, point.label()))
-            status, code, doc = run_point(campaign, point, evbench)
-            if status != "ok":
-                progress.message("%s %s: %s (exit %s), see %s" % (
-                    point.id, point.label(), status, code, os.path.relpath(campaign.log(point.id))))
-            progress.advance(_last(point, collect.figures(doc), status))
-            progress.show()
+        ran = 0
+        for number, members in enumerate(plan):
+            if auto and number >= auto["min"]:
+                stop, why = rounds.decision(outdir)
+                if stop:
+                    break
+                progress.message("round %d of at most %d: %s" % (number + 1, auto["max"], why))
+                progress.total += len(members)
+            for point in members:
+                _run_one(campaign, point, evbench, force, retry_failed, progress)
+            ran = number + 1
+        if auto:
+            stop, why = rounds.decision(outdir)
+            if not stop:
+                why = "reached max %d rounds with %s" % (auto["max"], why) if ran == auto["max"] else why
+            campaign.update_meta(rounds={"auto": True, "min": auto["min"], "max": auto["max"], "run": ran,
+                                         "decided": stop, "why": why})
     except (KeyboardInterrupt, Interrupted):
         progress.message("interrupted: index rewritten from the points done; rerun to resume")
         collect.write_index(outdir)
@@ -295,6 +313,31 @@ def run_campaign(scan, points, outdir, evbench, force=False, retry_failed=True, 
         signal.signal(signal.SIGTERM, old_term)
         progress.finish()
     return collect.write_index(outdir)
+
+
+def _run_one(campaign, point, evbench, force, retry_failed, progress):
+    """One point of a round: skipped when done (or failed before, without
+    retry_failed), else run, its failure said with the run's own reason."""
+    if not force and campaign.is_done(point.id):
+        figures = collect.figures(campaign.result(point.id))
+        progress.advance(_last(point, figures, "done before"), ran=False)
+        return
+    if not force and not retry_failed and os.path.exists(campaign.status_json(point.id)):
+        progress.advance("%s skipped (failed before)" % point.id, ran=False)
+        return
+    for stale in (campaign.result_json(point.id), campaign.status_json(point.id)):
+        if os.path.exists(stale):
+            os.remove(stale)
+    progress.show("running %s %s" % (point.id, point.label()))
+    status, code, doc = run_point(campaign, point, evbench)
+    if status != "ok":
+        why = (collect.read_json(campaign.status_json(point.id)) or {}).get("message") or ""
+        why = "" if why == "exit %s" % code else why    # nothing beyond the exit code
+        progress.message("%s %s: %s (exit %s)%s, see %s" % (
+            point.id, point.label(), status, code, ": " + why if why else "",
+            os.path.relpath(campaign.log(point.id))))
+    progress.advance(_last(point, collect.figures(doc), status))
+    progress.show()
 
 
 def _last(point, figures, status):

@@ -20,7 +20,7 @@ EXAMPLES = os.path.join(REPO, "scan", "examples")
 EXPECTED = {
     "drivers": 16 * 2 * 3,          # 18 variants, 2 refused at check (libfabric sockets, udp) x 2 sizes x 3 repeats
     "size": 3 * 5 * 2,              # 3 variants x 16KiB..4MiB (x4) x 2 repeats
-    "credits-parallel": 4 * 3 * 2,  # credits x parallel x 2 repeats
+    "credits-parallel": 4 * 3 * 3,  # credits x parallel x 3 repeats
     "nodes": 2 * 4 * 2,             # scheduling x (nodes, parallel) x 2 repeats
     "shift-scan": 2,                # one point (every shift inside it) x 2 repeats
     "paper": 27,
