@@ -3,7 +3,7 @@ import argparse
 import os
 import sys
 
-from . import collect, expand, failures, hostload, runner, schema, submit, version
+from . import collect, expand, failures, hostload, runner, schema, sharedpaths, submit, version
 from .grammar import ScanError, load_scan
 
 
@@ -81,6 +81,19 @@ def cmd_submit(args):
     if args.scheduler == "pbs" and opts["launcher"] and opts["launcher"].startswith("srun"):
         _log("launcher %s needs Slurm; PBS jobs use mpirun or mpirun-env" % opts["launcher"])
         return 2
+    local = [] if scan.cluster.get("same_host") else sharedpaths.problems([
+        ("the campaign directory", outdir), ("evbench", evbench), ("--nodelist", args.nodelist),
+        ("--rankfile", args.rankfile)])
+    for problem in local:
+        _log(("warning: " if args.dry_run else "") + problem)
+    if local and not args.dry_run:
+        _log("nothing submitted")
+        return 1
+    for warning in failures.certain_failures(scan, points):
+        _log("warning: " + warning)
+    if scan.repeats_auto:
+        _log("repeats: auto: a job cannot decide between rounds, so the job scripts run all %d rounds (max)"
+             % scan.repeats)
     scripts = submit.write_jobs(scan, points, outdir, args.scheduler, os.path.abspath(evbench)
                                 if os.sep in evbench else evbench, opts, skipped=skipped)
     for script in scripts:

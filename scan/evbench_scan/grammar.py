@@ -16,7 +16,7 @@ from . import rounds
 
 TOP_KEYS = ("name", "description", "base", "config", "env", "axes", "repeats", "order", "skip_invalid", "cluster")
 CLUSTER_KEYS = ("launcher", "startup", "margin", "account", "partition", "queue", "port",
-                "overcommit", "evbench", "modules", "max_hosts")
+                "overcommit", "evbench", "modules", "max_hosts", "same_host")
 LAUNCHERS = ("srun-env", "srun-pmix", "mpirun", "mpirun-env")
 GROUP_KINDS = ("matrix", "zip")
 RANGE_KEYS = ("from", "to", "factor", "step")
@@ -523,6 +523,8 @@ def _cluster(path, loader, node, schema):
                 raise ValueError("must be a positive number of hosts")
             if key == "port" and not (isinstance(value, int) and 1024 <= value < 65536):
                 raise ValueError("must be a port number 1024..65535")
+            if key == "same_host" and not isinstance(value, bool):
+                raise ValueError("must be true or false")
         except ValueError as err:
             raise ScanError(path, vnode.start_mark, "cluster." + key, str(err))
         out[key] = value

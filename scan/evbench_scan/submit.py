@@ -8,12 +8,14 @@ writes a host-per-rank file (node-major, EVM last) and hands it to srun
 (--distribution=arbitrary, SLURM_HOSTFILE) or mpirun (as a rankfile).
 """
 import json
+import math
 import os
 import re
 import shlex
 import subprocess
 import time
 
+from . import rounds
 from .campaign import Campaign, write_atomic
 
 DEFAULT_LAUNCHER = {"slurm": "srun-env", "pbs": "mpirun"}
@@ -60,9 +62,20 @@ def format_hms(seconds):
     return "%02d:%02d:%02d" % (seconds // 3600, seconds % 3600 // 60, seconds % 60)
 
 
+KILL_AFTER_S = 10     # `timeout --kill-after`: a point that ignores SIGTERM gets this long
+JOB_SETUP_S = 60      # host list, module lines, the job's start and end
+
+
+def point_limit(point, startup, margin=1.5):
+    """A point's time limit in the job (`timeout`): margin x (run + warmup + startup), whole seconds."""
+    return int(math.ceil(margin * point_seconds(point, startup)))
+
+
 def walltime(points, startup, margin=1.5):
-    """Estimated allocation time in seconds: 1.5 x sum(run + warmup + startup), whole minutes."""
-    seconds = margin * sum(point_seconds(p, startup) for p in points) + 60
+    """The allocation's time in seconds: every point's limit and kill grace,
+    plus the job's set-up, in whole minutes, so that points which all run to
+    their limit still end before the scheduler ends the job."""
+    seconds = sum(point_limit(p, startup, margin) + KILL_AFTER_S for p in points) + JOB_SETUP_S
     return int((seconds + 59) // 60 * 60)
 
 
@@ -136,6 +149,10 @@ run_point() {{
   # A secret per point: only this point's ranks can join its rendezvous.
   export EVBENCH_RUN_ID="$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
   local start=$(date +%s)
+  # The host's load around the point (docs/SCANS.md, "Host load"): this
+  # host's load average and CPU counters, which include the point's own ranks.
+  local la0 la1 cpu0 cpu1
+  read -r la0 _ 2>/dev/null < /proc/loadavg; cpu0=$(head -n 1 /proc/stat 2>/dev/null)
   echo "$id: $ntasks ranks for $nodes node(s) on $hosts host(s), rendezvous $EVBENCH_RENDEZVOUS"
   {{
     echo "# job $JOBID, ranks: $(tr '\n' ' ' < "$ranks")"
@@ -146,24 +163,27 @@ run_point() {{
   local status=failed
   case $code in 0) status=ok ;; 2) status=config-error ;; 3) status=integrity ;; 124|137) status=timeout ;; esac
   if [ -s "$part" ]; then mv -f "$part" "$result"; else rm -f "$part"; [ $code -eq 0 ] && status=failed; fi
-{exclude_status}  printf '{{"point": "%s", "status": "%s", "exit_code": %d, "seconds": %d, "job": "%s"}}\n' \
-    "$id" "$status" "$code" $(( $(date +%s) - start )) "$JOBID" > "$status_file.tmp.$JOBNUM"
+  read -r la1 _ 2>/dev/null < /proc/loadavg; cpu1=$(head -n 1 /proc/stat 2>/dev/null)
+{exclude_status}  local took=$(( $(date +%s) - start ))
+  printf '{{"point": "%s", "status": "%s", "exit_code": %d, "seconds": %d, "job": "%s", "started": %d, ' \
+    "$id" "$status" "$code" $took "$JOBID" $start > "$status_file.tmp.$JOBNUM"
+  printf '"load": {{"source": "job-raw", "loadavg_start": %s, "loadavg_end": %s, "cpu_start": "%s", ' \
+    "${{la0:-null}}" "${{la1:-null}}" "$cpu0" >> "$status_file.tmp.$JOBNUM"
+  printf '"cpu_end": "%s", "cpus": %d, "seconds": %d}}}}\n' "$cpu1" "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 0)" \
+    $took >> "$status_file.tmp.$JOBNUM"
   mv -f "$status_file.tmp.$JOBNUM" "$status_file"
   echo "$id: $status (exit $code)"
 }}
 '''
 
-_SLURM_HOSTS = '''if [ -n "{nodelist}" ]; then
-  cp "{nodelist}" "$HOSTS"
-else
-  scontrol show hostnames "$SLURM_JOB_NODELIST" > "$HOSTS"
-fi'''
+# The host list: --nodelist's file when given, else the scheduler's.
+_NODELIST_HOSTS = '''cp "{nodelist}" "$HOSTS"'''
 
-_PBS_HOSTS = '''if [ -n "{nodelist}" ]; then
-  cp "{nodelist}" "$HOSTS"
-elif [ -n "${{PBS_NODEFILE:-}}" ] && [ -r "$PBS_NODEFILE" ]; then
-  awk '!seen[$1]++ {{print $1}}' "$PBS_NODEFILE" > "$HOSTS"
-elif [ -n "${{SLURM_JOB_NODELIST:-}}" ]; then
+_SLURM_HOSTS = '''scontrol show hostnames "$SLURM_JOB_NODELIST" > "$HOSTS"'''
+
+_PBS_HOSTS = '''if [ -n "${PBS_NODEFILE:-}" ] && [ -r "$PBS_NODEFILE" ]; then
+  awk '!seen[$1]++ {print $1}' "$PBS_NODEFILE" > "$HOSTS"
+elif [ -n "${SLURM_JOB_NODELIST:-}" ]; then
   scontrol show hostnames "$SLURM_JOB_NODELIST" > "$HOSTS"
 else
   hostname > "$HOSTS"
@@ -264,7 +284,8 @@ def job_script(campaign, scheduler, nodes, points, evbench, opts):
     hosts = min(nodes, int(opts.get("max_hosts") or nodes))
     per_host = (nodes + hosts - 1) // hosts
     per_node = max(per_host * r[0] + r[1] for r in map(ranks_of, points))
-    seconds = walltime(points, startup, opts.get("margin", 1.5))
+    margin = opts.get("margin", 1.5)
+    seconds = walltime(points, startup, margin)
     out = os.path.join(campaign.root, "jobs", "%s.out" % tag)
     name = "evb-%s-%s" % (opts.get("name", "scan"), tag)
     lines = ["#!/bin/bash"] + _directives(scheduler, name, hosts, per_node, seconds, opts, out)
@@ -292,13 +313,14 @@ def job_script(campaign, scheduler, nodes, points, evbench, opts):
     exclude = {"exclude_usage": " [exclude]" if any_exclude else "",
                "exclude_setup": _EXCLUDE_SETUP.format(choose=choose) if any_exclude else "",
                "exclude_status": _EXCLUDE_STATUS.format() if any_exclude else ""}
-    hosts_tpl = _SLURM_HOSTS if scheduler == "slurm" else _PBS_HOSTS
+    hosts_command = _NODELIST_HOSTS.format(nodelist=opts["nodelist"]) if opts.get("nodelist") \
+        else _SLURM_HOSTS if scheduler == "slurm" else _PBS_HOSTS
     ranks_cmd = _RANKS_FROM_FILE.format(rankfile=rankfile) if rankfile and not launcher.startswith("mpirun") \
         else _RANKS
     lines.append(_PREAMBLE.format(
         campaign=shlex.quote(campaign.root), evbench=shlex.quote(evbench), port=opts.get("port", DEFAULT_PORT),
         tag=tag, modules="\n".join(opts.get("modules", [])) or "# (no modules)",
-        hosts_command=hosts_tpl.format(nodelist=opts.get("nodelist") or ""),
+        hosts_command=hosts_command,
         ranks_command=ranks_cmd, bootstrap=bootstrap, pre_launch=pre_launch,
         bind_setup=_SRUN_BIND_SETUP.format(**SRUN_BIND) if launcher.startswith("srun") else "",
         launch=launch.format(placement=placement, keep_going=exclude_opt if any_exclude else default_opt),
@@ -315,7 +337,7 @@ def job_script(campaign, scheduler, nodes, points, evbench, opts):
         if bind_of(p) != "core":
             env = "bind=%s %s" % (shlex.quote(bind_of(p)), env)
         lines.append("%srun_point %s %d %d %d %d %d %d %d%s   # %s" % (
-            env, p.id, ntasks, nodes, ppn, evm, index, int(3 * point_seconds(p, startup) + 60), hosts,
+            env, p.id, ntasks, nodes, ppn, evm, index, point_limit(p, startup, margin), hosts,
             " exclude" if excludes(p) else "", p.label() or "base config"))
     lines.append('echo "evbench-scan job $JOBID finished"')
     return "\n".join(lines) + "\n"
@@ -326,7 +348,8 @@ def write_jobs(scan, points, outdir, scheduler, evbench, opts, skipped=()):
     opts = dict(scan.cluster, **{k: v for k, v in opts.items() if v is not None})
     check_launcher(points, opts.get("launcher") or DEFAULT_LAUNCHER[scheduler])
     campaign = Campaign(outdir)
-    campaign.create(scan, points, scheduler, skipped=skipped)
+    campaign.create(scan, points, scheduler, skipped=skipped,
+                    order=rounds.describe(scan, rounds.plan(points, scan.order, scan.order_seed)))
     os.makedirs(campaign.path("jobs"), exist_ok=True)
     opts.setdefault("name", re.sub(r"[^A-Za-z0-9_.-]", "_", scan.name))
     if opts.get("nodelist"):
@@ -336,7 +359,9 @@ def write_jobs(scan, points, outdir, scheduler, evbench, opts, skipped=()):
     if opts.get("rankfile"):
         opts["rankfile"] = os.path.abspath(opts["rankfile"])
     scripts = []
-    for nodes, group in by_scale(points):
+    # Interleaved rounds inside each job, as local runs have them (rounds.py).
+    ordered = [p for members in rounds.plan(points, scan.order, scan.order_seed) for p in members]
+    for nodes, group in by_scale(ordered):
         need = min(nodes, int(opts.get("max_hosts") or nodes))
         if opts.get("hosts") and len(opts["hosts"]) < need:
             raise ValueError("node list has %d hosts, points need %d" % (len(opts["hosts"]), need))

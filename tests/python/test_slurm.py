@@ -25,7 +25,8 @@ config:
   warmup: 100ms
 cluster:
   max_hosts: 1
-  startup: 5s
+  startup: 20s
+  same_host: true           # the test's Slurm runs on this machine: its /tmp is theirs
   port: {port}
 axes:
   layout: [rubu, split]
@@ -137,7 +138,8 @@ config:
   faults: [{{at: 1s, stall: bu2, for: 200ms}}, {{at: 1s, kill: bu2}}]
 cluster:
   max_hosts: 1
-  startup: 5s
+  startup: 20s
+  same_host: true           # the test's Slurm runs on this machine: its /tmp is theirs
   port: {port}
 """
 

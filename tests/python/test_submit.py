@@ -1,4 +1,5 @@
 """Job scripts for Slurm and PBS: one per scale, directives, placement, launchers."""
+import json
 import os
 import re
 import subprocess
@@ -275,3 +276,68 @@ def test_bind_points_get_rankfile_slots_under_mpirun(tmp_path):
     assert slots == [str(k % cpus) for k in (0, 1, 0, 2, 3)]
     slots = [l.split(" slot=")[1] for l in in_run_point(text, run, "none").splitlines()]
     assert slots == ["0-%d" % (cpus - 1)] * 5
+
+
+def hms(text):
+    h, m, s = (int(x) for x in text.split(":"))
+    return 3600 * h + 60 * m + s
+
+
+def test_walltime_covers_every_points_limit_and_rounds_interleave(tmp_path):
+    """However long each point runs (to its `timeout`, then the kill grace),
+    the job ends before the scheduler's limit; the points of a job run in
+    the campaign's interleaved order; no template leftovers."""
+    scan = write(tmp_path / "r.yaml", SCAN.replace("cluster:\n", "repeats: 3\ncluster:\n"))
+    out = str(tmp_path / "out")
+    proc = run_cli(["submit", scan, "--scheduler", "slurm", "--dry-run", "-o", out], env={"EVBENCH": real_evbench()})
+    assert proc.returncode == 0, proc.stderr
+    order = json.load(open(os.path.join(out, "campaign.json")))["order"]["run_order"]
+    for name in ("n2.sbatch", "n4.sbatch"):
+        text = open(os.path.join(out, "jobs", name)).read()
+        limits = [int(x) for x in re.findall(r"^(?:\S+=\S+ )*run_point \S+ \d+ \d+ \d+ \d+ \d+ (\d+) ", text, re.M)]
+        grace = int(re.search(r"timeout --kill-after=(\d+)", text).group(1))
+        (wall,) = [hms(d.split("=", 1)[1]) for d in directives(text, "#SBATCH") if d.startswith("--time=")]
+        assert len(limits) == 6 and wall >= sum(limit + grace for limit in limits), (wall, limits)
+        ids = re.findall(r"^(?:\S+=\S+ )*run_point (\S+) ", text, re.M)
+        assert ids == [pid for pid in order if pid in ids]          # the campaign's order, rounds interleaved
+        assert ids != sorted(ids)
+        assert '[ -n "" ]' not in text and 'cp ""' not in text             # no empty template slot
+        assert "scontrol show hostnames" in text
+
+
+class FakeSbatch:
+    """An `sbatch` on PATH that records being called."""
+
+    def __init__(self, tmp_path):
+        self.bin = tmp_path / "bin"
+        self.bin.mkdir()
+        self.called = tmp_path / "sbatch-called"
+        write(self.bin / "sbatch", "#!/bin/sh\necho \"$@\" > %s\necho 4242\n" % self.called)
+        os.chmod(str(self.bin / "sbatch"), 0o755)
+
+    def env(self):
+        return {"EVBENCH": real_evbench(), "PATH": "%s:%s" % (self.bin, os.environ["PATH"])}
+
+
+def test_node_local_paths_warn_on_dry_run_and_stop_a_submit(tmp_path):
+    assert str(tmp_path).startswith("/tmp/") or os.environ.get("TMPDIR")
+    fake = FakeSbatch(tmp_path)
+    scan = write(tmp_path / "scale.yaml", SCAN)
+    out = str(tmp_path / "dry")
+    proc = run_cli(["submit", scan, "--scheduler", "slurm", "--dry-run", "-o", out], env=fake.env())
+    assert proc.returncode == 0, proc.stderr
+    assert "warning: the campaign directory %s is under " % out in proc.stderr
+    assert "the compute nodes will not see it" in proc.stderr
+    assert os.path.isfile(os.path.join(out, "jobs", "n2.sbatch"))
+    hosts = write(tmp_path / "hosts", "a\nb\nc\nd\n")
+    proc = run_cli(["submit", scan, "--scheduler", "slurm", "-o", str(tmp_path / "real"), "--nodelist", hosts],
+                   env=fake.env())
+    assert proc.returncode == 1
+    assert "the campaign directory %s is under " % (tmp_path / "real") in proc.stderr
+    assert "--nodelist %s is under " % hosts in proc.stderr and "nothing submitted" in proc.stderr
+    assert not os.path.exists(str(tmp_path / "real")) and not fake.called.exists()
+    # Jobs that run on this very machine see its /tmp: cluster.same_host says so.
+    same = write(tmp_path / "same.yaml", SCAN.replace("cluster:\n", "cluster:\n  same_host: true\n"))
+    proc = run_cli(["submit", same, "--scheduler", "slurm", "-o", str(tmp_path / "same")], env=fake.env())
+    assert proc.returncode == 0 and "will not see" not in proc.stderr, proc.stderr
+    assert fake.called.exists() and "submitted: 4242 4242" in proc.stdout
