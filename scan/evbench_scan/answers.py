@@ -248,7 +248,9 @@ def answer(rows, vary, fmt, scans=(), missing=(), flags=None, schema=None):
     ctx = Context(rows, vary, fmt, flags, schema)
     out = variants(ctx) + not_run(missing)
     surface = tuning(ctx)
-    if not out and not surface and rows:
+    # The best configuration, unless another answer names it: the variant
+    # question, the tuning surface, or the one axis that varies.
+    if not out and not surface and rows and len([k for k in vary if k != "variant"]) != 1:
         out += best_configuration(ctx)
     out += surface
     for k in vary:

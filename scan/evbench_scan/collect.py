@@ -121,7 +121,6 @@ class Record:
         self.ran_as = variant(doc) if doc is not None else None    # results.variant
         self.variant = display_name(values, self.ran_as)            # what reports call it
         self.load = None        # hostload.of_point: the host's load while it ran, set by records()
-        self.started = None     # when it started (seconds since the epoch), from its status file
         self.builder = self.config.get("protocol") in EVENT_BUILDERS
 
     @property
@@ -162,7 +161,6 @@ def records(root):
         rec = Record(pid, entry["values"], entry.get("repeat", 0), status, exit_code, doc, message)
         rec.log_path = campaign.log(pid)
         rec.load = hostload.of_point(doc, status_doc)
-        rec.started = status_doc.get("started")
         out.append(rec)
     return out
 

@@ -221,3 +221,14 @@ def test_heatmap_marks_cells_within_noise_and_spans_the_noise_floor(tmp_path):
 ])
 def test_edge_of_the_scanned_range(values, best, expected):
     assert noise.edge(values, best, "credits", lambda k, v: str(v)) == expected
+
+
+def test_a_one_axis_campaign_names_its_best_value_once(tmp_path, schema):
+    points = [({"fragment.size": size}, synthetic.result("tcp", x, fragment__size=size))
+              for size, runs in ((65536, (5.0, 5.1, 5.2)), (262144, (9.0, 9.1, 9.2)), (1048576, (7.0, 7.1, 7.2)))
+              for x in runs]
+    _, md, summary = report(synthetic.campaign(tmp_path / "one", points, ["fragment.size"], schema=schema))
+    lines = [line for line in answer(md).splitlines() if line.startswith("- ")]
+    assert len([line for line in lines if "256KiB" in line]) == 1, lines
+    (axis,) = [a for a in summary["answers"] if a.get("question") == "best fragment.size (tcp)"]
+    assert axis["verdict"] == noise.BEYOND and axis["leader"] == "fragment.size=256KiB"
