@@ -25,6 +25,7 @@ class Row:
         self.members = members
         first = members[0]
         self.variant = first.variant
+        self.simulated = first.simulated   # (model, platform) of `evbench sim`, None: measured
         self.config = dict(first.flat, variant=first.variant)
         self.builder = first.builder
         self.ids = [m.id for m in members]
