@@ -10,7 +10,8 @@ told apart by the keys that vary across the campaign, shown as key=value;
 a baseline campaign is compared point by point, only where every key is
 equal. Sizes are labelled with the unit words of the key table saved with
 the campaign, so no evbench binary is needed (except for --platform, which
-asks `evbench topo` for its prediction).
+asks `evbench topo` for its prediction). Measured and simulated results are
+never ranked against each other.
 """
 import base64
 import json
@@ -122,7 +123,8 @@ def write_report(root, outdir, baseline=None, reference_files=(), platform=None,
     context = {"title": meta["scan"], "description": meta.get("description") or "",
                "status": summary["status"], "baseline": baseline, "answer": sentences,
                "tables": tabs, "figures": figs, "builders": any(r.builder for r in rows),
-               "micro": any(not r.builder for r in rows), "platform": platform}
+               "micro": any(not r.builder for r in rows), "platform": platform,
+               "simulated": any(r.simulated for r in rows)}
     md_path = os.path.join(outdir, "report.md")
     html_path = os.path.join(outdir, "report.html")
     with open(md_path, "w") as f:

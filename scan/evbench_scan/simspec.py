@@ -33,6 +33,8 @@ MODELS = ("credit", "fluid")
 FORBIDDEN = {"credit": {"driver": (), "bootstrap": (), "driver_options": (), "poll_mode": ("block",),
                         "monitor.port": (0,)},
              "fluid": {"driver": (), "bootstrap": ()}}
+# What each model sets when the point leaves it unset (the point may set it).
+DEFAULTS = {"credit": ("page_size",), "fluid": ()}
 WHY = {"credit": "sim --model credit runs its own network (driver credit, every rank in this process, "
                  "blocking on a virtual clock, no live monitor)",
        "fluid": "sim --model fluid runs driver mpi and bootstrap mpi (SimGrid SMPI)"}
@@ -104,6 +106,12 @@ def problems(point):
                            "entry)" % (WHY[sim["model"]], "drop the key" if not allowed else
                                        "drop the key or set it %s" % " or ".join(map(str, allowed)))))
     return out
+
+
+def sets_itself(model):
+    """The config keys a model decides (or defaults) itself: a simulated
+    result differs from a measured one in them because it was simulated."""
+    return tuple(FORBIDDEN.get(model, {})) + DEFAULTS.get(model, ())
 
 
 def _get(config, dotted):

@@ -8,6 +8,7 @@ import os
 
 import pytest
 
+import synthetic
 from conftest import REPO, run_cli, write
 
 PLATFORM = os.path.join(REPO, "configs", "platforms", "emulated-2x4.yaml")
@@ -72,3 +73,42 @@ def test_simulated_points_run_evbench_sim_and_are_collected_as_simulated(tmp_pat
     assert run_cli(["run", scan, "-o", out], env={"EVBENCH": evbench}).returncode == 0
     assert {result(out, p)["results"]["simulated_platform"] for p in ("p0001", "p0002")} == {OTHER_PLATFORM}
     assert {r["variant"].split(" (")[1] for r in index_rows(out)} == {"simulated: credit model, sim-tree-16)"}
+
+
+def test_measured_and_simulated_are_never_ranked_together(tmp_path):
+    """Hand-written results, two runs each: tcp measured at 10 and 11 Gb/s, ucx
+    at 20 and 21; the credit model simulated at 1 and 2. Each kind is answered
+    on its own, and what the simulation set itself (poll_mode) is not a key
+    that tells configurations apart."""
+    def simulated(rate):
+        doc = synthetic.result("sim/credit send", rate, poll_mode="block")
+        doc["results"].update(simulated=True, simulation_model="credit", simulated_platform="/x/emulated-2x4.yaml")
+        return doc
+    points = [({"sim.model": None, "driver": "tcp"}, synthetic.result("tcp", rate, poll_mode="auto"))
+              for rate in (10.0, 11.0)]
+    points += [({"sim.model": None, "driver": "ucx"}, synthetic.result("ucx/sm write", rate, poll_mode="auto"))
+               for rate in (20.0, 21.0)]
+    points += [({"sim.model": "credit", "driver": None}, simulated(rate)) for rate in (1.0, 2.0)]
+    out = synthetic.campaign(tmp_path / "c", points, ["sim.model", "driver"])
+    rep = str(tmp_path / "report")
+    assert run_cli(["report", out, "-o", rep], env={"EVBENCH": "/nonexistent/evbench"}).returncode == 0
+    md = open(os.path.join(rep, "report.md")).read()
+    answer = md.split("## Answer")[1].split("\n## ")[0]
+    assert "- Measured and simulated (credit model on emulated-2x4) results are answered apart" in answer
+    assert "Fastest variant: ucx/sm write, 20.50 Gb/s per node" in answer and "beats tcp by 95.2 %" in answer
+    simulated_lines = [line for line in answer.splitlines() if "sim/credit" in line]
+    assert simulated_lines == ["- Simulated: sim/credit send (simulated: credit model, emulated-2x4): best 1.50 "
+                               "Gb/s per node (median of 2 runs, 1.00–2.00)."]
+    variants = dict((r["variant"], r) for r in report_table(md, "Variants"))
+    assert variants["ucx/sm write"]["vs the fastest"] == "fastest measured"
+    assert variants["sim/credit send (simulated: credit model, emulated-2x4)"]["vs the fastest"] == "fastest simulated"
+    assert variants["tcp"]["vs the fastest"].startswith("-")
+    assert "poll_mode" not in md.split("## Configurations")[1].split("\n## ")[0]
+    assert 'carry "(simulated: MODEL model, PLATFORM)" in their variant' in md
+
+
+def report_table(md, title):
+    block = md.split("## " + title)[1].split("\n## ")[0]
+    lines = [line for line in block.splitlines() if line.startswith("|")]
+    head = [c.strip() for c in lines[0].strip("|").split("|")]
+    return [dict(zip(head, [c.strip() for c in line.strip("|").split("|")])) for line in lines[2:]]
