@@ -114,6 +114,21 @@ def sets_itself(model):
     return tuple(FORBIDDEN.get(model, {})) + DEFAULTS.get(model, ())
 
 
+def credit_config(config, platform):
+    """A measured run's resolved configuration as the credit model is to run
+    it on `platform`: without the keys the model sets itself, and a
+    topology.platform it had pointing at `platform`."""
+    out = copy.deepcopy(config)
+    for key in sets_itself("credit"):
+        parent, _, last = key.rpartition(".")
+        target = _get(out, parent) if parent else out
+        if isinstance(target, dict):
+            target.pop(last, None)
+    if _get(out, "topology.platform"):
+        out["topology"]["platform"] = platform
+    return out
+
+
 def _get(config, dotted):
     """A dotted key of a nested config (None when unset)."""
     for part in dotted.split("."):
