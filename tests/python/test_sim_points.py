@@ -124,3 +124,17 @@ def test_check_lists_simulated_points_and_submit_refuses_them(tmp_path, evbench)
     assert proc.stderr.startswith("%s:4:3: sim.model: " % scan), proc.stderr
     assert "never submitted to Slurm or PBS (simulated points: p0002)" in proc.stderr
     assert not os.path.exists(out)   # refused before anything was written
+
+
+def test_the_example_simulates_on_the_platform_it_measures_against(schema):
+    """scan/examples/shift-scan-credit.yaml: the simulated point runs on the
+    platform file the measured point's topology.platform names, so the report
+    draws the one beside the other (simshifts.pair)."""
+    from evbench_scan import simshifts
+    scan = grammar.load_scan(os.path.join(REPO, "scan", "examples", "shift-scan-credit.yaml"), schema)
+    measured, simulated = expand.expand(scan)
+    assert measured.sim is None and simulated.sim == {"model": "credit", "platform": PLATFORM, "order": None}
+    assert simshifts.platform_name(measured.get("topology.platform")) == simshifts.platform_name(PLATFORM)
+    # (made absolute from where evbench-scan runs: the repository root for the example's commands)
+    assert measured.get("topology.platform").endswith(os.path.join("", "configs", "platforms", "emulated-2x4.yaml"))
+    assert [p.values for p in (measured, simulated)] == [{"sim.model": None}, {"sim.model": "credit"}]
