@@ -200,8 +200,9 @@ def parser():
     p.add_argument("--reference", action="append", metavar="FILE.json",
                    help="bench/reference.sh -j result to show as a table (repeatable)")
     p.add_argument("--platform", metavar="FILE",
-                   help="platform file (configs/platforms/): put `evbench topo`'s per-shift prediction "
-                        "beside a one-to-one shift scan (needs the evbench binary)")
+                   help="platform file (configs/platforms/): put `evbench topo`'s per-shift prediction, "
+                        "and the credit model's (`evbench sim --model credit`, unless the campaign "
+                        "simulated the scan itself), beside a one-to-one shift scan (needs the evbench binary)")
     p.add_argument("--evbench", help="evbench binary for --platform (default: $EVBENCH, build/bin/evbench, PATH)")
     p.add_argument("-o", "--output", help="report directory (default DIR/report)")
     p.set_defaults(func=cmd_report)
