@@ -142,7 +142,27 @@ def not_run(missing):
 
 
 def answer(rows, vary, fmt, scans=(), missing=()):
-    """Sentences, in the order a reader asks."""
+    """Sentences, in the order a reader asks. A campaign with measured and
+    simulated points is answered per kind, measured first, each sentence of a
+    simulated group starting "Simulated" (with its model and platform when
+    several simulated): a simulation is never ranked against a measurement."""
+    kinds = analysis.kinds(rows)
+    if len(kinds) < 2:
+        return answer_one(rows, vary, fmt, scans, missing)
+    simulated = ["%s model on %s" % sim for sim, _ in kinds if sim]
+    out = ["Measured and simulated (%s) results are answered apart, never ranked against each other; "
+           "what a simulation found starts \"Simulated\"." % "; ".join(simulated)]
+    for sim, members in kinds:
+        prefix = "" if not sim else "Simulated: " if len(simulated) == 1 else \
+            "Simulated (%s model on %s): " % sim
+        own = [scan for scan in scans if scan.row in members]
+        out += [prefix + text for text in answer_one(members, analysis.varying(members, vary), fmt, own,
+                                                     () if sim else missing)]
+    return out
+
+
+def answer_one(rows, vary, fmt, scans=(), missing=()):
+    """The sentences for rows of one kind (all measured, or one model on one platform)."""
     out = variants(rows, vary, fmt) + not_run(missing)
     if not out and rows:
         top = analysis.best(rows)

@@ -2,6 +2,8 @@
 import csv
 import io
 import json
+import os
+import re
 
 from .campaign import Campaign, read_json, write_atomic
 
@@ -35,16 +37,41 @@ def figures(doc):
     }
 
 
+def simulation(doc):
+    """(model, platform) of a simulated result (`evbench sim`: results.simulated,
+    simulation_model, simulated_platform), or None for a measured one. The
+    platform is the file's name without .yaml, "(order NAME)" kept:
+    ("credit", "sim-tree-16")."""
+    res = (doc or {}).get("results") or {}
+    if not res.get("simulated"):
+        return None
+    m = re.match(r"^(.*?)(?: \(order (.*)\))?$", str(res.get("simulated_platform") or "?"))
+    platform = os.path.splitext(os.path.basename(m.group(1)))[0]
+    if m.group(2):
+        platform += " (order %s)" % os.path.basename(m.group(2))
+    return str(res.get("simulation_model") or "fluid"), platform
+
+
+def simulated_text(sim):
+    """'simulated: credit model, sim-tree-16' (the words every simulated variant carries)."""
+    return "simulated: %s model, %s" % sim
+
+
 def variant(doc):
     """The variant that ran, as the result says (`results.variant`: driver,
     transport or provider, data path where the driver has two): "ucx/sm
     write", "mpi/vader", "tcp". Older results name it from `results.driver`
-    and the data path."""
+    and the data path. A simulated result says so, with its model and
+    platform: "sim/credit send (simulated: credit model, sim-tree-16)", so it
+    is never taken for a measurement, nor merged with another platform's."""
     res = (doc or {}).get("results") or {}
     if res.get("variant"):
-        return str(res["variant"])
-    name = str(res.get("driver") or ((doc or {}).get("config") or {}).get("driver") or "?")
-    return name + " write" if res.get("data_path") == "write" else name
+        name = str(res["variant"])
+    else:
+        name = str(res.get("driver") or ((doc or {}).get("config") or {}).get("driver") or "?")
+        name = name + " write" if res.get("data_path") == "write" else name
+    sim = simulation(doc)
+    return "%s (%s)" % (name, simulated_text(sim)) if sim else name
 
 
 def flatten(tree, prefix=""):
@@ -105,6 +132,7 @@ class Record:
         self.config = (doc or {}).get("config") or {}
         self.flat = flatten(self.config)
         self.variant = variant(doc) if doc is not None else None
+        self.simulated = simulation(doc)   # (model, platform) or None: measured
         self.builder = self.config.get("protocol") in EVENT_BUILDERS
 
     @property
