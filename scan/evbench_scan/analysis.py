@@ -5,9 +5,14 @@ whole resolved config, flattened to dotted keys), each figure reduced to a
 `stats.Spread` over those repeats. `varying` names the keys a reader needs to
 tell the rows apart: the variant first when more than one ran, then every
 config key whose value differs across rows — except the keys that only say
-which variant it was (driver, data_path, bootstrap, driver_options.*), when
-each variant has one value of them.
+which variant it was (driver, data_path, bootstrap, driver_options.*, and in
+a campaign with simulated points the keys a simulation sets itself, such as
+poll_mode), when each variant has one value of them.
+
+Measured and simulated rows are never ranked against each other: `kinds`
+splits the rows into the groups a report compares within.
 """
+from . import simspec
 from .stats import Spread, key as spread_key
 
 # Keys whose values say which variant ran (its name carries them).
@@ -26,6 +31,7 @@ class Row:
         first = members[0]
         self.variant = first.variant    # its name: the scan's `name:`, else what ran
         self.ran_as = first.ran_as      # what evbench says ran (results.variant)
+        self.simulated = first.simulated   # (model, platform) of `evbench sim`, None: measured
         self.config = dict(first.flat, variant=first.variant)
         self.builder = first.builder
         self.ids = [m.id for m in members]
@@ -64,8 +70,14 @@ def rows_of(recs, statuses=("ok",)):
     return [Row(members) for members in groups.values()]
 
 
-def _variant_key(k):
+def is_variant_key(k):
+    """A key that says which variant ran (driver, data path, bootstrap, driver options)."""
     return k in VARIANT_KEYS or k.startswith("driver_options.")
+
+
+def _simulation_key(k, rows, axes):
+    """A key a simulation in `rows` set itself (not one the scan varies)."""
+    return k not in axes and any(k in simspec.sets_itself(r.simulated[0]) for r in rows if r.simulated)
 
 
 def varying(rows, axes=()):
@@ -79,7 +91,7 @@ def varying(rows, axes=()):
     variants = {r.variant for r in rows}
     out = ["variant"] if len(variants) > 1 else []
     for k in differ:
-        if _variant_key(k):
+        if is_variant_key(k) or _simulation_key(k, rows, axes):
             per_variant = {}
             for r in rows:
                 per_variant.setdefault(r.variant, set()).add(_text(r.value(k)))
@@ -89,6 +101,15 @@ def varying(rows, axes=()):
     order = dict((a, i) for i, a in enumerate(axes))
     head, rest = out[:1] if out[:1] == ["variant"] else [], out[1:] if out[:1] == ["variant"] else out
     return head + sorted(rest, key=lambda k: (order.get(k, len(order)), k))
+
+
+def kinds(rows):
+    """[(None, measured rows), ((model, platform), rows simulated so), ...]:
+    measured first, in the rows' order within each."""
+    groups = {}
+    for r in rows:
+        groups.setdefault(r.simulated, []).append(r)
+    return sorted(groups.items(), key=lambda item: (item[0] is not None, item[0] or ()))
 
 
 def is_numeric(rows, k):

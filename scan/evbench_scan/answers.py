@@ -206,7 +206,7 @@ def best_configuration(ctx):
     others = [k for k in ctx.vary if k != "variant"]
     where = " at %s" % tables.config_text(top, others, ctx.fmt) if others else ""
     if len(ranked) < 2 or not others:
-        return [Answer("%s: %s%s." % (top.variant, top.per_node.text(), where))]
+        return [Answer("%s: best %s%s." % (top.variant, top.per_node.text(), where))]
     call = Call("best configuration", top, ranked[1], ctx.config(top, others), ctx.config(ranked[1], others),
                 ctx.flags)
     head = "%s: best %s%s." % (top.variant, top.per_node.text(), where) if call.decided else \
@@ -244,7 +244,30 @@ def not_run(missing):
 
 
 def answer(rows, vary, fmt, scans=(), missing=(), flags=None, schema=None):
-    """Answers, in the order a reader asks (Answer objects: .text, .as_dict())."""
+    """Answers, in the order a reader asks (Answer objects: .text, .as_dict()).
+    A campaign with measured and simulated points is answered per kind,
+    measured first, each sentence of a simulated group starting "Simulated"
+    (with its model and platform when several simulated): a simulation is
+    never ranked against a measurement."""
+    kinds = analysis.kinds(rows)
+    if len(kinds) < 2:
+        return answer_one(rows, vary, fmt, scans, missing, flags, schema)
+    simulated = ["%s model on %s" % sim for sim, _ in kinds if sim]
+    out = [Answer("Measured and simulated (%s) results are answered apart, never ranked against each other; "
+                  "what a simulation found starts \"Simulated\"." % "; ".join(simulated))]
+    for sim, members in kinds:
+        prefix = "" if not sim else "Simulated: " if len(simulated) == 1 else \
+            "Simulated (%s model on %s): " % sim
+        own = [scan for scan in scans if scan.row in members]
+        for said in answer_one(members, analysis.varying(members, vary), fmt, own, () if sim else missing,
+                               flags, schema):
+            said.text = prefix + said.text
+            out.append(said)
+    return out
+
+
+def answer_one(rows, vary, fmt, scans=(), missing=(), flags=None, schema=None):
+    """The answers for rows of one kind (all measured, or one model on one platform)."""
     ctx = Context(rows, vary, fmt, flags, schema)
     out = variants(ctx) + not_run(missing)
     surface = tuning(ctx)

@@ -77,7 +77,8 @@ class Campaign:
             "scan_file": os.path.abspath(scan.path), "mode": mode,
             "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
             "axes": scan.axis_keys(), "repeats": scan.repeats,
-            "points": [{"id": p.id, "values": p.values, "repeat": p.repeat} for p in points],
+            "points": [dict({"id": p.id, "values": p.values, "repeat": p.repeat},
+                            **({"sim": p.sim} if p.sim else {})) for p in points],
             "skipped": list(skipped),
         }
         if order is not None:

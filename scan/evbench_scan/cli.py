@@ -3,7 +3,7 @@ import argparse
 import os
 import sys
 
-from . import collect, expand, failures, hostload, runner, schema, sharedpaths, submit, version
+from . import collect, expand, failures, hostload, runner, schema, sharedpaths, simspec, submit, version
 from .grammar import ScanError, load_scan
 
 
@@ -39,8 +39,9 @@ def cmd_check(args):
     for p in points:
         key = " ".join(p.wrapper or [])
         why = runner.cannot_run(p, drivers["wrapped"].get(key) if key else drivers["plain"])
-        print("%s  %s%s" % (p.id, p.label() or "base config",
-                            "  [cannot run on this machine: %s]" % why if why else ""))
+        print("%s  %s%s%s" % (p.id, p.label() or "base config",
+                              "  [simulated: %s]" % simspec.describe(p.sim) if p.sim else "",
+                              "  [cannot run on this machine: %s]" % why if why else ""))
     for s in skipped:
         print("# skipped %s: %s" % (s["id"], s["reason"]))
     for warning in failures.certain_failures(scan, points):
@@ -74,6 +75,11 @@ def cmd_run(args):
 def cmd_submit(args):
     skipped = []
     scan, points, evbench = _load(args, skipped)
+    simulated = [p.id for p in points if p.sim]
+    if simulated:   # before anything is written, at the line that chose the model
+        path, mark = scan.where("sim.model")
+        raise ScanError(path, mark, "sim.model", "%s (simulated points: %s%s)" % (
+            simspec.LOCAL_ONLY, " ".join(simulated[:5]), " ..." if len(simulated) > 5 else ""))
     outdir = args.output or _default_outdir(args.scan)
     evbench = scan.cluster.get("evbench") or evbench
     opts = {"account": args.account, "partition": args.partition, "queue": args.queue,
@@ -213,8 +219,9 @@ def parser():
     p.add_argument("--reference", action="append", metavar="FILE.json",
                    help="bench/reference.sh -j result to show as a table (repeatable)")
     p.add_argument("--platform", metavar="FILE",
-                   help="platform file (configs/platforms/): put `evbench topo`'s per-shift prediction "
-                        "beside a one-to-one shift scan (needs the evbench binary)")
+                   help="platform file (configs/platforms/): put `evbench topo`'s per-shift prediction, "
+                        "and the credit model's (`evbench sim --model credit`, unless the campaign "
+                        "simulated the scan itself), beside a one-to-one shift scan (needs the evbench binary)")
     p.add_argument("--evbench", help="evbench binary for --platform (default: $EVBENCH, build/bin/evbench, PATH)")
     p.add_argument("--load-bound", type=float, default=hostload.BOUND_CPUS, metavar="CPUS",
                    help="flag points whose other processes' CPU use differs from the campaign's median "

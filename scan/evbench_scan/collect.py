@@ -2,6 +2,8 @@
 import csv
 import io
 import json
+import os
+import re
 
 from . import failures, hostload
 from .campaign import Campaign, read_json, write_atomic
@@ -36,25 +38,51 @@ def figures(doc):
     }
 
 
+def simulation(doc):
+    """(model, platform) of a simulated result (`evbench sim`: results.simulated,
+    simulation_model, simulated_platform), or None for a measured one. The
+    platform is the file's name without .yaml, "(order NAME)" kept:
+    ("credit", "sim-tree-16")."""
+    res = (doc or {}).get("results") or {}
+    if not res.get("simulated"):
+        return None
+    m = re.match(r"^(.*?)(?: \(order (.*)\))?$", str(res.get("simulated_platform") or "?"))
+    platform = os.path.splitext(os.path.basename(m.group(1)))[0]
+    if m.group(2):
+        platform += " (order %s)" % os.path.basename(m.group(2))
+    return str(res.get("simulation_model") or "fluid"), platform
+
+
+def simulated_text(sim):
+    """'simulated: credit model, sim-tree-16' (the words every simulated variant carries)."""
+    return "simulated: %s model, %s" % sim
+
+
 def variant(doc):
     """The variant that ran, as the result says (`results.variant`: driver,
     transport or provider, data path where the driver has two): "ucx/sm
     write", "mpi/vader", "tcp". Older results name it from `results.driver`
-    and the data path."""
+    and the data path. A simulated result says so, with its model and
+    platform: "sim/credit send (simulated: credit model, sim-tree-16)", so it
+    is never taken for a measurement, nor merged with another platform's."""
     res = (doc or {}).get("results") or {}
     if res.get("variant"):
-        return str(res["variant"])
-    name = str(res.get("driver") or ((doc or {}).get("config") or {}).get("driver") or "?")
-    return name + " write" if res.get("data_path") == "write" else name
+        name = str(res["variant"])
+    else:
+        name = str(res.get("driver") or ((doc or {}).get("config") or {}).get("driver") or "?")
+        name = name + " write" if res.get("data_path") == "write" else name
+    sim = simulation(doc)
+    return "%s (%s)" % (name, simulated_text(sim)) if sim else name
 
 
-def display_name(values, ran_as):
+def display_name(values, ran_as, sim=None):
     """What reports call a point's variant: its `name:` (the label axis) when
-    the scan gave one, else the variant that ran, with the wrapper it ran
-    under ("psm2 under with-psm2-shm.sh")."""
+    the scan gave one (a simulated point's still says so, as variant()
+    does), else the variant that ran, with the wrapper it ran under ("psm2
+    under with-psm2-shm.sh")."""
     label = (values or {}).get("label")
     if label not in (None, ""):
-        return str(label)
+        return "%s (%s)" % (label, simulated_text(sim)) if sim else str(label)
     wrapper = (values or {}).get("wrapper")
     if ran_as is not None and wrapper:
         return "%s under %s" % (ran_as, str(wrapper).split()[0].rsplit("/", 1)[-1])
@@ -118,8 +146,9 @@ class Record:
         self.faults = fault_figures(doc)
         self.config = (doc or {}).get("config") or {}
         self.flat = flatten(self.config)
+        self.simulated = simulation(doc)   # (model, platform) or None: measured
         self.ran_as = variant(doc) if doc is not None else None    # results.variant
-        self.variant = display_name(values, self.ran_as)            # what reports call it
+        self.variant = display_name(values, self.ran_as, self.simulated)   # what reports call it
         self.load = None        # hostload.of_point: the host's load while it ran, set by records()
         self.builder = self.config.get("protocol") in EVENT_BUILDERS
 

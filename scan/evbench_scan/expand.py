@@ -19,12 +19,13 @@ import time
 
 import yaml
 
+from . import simspec
 from .grammar import ENV_PREFIX, WRAPPER, Group, ScanError, Variants, is_config_key
 
 class Point:
     """One configuration of a campaign."""
 
-    def __init__(self, index, values, repeat, config, schema, env=None, wrapper=None):
+    def __init__(self, index, values, repeat, config, schema, env=None, wrapper=None, sim=None):
         self.index = index
         self.id = "p%04d" % index
         self.values = values          # flat axis key -> plain value (None: not set), in axis order
@@ -33,6 +34,7 @@ class Point:
         self.schema = schema          # the evbench key table (defaults, units)
         self.env = env or {}          # environment for the point's process (scan env + env.* keys)
         self.wrapper = wrapper        # command (string) the point runs under, or None
+        self.sim = sim                # {"model", "platform", "order"}: an `evbench sim` point; None: `run`
 
     def label(self):
         text = ", ".join("%s=%s" % (k, v) for k, v in self.values.items() if v is not None)
@@ -50,8 +52,11 @@ class Point:
         return self.schema.parse_duration(self.setting(dotted))
 
     def yaml_text(self):
-        return "# evbench point %s: %s\n%s" % (
-            self.id, self.label() or "base config",
+        # A simulated point says how it runs (a changed model or platform
+        # makes it a changed point, whose old result is discarded).
+        sim = "# simulated: evbench sim %s\n" % " ".join(simspec.arguments(self.sim)) if self.sim else ""
+        return "# evbench point %s: %s\n%s%s" % (
+            self.id, self.label() or "base config", sim,
             yaml.safe_dump(self.config, default_flow_style=False, sort_keys=False))
 
 
@@ -162,14 +167,29 @@ def expand(scan):
                                         "%s: no such program (a relative path is taken from the scan "
                                         "file's directory)" % wrapper[0])
                 elif not is_config_key(key):
-                    continue
+                    continue   # label, sim.KEY (below)
                 elif value is None:
                     unset_dotted(config, key)    # ~ / a variant without the key: not set
                 else:
                     set_dotted(config, key, value)
             absolute_paths(config, scan.schema)
-            points.append(Point(len(points) + 1, ordered, repeat, config, scan.schema, env, wrapper))
+            sim = simspec.settings(scan.sim, ordered, scan.path)
+            points.append(Point(len(points) + 1, ordered, repeat, config, scan.schema, env, wrapper, sim))
     return points
+
+
+def check_simulated(scan, points):
+    """A simulated point that sets what evbench sim sets itself, or has no
+    platform, is a mistake in the scan (never a point to skip): a ScanError at
+    the line that set the key, naming the points it hits."""
+    hits = {}
+    for point in points:
+        for key, message in simspec.problems(point):
+            hits.setdefault((key, message), []).append("%s (%s)" % (point.id, point.label() or "base config"))
+    for (key, message), ids in hits.items():
+        path, mark = scan.where(key)
+        raise ScanError(path, mark, key, "%s [%d point%s: %s]" % (
+            message, len(ids), "" if len(ids) == 1 else "s", ", ".join(ids[:3]) + (", ..." if len(ids) > 3 else "")))
 
 
 VALIDATE_JOBS = 4
@@ -180,7 +200,10 @@ def check_point(point, evbench, workdir):
     """Problems `evbench validate` finds in one point, as (key, message) pairs ([] when valid)."""
     path = os.path.join(workdir, "%s.yaml" % point.id)
     with open(path, "w") as f:
-        f.write(point.yaml_text())
+        if point.sim:   # checked as evbench sim runs it (simspec.validation_config)
+            f.write(yaml.safe_dump(simspec.validation_config(point), default_flow_style=False, sort_keys=False))
+        else:
+            f.write(point.yaml_text())
     for attempt in range(4):
         try:
             proc = subprocess.run([evbench, "validate", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -221,6 +244,7 @@ def validated_points(scan, evbench, log=None, skipped=None):
     dropped when the scan says skip_invalid: true (appended to `skipped`, a
     list, with evbench's reason), otherwise a ScanError names the first few."""
     points = expand(scan)
+    check_simulated(scan, points)
     workdir = tempfile.mkdtemp(prefix="evbench-scan-validate-")
     kept = []
     # One line per distinct problem (a typo'd axis key fails every point the

@@ -5,8 +5,9 @@ bars, numeric keys (fragment size, credits, parallel, nodes, ...) lines, one
 per variant (and per value of the other categorical keys); credits and
 parallel together get the tuning-surface heat map; a one-to-one shift scan
 gets its pair matrix, its per-shift profile and, when a platform predicts
-it, measured against predicted. Where other keys vary too, each point is
-the best configuration over them, and the caption says over which.
+it or a simulation of it is at hand, measured against predicted and
+simulated. Where other keys vary too, each point is the best configuration
+over them, and the caption says over which.
 Every point is the median of its repeats with their min..max.
 """
 import os
@@ -164,10 +165,25 @@ SHIFT_FIGURES = (   # (file prefix, name, caption, plots function, data of the s
      "pair_matrix", "matrix", "has_pairs"),
     ("shifts", "Per-shift rate", "Per-node min/avg/max for each shift; shift 0 is a local copy, not network.",
      "shift_profile", "profile", None),
-    ("predicted", "Measured vs predicted", "Measured per-node rate per shift (min–max over nodes) beside the "
-     "platform model's prediction (each flow at its most loaded link's share).",
-     "measured_vs_predicted", "versus", "has_prediction"),
 )
+
+
+def versus_figure(plots, scan, path, title):
+    """Measured (or simulated) per shift against the platform model's
+    prediction and, beside a measured scan, the simulation of the same scan."""
+    name = "%s vs %s" % (scan.kind.capitalize(), " and ".join(
+        ["predicted"] * scan.has_prediction() + ["simulated"] * (scan.beside is not None)))
+    against = []
+    if scan.has_prediction():
+        against.append("the platform model's prediction (each flow at its most loaded link's share)")
+    if scan.beside:
+        against.append("the %s's simulation of the same scan (green: its avg per node, min–max over nodes; "
+                       "%s)" % (scan.beside["label"], scan.beside["source"]))
+    caption = "%s per-node rate per shift (min–max over nodes) beside %s." % (
+        scan.kind.capitalize(), " and ".join(against))
+    path = plots.measured_vs_predicted(scan.versus(), path, "%s: %s" % (name, title), bars=scan.kind,
+                                       simulated=scan.beside["label"] if scan.beside else None)
+    return Figure("%s: %s" % (name, title), caption, path)
 
 
 def shift_figures(plots, scans, fmt, outdir, vary):
@@ -182,6 +198,8 @@ def shift_figures(plots, scans, fmt, outdir, vary):
             path = getattr(plots, draw)(getattr(scan, data)(), os.path.join(outdir, "%s_%d.png" % (prefix, i)),
                                         "%s: %s" % (name, title))
             out.append(Figure("%s: %s" % (name, title), caption, path))
+        if scan.has_versus():
+            out.append(versus_figure(plots, scan, os.path.join(outdir, "predicted_%d.png" % i), title))
     return out
 
 

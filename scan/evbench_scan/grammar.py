@@ -12,9 +12,10 @@ import os
 
 import yaml
 
-from . import rounds
+from . import rounds, simspec
 
-TOP_KEYS = ("name", "description", "base", "config", "env", "axes", "repeats", "order", "skip_invalid", "cluster")
+TOP_KEYS = ("name", "description", "base", "config", "env", "axes", "repeats", "order", "skip_invalid", "cluster",
+            "sim")
 CLUSTER_KEYS = ("launcher", "startup", "margin", "account", "partition", "queue", "port",
                 "overcommit", "evbench", "modules", "max_hosts", "same_host")
 LAUNCHERS = ("srun-env", "srun-pmix", "mpirun", "mpirun-env")
@@ -25,14 +26,15 @@ VARIANTS = "variants"
 #   env.NAME   an environment variable of the point's evbench (and mpirun) process
 #   wrapper    a command the point's evbench (or mpirun) is run under
 #   label      the `name:` of a variants entry (a label for reports)
+#   sim.KEY    how a simulated point runs (simspec.py: model, platform, order)
 ENV_PREFIX = "env."
 WRAPPER = "wrapper"
 VARIANT_NAME = "label"
 
 
 def is_config_key(key):
-    """True for evbench config keys, False for env.NAME, wrapper and label."""
-    return not (key.startswith(ENV_PREFIX) or key in (WRAPPER, VARIANT_NAME))
+    """True for evbench config keys, False for env.NAME, wrapper, label and sim.KEY."""
+    return not (key.startswith(ENV_PREFIX) or simspec.is_sim_key(key) or key in (WRAPPER, VARIANT_NAME))
 
 
 class ScanError(Exception):
@@ -110,6 +112,8 @@ class Scan:
         self.skip_invalid = False
         self.cluster = {}
         self.env = {}             # top-level env: NAME -> value, for every point
+        self.sim = {}             # top-level sim: KEY -> value as written (simspec.py)
+        self.sim_marks = {}       # "sim" and "sim.KEY" -> Mark where the sim: section set it
 
     def axis_list(self):
         return list(self.axes.axes())
@@ -124,19 +128,24 @@ class Scan:
                     seen.append(key)
         return seen
 
-    def mark_of(self, key):
-        """(file, line) that decides `key` in this scan, for error messages."""
+    def where(self, key):
+        """(file, Mark or None) of the scan line that decides `key`."""
         for axis in self.axis_list():
             if isinstance(axis, Variants) and key in axis.marks:
-                return self.path, axis.marks[key].line + 1
+                return self.path, axis.marks[key]
             if axis.key == key:
-                return self.path, axis.mark.line + 1
+                return self.path, axis.mark
+        marks = self.sim_marks if key == "sim" or simspec.is_sim_key(key) else self.config_marks
         while key:
-            if key in self.config_marks:
-                path, mark = self.config_marks[key]
-                return path, mark.line + 1
+            if key in marks:
+                return marks[key] if marks is self.config_marks else (self.path, marks[key])
             key = key.rpartition(".")[0]
-        return self.path, 0
+        return self.path, None
+
+    def mark_of(self, key):
+        """(file, line) that decides `key` in this scan, for error messages."""
+        path, mark = self.where(key)
+        return path, mark.line + 1 if mark is not None else 0
 
 
 def _compose(path, text):
@@ -463,6 +472,8 @@ def parse_scan(text, path, schema):
         scan.skip_invalid = value
     if "cluster" in items:
         scan.cluster = _cluster(path, loader, items["cluster"][1], schema)
+    if "sim" in items:
+        _sim(scan, loader, *items["sim"])
     if "env" in items:
         for k2, v2 in _mapping_items(path, items["env"][1], "env"):
             value = _value(loader, v2)
@@ -489,12 +500,48 @@ def parse_scan(text, path, schema):
             if other.startswith(key + ".") and is_config_key(key):
                 raise ScanError(path, marks[other], other, "'%s' is set by another axis too "
                                 "(set either the map or its keys)" % key)
+    _sim_axes(scan, keys, marks, items)
     return scan
 
 
 def _error_at(path, key):
     """error(node, message) -> the ScanError naming `key` at the node's line."""
     return lambda node, message: ScanError(path, node.start_mark, key, message)
+
+
+def _sim(scan, loader, knode, vnode):
+    """The top-level `sim:` section (simspec.py)."""
+    scan.sim_marks["sim"] = knode.start_mark
+    for k2, v2 in _mapping_items(scan.path, vnode, "sim"):
+        key, value = k2.value, _value(loader, v2)
+        if key not in simspec.KEYS:
+            raise ScanError(scan.path, k2.start_mark, "sim." + key, "unknown sim key%s (known: %s)" % (
+                did_you_mean(key, simspec.KEYS), ", ".join(simspec.KEYS)))
+        why = simspec.check_value(key, value, scan.path)
+        if why:
+            raise ScanError(scan.path, v2.start_mark, "sim." + key, why)
+        scan.sim[key], scan.sim_marks["sim." + key] = value, k2.start_mark
+
+
+def _sim_axes(scan, keys, marks, items):
+    """sim.KEY axes (and variants maps) take the values the section takes;
+    simulated points are never submitted, so sim and cluster exclude each other."""
+    for axis in scan.axis_list():
+        for key in (axis.keys if isinstance(axis, Variants) else [axis.key]):
+            if key == "sim":
+                raise ScanError(scan.path, marks[key], key, "expected sim.model, sim.platform or sim.order "
+                                "as the axis (or maps: sim: [{model: fluid}, {model: credit}])")
+            if not simspec.is_sim_key(key):
+                continue
+            for value in (row.get(key) for row in axis.rows) if isinstance(axis, Variants) else axis.values:
+                why = simspec.check_value(key[len(simspec.PREFIX):], value, scan.path)
+                if why:
+                    raise ScanError(scan.path, marks[key], key, why)
+    if "cluster" in items and ("sim" in items or any(simspec.is_sim_key(k) for k in keys)):
+        key = "sim" if "sim" in items else next(k for k in keys if simspec.is_sim_key(k))
+        mark = items["sim"][0].start_mark if "sim" in items else marks[key]
+        raise ScanError(scan.path, mark, key, "%s (drop the cluster: section at line %d)" % (
+            simspec.LOCAL_ONLY, items["cluster"][0].start_mark.line + 1))
 
 
 def did_you_mean(word, candidates):

@@ -16,9 +16,10 @@ returns its path.  What each figure is for:
 - shift_profile: min/avg/max over nodes per shift of a shift scan; shift 0
   (local copy) is drawn apart so it never looks like the best network shift.
 - measured_vs_predicted: measured per-shift rate beside the routing
-  prediction (1 / max flows per link), with the links that explain the worst
-  shifts named below the axes (the DAQPIPE paper's figure 6 beside its
-  simulator).
+  prediction (1 / max flows per link) and, when there is one, a simulation
+  of the same scan (the credit model's per-shift rate), with the links that
+  explain the worst shifts named below the axes (the DAQPIPE paper's
+  figure 6 beside its simulator).
 
 A "point" is a tuple (x, median, lo, hi, n): the median over n repeats and
 the min..max of those repeats (lo == hi == median when n == 1).  Error bars
@@ -520,14 +521,19 @@ def _xticks_int(ax, xs):
     ax.set_xticklabels([str(x) for x in xs[::step]])
 
 
-def measured_vs_predicted(shifts, path, title):
-    """Measured per-shift rate (bars, min..max over nodes) beside the routing prediction.
+def measured_vs_predicted(shifts, path, title, bars="measured", simulated=None):
+    """Measured per-shift rate (bars, min..max over nodes) beside the routing prediction
+    and a simulation of the same scan.
 
     shifts: [{"shift", "measured": {"min","avg","max"}, "predicted": {"min","avg","max"}
-    or None, "worst_links": [str]}].  The prediction is a step line (avg, one step per
-    shift) with a thin dotted line for its min; the 2-3 worst measured shifts get red
-    tick labels and their worst links are listed below the axes, not over the data.
-    Entries with "local_copy" true (shift 0) are left out, and the note says so.
+    or None, "worst_links": [str], "simulated": {"min","avg","max"} or None (optional)}].
+    The prediction is a step line (avg, one step per shift) with a thin dotted line for
+    its min; the simulation (legend: `simulated`, e.g. "credit model on emulated-2x4")
+    green diamonds at its avg with its min..max over nodes, beside each bar.  The 2-3
+    worst measured shifts get red tick labels and their worst links are listed below the
+    axes, not over the data.  `bars` names what the bars are ("measured", or "simulated"
+    for a simulation set against the prediction alone).  Entries with "local_copy" true
+    (shift 0) are left out, and the note says so.
     """
     left_out = [s for s in shifts if s.get("local_copy")]
     shifts = [s for s in shifts if not s.get("local_copy")]
@@ -540,15 +546,22 @@ def measured_vs_predicted(shifts, path, title):
         m = [s["measured"] for s in shifts]
         ax.bar(xs, [v["avg"] for v in m], 0.7, color="C0", capsize=3, ecolor="black",
                yerr=_spans([(v["avg"], v["min"], v["max"]) for v in m]),
-               label="measured: avg per node,\nbars min\u2013max over nodes")
+               label="%s: avg per node,\nbars min\u2013max over nodes" % bars)
         pred = [s["predicted"] for s in shifts]
         if any(pred):
             ax.plot(*_steps(xs, [p["avg"] if p else None for p in pred]), color="C3", linewidth=2.2,
                     label="predicted avg\n(1 / max flows per link)")
             ax.plot(*_steps(xs, [p["min"] if p else None for p in pred]), color="C3", linewidth=1.2,
                     linestyle=":", label="predicted min")
+        sims = [(s["shift"], s["simulated"]) for s in shifts if s.get("simulated")]
+        if simulated and sims:
+            ax.errorbar([x + SIM_OFFSET for x, _ in sims], [v["avg"] for _, v in sims],
+                        yerr=_spans([(v["avg"], v["min"], v["max"]) for _, v in sims]), fmt="D",
+                        color="C2", ecolor=SIM_WHISKER, markersize=7, markeredgecolor="black",
+                        markeredgewidth=0.6, elinewidth=1.6, capsize=3, label="%s:\navg per node, min\u2013max" % simulated)
         _xticks_int(ax, xs)
-        top = max([v["max"] for v in m] + [p["max"] for p in pred if p] + [1e-9])
+        top = max([v["max"] for v in m] + [p["max"] for p in pred if p] +
+                  [v["max"] for _, v in sims] + [1e-9])
         ax.set_ylim(0, top * 1.1)
         if xs:
             ax.set_xlim(min(xs) - 0.7, max(xs) + 0.7)
@@ -564,8 +577,12 @@ def measured_vs_predicted(shifts, path, title):
         ax.set_axisbelow(True)
         _legend_right(ax)
         _mvp_notes(ax, worst, [s["shift"] for s in shifts if not s["predicted"]] if any(pred) else None,
-                   [s["shift"] for s in left_out], width)
+                   [s["shift"] for s in left_out], width, bars)
         return _save(fig, path)
+
+
+SIM_OFFSET = 0.2   # the simulated series sits beside the bar's own whisker, inside its shift
+SIM_WHISKER = "#1b5e20"   # a dark green: its whiskers stay visible over the blue bars
 
 
 def _steps(xs, ys):
@@ -581,10 +598,10 @@ def _steps(xs, ys):
     return px, py
 
 
-def _mvp_notes(ax, worst, unpredicted, left_out, width):
+def _mvp_notes(ax, worst, unpredicted, left_out, width, bars="measured"):
     notes = []
     if worst:
-        notes.append("worst measured shifts (red):")
+        notes.append("worst %s shifts (red):" % bars)
         notes += ["  shift %s: %s %s%s" % (s["shift"], _fmt(s["measured"]["avg"]), BW_UNIT,
                                           ("; worst links " + ", ".join(s["worst_links"][:3]))
                                           if s.get("worst_links") else "") for s in worst]

@@ -10,13 +10,15 @@ told apart by the keys that vary across the campaign, shown as key=value;
 a baseline campaign is compared point by point, only where every key is
 equal. Sizes are labelled with the unit words of the key table saved with
 the campaign, so no evbench binary is needed (except for --platform, which
-asks `evbench topo` for its prediction).
+asks `evbench topo` for its prediction and, for a measured shift scan the
+campaign has not simulated, `evbench sim --model credit`: simshifts.py).
+Measured and simulated results are never ranked against each other.
 """
 import base64
 import json
 import os
 
-from . import analysis, answers, collect, figures, hostload, rounds, tables
+from . import analysis, answers, collect, figures, hostload, rounds, simshifts, tables
 from .campaign import Campaign
 from .shifts import ShiftScan, ShiftScanError, is_shift_scan, platform_prediction
 
@@ -77,6 +79,7 @@ def analyse(root, baseline=None, platform=None, evbench=None, load_bound=hostloa
     fmt = formatter(campaign.schema())
     vary = analysis.varying(rows, meta.get("axes") or ())
     scans = [ShiftScan(r, _nodes(r)) for r in rows if is_shift_scan(r)]
+    simulations = []   # (file name, result document) of the simulations the report ran
     if platform:
         if not scans:
             raise ReportError("--platform %s: the campaign has no one-to-one shift scan to predict" % platform)
@@ -85,9 +88,20 @@ def analyse(root, baseline=None, platform=None, evbench=None, load_bound=hostloa
                 scan.apply_prediction(platform_prediction(evbench, platform, scan.nodes))
             except ShiftScanError as err:
                 raise ReportError(str(err))
+    # The credit model beside a measured scan: the campaign's own simulation
+    # of it, else (with --platform) one the report runs.
+    for scan in simshifts.pair(scans, platform):
+        if platform:
+            try:
+                simulated, doc = simshifts.simulate(evbench, platform, scan)
+            except ShiftScanError as err:
+                raise ReportError(str(err))
+            name = "credit_%d.json" % len(simulations)
+            scan.set_beside(simulated, "evbench sim --model credit, run by the report: %s" % name)
+            simulations.append((name, doc))
     return {"meta": meta, "recs": recs, "rows": rows, "base_rows": base_rows, "fmt": fmt,
-            "vary": vary, "scans": scans, "schema": campaign.schema(),
-            "flags": hostload.LoadFlags(recs, load_bound)}
+            "vary": vary, "scans": scans, "simulations": simulations, "schema": campaign.schema(),
+            "flags": hostload.LoadFlags([r for r in recs if not r.simulated], load_bound)}
 
 
 def _nothing_finished(recs):
@@ -107,6 +121,8 @@ def write_report(root, outdir, baseline=None, reference_files=(), platform=None,
     a = analyse(root, baseline, platform, evbench, load_bound)
     meta, rows, vary, fmt, scans, flags = a["meta"], a["rows"], a["vary"], a["fmt"], a["scans"], a["flags"]
     os.makedirs(outdir, exist_ok=True)
+    for name, doc in a["simulations"]:
+        simshifts.write(outdir, name, doc)
     figs = figures.all_figures(rows, a["base_rows"], vary, fmt, outdir, scans, flags) if rows else []
     missing = tables.not_run(meta, a["recs"], fmt)
     said = answers.answer(rows, vary, fmt, scans, missing.body, flags, a["schema"]) if rows else \
@@ -133,8 +149,8 @@ def write_report(root, outdir, baseline=None, reference_files=(), platform=None,
                                    "network_per_node_gbps": r.network.as_dict(),
                                    "aggregate_gbps": r.aggregate.as_dict()} for r in analysis.ranked(rows)],
                "figures": [f.file for f in figs],
-               "shift_scans": [{"points": s.row.ids, "nodes": s.nodes, "pair_matrix_gbps": s.matrix(),
-                                "shifts": s.profile()} for s in scans],
+               "shift_scans": [dict({"points": s.row.ids, "nodes": s.nodes, "pair_matrix_gbps": s.matrix(),
+                                     "shifts": s.profile()}, **_beside(s)) for s in scans],
                "not_run": missing.body}
     if fault_entries:
         summary["faults"] = fault_entries
@@ -147,7 +163,8 @@ def write_report(root, outdir, baseline=None, reference_files=(), platform=None,
                "status": summary["status"], "baseline": baseline, "answer": sentences,
                "order": rounds.order_line(meta),
                "tables": tabs, "figures": figs, "builders": any(r.builder for r in rows),
-               "micro": any(not r.builder for r in rows), "platform": platform}
+               "micro": any(not r.builder for r in rows), "platform": platform,
+               "simulated": any(r.simulated for r in rows)}
     md_path = os.path.join(outdir, "report.md")
     html_path = os.path.join(outdir, "report.html")
     with open(md_path, "w") as f:
@@ -158,6 +175,14 @@ def write_report(root, outdir, baseline=None, reference_files=(), platform=None,
     with open(html_path, "w") as f:
         f.write(_render("report.html.j2", context))
     return html_path, md_path
+
+
+def _beside(scan):
+    """summary.json's record of the simulation drawn beside a shift scan."""
+    if not scan.beside:
+        return {}
+    return {"simulated_beside": {"model_platform": scan.beside["label"], "source": scan.beside["source"],
+                                 "per_node_gbps": dict((str(k), v) for k, v in sorted(scan.beside["steps"].items()))}}
 
 
 def _md_cell(value):

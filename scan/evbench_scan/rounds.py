@@ -106,6 +106,7 @@ def decision(root):
     rows = analysis.rows_of(recs)
     if not rows:
         return False, "no configuration has finished yet"
+    rows = analysis.kinds(rows)[0][1]   # the measured ones (simulated points are never ranked with them)
     fmt = lambda key, value: collect.cell(value)
     call = headline(Context(rows, analysis.varying(rows, meta_axes), fmt, hostload.LoadFlags(recs)))
     if call is None:

@@ -1,6 +1,8 @@
 """Running a campaign's points one after another with the local bootstrap.
 
-Each point is one `evbench run POINT.yaml --json TMP` in its own session
+Each point is one `evbench run POINT.yaml --json TMP` (a simulated point:
+`evbench sim POINT.yaml --model M --platform P ... --json TMP --quiet`,
+simspec.py) in its own session
 (process group); its JSON is renamed into results/ only when evbench exits,
 so an interrupted or crashed point never looks complete. Ctrl-C (or SIGTERM)
 kills the running process group, rewrites the index from what is done and
@@ -14,7 +16,7 @@ import subprocess
 import tempfile
 import time
 
-from . import collect, failures, hostload, rounds
+from . import collect, failures, hostload, rounds, simspec
 from .campaign import Campaign
 from .progress import Progress
 
@@ -26,7 +28,10 @@ class Interrupted(Exception):
 
 
 def point_timeout(point):
-    """Generous wall-clock limit for one point (its run time x3 + 60 s)."""
+    """Generous wall-clock limit for one point (its run time x3 + 60 s; a
+    simulation's wall time does not follow its simulated duration)."""
+    if point.sim:
+        return simspec.TIMEOUT_S
     try:
         run = point.seconds("duration") + point.seconds("warmup")
     except ValueError:
@@ -75,7 +80,7 @@ def launch_prefix(point, env=None):
     environment says otherwise; the point's own environment variables are
     exported to the ranks (OMPI_MCA_* are read by mpirun itself). The
     point's `bind` becomes Open MPI's binding flags (submit.MPIRUN_BIND)."""
-    if point.setting("bootstrap") != "mpi":
+    if point.setting("bootstrap") != "mpi" or point.sim:
         return []
     from .submit import MPIRUN_BIND, bind_of, ranks_of
     env = os.environ if env is None else env
@@ -92,7 +97,10 @@ def launch_prefix(point, env=None):
 
 
 def point_command(point, evbench, config_path, json_path, extra_args=(), env=None):
-    """argv of one point: [wrapper...] [mpirun ...] evbench run CONFIG --json FILE."""
+    """argv of one point: [wrapper...] [mpirun ...] evbench run CONFIG --json FILE
+    (or evbench sim ..., simspec.command)."""
+    if point.sim:
+        return simspec.command(point, evbench, config_path, json_path, extra_args)
     return list(point.wrapper or []) + launch_prefix(point, env) + \
         [evbench, "run", config_path, "--json", json_path] + list(extra_args)
 
@@ -139,8 +147,9 @@ def _read(path):
 
 def cannot_run(point, drivers):
     """Why `evbench drivers --json` says this point's driver or variant cannot
-    run here (None: it can, or nothing is known)."""
-    if not drivers:
+    run here (None: it can, or nothing is known). A simulated point's driver
+    is the simulation's, not this machine's."""
+    if not drivers or point.sim:
         return None
     driver = point.setting("driver")
     entry = next((d for d in drivers if d.get("driver") == driver), None)

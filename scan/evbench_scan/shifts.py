@@ -11,7 +11,8 @@ are reduced cell by cell to their median.
 Predictions come from the results (`results.shifts[].predicted`, written
 when the run had `topology.platform`) or from `evbench topo PLATFORM --json`
 (`report --platform FILE`): the rate each flow gets from the most loaded
-link on its route.
+link on its route. A simulation of the same scan (the credit model's,
+simshifts.py) can be set beside a measured one, as a second series.
 """
 import json
 import os
@@ -50,6 +51,10 @@ class ShiftScan:
 
     def __init__(self, row, nodes):
         self.row, self.nodes = row, nodes
+        self.simulated = row.simulated   # (model, platform): an `evbench sim` scan; None: measured
+        self.kind = "simulated" if row.simulated else "measured"
+        self.beside = None               # a simulation of this scan: set_beside()
+        self.drawn_beside = False        # this simulation is drawn beside a measured scan
         by_shift = {}
         for doc in row.docs():
             for entry in _shifts(doc):
@@ -106,6 +111,19 @@ class ShiftScan:
     def has_prediction(self):
         return any(s["predicted"] for s in self.network_steps())
 
+    def set_beside(self, other, source):
+        """Draw the simulated ShiftScan `other` beside this one; `source` says
+        where it came from (its points, or the file the report wrote)."""
+        self.beside = {"label": "%s model on %s" % other.simulated, "source": source,
+                       "steps": dict((s["shift"], {"min": s["min"], "avg": s["avg"].median, "max": s["max"]})
+                                     for s in other.network_steps())}
+        other.drawn_beside = True
+
+    def has_versus(self):
+        """A measured-vs-predicted figure of its own: a prediction or a simulation
+        to set it against, and not already drawn beside a measured scan."""
+        return (self.has_prediction() or self.beside is not None) and not self.drawn_beside
+
     def profile(self):
         """What plots.shift_profile takes."""
         return [{"shift": s["shift"], "min": s["min"], "avg": s["avg"].median, "max": s["max"],
@@ -121,7 +139,8 @@ class ShiftScan:
                         "measured": {"min": s["min"], "avg": s["avg"].median, "max": s["max"]},
                         "predicted": {"min": pn.get("min"), "avg": pn.get("avg"), "max": pn.get("max")}
                         if p else None,
-                        "worst_links": list((p or {}).get("worst_links") or [])})
+                        "worst_links": list((p or {}).get("worst_links") or []),
+                        "simulated": self.beside["steps"].get(s["shift"]) if self.beside else None})
         return out
 
     def sentences(self):
@@ -132,8 +151,9 @@ class ShiftScan:
         out = []
         avg = Spread([s["avg"].median for s in net])
         local = self.local_step()
-        text = "Over %d nodes and %d network shifts the per-node rate averages %.2f Gb/s (shifts range " \
-               "%.2f–%.2f)" % (self.nodes, len(net), statistics.mean(avg.values), avg.lo, avg.hi)
+        text = "Over %d nodes and %d network shifts the %sper-node rate averages %.2f Gb/s (shifts range " \
+               "%.2f–%.2f)" % (self.nodes, len(net), "simulated " if self.simulated else "",
+                              statistics.mean(avg.values), avg.lo, avg.hi)
         if local:
             text += "; shift 0, each node copying to itself (%.2f Gb/s), is a local copy and left out" % (
                 local["avg"].median)
@@ -157,16 +177,34 @@ class ShiftScan:
                       if s["predicted"] and (s["predicted"].get("per_node") or {}).get("avg")]
             if ratios:
                 lo, hi = min(r for r, _ in ratios), max(r for r, _ in ratios)
-                out.append("Measured / predicted per shift: %.2f–%.2f." % (lo, hi))
+                out.append("%s: %.2f–%.2f." % ("Per shift, simulated / predicted" if self.simulated else
+                                                "Measured / predicted per shift", lo, hi))
             for s in sorted(net, key=lambda s: s["avg"].median)[:2]:
                 links = (s["predicted"] or {}).get("worst_links") or []
                 if links:
                     flows = s["predicted"].get("max_flows")
-                    out.append("Shift %d (%.2f Gb/s measured, %.2f predicted) is limited by %s%s." % (
-                        s["shift"], s["avg"].median, s["predicted"]["per_node"]["avg"],
+                    out.append("Shift %d (%.2f Gb/s %s, %.2f predicted) is limited by %s%s." % (
+                        s["shift"], s["avg"].median, self.kind, s["predicted"]["per_node"]["avg"],
                         ", ".join(links[:3]), "" if flows is None else
                         " (%d flow%s on the busiest link)" % (flows, "" if flows == 1 else "s")))
+        out += self.beside_sentences(net)
         return out
+
+    def beside_sentences(self, net):
+        """What the simulation beside this scan says, per shift."""
+        if not self.beside:
+            return []
+        steps = self.beside["steps"]
+        both = [(s["avg"].median, steps[s["shift"]]["avg"]) for s in net if steps.get(s["shift"])]
+        if not both:
+            return []
+        sim = [v for _, v in both]
+        text = "The %s (%s) gives %.2f–%.2f Gb/s per node over the shifts" % (
+            self.beside["label"], self.beside["source"], min(sim), max(sim))
+        ratios = [m / v for m, v in both if v]
+        if ratios:
+            text += "; %s / simulated per shift: %.2f–%.2f" % (self.kind, min(ratios), max(ratios))
+        return [text + "."]
 
 
 def platform_prediction(evbench, platform, nodes):

@@ -41,9 +41,16 @@ def variants(rows, vary, fmt):
     renamed = any(r.ran_as and r.ran_as != r.variant for r in tops)
     if renamed:
         head.insert(1, "ran as")
+    # A simulated variant stands against the fastest of its own model and
+    # platform, a measured one against the fastest measured.
+    fastest, mixed = {}, len({r.simulated for r in tops}) > 1
+    for r in tops:
+        fastest.setdefault(r.simulated, r)
     body = []
     for r in tops:
-        vs = "fastest" if r is tops[0] else Verdict(r.per_node, tops[0].per_node).text()
+        lead = fastest[r.simulated]
+        vs = ("fastest %s" % ("simulated" if r.simulated else "measured") if mixed else "fastest") \
+            if r is lead else Verdict(r.per_node, lead.per_node).text()
         line = [r.variant, _g(r.per_node), _range(r.per_node), str(r.per_node.n), _g(r.network),
                 _g(r.aggregate), vs, config_text(r, others, fmt), " ".join(r.ids)]
         if renamed:
@@ -51,6 +58,9 @@ def variants(rows, vary, fmt):
         body.append(line)
     note = "Each variant at its best configuration%s." % (
         " over %s" % ", ".join(others) if others else "")
+    if mixed:
+        note += " A simulated variant is set only against the fastest simulated by the same model on the " \
+                "same platform, a measured one against the fastest measured."
     return Table("Variants", head, body, note)
 
 

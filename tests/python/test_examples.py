@@ -23,6 +23,7 @@ EXPECTED = {
     "credits-parallel": 4 * 3 * 3,  # credits x parallel x 3 repeats
     "nodes": 2 * 4 * 2,             # scheduling x (nodes, parallel) x 2 repeats
     "shift-scan": 2,                # one point (every shift inside it) x 2 repeats
+    "shift-scan-credit": 2,         # the shift scan measured, and simulated by the credit model
     "paper": 27,
     "scaling-slurm": 12,
     "faults": 4,

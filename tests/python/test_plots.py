@@ -381,6 +381,37 @@ def test_measured_vs_predicted_without_prediction(tmp_path):
     assert any("no prediction" in t.get_text() for t in facts["texts"])
 
 
+def test_measured_vs_predicted_draws_a_simulation_beside_the_bars(tmp_path):
+    """The credit model's per-shift rate: a green marker at its avg, whiskers over
+    its min..max, beside (not over) each bar's own whisker, named in the legend;
+    the y axis leaves room for its highest node."""
+    shifts = []
+    for s in range(1, 6):
+        shifts.append({"shift": s, "measured": {"min": 0.3, "avg": 0.5, "max": 0.6},
+                       "predicted": {"min": 0.4, "avg": 0.5, "max": 0.5}, "worst_links": [],
+                       "simulated": None if s == 3 else {"min": 0.2 * s, "avg": 0.25 * s, "max": 0.3 * s}})
+    check_png(plots.measured_vs_predicted(shifts, str(tmp_path / "sim.png"), "Measured vs predicted and simulated",
+                                          simulated="credit model on emulated-2x4"))
+    facts = common_checks(plots.last_figure)
+    ax = data_axes(plots.last_figure)[0]
+    (marks,) = [line for line in ax.lines if line.get_marker() == "D"]
+    assert list(marks.get_xdata()) == [s + plots.SIM_OFFSET for s in (1, 2, 4, 5)]
+    assert list(marks.get_ydata()) == [0.25 * s for s in (1, 2, 4, 5)]
+    assert 0 < plots.SIM_OFFSET < 0.35          # inside its shift's bar (0.7 wide), off the bar's whisker
+    assert sorted(round(x, 6) for x in error_bar_lengths(ax)) == sorted(
+        [0.3] * 5 + [round(0.1 * s, 6) for s in (1, 2, 4, 5)])
+    assert ax.get_ylim()[1] >= 1.5                # the simulation's highest node (0.3 x 5)
+    legend = [t.get_text() for t in facts["legends"][0].get_texts()]
+    assert any(t.startswith("credit model on emulated-2x4:") for t in legend)
+    # A simulation set against the prediction alone says so in its bars and notes.
+    alone = [dict(s, simulated=None) for s in shifts]
+    plots.measured_vs_predicted(alone, str(tmp_path / "alone.png"), "Simulated vs predicted", bars="simulated")
+    facts = common_checks(plots.last_figure)
+    legend = [t.get_text() for t in facts["legends"][0].get_texts()]
+    assert any(t.startswith("simulated: avg per node") for t in legend) and not any("credit" in t for t in legend)
+    assert any("worst simulated shifts" in t.get_text() for t in facts["texts"])
+
+
 @pytest.mark.parametrize("name", ["grouped_bars", "lines", "heatmap", "pair_matrix", "shift_profile",
                                   "measured_vs_predicted"])
 def test_every_figure_is_documented(name):

@@ -81,6 +81,12 @@ class OptionTable {
   OptionTable(std::initializer_list<Row> rows) : rows_(rows) {
     for (const Row& r : rows_) specs_.push_back(r.spec);
   }
+  // The driver's own rows, then rows embedded from elsewhere (the chassis's:
+  // drivers/common/chassis_options.hpp).
+  OptionTable(std::initializer_list<Row> rows, const std::vector<Row>& embedded) : rows_(rows) {
+    rows_.insert(rows_.end(), embedded.begin(), embedded.end());
+    for (const Row& r : rows_) specs_.push_back(r.spec);
+  }
 
   const std::vector<KeySpec>& specs() const { return specs_; }
 

@@ -1,6 +1,6 @@
 // The libfabric driver's completion side: reading the CQ (which also drives
 // progress), turning entries and error entries into Completions, control
-// messages, and what happens when a peer goes away.
+// messages (a peer going away: lf_peer.cpp).
 //
 // Every user operation is reported exactly once. An operation is "retired"
 // when it is reported (or, for internal ones, done with); its Op goes back to
@@ -399,51 +399,6 @@ void LfDriver::cancel(Op* op, OpStatus status, const std::string& why) {
   op->cancel_status = status;
   op->error = why;
   (void)fi_cancel(&fabric_->ep()->fid, op->context());
-}
-
-void LfDriver::peer_down(PeerId peer, OpStatus status, const std::string& why) {
-  if (!book_.go_down(peer, status)) return;  // one peer_event per peer
-  done_.peer_event(peer, status);
-  done_.note(why);
-
-  // Everything this rank sends to it fails now, whether still queued here or
-  // already held by libfabric (some providers never complete those: ofi_rxm
-  // keeps rendezvous sends to a vanished peer forever). Notifications first,
-  // so that their writes are reported once.
-  std::vector<Op*> tx;
-  for (Op* op : ops_.live_ops()) {
-    if (op->peer == peer && !op->reported && !op->abandoned && !is_rx(op)) tx.push_back(op);
-  }
-  (void)tx_queue_.take(peer);  // still live: failed below with the rest
-  for (Op* op : tx) {
-    if (op->kind != OpKind::ctl_send || !op->live) continue;
-    if (Op* parent = std::exchange(op->parent, nullptr)) write_part_done(parent, status, why);
-    retire(op);
-  }
-  for (Op* op : tx) {
-    if (!op->live || op->reported || op->abandoned) continue;
-    if (op->kind == OpKind::send) {
-      finish_user(op, status, 0, peer, op->tag, why);
-    } else if (op->kind == OpKind::write) {
-      if (Op* note = std::exchange(op->follow_up, nullptr)) retire(note);
-      op->parts = 1;
-      write_part_done(op, status, why);
-    }
-  }
-  // Receives posted for it, and any-peer receives once nobody is left.
-  std::vector<Op*> recvs;
-  const bool none_left = book_.all_down();
-  for (Op* op : user_recvs_) {
-    if (op->peer == peer || (none_left && op->peer == kAnyPeer)) recvs.push_back(op);
-  }
-  for (Op* op : recvs) {
-    if (op->peer == kAnyPeer) {
-      cancel(op, book_.any_status(),
-             prefix() + ": receive from any rank: every peer is gone (last: " + why + ")");
-    } else {
-      cancel(op, status, why);
-    }
-  }
 }
 
 }  // namespace evb::libfabric

@@ -136,7 +136,8 @@ class LfDriver final : public Driver {
   void retire(Op* op);  // done with it: back to the pool once libfabric is too
   bool check_segments(std::span<const Segment> segments, size_t limit, Op* op, std::string* why);
   void cancel(Op* op, OpStatus status, const std::string& why);
-  void peer_down(PeerId peer, OpStatus status, const std::string& why);
+  void peer_down(PeerId peer, OpStatus status, const std::string& why);  // lf_peer.cpp
+  void fail_peer_ops(PeerId peer, OpStatus status, const std::string& why);
   PeerId rank_of(fi_addr_t addr) const;
   PeerId writer_of(fi_addr_t src) const;  // remote CQ data source, kAnyPeer if unknown
   void remote_write(PeerId peer, size_t bytes, uint32_t immediate);

@@ -8,6 +8,7 @@
 
 #include "core/config.hpp"
 #include "core/config_table.hpp"
+#include "drivers/common/chassis_options.hpp"
 
 namespace evb::libfabric {
 
@@ -23,7 +24,7 @@ enum class ProgressMode { manual, automatic };
 
 // Filled by parse_lf_options(): the option table (lf_options.cpp) holds
 // every default; an LfOptions{} does not (parse_lf_options(nullptr) does).
-struct LfOptions {
+struct LfOptions : ChassisOptions {
   std::string provider;       // "auto", a short name ("tcp") or "tcp;ofi_rxm"
   std::string domain;         // fi_info domain name ("" = any), e.g. "mlx5_0", "eth0"
   std::string interface;      // "auto", "any" or a source address / host name
@@ -35,8 +36,6 @@ struct LfOptions {
   bool inject = false;  // small sends with fi_tinject (completed at post time)
   bool source = false;  // ask for FI_SOURCE (writer rank of remote writes)
   std::chrono::milliseconds keepalive_timeout{};  // 0 = no keepalive
-  std::chrono::milliseconds connect_timeout{};
-  std::chrono::milliseconds shutdown_timeout{};
   bool exclude_lost_peers = false;  // on_failure: exclude (the provider must survive it)
 };
 

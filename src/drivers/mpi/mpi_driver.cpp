@@ -343,7 +343,8 @@ void MpiDriver::shutdown() {
   // already be gone.
   pool_.cancel_receives();
   any_source_.clear();  // held back: MPI never saw them
-  const int64_t deadline = now_ns() + s_to_ns(options_.shutdown_timeout_s);
+  const int64_t deadline =
+      now_ns() + static_cast<int64_t>(options_.shutdown_timeout.count()) * 1000000;
   std::vector<FinishedOp> sink;
   while (pool_.in_flight() > 0 && now_ns() < deadline) {
     sink.clear();

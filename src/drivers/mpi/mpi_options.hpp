@@ -7,6 +7,7 @@
 
 #include "core/config.hpp"
 #include "core/config_table.hpp"
+#include "drivers/common/chassis_options.hpp"
 #include "drivers/mpi/mpi_requests.hpp"
 
 namespace evb::mpi {
@@ -19,11 +20,10 @@ enum class WaitMode : uint8_t {
 
 // Filled by MpiOptions::from(): the option table (mpi_options.cpp) holds
 // every default; an MpiOptions{} does not (MpiOptions::from(nullptr) does).
-struct MpiOptions {
+struct MpiOptions : ChassisOptions {
   bool sync_send = false;   // MPI_Issend: completion means "matched by the receiver"
   size_t max_requests = 0;  // operations in flight at once
   PollMethod poll_method = PollMethod::testsome;
-  double shutdown_timeout_s = 0;  // shutdown(): wait this long for unfinished sends
   WaitMode wait = WaitMode::none;
   // waitany: block only for waits at least this long (no engine timer due
   // sooner); shorter ones sleep one 1-us poll interval, so the engine polls

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <vector>
 
+#include "drivers/common/peer_down.hpp"
 #include "drivers/common/rank_tags.hpp"
 #include "drivers/psm2/psm2_driver.hpp"
 
@@ -83,22 +84,29 @@ void Psm2Driver::on_control(uint32_t magic, PeerId from) {
   }
 }
 
+// A peer's bye, in the chassis's order (drivers/common/peer_down.hpp): PSM2
+// reports no loss of its own, so a peer only ever closes here.
 void Psm2Driver::peer_closed(PeerId peer) {
-  if (!book_.go_down(peer, OpStatus::peer_closed)) return;  // one peer_event per peer
-  done_.peer_event(peer, OpStatus::peer_closed);
-  const bool none_left = book_.all_down();
+  take_peer_down(
+      book_, done_, peer, OpStatus::peer_closed,
+      prefix() + ": " + "rank " + std::to_string(peer) + " shut down", LateLoss::ignored,
+      [this](PeerId p, OpStatus st, const std::string&) { cancel_receives(p, st); },
+      [this](OpStatus st, const std::string&) { cancel_receives(kAnyPeer, st); });
+}
+
+// Receives posted for `peer` (kAnyPeer: the any-peer ones) complete with
+// `status`: cancelled before a match, they complete here; otherwise their
+// message is in and they complete through the queue as usual.
+void Psm2Driver::cancel_receives(PeerId peer, OpStatus status) {
   std::vector<Op*> doomed;
   for (Op* op : posted_recvs_)
-    if (op->peer == peer || (none_left && op->peer == kAnyPeer)) doomed.push_back(op);
+    if (op->peer == peer) doomed.push_back(op);
   for (Op* op : doomed) {
-    // Cancelled before a match: it completes here; otherwise its message is
-    // in and it completes through the queue as usual.
     if (psm2_mq_cancel(&op->req) != PSM2_OK) continue;
     psm2_mq_status2_t st{};
     psm2_mq_test2(&op->req, &st);
     posted_recvs_.erase(op);
-    done_.push(
-        Completion{op->cookie, OpType::recv, OpStatus::peer_closed, op->peer, op->tag, 0, 0});
+    done_.push(Completion{op->cookie, OpType::recv, status, op->peer, op->tag, 0, 0});
     free_op(op);
   }
 }

@@ -87,6 +87,7 @@ class Psm2Driver final : public Driver {
   void finish(Op* op, const psm2_mq_status2_t& st);
   void on_control(uint32_t magic, PeerId from);
   void peer_closed(PeerId peer);
+  void cancel_receives(PeerId peer, OpStatus status);
 
   DriverContext context_;
   Psm2Options options_;

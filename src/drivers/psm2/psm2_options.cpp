@@ -1,6 +1,7 @@
 // The psm2 driver's options: one row each (drivers/common/option_table.hpp).
 #include "drivers/psm2/psm2_options.hpp"
 
+#include "drivers/common/chassis_options.hpp"
 #include "drivers/common/option_table.hpp"
 
 namespace evb::psm2 {
@@ -10,12 +11,10 @@ namespace {
 using T = OptionTable<Psm2Options>;
 
 const T& table() {
-  static const T rows = {
-      T::duration("connect_timeout", &Psm2Options::connect_timeout, "30s",
-                  "how long psm2_ep_connect waits for every peer"),
-      T::duration("shutdown_timeout", &Psm2Options::shutdown_timeout, "10s",
-                  "how long shutdown() waits to deliver its goodbyes and close the endpoint"),
-  };
+  static const T rows(
+      {}, chassis_rows<Psm2Options>(
+              {"how long psm2_ep_connect waits for every peer",
+               "how long shutdown() waits to deliver its goodbyes and close the endpoint"}));
   return rows;
 }
 

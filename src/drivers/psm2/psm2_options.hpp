@@ -5,15 +5,13 @@
 
 #include "core/config.hpp"
 #include "core/config_table.hpp"
+#include "drivers/common/chassis_options.hpp"
 
 namespace evb::psm2 {
 
 // Filled by parse_psm2_options(): the option table (psm2_options.cpp) holds
 // every default; a Psm2Options{} does not (parse_psm2_options(nullptr) does).
-struct Psm2Options {
-  std::chrono::milliseconds connect_timeout{};
-  std::chrono::milliseconds shutdown_timeout{};
-};
+struct Psm2Options : ChassisOptions {};
 
 const std::vector<KeySpec>& psm2_option_specs();
 // The defaults, then config.driver_options; throws ConfigError naming the key

@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "core/secret.hpp"
 #include "drivers/common/hello_wait.hpp"
+#include "drivers/common/peer_down.hpp"
 #include "drivers/tcp/tcp_handshake.hpp"
 #include "drivers/tcp/tcp_wire.hpp"
 
@@ -222,18 +223,21 @@ void TcpDriver::on_event(PeerId peer, uint32_t events) {
 }
 
 void TcpDriver::peer_down(PeerId peer, OpStatus status, const std::string& reason) {
-  Peer& p = peers_[peer];
-  if (!book_.go_down(peer, status)) return;
   const bool lost = status == OpStatus::peer_lost;
-  ::epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, p.conn->fd(), nullptr);
-  p.conn->fail(status);
-  p.conn.reset();
-  p.want_out = false;
-  matcher_.fail_peer(peer, status);
-  if (book_.all_down()) matcher_.fail_any(book_.any_status());
-  done_.peer_event(peer, status);
-  done_.note("tcp: rank " + std::to_string(context_.rank) + ": peer " + name_of(peer) +
-             (lost ? " lost: " : " closed: ") + reason);
+  take_peer_down(
+      book_, done_, peer, status,
+      "tcp: rank " + std::to_string(context_.rank) + ": peer " + name_of(peer) +
+          (lost ? " lost: " : " closed: ") + reason,
+      LateLoss::ignored,
+      [this](PeerId p, OpStatus st, const std::string&) {
+        Peer& gone = peers_[p];
+        ::epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, gone.conn->fd(), nullptr);
+        gone.conn->fail(st);
+        gone.conn.reset();
+        gone.want_out = false;
+        matcher_.fail_peer(p, st);
+      },
+      [this](OpStatus st, const std::string&) { matcher_.fail_any(st); });
   // Not printed: the engine's error carries last_error() to the one report
   // of a failed run (docs/USER_GUIDE.md, "When a run fails").
 }

@@ -7,6 +7,7 @@
 
 #include "core/config.hpp"
 #include "core/config_table.hpp"
+#include "drivers/common/chassis_options.hpp"
 #include "drivers/tcp/tcp_connection.hpp"
 #include "drivers/tcp/tcp_socket.hpp"
 
@@ -14,12 +15,10 @@ namespace evb::tcp {
 
 // Filled by parse_tcp_options(): the option table (tcp_options.cpp) holds
 // every default; a TcpOptions{} does not (parse_tcp_options(nullptr) does).
-struct TcpOptions {
-  std::string bind;      // "auto", an IPv4 address or a host name
-  int port = 0;          // 0 = ephemeral
-  SocketOptions socket;  // sndbuf, rcvbuf, nodelay
-  std::chrono::milliseconds connect_timeout{};
-  std::chrono::milliseconds shutdown_timeout{};
+struct TcpOptions : ChassisOptions {
+  std::string bind;             // "auto", an IPv4 address or a host name
+  int port = 0;                 // 0 = ephemeral
+  SocketOptions socket;         // sndbuf, rcvbuf, nodelay
   UnexpectedLimits unexpected;  // messages buffered before their receive is posted
   ConnectionLimits limits;      // rcvlowat; the rest are not user options (tests shrink max_io)
 };

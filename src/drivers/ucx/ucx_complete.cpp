@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "drivers/common/peer_down.hpp"
 #include "drivers/common/rank_tags.hpp"
 #include "drivers/ucx/ucx_driver.hpp"
 
@@ -247,21 +248,19 @@ void UcxDriver::cancel(const std::vector<Op*>& ops, OpStatus status) {
 }
 
 void UcxDriver::peer_down(PeerId peer, OpStatus status, const std::string& why) {
-  if (!book_.go_down(peer, status)) return;  // one peer_event per peer
-  if (status == OpStatus::peer_lost) done_.note(why);
-  done_.peer_event(peer, status);
-
   // Receives waiting on it can never match now (its messages that already
   // arrived were matched first: UCX delivers in order); any-peer receives
-  // fail once nobody is left.
-  std::vector<Op*> doomed;
-  for (Op* op = posted_.head(); op; op = op->next) {
-    if (op->peer == peer || (op->peer == kAnyPeer && book_.all_down())) doomed.push_back(op);
-  }
-  for (Op* op : doomed) {
-    op->cancel_status = op->peer == kAnyPeer ? book_.any_status() : status;
-    if (op->request) ucp_request_cancel(worker_->worker(), op->request);
-  }
+  // fail once nobody is left. Sends are UCX's: its error handler fails them.
+  auto cancel_posted = [this](PeerId which, OpStatus st) {
+    std::vector<Op*> doomed;
+    for (Op* op = posted_.head(); op; op = op->next)
+      if (op->peer == which) doomed.push_back(op);
+    cancel(doomed, st);
+  };
+  take_peer_down(
+      book_, done_, peer, status, why, LateLoss::ignored,
+      [&](PeerId p, OpStatus st, const std::string&) { cancel_posted(p, st); },
+      [&](OpStatus st, const std::string&) { cancel_posted(kAnyPeer, st); });
 }
 
 }  // namespace evb::ucx

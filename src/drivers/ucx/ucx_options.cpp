@@ -1,6 +1,7 @@
 // The ucx driver's options: one row each (drivers/common/option_table.hpp).
 #include "drivers/ucx/ucx_options.hpp"
 
+#include "drivers/common/chassis_options.hpp"
 #include "drivers/common/option_table.hpp"
 
 namespace evb::ucx {
@@ -18,27 +19,30 @@ const char* ucx_list(const std::string& value) {
 using T = OptionTable<UcxOptions>;
 
 const T& table() {
-  static const T rows = {
-      T::text("tls", &UcxOptions::tls, "auto",
+  static const T rows(
+      {
+          T::text(
+              "tls", &UcxOptions::tls, "auto",
               "UCX transports, with UCX_TLS semantics: tcp, sm (= posix,sysv,cma), rc, ud, dc, "
               "self, a list (sm,tcp) or an exclusion (^tcp); auto = UCX_TLS from the environment, "
               "else every transport UCX finds",
               ucx_list),
-      T::text("devices", &UcxOptions::devices, "auto",
+          T::text(
+              "devices", &UcxOptions::devices, "auto",
               "network devices, with UCX_NET_DEVICES semantics (lo, eth0, mlx5_0:1, a list); auto "
               "= lo when all ranks are on this host, else UCX_NET_DEVICES or all; any = UCX's "
               "choice",
               ucx_list),
-      T::duration(
-          "keepalive_interval", &UcxOptions::keepalive_interval, "1s",
-          "how often UCX checks that peers are alive (UCX_KEEPALIVE_INTERVAL): a killed peer is "
-          "reported within about this long on transports without a connection to break (shared "
-          "memory); 0 = UCX's default (20 s)"),
-      T::duration("connect_timeout", &UcxOptions::connect_timeout, "30s",
-                  "how long connect() waits for the hello of every peer before failing"),
-      T::duration("shutdown_timeout", &UcxOptions::shutdown_timeout, "10s",
-                  "how long shutdown() waits to deliver its goodbyes and close its endpoints"),
-  };
+          T::duration(
+              "keepalive_interval", &UcxOptions::keepalive_interval, "1s",
+              "how often UCX checks that peers are alive (UCX_KEEPALIVE_INTERVAL): a killed peer "
+              "is "
+              "reported within about this long on transports without a connection to break (shared "
+              "memory); 0 = UCX's default (20 s)"),
+      },
+      chassis_rows<UcxOptions>(
+          {"how long connect() waits for the hello of every peer before failing",
+           "how long shutdown() waits to deliver its goodbyes and close its endpoints"}));
   return rows;
 }
 

@@ -7,17 +7,16 @@
 
 #include "core/config.hpp"
 #include "core/config_table.hpp"
+#include "drivers/common/chassis_options.hpp"
 
 namespace evb::ucx {
 
 // Filled by parse_ucx_options(): the option table (ucx_options.cpp) holds
 // every default; a UcxOptions{} does not (parse_ucx_options(nullptr) does).
-struct UcxOptions {
+struct UcxOptions : ChassisOptions {
   std::string tls;      // UCX_TLS value; "auto" = UCX_TLS from the environment or all
   std::string devices;  // UCX_NET_DEVICES; "auto" = lo when all ranks are local
   std::chrono::milliseconds keepalive_interval{};  // 0 = UCX's own default
-  std::chrono::milliseconds connect_timeout{};
-  std::chrono::milliseconds shutdown_timeout{};
 };
 
 const std::vector<KeySpec>& ucx_option_specs();

@@ -178,6 +178,7 @@ class VerbsDriver final : public Driver {
   void on_message(PeerId peer, std::span<const std::byte> bytes);
   void finish_record(uint32_t index, OpStatus status);
   void peer_down(PeerId peer, OpStatus status, const std::string& why);
+  void fail_peer_ops(PeerId peer, OpStatus status, const std::string& why);
   void protocol_error(PeerId peer, const std::string& why);
   PeerId peer_of(uint32_t qp_num) const;
 

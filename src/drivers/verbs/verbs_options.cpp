@@ -2,6 +2,7 @@
 #include "drivers/verbs/verbs_options.hpp"
 
 #include "core/error.hpp"
+#include "drivers/common/chassis_options.hpp"
 #include "drivers/common/option_table.hpp"
 
 namespace evb::verbs {
@@ -19,46 +20,50 @@ const char* device_name(const std::string& value) {
 using T = OptionTable<VerbsOptions>;
 
 const T& table() {
-  static const T rows = {
-      T::text("device", &VerbsOptions::device, "auto",
-              "RDMA device (ibv_devices lists them: mlx5_0, hfi1_0, rxe0); auto = the first "
-              "device with an active port",
-              device_name),
-      T::integer("port", &VerbsOptions::port, "1", "", 1, 255, "port of the device (1-based)"),
-      T::integer("gid_index", &VerbsOptions::gid_index, "-1", "", -1, 255,
-                 "GID table index for RoCE and routed InfiniBand (show_gids lists them); -1 = LID "
-                 "addressing on InfiniBand ports, GID 0 on Ethernet (RoCE) ports"),
-      T::integer("send_queue_depth", &VerbsOptions::send_queue_depth, "256", "WRs", 16,
-                 kMaxQueueDepth,
-                 "send work requests in flight per queue pair; a full queue holds further posts "
-                 "back (back-pressure) instead of overflowing"),
-      T::integer("command_credits", &VerbsOptions::command_credits, "64", "messages", 1,
-                 kMaxCredits,
-                 "receive buffers kept posted for each peer (its send credits): a peer never "
-                 "sends without a posted buffer, so receiver-not-ready retries cannot happen"),
-      T::integer("signal_interval", &VerbsOptions::signal_interval, "16", "WRs", 1, kMaxQueueDepth,
-                 "at most this many internal (credit, notify) sends in a row go unsignalled; "
-                 "every user operation is signalled; must not exceed send_queue_depth"),
-      T::size("max_inline", &VerbsOptions::max_inline, "64", 0, 1024,
+  static const T rows(
+      {
+          T::text("device", &VerbsOptions::device, "auto",
+                  "RDMA device (ibv_devices lists them: mlx5_0, hfi1_0, rxe0); auto = the first "
+                  "device with an active port",
+                  device_name),
+          T::integer("port", &VerbsOptions::port, "1", "", 1, 255, "port of the device (1-based)"),
+          T::integer(
+              "gid_index", &VerbsOptions::gid_index, "-1", "", -1, 255,
+              "GID table index for RoCE and routed InfiniBand (show_gids lists them); -1 = LID "
+              "addressing on InfiniBand ports, GID 0 on Ethernet (RoCE) ports"),
+          T::integer(
+              "send_queue_depth", &VerbsOptions::send_queue_depth, "256", "WRs", 16, kMaxQueueDepth,
+              "send work requests in flight per queue pair; a full queue holds further posts "
+              "back (back-pressure) instead of overflowing"),
+          T::integer("command_credits", &VerbsOptions::command_credits, "64", "messages", 1,
+                     kMaxCredits,
+                     "receive buffers kept posted for each peer (its send credits): a peer never "
+                     "sends without a posted buffer, so receiver-not-ready retries cannot happen"),
+          T::integer("signal_interval", &VerbsOptions::signal_interval, "16", "WRs", 1,
+                     kMaxQueueDepth,
+                     "at most this many internal (credit, notify) sends in a row go unsignalled; "
+                     "every user operation is signalled; must not exceed send_queue_depth"),
+          T::size(
+              "max_inline", &VerbsOptions::max_inline, "64", 0, 1024,
               "sends up to this size are copied into the work request (IBV_SEND_INLINE); capped "
               "by what the device grants"),
-      T::integer("timeout", &VerbsOptions::timeout, "14", "", 0, 31,
-                 "local ACK timeout exponent (4.096 us x 2^timeout; 14 = 67 ms; 0 = infinite)"),
-      T::integer("retry_count", &VerbsOptions::retry_count, "7", "", 0, 7,
-                 "transport retries after an ACK timeout before the peer is declared lost"),
-      T::integer("rnr_retry", &VerbsOptions::rnr_retry, "0", "", 0, 7,
-                 "receiver-not-ready retries (7 = infinite); 0 turns an RNR, which the credits "
-                 "rule out, into an immediate error"),
-      T::duration(
-          "keepalive_interval", &VerbsOptions::keepalive_interval, "1s",
-          "how often an idle connection is probed (the credit word rewritten by an RDMA WRITE): a "
-          "killed peer is reported within this plus timeout x (retry_count + 1); 0 = never (a "
-          "dead peer is then noticed only when something is sent to it)"),
-      T::duration("connect_timeout", &VerbsOptions::connect_timeout, "30s",
-                  "how long connect() waits for every peer's queue pair to be ready"),
-      T::duration("shutdown_timeout", &VerbsOptions::shutdown_timeout, "10s",
-                  "how long shutdown() waits for outstanding sends to drain"),
-  };
+          T::integer("timeout", &VerbsOptions::timeout, "14", "", 0, 31,
+                     "local ACK timeout exponent (4.096 us x 2^timeout; 14 = 67 ms; 0 = infinite)"),
+          T::integer("retry_count", &VerbsOptions::retry_count, "7", "", 0, 7,
+                     "transport retries after an ACK timeout before the peer is declared lost"),
+          T::integer("rnr_retry", &VerbsOptions::rnr_retry, "0", "", 0, 7,
+                     "receiver-not-ready retries (7 = infinite); 0 turns an RNR, which the credits "
+                     "rule out, into an immediate error"),
+          T::duration(
+              "keepalive_interval", &VerbsOptions::keepalive_interval, "1s",
+              "how often an idle connection is probed (the credit word rewritten by an RDMA "
+              "WRITE): a "
+              "killed peer is reported within this plus timeout x (retry_count + 1); 0 = never (a "
+              "dead peer is then noticed only when something is sent to it)"),
+      },
+      chassis_rows<VerbsOptions>(
+          {"how long connect() waits for every peer's queue pair to be ready",
+           "how long shutdown() waits for outstanding sends to drain"}));
   return rows;
 }
 

@@ -9,13 +9,14 @@
 
 #include "core/config.hpp"
 #include "core/config_table.hpp"
+#include "drivers/common/chassis_options.hpp"
 
 namespace evb::verbs {
 
 // Filled by parse_verbs_options(): the option table (verbs_options.cpp)
 // holds every default; a VerbsOptions{} does not (parse_verbs_options(nullptr)
 // does).
-struct VerbsOptions {
+struct VerbsOptions : ChassisOptions {
   std::string device;  // ibv device name; auto = the first with an active port
   uint8_t port = 0;    // port number on the device (1-based, as in ibv_query_port)
   int gid_index = 0;   // -1: LID addressing on InfiniBand, GID 0 on Ethernet (RoCE)
@@ -27,8 +28,6 @@ struct VerbsOptions {
   uint8_t retry_count = 0;     // transport retries before IBV_WC_RETRY_EXC_ERR
   uint8_t rnr_retry = 0;       // receiver-not-ready retries (credits make RNR impossible)
   std::chrono::milliseconds keepalive_interval{};  // 0: no probing of idle peers
-  std::chrono::milliseconds connect_timeout{};
-  std::chrono::milliseconds shutdown_timeout{};
 };
 
 const std::vector<KeySpec>& verbs_option_specs();

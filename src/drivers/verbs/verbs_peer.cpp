@@ -1,6 +1,7 @@
 // A peer going down in the verbs driver: a protocol error (the peer is no
 // longer trusted), and peer_down() — the peer_event, the queue pair to the
 // error state, and everything waiting on the peer failed exactly once.
+#include "drivers/common/peer_down.hpp"
 #include "drivers/verbs/verbs_driver.hpp"
 
 namespace evb::verbs {
@@ -10,18 +11,23 @@ void VerbsDriver::protocol_error(PeerId peer, const std::string& why) {
   peer_down(peer, OpStatus::peer_lost, done_.last_error());
 }
 
-// `peer` closed (its bye) or is lost: a peer_event, then every operation
-// waiting on it fails. A lost peer's queue pair goes to the error state so
-// the HCA gives up its work requests; their records are retired here. A
-// peer lost after its bye gets no second peer_event, but its queue pair and
-// what is still held for it go the same way.
+// `peer` closed (its bye) or is lost, in the chassis's order
+// (drivers/common/peer_down.hpp). A lost peer's queue pair goes to the error
+// state so the HCA gives up its work requests; their records are retired
+// here. An RC queue pair can fail after the bye (LateLoss::counts): such a
+// peer gets no second peer_event, but its queue pair and what is still held
+// for it go the same way.
 void VerbsDriver::peer_down(PeerId peer, OpStatus status, const std::string& why) {
+  take_peer_down(
+      book_, done_, peer, status, why, LateLoss::counts,
+      [this](PeerId p, OpStatus st, const std::string& reason) { fail_peer_ops(p, st, reason); },
+      [this](OpStatus st, const std::string&) { matcher_.fail_any(st); });
+}
+
+void VerbsDriver::fail_peer_ops(PeerId peer, OpStatus status, const std::string& why) {
   Peer& p = peers_[peer];
-  const bool lost = status != OpStatus::peer_closed;
-  const bool was_up = book_.go_down(peer, status);
-  if (!was_up && !(lost && book_.lose_closed(peer))) return;
+  const bool lost = status == OpStatus::peer_lost;
   if (lost) {
-    done_.note(why);
     ibv_qp_attr attr{};
     attr.qp_state = IBV_QPS_ERR;
     ibv_modify_qp(p.qp, &attr, IBV_QP_STATE);
@@ -32,7 +38,6 @@ void VerbsDriver::peer_down(PeerId peer, OpStatus status, const std::string& why
       if (i < records_.size() && records_[i].live) finish_record(i, OpStatus::peer_lost);
     }
   }
-  const OpStatus held_status = lost ? OpStatus::peer_lost : OpStatus::peer_closed;
   // Held operations never reached the queue pair (a bye or hello for a
   // closed peer is still sent: that peer waits for it).
   std::deque<Held> keep;
@@ -40,20 +45,18 @@ void VerbsDriver::peer_down(PeerId peer, OpStatus status, const std::string& why
     if (!lost && h.kind == Held::Kind::bye)
       keep.push_back(std::move(h));
     else if (h.kind == Held::Kind::send)
-      done_.fail(OpType::send, peer, h.tag, h.cookie, held_status, why);
+      done_.fail(OpType::send, peer, h.tag, h.cookie, status, why);
     else if (h.kind == Held::Kind::write)
-      done_.fail(OpType::rdma_write, peer, 0, h.cookie, held_status, why);
+      done_.fail(OpType::rdma_write, peer, 0, h.cookie, status, why);
   }
   p.held = std::move(keep);
   if (p.receiving) {
     p.receiving = false;
     const RecvTarget t = p.target;
     p.target = {};
-    matcher_.end_message(peer, p.rtag, t, p.rlength, held_status);
+    matcher_.end_message(peer, p.rtag, t, p.rlength, status);
   }
-  if (was_up) done_.peer_event(peer, held_status);
-  matcher_.fail_peer(peer, held_status);
-  if (book_.all_down()) matcher_.fail_any(book_.any_status());
+  matcher_.fail_peer(peer, status);
 }
 
 }  // namespace evb::verbs

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "core/error.hpp"
+#include "drivers/common/chassis_options.hpp"
 
 namespace evb {
 namespace {
@@ -137,6 +138,38 @@ TEST(OptionTable, BadValuesNameTheKeyAndTheValue) {
   }
   EXPECT_NE(error_of("bytes", "2MiB").find("must be between 0 B and 1048576 B, got 2097152 B"),
             std::string::npos);
+}
+
+// A driver's options with the chassis's two embedded after its own.
+struct ToyDriverOptions : ChassisOptions {
+  bool fast = false;
+};
+
+TEST(ChassisOptions, EmbeddedOnceWithTheDriversOwnSentence) {
+  using D = OptionTable<ToyDriverOptions>;
+  const D table({D::boolean("fast", &ToyDriverOptions::fast, "false", "go fast")},
+                chassis_rows<ToyDriverOptions>({"waits for the toy's peers", "drains the toy"}));
+  ASSERT_EQ(table.specs().size(), 3u);
+  EXPECT_EQ(table.specs()[0].path, "fast");  // the driver's own rows first
+  EXPECT_EQ(table.specs()[1].path, "connect_timeout");
+  EXPECT_EQ(table.specs()[1].default_value, "30s");
+  EXPECT_EQ(table.specs()[1].doc, "waits for the toy's peers");
+  EXPECT_EQ(table.specs()[2].path, "shutdown_timeout");
+  EXPECT_EQ(table.specs()[2].default_value, "10s");
+  const ToyDriverOptions defaults = table.parse(nullptr);
+  EXPECT_EQ(defaults.connect_timeout.count(), 30000);
+  EXPECT_EQ(defaults.shutdown_timeout.count(), 10000);
+  Config cfg;
+  cfg.driver_options = {{"connect_timeout", "2s"}, {"shutdown_timeout", "250ms"}, {"fast", "true"}};
+  const ToyDriverOptions set = table.parse(&cfg);
+  EXPECT_EQ(set.connect_timeout.count(), 2000);
+  EXPECT_EQ(set.shutdown_timeout.count(), 250);
+  EXPECT_TRUE(set.fast);
+
+  // A driver whose library connects on its own has no connect_timeout.
+  const D no_connect({}, chassis_rows<ToyDriverOptions>({nullptr, "drains"}));
+  ASSERT_EQ(no_connect.specs().size(), 1u);
+  EXPECT_EQ(no_connect.specs()[0].path, "shutdown_timeout");
 }
 
 }  // namespace

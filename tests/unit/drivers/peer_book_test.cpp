@@ -6,6 +6,7 @@
 
 #include "drivers/common/completions.hpp"
 #include "drivers/common/hello_wait.hpp"
+#include "drivers/common/peer_down.hpp"
 
 namespace evb {
 namespace {
@@ -148,6 +149,80 @@ TEST(Completions, KeepsTheOrderAndTheLastReasonGiven) {
   EXPECT_TRUE(q.empty());
   q.note("second");
   EXPECT_EQ(q.last_error(), "second");
+}
+
+std::string status_text(OpStatus st) {
+  return st == OpStatus::peer_lost     ? "peer_lost"
+         : st == OpStatus::peer_closed ? "peer_closed"
+                                       : "?";
+}
+
+// What take_peer_down did, step by step, as text.
+struct PeerDownLog {
+  std::vector<std::string> steps;
+  bool down(PeerBook& book, Completions& q, PeerId peer, OpStatus status, const std::string& why,
+            LateLoss late = LateLoss::ignored) {
+    return take_peer_down(
+        book, q, peer, status, why, late,
+        [&](PeerId p, OpStatus st, const std::string& r) {
+          steps.push_back("cancel " + std::to_string(p) + " " + status_text(st) + " " + r);
+        },
+        [&](OpStatus st, const std::string& r) {
+          steps.push_back("any " + status_text(st) + " " + r);
+        });
+  }
+};
+
+TEST(TakePeerDown, OneOrderOneEventAndAnyPeerReceivesLast) {
+  PeerBook book = book_of(3, {1, 2});
+  Completions q;
+  PeerDownLog log;
+  EXPECT_TRUE(log.down(book, q, 1, OpStatus::peer_closed, "1 said bye"));
+  EXPECT_FALSE(log.down(book, q, 1, OpStatus::peer_lost, "late"));  // already down: nothing
+  EXPECT_TRUE(log.down(book, q, 2, OpStatus::peer_lost, "2 vanished"));
+  ASSERT_EQ(log.steps.size(), 3u);
+  EXPECT_EQ(log.steps[0], "cancel 1 peer_closed 1 said bye");
+  EXPECT_EQ(log.steps[1], "cancel 2 peer_lost 2 vanished");
+  EXPECT_EQ(log.steps[2], "any peer_lost 2 vanished");  // nobody left, one was lost
+  Completion out[4];
+  ASSERT_EQ(q.drain(out), 2u);  // one peer_event per peer, in the order they went
+  EXPECT_EQ(out[0].type, OpType::peer_event);
+  EXPECT_EQ(out[0].peer, 1);
+  EXPECT_EQ(out[0].status, OpStatus::peer_closed);
+  EXPECT_EQ(out[1].peer, 2);
+  EXPECT_EQ(out[1].status, OpStatus::peer_lost);
+}
+
+TEST(TakePeerDown, AGoodbyeNeverHidesAnEarlierFailure) {
+  PeerBook book = book_of(4, {1, 2, 3});
+  Completions q;
+  PeerDownLog log;
+  log.down(book, q, 1, OpStatus::peer_closed, "1 said bye");
+  EXPECT_EQ(q.last_error(), "1 said bye");  // nothing recorded before: the goodbye is
+  log.down(book, q, 2, OpStatus::peer_lost, "2 vanished");
+  EXPECT_EQ(q.last_error(), "2 vanished");  // a loss is always the news
+  log.down(book, q, 3, OpStatus::peer_closed, "3 said bye");
+  EXPECT_EQ(q.last_error(), "2 vanished");
+}
+
+TEST(TakePeerDown, ALossAfterTheGoodbyeCountsOnlyWhereTheTransportSaysSo) {
+  PeerBook book = book_of(2, {1});
+  Completions q;
+  PeerDownLog ignored;
+  ignored.down(book, q, 1, OpStatus::peer_closed, "bye");
+  EXPECT_FALSE(ignored.down(book, q, 1, OpStatus::peer_lost, "qp error"));
+  EXPECT_EQ(book.state(1), PeerState::closed);
+
+  PeerDownLog counts;
+  EXPECT_TRUE(counts.down(book, q, 1, OpStatus::peer_lost, "qp error", LateLoss::counts));
+  EXPECT_EQ(book.state(1), PeerState::lost);
+  EXPECT_EQ(q.last_error(), "qp error");
+  ASSERT_EQ(counts.steps.size(), 2u);
+  EXPECT_EQ(counts.steps[0], "cancel 1 peer_lost qp error");
+  EXPECT_EQ(counts.steps[1], "any peer_lost qp error");
+  Completion out[2];
+  EXPECT_EQ(q.drain(out), 1u);  // the bye's peer_event only: no second one
+  EXPECT_FALSE(counts.down(book, q, 1, OpStatus::peer_lost, "again", LateLoss::counts));
 }
 
 }  // namespace

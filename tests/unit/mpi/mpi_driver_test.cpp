@@ -522,7 +522,7 @@ TEST(MpiDriverFactory, BadOptionIsAConfigError) {
   cfg.driver_options = {{"poll_method", "waitall"}};
   EXPECT_THROW(MpiOptions::from(&cfg), ConfigError);
   cfg.driver_options = {{"shutdown_timeout", "250ms"}};
-  EXPECT_DOUBLE_EQ(MpiOptions::from(&cfg).shutdown_timeout_s, 0.25);
+  EXPECT_EQ(MpiOptions::from(&cfg).shutdown_timeout, std::chrono::milliseconds(250));
   cfg.driver_options = {{"wait", "sometimes"}};
   EXPECT_THROW(MpiOptions::from(&cfg), ConfigError);
   cfg.driver_options = {{"wait", "waitany"}, {"wait_min_timeout", "2ms"}};
