@@ -102,6 +102,7 @@ std::string RankStats::serialize() const {
   out << YAML::Key << "anon_rss_bytes" << YAML::Value << anon_rss_bytes;
   out << YAML::Key << "lifecycle" << YAML::Value << YAML::Flow << YAML::BeginSeq << lifecycle.join_s
       << lifecycle.connect_s << lifecycle.setup_s << lifecycle.teardown_s << YAML::EndSeq;
+  out << YAML::Key << "host_load" << YAML::Value << YAML::Flow << to_numbers(host_load);
   out << YAML::Key << "completed_per_bu" << YAML::Value << completed_per_bu;
   out << YAML::Key << "excluded_bus" << YAML::Value << excluded_bus;
   std::vector<std::string> f;
@@ -188,6 +189,7 @@ RankStats RankStats::deserialize(const std::string& text) {
   if (const auto l = n["lifecycle"]; l && l.size() == 4)
     s.lifecycle =
         Lifecycle{l[0].as<double>(), l[1].as<double>(), l[2].as<double>(), l[3].as<double>()};
+  s.host_load = from_numbers(n["host_load"].as<std::vector<double>>(std::vector<double>{}));
   s.completed_per_bu = n["completed_per_bu"].as<std::vector<uint64_t>>(std::vector<uint64_t>{});
   s.excluded_bus = n["excluded_bus"].as<std::vector<int>>(std::vector<int>{});
   for (const auto& t : n["failures"].as<std::vector<std::string>>(std::vector<std::string>{}))

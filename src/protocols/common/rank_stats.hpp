@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/histogram.hpp"
+#include "core/host_load.hpp"
 #include "core/lifecycle.hpp"
 #include "monitor/snapshot.hpp"
 #include "units/builder_unit.hpp"
@@ -123,6 +124,8 @@ struct RankStats {
   uint64_t anon_rss_bytes = 0;
   // Where this rank's start-up and teardown time went (results.startup).
   Lifecycle lifecycle;
+  // Its host's load at the start and end of its data phase (results.host_load).
+  HostLoadWindow host_load;
   // Failure, if any (empty when the rank succeeded).
   std::string error;
 
