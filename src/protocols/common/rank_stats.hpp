@@ -35,6 +35,20 @@ struct FailureRecord {
   static FailureRecord decode(const std::string& text);
 };
 
+// The EVM's books of one stretch of a steered run, from `from_s` (seconds
+// since its t0) until the next one begins: the built events whose credits
+// arrived in it, all of them and those their BU counted in its window
+// (control_phases.hpp splits them into results.phases). `first_control`:
+// the run-time changes (RankStats::control) applied before it began.
+struct PhaseBook {
+  double from_s = 0;
+  uint64_t first_control = 0;
+  uint64_t events = 0;
+  uint64_t bytes = 0;
+  uint64_t window_events = 0;
+  uint64_t window_bytes = 0;
+};
+
 struct RankStats {
   int rank = 0;
   std::string host;
@@ -95,6 +109,8 @@ struct RankStats {
   double assign_stopped_at_s = -1;
   // EVM: run-time changes applied (the monitor's POST /control), in order.
   std::vector<ControlRecord> control;
+  // EVM: built events per stretch between those changes (one from t0 on).
+  std::vector<PhaseBook> phases;
   // on_failure exclude: free slots that waited for a release (back-pressure).
   uint64_t assignments_held_back = 0;
   // Deliveries refused after an exclusion: credits from an excluded BU (EVM),
@@ -133,8 +149,8 @@ struct RankStats {
   static RankStats deserialize(const std::string& text);
 
   // Books a completed event's bytes (`network_bytes` of them from other
-  // nodes) into the window and the samples.
-  void book(int64_t t_ns, uint64_t bytes, uint64_t network_bytes, uint64_t events,
+  // nodes) into the window and the samples; true when it counted in the window.
+  bool book(int64_t t_ns, uint64_t bytes, uint64_t network_bytes, uint64_t events,
             int64_t warmup_ns, int64_t end_ns, int64_t interval_ns);
 };
 
