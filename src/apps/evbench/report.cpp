@@ -150,10 +150,13 @@ std::string results_json(const ProtocolReport& report, const Config& c, const To
 
 }  // namespace
 
-int report_run(const ProtocolFactory& protocol, const Config& c, const Topology& t,
+int report_run(const ProtocolFactory& protocol, const Config& initial, const Topology& t,
                const std::vector<RankStats>& ranks, const RunOptions& o, const DriverProbe& probe) {
   const ProtocolReport& report = *protocol.report;
-  const Summary s = report.summarize(c, t, ranks, !o.simulated_platform.empty());
+  const Summary s = report.summarize(initial, t, ranks, !o.simulated_platform.empty());
+  // A steered run is shown with the knobs it ended with; the ones it began
+  // with are in the summary's phases and results.control_initial.
+  const Config c = report.as_ended(initial, s);
   const std::optional<ShiftPredictions> predicted = predict(c, protocol.steps(c));
   ReportContext context;
   context.predicted = predicted ? &*predicted : nullptr;
