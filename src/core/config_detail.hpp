@@ -19,6 +19,7 @@
 #include "core/capabilities.hpp"
 #include "core/config.hpp"
 #include "core/config_table.hpp"
+#include "core/suggest.hpp"
 
 namespace evb::config_detail {
 
@@ -138,11 +139,10 @@ std::string format_duration(double seconds);  // "250 ms", "3 s"
 std::string type_name(KeyType type);          // "integer", "size", ...
 std::string range_text(const KeySpec& spec);  // "1 .. 1024", "pull | push", ""
 
-// Levenshtein distance; the nearest candidate within a sensible distance.
-size_t edit_distance(const std::string& a, const std::string& b);
-std::optional<std::string> nearest(const std::string& word,
-                                   const std::vector<std::string>& candidates);
-std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates);
+// The nearest candidate within a sensible distance (core/suggest.hpp).
+using evb::did_you_mean;
+using evb::edit_distance;
+using evb::nearest;
 
 // ---- values (config_values.cpp) ----
 // Validates `node` against `spec`. On failure returns nullopt, sets `reason`

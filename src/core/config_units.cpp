@@ -1,6 +1,5 @@
 // Sizes, durations and numbers as written in configurations and on the command
-// line, their canonical and human-readable spellings, and the "did you mean"
-// helper used for unknown keys and choices.
+// line, and their canonical and human-readable spellings.
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -285,49 +284,6 @@ std::string range_text(const KeySpec& spec) {
   if (spec.type == KeyType::real_list && !out.empty()) out = "each " + out;
   for (const auto& word : spec.choices) out += (out.empty() ? "" : " or ") + word;
   return out;
-}
-
-// Edits (insert, delete, replace, swap of two neighbours) from a to b: a
-// swapped pair is the commonest typo ("tpc" is one edit from "tcp", two
-// from "mpi").
-size_t edit_distance(const std::string& a, const std::string& b) {
-  const size_t w = b.size() + 1;
-  std::vector<size_t> d((a.size() + 1) * w);
-  auto at = [&](size_t i, size_t j) -> size_t& { return d[i * w + j]; };
-  for (size_t i = 0; i <= a.size(); ++i) at(i, 0) = i;
-  for (size_t j = 0; j <= b.size(); ++j) at(0, j) = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t best = std::min(
-          {at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-        best = std::min(best, at(i - 2, j - 2) + 1);
-      at(i, j) = best;
-    }
-  }
-  return at(a.size(), b.size());
-}
-
-std::optional<std::string> nearest(const std::string& word,
-                                   const std::vector<std::string>& candidates) {
-  // A bare leaf name ("size") most likely means the nested key ("fragment.size").
-  for (const auto& c : candidates) {
-    const auto dot = c.rfind('.');
-    if (dot != std::string::npos && c.substr(dot + 1) == word) return c;
-  }
-  const std::string* best = nullptr;
-  size_t best_d = 0;
-  for (const auto& c : candidates) {
-    const size_t d = edit_distance(word, c);
-    if (!best || d < best_d) best = &c, best_d = d;
-  }
-  if (!best || best_d > std::max<size_t>(2, word.size() / 3)) return std::nullopt;
-  return *best;
-}
-
-std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {
-  auto n = nearest(word, candidates);
-  return n ? " (did you mean '" + *n + "'?)" : "";
 }
 
 }  // namespace config_detail

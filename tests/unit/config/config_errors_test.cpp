@@ -93,6 +93,19 @@ TEST_F(ConfigErrors, BadChoiceListsChoices) {
   }
 }
 
+// Values stay exact (`PULL` is not accepted), but the wrong letter case is
+// named as such: three edits away, yet only the shift key.
+TEST_F(ConfigErrors, ChoiceInWrongCaseSuggestsTheValue) {
+  EXPECT_HAS(error_of("", {"protocol=PULL"}),
+             "--set protocol=PULL: protocol: 'PULL' is not one of pull, push");
+  EXPECT_HAS(error_of("", {"protocol=PULL"}), "(did you mean 'pull'?)");
+  EXPECT_HAS(error_of("layout: SPLIT\n"), "(did you mean 'split'?)");
+  if (test::built("tcp")) {
+    EXPECT_HAS(error_of("", {"driver=TCP"}), "--set driver=TCP: driver: 'TCP' is not one of");
+    EXPECT_HAS(error_of("", {"driver=TCP"}), "(did you mean 'tcp'?)");
+  }
+}
+
 TEST_F(ConfigErrors, DriverAndBootstrapFromPlugins) {
   // The choices are the plug-ins built into evbench, in registry order.
   EXPECT_HAS(error_of("driver: tpc\n"),
