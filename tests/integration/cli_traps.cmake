@@ -1,0 +1,36 @@
+# The command line's traps (issue 37 item 8): each mistake is refused with
+# exit 2 and one line that says what to write instead, before anything runs.
+set(_evb_trap /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_preflight.py)
+set(_evb_traps)
+
+# `--set credits 4`: the 4 was taken for CONFIG ("4: cannot read the configuration").
+add_test(NAME cli_trap_set_without_equals
+         COMMAND ${_evb_trap} --lines 1
+                 --expect-stderr "evbench: run: --set takes KEY=VALUE: use --set credits=4" --
+                 $<TARGET_FILE:evbench> run --set credits 4)
+list(APPEND _evb_traps cli_trap_set_without_equals)
+
+# A configuration key given as an option.
+add_test(NAME cli_trap_key_as_option
+         COMMAND ${_evb_trap} --lines 1
+                 --expect-stderr "evbench: validate: unknown option --duration: configuration keys go through --set duration=1s"
+                 -- $<TARGET_FILE:evbench> validate --duration=1s)
+add_test(NAME cli_trap_key_as_option_spaced
+         COMMAND ${_evb_trap} --lines 1
+                 --expect-stderr "evbench: run: unknown option --nodes: configuration keys go through --set nodes=4"
+                 -- $<TARGET_FILE:evbench> run --nodes 4)
+list(APPEND _evb_traps cli_trap_key_as_option cli_trap_key_as_option_spaced)
+
+# Commands and choice values: the nearest, whatever the letter case.
+add_test(NAME cli_trap_command_typo
+         COMMAND ${_evb_trap} --lines 1
+                 --expect-stderr "evbench: unknown command 'valdate' (did you mean 'validate'?)"
+                 -- $<TARGET_FILE:evbench> valdate)
+add_test(NAME cli_trap_choice_case
+         COMMAND ${_evb_trap} --lines 1
+                 --expect-stderr "evbench: --set protocol=PULL: protocol: 'PULL' is not one of"
+                 --expect-stderr "(did you mean 'pull'?)"
+                 -- $<TARGET_FILE:evbench> validate --set protocol=PULL)
+list(APPEND _evb_traps cli_trap_command_typo cli_trap_choice_case)
+
+set_tests_properties(${_evb_traps} PROPERTIES TIMEOUT 30 LABELS integration)
