@@ -123,7 +123,13 @@ E enum_from(const std::string& text) {
 
 // ---- units (config_units.cpp): nullopt + reason instead of throwing ----
 std::optional<uint64_t> try_parse_size(const std::string& text, std::string& reason);
+// A bare number is seconds, below kBareSecondsLimit: `duration: 2000` (most
+// likely meant as milliseconds: 33 min as seconds) must say its unit.
+constexpr double kBareSecondsLimit = 1000;
 std::optional<double> try_parse_duration(const std::string& text, std::string& reason);
+// A duration as YAML text that try_parse_duration reads back: bare seconds
+// ("0.5", "30"), with the unit from kBareSecondsLimit on ("7200s").
+std::string duration_scalar(double seconds);
 std::optional<int64_t> try_parse_integer(const std::string& text);
 std::optional<double> try_parse_real(const std::string& text);
 std::optional<bool> try_parse_boolean(const std::string& text);

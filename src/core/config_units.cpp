@@ -55,6 +55,18 @@ constexpr TimeUnit kTimeUnits[] = {{"ns", 1e-9}, {"us", 1e-6},  {"ms", 1e-3},
                                    {"s", 1.0},   {"min", 60.0}, {"h", 3600.0}};
 constexpr const char* kTimeUnitList = "ns, us, ms, s, min, h";
 
+// "33 min", "2.8 h", "11.6 days": how long a bare number of seconds really is.
+std::string rough_duration(double s) {
+  char buf[64];
+  if (s < 3600)
+    std::snprintf(buf, sizeof buf, "%.0f min", s / 60);
+  else if (s < 2 * 86400)
+    std::snprintf(buf, sizeof buf, "%.3g h", s / 3600);
+  else
+    std::snprintf(buf, sizeof buf, "%.3g days", s / 86400);
+  return buf;
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, uint64_t>> size_units() {
@@ -165,6 +177,12 @@ std::optional<double> try_parse_duration(const std::string& input, std::string& 
     return std::nullopt;
   }
   const std::string unit = trim(std::string(ptr, end));
+  if (unit.empty() && number >= kBareSecondsLimit) {
+    // `duration=2000` meant as milliseconds would run for half an hour.
+    reason = "a bare number is seconds (" + rough_duration(number) + "); write " + text + "ms or " +
+             text + "s";
+    return std::nullopt;
+  }
   if (unit.empty()) return number;
   for (const TimeUnit& u : kTimeUnits)
     if (unit == u.name) return number * u.seconds;
@@ -173,6 +191,10 @@ std::optional<double> try_parse_duration(const std::string& input, std::string& 
   else
     reason = "unknown duration unit '" + unit + "' in '" + text + "' (use " + kTimeUnitList + ")";
   return std::nullopt;
+}
+
+std::string duration_scalar(double seconds) {
+  return format_real(seconds) + (seconds >= kBareSecondsLimit ? "s" : "");
 }
 
 std::optional<int64_t> try_parse_integer(const std::string& input) {

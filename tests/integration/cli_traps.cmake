@@ -33,4 +33,15 @@ add_test(NAME cli_trap_choice_case
                  -- $<TARGET_FILE:evbench> validate --set protocol=PULL)
 list(APPEND _evb_traps cli_trap_command_typo cli_trap_choice_case)
 
+# A bare number is seconds: 2000 is 33 min, not 2 s.
+add_test(NAME cli_trap_bare_duration
+         COMMAND ${_evb_trap} --lines 1
+                 --expect-stderr "evbench: --set duration=2000: duration: a bare number is seconds (33 min); write 2000ms or 2000s"
+                 -- $<TARGET_FILE:evbench> validate --set duration=2000)
+add_test(NAME cli_trap_bare_duration_in_file
+         COMMAND ${_evb_trap} --lines 1
+                 --expect-stderr "bare_duration.yaml:3:11: duration: a bare number is seconds (33 min); write 2000ms or 2000s"
+                 -- $<TARGET_FILE:evbench> validate ${CMAKE_CURRENT_SOURCE_DIR}/data/bare_duration.yaml)
+list(APPEND _evb_traps cli_trap_bare_duration cli_trap_bare_duration_in_file)
+
 set_tests_properties(${_evb_traps} PROPERTIES TIMEOUT 30 LABELS integration)

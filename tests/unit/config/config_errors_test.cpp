@@ -172,6 +172,32 @@ TEST_F(ConfigErrors, DuplicateKey) {
              "run.yaml:3:1: fragment.size: set twice (first on line 2)");
 }
 
+// A bare number is seconds: from 1000 on it must say its unit, in a file
+// (with its line), on the command line and in every duration key.
+TEST_F(ConfigErrors, LargeBareDurationIsRefusedEverywhere) {
+  EXPECT_EQ(error_of("", {"duration=2000"}),
+            "--set duration=2000: duration: a bare number is seconds (33 min); write 2000ms or "
+            "2000s");
+  EXPECT_EQ(error_of("nodes: 4\nduration: 2000\n"),
+            "run.yaml:2:11: duration: a bare number is seconds (33 min); write 2000ms or 2000s");
+  for (const char* key :
+       {"fu.processing_time", "warmup", "report_interval", "peer_timeout", "failure_detection"})
+    EXPECT_HAS(error_of("", {std::string(key) + "=1500"}),
+               std::string(key) + ": a bare number is seconds (25 min); write 1500ms or 1500s");
+  EXPECT_HAS(error_of("faults: [{at: 1500, kill: bu1}]\n"),
+             "at: expected a duration between 0 s and 1 day, got '1500' (a bare number is "
+             "seconds (25 min); write 1500ms or 1500s)");
+  EXPECT_HAS(error_of("control: [{at: 1500, parallel: 2}]\n"),
+             "a bare number is seconds (25 min); write 1500ms or 1500s");
+  if (test::built("tcp")) {
+    EXPECT_HAS(error_of("", {"driver_options.connect_timeout=5000"}),
+               "driver_options.connect_timeout: a bare number is seconds (1.39 h); write "
+               "5000ms or 5000s");
+  }
+  EXPECT_EQ(error_of("", {"duration=999"}), "");
+  EXPECT_EQ(error_of("", {"duration=2000ms"}), "");
+}
+
 TEST_F(ConfigErrors, OverrideErrors) {
   EXPECT_HAS(error_of("", {"credits=abc"}),
              "--set credits=abc: credits: expected an integer, got 'abc'");

@@ -399,6 +399,24 @@ poll_mode: block
   EXPECT_EQ(back.driver_options.at("bind"), "eth 0: \"x\"");
 }
 
+// What the loader refuses bare (1000 s and more) is written with its unit,
+// so a resolved configuration (and sim's copy for its ranks) reads back.
+TEST_F(ConfigRoundTrip, LongDurationsCarryTheirUnit) {
+  const Config c = load(
+      "duration: 2000s\npeer_timeout: 2h\nwarmup: 999s\n"
+      "faults: [{at: 1500s, stall: ru1, for: 1000s}]\n"
+      "driver_options: {connect_timeout: 1h}\n");
+  const std::string yaml = to_yaml(c);
+  EXPECT_HAS(yaml, "duration: 2000s\n");
+  EXPECT_HAS(yaml, "peer_timeout: 7200s  # 2 h\n");
+  EXPECT_HAS(yaml, "warmup: 999\n");
+  EXPECT_HAS(yaml, "{at: 1500s, stall: ru1, for: 1000s}");
+  EXPECT_HAS(yaml, "connect_timeout: 3600s\n");
+  const Config back = load(yaml);
+  expect_same(back, c);
+  EXPECT_EQ(to_yaml(back), yaml);
+}
+
 TEST_F(ConfigRoundTrip, YamlShowsCanonicalUnits) {
   const std::string yaml = to_yaml(load(""));
   EXPECT_HAS(yaml, "nodes: 4\n");
