@@ -318,12 +318,10 @@ void check_consistency(const Config& config, const PluginKeys& plugins, const Lo
   const auto mine = plugins.protocol_rules.find(config.protocol);
   if (mine != plugins.protocol_rules.end())
     for (const KeyRule& rule : mine->second) {
-      if (auto failure = rule.check(config, plugins))
-        throw ConfigError(located(failure->keys) + ": " + failure->reason);
+      if (auto failure = rule.check(config, plugins)) throw ConfigError(located(*failure));
     }
   for (const Rule& rule : rules()) {
-    if (auto failure = rule.check(config, plugins))
-      throw ConfigError(located(failure->keys) + ": " + failure->reason);
+    if (auto failure = rule.check(config, plugins)) throw ConfigError(located(*failure));
   }
 }
 

@@ -191,11 +191,20 @@ std::vector<std::string> drivers_with(const Config& c, const PluginKeys& p,
                                       bool (*has)(const Capabilities&));
 
 // ---- consistency checks (config_checks.cpp) ----
-// Rules between keys, checked after every key is read. `located(keys)` gives
-// the "FILE:LINE:COLUMN: KEY" (or "--set K=V: KEY") prefix of the first of
-// `keys` that was set explicitly, or of the first key otherwise.
-using Locator = std::function<std::string(const std::vector<std::string>& keys)>;
+// Rules between keys, checked after every key is read. `located(problem)`
+// gives the error line: "FILE:LINE:COLUMN: KEY" (or "--set K=V: KEY") of the
+// first of the problem's keys that was set explicitly (of the first key
+// otherwise), then the reason.
+using Locator = std::function<std::string(const KeyProblem& problem)>;
 void check_consistency(const Config& config, const PluginKeys& plugins, const Locator& located);
+// ---- where a broken rule is reported (config_blame.cpp) ----
+// key -> where it was set ("FILE:LINE:COLUMN" or "--set K=V").
+using Origins = std::map<std::string, std::string>;
+// The error line of a broken rule: "WHERE: KEY: reason" at the first of its
+// keys the user set (`user`); its keys the embedded default set
+// (`defaults`) are named, to be set too. `name`: the document's name.
+std::string located_problem(const KeyProblem& problem, const std::string& name, const Origins& user,
+                            const Origins& defaults);
 // One line per rule, for the reference documentation.
 const std::vector<std::string>& consistency_rules();
 

@@ -44,4 +44,12 @@ add_test(NAME cli_trap_bare_duration_in_file
                  -- $<TARGET_FILE:evbench> validate ${CMAKE_CURRENT_SOURCE_DIR}/data/bare_duration.yaml)
 list(APPEND _evb_traps cli_trap_bare_duration cli_trap_bare_duration_in_file)
 
+# The embedded default's warmup is not the user's: the --set is blamed.
+add_test(NAME cli_trap_default_warmup
+         COMMAND ${_evb_trap} --lines 1
+                 --expect-stderr "evbench: --set duration=100ms: duration: warmup (500 ms) must be shorter than duration (100 ms); warmup is set by the embedded default (configs/default.yaml:"
+                 --expect-stderr "): set warmup too"
+                 -- $<TARGET_FILE:evbench> run --set duration=100ms)
+list(APPEND _evb_traps cli_trap_default_warmup)
+
 set_tests_properties(${_evb_traps} PROPERTIES TIMEOUT 30 LABELS integration)

@@ -126,18 +126,18 @@ bool later_rank_of_a_launch() {
 }
 
 Config load(const Args& a, const Plugins& r) {
-  Config c = a.config.empty() ? load_config_text(default_config_yaml(), "configs/default.yaml",
-                                                 a.sets, plugin_keys(r.drivers, r.protocols))
-                              : load_config(a.config, a.sets, plugin_keys(r.drivers, r.protocols));
+  // The embedded default's keys are defaults: only the user's draw warnings
+  // and take the blame for a broken rule.
+  Config c = a.config.empty()
+                 ? load_default_config_text(default_config_yaml(), "configs/default.yaml", a.sets,
+                                            plugin_keys(r.drivers, r.protocols))
+                 : load_config(a.config, a.sets, plugin_keys(r.drivers, r.protocols));
   attach_topology_ring(c);
   check_prediction_platform(c, r.protocols.of(c).steps(c));
-  // The embedded default sets keys for every protocol; only the user's count.
   // A simulated run's ranks load the resolved config `evbench sim` already
   // checked and warned about.
   if (later_rank_of_a_launch() || !a.simulated_on.empty()) return c;
-  for (const auto& w : c.warnings)
-    if (!a.config.empty() || w.rfind("configs/default.yaml", 0) != 0)
-      std::fprintf(stderr, "evbench: warning: %s\n", w.c_str());
+  for (const auto& w : c.warnings) std::fprintf(stderr, "evbench: warning: %s\n", w.c_str());
   return c;
 }
 
