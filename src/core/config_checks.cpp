@@ -325,6 +325,12 @@ void check_consistency(const Config& config, const PluginKeys& plugins, const Lo
   }
 }
 
+std::optional<std::string> single_node_note(const Config& c, const PluginKeys& p) {
+  if (c.nodes != 1 || p.protocols.empty() || !builds_events(c, p)) return std::nullopt;
+  return "1 node builds each event from one fragment (the only RU's): this measures one RU "
+         "feeding one BU, not event building, which needs nodes >= 2";
+}
+
 const std::vector<std::string>& consistency_rules() {
   static const std::vector<std::string> docs = [] {
     std::vector<std::string> out;

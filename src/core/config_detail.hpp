@@ -205,6 +205,9 @@ using Origins = std::map<std::string, std::string>;
 // (`defaults`) are named, to be set too. `name`: the document's name.
 std::string located_problem(const KeyProblem& problem, const std::string& name, const Origins& user,
                             const Origins& defaults);
+// An event builder on one node runs, but builds nothing from several
+// sources: the warning that says so (nullopt otherwise).
+std::optional<std::string> single_node_note(const Config& config, const PluginKeys& plugins);
 // One line per rule, for the reference documentation.
 const std::vector<std::string>& consistency_rules();
 

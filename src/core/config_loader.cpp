@@ -155,6 +155,9 @@ class Loader {
           std::find(plugins_.protocols_with_evm.begin(), plugins_.protocols_with_evm.end(),
                     config_.protocol) != plugins_.protocols_with_evm.end();
     warn_unread_keys();
+    if (const auto nodes = origin_.find("nodes"); nodes != origin_.end())
+      if (const auto note = single_node_note(config_, plugins_))
+        config_.warnings.push_back(nodes->second + ": nodes: " + *note);
     check_consistency(config_, plugins_, [this](const KeyProblem& p) {
       return located_problem(p, name_, origin_, default_origin_);
     });

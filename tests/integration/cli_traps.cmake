@@ -52,4 +52,16 @@ add_test(NAME cli_trap_default_warmup
                  -- $<TARGET_FILE:evbench> run --set duration=100ms)
 list(APPEND _evb_traps cli_trap_default_warmup)
 
+# One node: a micro-benchmark cannot run (refused, nodes blamed); an event
+# builder runs, with a warning saying what it measures.
+add_test(NAME cli_trap_one_node_microbench
+         COMMAND ${_evb_trap} --lines 1
+                 --expect-stderr "evbench: --set nodes=1: nodes: protocol one-to-one measures transfers between nodes: it needs at least 2 nodes, got 1"
+                 -- $<TARGET_FILE:evbench> validate --set protocol=one-to-one --set nodes=1)
+add_test(NAME cli_trap_one_node_event_builder
+         COMMAND ${_evb_trap} --expect-exit 0 --lines 1
+                 --expect-stderr "evbench: warning: --set nodes=1: nodes: 1 node builds each event from one fragment"
+                 -- $<TARGET_FILE:evbench> validate --set nodes=1)
+list(APPEND _evb_traps cli_trap_one_node_microbench cli_trap_one_node_event_builder)
+
 set_tests_properties(${_evb_traps} PROPERTIES TIMEOUT 30 LABELS integration)
