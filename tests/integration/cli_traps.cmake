@@ -64,4 +64,15 @@ add_test(NAME cli_trap_one_node_event_builder
                  -- $<TARGET_FILE:evbench> validate --set nodes=1)
 list(APPEND _evb_traps cli_trap_one_node_microbench cli_trap_one_node_event_builder)
 
+# A misspelt libfabric provider: the nearest name (sockets and udp, refused
+# for runs, are not offered as usable: tests/unit/libfabric).
+if(TARGET evbench_driver_libfabric)
+  add_test(NAME cli_trap_libfabric_provider_typo
+           COMMAND ${_evb_trap} --lines 1
+                   --expect-stderr "driver_options.provider: 'verb' is not a provider of this libfabric (did you mean 'verbs'?"
+                   -- $<TARGET_FILE:evbench> validate --set driver=libfabric
+                   --set driver_options.provider=verb)
+  list(APPEND _evb_traps cli_trap_libfabric_provider_typo)
+endif()
+
 set_tests_properties(${_evb_traps} PROPERTIES TIMEOUT 30 LABELS integration)
