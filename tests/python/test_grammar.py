@@ -126,7 +126,7 @@ def test_no_axes_is_one_point(points_of):
     ("config: {credits: 2}\naxis:\n  credits: [1]\n", 2, "unknown scan key 'axis'"),
     ("axes:\n  credits: [1, 2]\n  parallel: {from: 1, to: 8}\n", 3, "exactly one of factor or step"),
     ("axes:\n  fragment.size: {from: 1MiB, to: 64KiB, factor: 2}\n", 2, "larger than to"),
-    ("axes:\n  fragment.size: {from: 64K, to: 1M, factor: 2}\n", 2, "unknown size unit 'K'"),
+    ("axes:\n  fragment.size: {from: 64K, to: 1M, factor: 2}\n", 2, "ambiguous size unit 'K'"),
     ("axes:\n  credits: {from: 1, to: 8, factor: 1}\n", 2, "factor must be greater than 1"),
     ("axes:\n  matrix:\n    credits: [1]\n  zip:\n    nodes: [2, 4]\n    parallel: [2]\n", 4,
      "same number of values (nodes has 2, parallel has 1)"),
