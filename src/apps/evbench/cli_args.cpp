@@ -22,7 +22,9 @@ std::string set_without_equals(const std::string& command, const std::string& ke
 // "--peer-timeout=5s" -> "peer_timeout" when that is a configuration key
 // (core key or driver option), else "".
 std::string config_key_of_option(const std::string& option) {
-  std::string name = option.substr(option.find_first_not_of('-'));
+  const auto start = option.find_first_not_of('-');
+  if (start == std::string::npos) return "";  // "-", "--"
+  std::string name = option.substr(start);
   name = name.substr(0, name.find('='));
   std::replace(name.begin(), name.end(), '-', '_');
   if (name.rfind("driver_options.", 0) == 0 && name.size() > 15) return name;

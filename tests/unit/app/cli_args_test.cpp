@@ -69,6 +69,9 @@ TEST(CliArgs, ConfigKeyAsOptionPointsAtSet) {
 
 TEST(CliArgs, OtherUnknownOptionsStayPlain) {
   EXPECT_EQ(usage_error({"--bogus"}), "run: unknown option '--bogus' (see evbench --help)");
+  EXPECT_EQ(usage_error({"--"}), "run: unknown option '--' (see evbench --help)");
+  EXPECT_EQ(usage_error({"-"}), "run: unknown option '-' (see evbench --help)");
+  EXPECT_EQ(usage_error({"--=4"}), "run: unknown option '--=4' (see evbench --help)");
   // sim's own options are not config keys for run.
   EXPECT_EQ(usage_error({"--platform", "p.yaml"}),
             "run: unknown option '--platform' (see evbench --help)");
