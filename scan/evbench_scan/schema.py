@@ -69,11 +69,18 @@ class Schema:
         return bool(m) and m.group(2) in self.duration_units and m.group(2) != ""
 
     def parse_size(self, value):
-        """Bytes from 512, '64KiB', '1.5MiB', '2GB' (the binary's unit words). Raises ValueError."""
+        """Bytes from 512, '64KiB', '1.5MiB', '2GB' (the binary's unit words). Raises ValueError
+        with evbench's own reason: 64K is ambiguous (KiB or KB?), 12 parsecs unknown."""
         number, word = self._split(value, "size", "512KiB")
         if word and word not in self.size_units:
-            raise ValueError("unknown size unit '%s' in %r (evbench accepts %s)" % (
-                word, value, ", ".join(self.size_units)))
+            text = str(value).strip()
+            # A prefix alone that starts both a binary and a decimal unit word.
+            prefix = "K" if word == "k" else word
+            if prefix + "iB" in self.size_units and prefix + "B" in self.size_units:
+                raise ValueError("ambiguous size unit '%s' in '%s': write %siB (binary) or %sB (decimal)" % (
+                    word, text, prefix, prefix))
+            raise ValueError("unknown size unit '%s' in '%s' (use %s)" % (
+                word, text, ", ".join(self.size_units)))
         nbytes = fractions.Fraction(number) * (self.size_units[word] if word else 1)
         if nbytes.denominator != 1:
             raise ValueError("size %r is not a whole number of bytes" % (value,))

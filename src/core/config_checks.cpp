@@ -318,13 +318,17 @@ void check_consistency(const Config& config, const PluginKeys& plugins, const Lo
   const auto mine = plugins.protocol_rules.find(config.protocol);
   if (mine != plugins.protocol_rules.end())
     for (const KeyRule& rule : mine->second) {
-      if (auto failure = rule.check(config, plugins))
-        throw ConfigError(located(failure->keys) + ": " + failure->reason);
+      if (auto failure = rule.check(config, plugins)) throw ConfigError(located(*failure));
     }
   for (const Rule& rule : rules()) {
-    if (auto failure = rule.check(config, plugins))
-      throw ConfigError(located(failure->keys) + ": " + failure->reason);
+    if (auto failure = rule.check(config, plugins)) throw ConfigError(located(*failure));
   }
+}
+
+std::optional<std::string> single_node_note(const Config& c, const PluginKeys& p) {
+  if (c.nodes != 1 || p.protocols.empty() || !builds_events(c, p)) return std::nullopt;
+  return "1 node builds each event from one fragment (the only RU's): this measures one RU "
+         "feeding one BU, not event building, which needs nodes >= 2";
 }
 
 const std::vector<std::string>& consistency_rules() {

@@ -102,7 +102,8 @@ std::string controls_yaml(const std::vector<ControlStep>& steps) {
   std::string out = "[";
   for (size_t i = 0; i < steps.size(); ++i) {
     const std::string& b = steps[i].body;  // "{parallel: 2}"
-    out += (i ? ", " : "") + std::string("{at: ") + format_real(steps[i].at_s) + ", " + b.substr(1);
+    out += (i ? ", " : "") + std::string("{at: ") + duration_scalar(steps[i].at_s) + ", " +
+           b.substr(1);
   }
   return out + "]";
 }

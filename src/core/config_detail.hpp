@@ -19,6 +19,7 @@
 #include "core/capabilities.hpp"
 #include "core/config.hpp"
 #include "core/config_table.hpp"
+#include "core/suggest.hpp"
 
 namespace evb::config_detail {
 
@@ -122,7 +123,13 @@ E enum_from(const std::string& text) {
 
 // ---- units (config_units.cpp): nullopt + reason instead of throwing ----
 std::optional<uint64_t> try_parse_size(const std::string& text, std::string& reason);
+// A bare number is seconds, below kBareSecondsLimit: `duration: 2000` (most
+// likely meant as milliseconds: 33 min as seconds) must say its unit.
+constexpr double kBareSecondsLimit = 1000;
 std::optional<double> try_parse_duration(const std::string& text, std::string& reason);
+// A duration as YAML text that try_parse_duration reads back: bare seconds
+// ("0.5", "30"), with the unit from kBareSecondsLimit on ("7200s").
+std::string duration_scalar(double seconds);
 std::optional<int64_t> try_parse_integer(const std::string& text);
 std::optional<double> try_parse_real(const std::string& text);
 std::optional<bool> try_parse_boolean(const std::string& text);
@@ -138,11 +145,10 @@ std::string format_duration(double seconds);  // "250 ms", "3 s"
 std::string type_name(KeyType type);          // "integer", "size", ...
 std::string range_text(const KeySpec& spec);  // "1 .. 1024", "pull | push", ""
 
-// Levenshtein distance; the nearest candidate within a sensible distance.
-size_t edit_distance(const std::string& a, const std::string& b);
-std::optional<std::string> nearest(const std::string& word,
-                                   const std::vector<std::string>& candidates);
-std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates);
+// The nearest candidate within a sensible distance (core/suggest.hpp).
+using evb::did_you_mean;
+using evb::edit_distance;
+using evb::nearest;
 
 // ---- values (config_values.cpp) ----
 // Validates `node` against `spec`. On failure returns nullopt, sets `reason`
@@ -185,11 +191,23 @@ std::vector<std::string> drivers_with(const Config& c, const PluginKeys& p,
                                       bool (*has)(const Capabilities&));
 
 // ---- consistency checks (config_checks.cpp) ----
-// Rules between keys, checked after every key is read. `located(keys)` gives
-// the "FILE:LINE:COLUMN: KEY" (or "--set K=V: KEY") prefix of the first of
-// `keys` that was set explicitly, or of the first key otherwise.
-using Locator = std::function<std::string(const std::vector<std::string>& keys)>;
+// Rules between keys, checked after every key is read. `located(problem)`
+// gives the error line: "FILE:LINE:COLUMN: KEY" (or "--set K=V: KEY") of the
+// first of the problem's keys that was set explicitly (of the first key
+// otherwise), then the reason.
+using Locator = std::function<std::string(const KeyProblem& problem)>;
 void check_consistency(const Config& config, const PluginKeys& plugins, const Locator& located);
+// ---- where a broken rule is reported (config_blame.cpp) ----
+// key -> where it was set ("FILE:LINE:COLUMN" or "--set K=V").
+using Origins = std::map<std::string, std::string>;
+// The error line of a broken rule: "WHERE: KEY: reason" at the first of its
+// keys the user set (`user`); its keys the embedded default set
+// (`defaults`) are named, to be set too. `name`: the document's name.
+std::string located_problem(const KeyProblem& problem, const std::string& name, const Origins& user,
+                            const Origins& defaults);
+// An event builder on one node runs, but builds nothing from several
+// sources: the warning that says so (nullopt otherwise).
+std::optional<std::string> single_node_note(const Config& config, const PluginKeys& plugins);
 // One line per rule, for the reference documentation.
 const std::vector<std::string>& consistency_rules();
 

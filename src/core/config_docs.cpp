@@ -108,10 +108,12 @@ void markdown_table(std::string& out, const std::vector<Row>& rows) {
            md_cell(r.unit) + " | " + md_cell(r.range) + " | " + md_cell(r.doc) + " |\n";
 }
 
+static_assert(config_detail::kBareSecondsLimit == 1000, "the duration line below says 1000");
 const char* const kSyntax[] = {
     "size: bytes, or a number with a unit: B, KiB, MiB, GiB, TiB (powers of 1024) or KB, MB, "
     "GB, TB (powers of 1000); 1.5MiB is fine, K/M/G alone are rejected as ambiguous",
-    "duration: seconds, or a number with a unit: ns, us, ms, s, min, h",
+    "duration: seconds, or a number with a unit: ns, us, ms, s, min, h; a bare number of 1000 "
+    "or more is refused (duration: 2000 would be 33 min: write 2000ms or 2000s)",
     "nested keys can be written as YAML maps (fragment: {size: 1MiB}) or dotted (fragment.size: "
     "1MiB); --set KEY=VALUE overrides take the dotted form, the value is YAML "
     "(--set ru_rate_factors=[1,1,2,1])",

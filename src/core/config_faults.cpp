@@ -198,12 +198,12 @@ std::string faults_yaml(const std::vector<FaultSpec>& faults) {
       out += (i ? ", " : "") + std::string("{corrupt: ") + format_real(f.probability) + "}";
       continue;
     }
-    out += (i ? ", " : "") + std::string("{at: ") + format_real(f.at_s) + ", " + to_string(f.kind) +
-           ": " + f.unit;
-    if (f.kind == FaultSpec::Kind::delay) out += ", by: " + format_real(f.by_s);
+    out += (i ? ", " : "") + std::string("{at: ") + duration_scalar(f.at_s) + ", " +
+           to_string(f.kind) + ": " + f.unit;
+    if (f.kind == FaultSpec::Kind::delay) out += ", by: " + duration_scalar(f.by_s);
     if (f.kind == FaultSpec::Kind::desync) out += ", by: " + std::to_string(f.by_events);
     if (f.kind != FaultSpec::Kind::kill && f.kind != FaultSpec::Kind::desync)
-      out += ", for: " + format_real(f.for_s);
+      out += ", for: " + duration_scalar(f.for_s);
     out += "}";
   }
   return out + "]";

@@ -50,8 +50,9 @@ std::string position(const std::string& name, const YAML::Mark& mark) {
 
 // Where values come from: the file (positions from marks) or one --set.
 struct Source {
-  std::string file;      // file name (or stand-in) for the YAML document
-  std::string override;  // "KEY=VALUE" when the value comes from --set
+  std::string file;       // file name (or stand-in) for the YAML document
+  std::string override;   // "KEY=VALUE" when the value comes from --set
+  bool defaults = false;  // the embedded default document, not the user's
   bool from_file() const { return override.empty(); }
   std::string at(const YAML::Mark& mark) const {
     return from_file() ? position(file, mark) : "--set " + override;
@@ -94,7 +95,9 @@ class Loader {
     config_.source = name_;
   }
 
-  void load_document(const std::string& text) {
+  // `defaults`: the document is the embedded default (configs/default.yaml
+  // inside the binary): its keys are defaults, not keys the user set.
+  void load_document(const std::string& text, bool defaults) {
     YAML::Node root;
     try {
       root = YAML::Load(text);
@@ -106,7 +109,7 @@ class Loader {
       throw ConfigError(position(name_, root.Mark()) +
                         ": the top level must be a map of key: value, got " +
                         (root.IsSequence() ? "a list" : "'" + root.Scalar() + "'"));
-    walk(root, "", Source{name_, ""});
+    walk(root, "", Source{name_, "", defaults});
   }
 
   void apply_override(const std::string& text) {
@@ -152,17 +155,24 @@ class Loader {
           std::find(plugins_.protocols_with_evm.begin(), plugins_.protocols_with_evm.end(),
                     config_.protocol) != plugins_.protocols_with_evm.end();
     warn_unread_keys();
-    check_consistency(config_, plugins_, [this](const std::vector<std::string>& keys) {
-      for (const auto& k : keys) {
-        auto it = origin_.find(k);
-        if (it != origin_.end()) return it->second + ": " + k;
-      }
-      return name_ + ": " + keys.front();
+    if (const auto nodes = origin_.find("nodes"); nodes != origin_.end())
+      if (const auto note = single_node_note(config_, plugins_))
+        config_.warnings.push_back(nodes->second + ": nodes: " + *note);
+    check_consistency(config_, plugins_, [this](const KeyProblem& p) {
+      return located_problem(p, name_, origin_, default_origin_);
     });
     return config_;
   }
 
  private:
+  // Where a key was set: by the user, else by the embedded default.
+  std::string where_set(const std::string& key) const {
+    const auto it = origin_.find(key);
+    if (it != origin_.end()) return it->second;
+    const auto d = default_origin_.find(key);
+    return d != default_origin_.end() ? d->second : name_;
+  }
+
   // `faults: [{corrupt: P}]` and `fault.corrupt: P` are one setting: the
   // entry sets the key, and both given must agree.
   void merge_corruption() {
@@ -170,7 +180,7 @@ class Loader {
       if (f.kind != FaultSpec::Kind::corrupt) continue;
       const auto key = origin_.find("fault.corrupt");
       if (key != origin_.end() && config_.corrupt_probability != f.probability)
-        throw ConfigError(origin_.at("faults") + ": faults: the corrupt entry (" +
+        throw ConfigError(where_set("faults") + ": faults: the corrupt entry (" +
                           format_real(f.probability) + ") contradicts " + key->second +
                           ": fault.corrupt (" + format_real(config_.corrupt_probability) +
                           "); give one of them");
@@ -260,7 +270,7 @@ class Loader {
       auto v = parse_value(with_plugins(key->spec, plugins_), value, reason, where);
       if (!v) return fail(src.at(where), path, reason);
       key->set(config_, *v);
-      origin_[path] = src.at(key_mark);
+      (src.defaults ? default_origin_ : origin_)[path] = src.at(key_mark);
       return;
     }
     if (is_group(path)) {
@@ -328,11 +338,12 @@ class Loader {
   std::string name_;
   const PluginKeys& plugins_;
   Config config_;
-  std::map<std::string, std::string> origin_;     // key -> where it was last set
-  std::map<std::string, YAML::Mark> seen_;        // keys set in the file
-  std::map<std::string, PendingOption> options_;  // driver option -> value given
-  std::vector<std::string> errors_;               // errors of single keys, in order found
-  std::set<std::string> bad_keys_;                // the keys they name
+  std::map<std::string, std::string> origin_;          // key the user set -> where it was last set
+  std::map<std::string, std::string> default_origin_;  // key the embedded default set -> where
+  std::map<std::string, YAML::Mark> seen_;             // keys set in the file
+  std::map<std::string, PendingOption> options_;       // driver option -> value given
+  std::vector<std::string> errors_;                    // errors of single keys, in order found
+  std::set<std::string> bad_keys_;                     // the keys they name
 };
 
 }  // namespace
@@ -341,7 +352,16 @@ class Loader {
 Config load_config_text(const std::string& yaml_text, const std::string& name,
                         const std::vector<std::string>& overrides, const PluginKeys& plugins) {
   config_detail::Loader loader(name, plugins);
-  loader.load_document(yaml_text);
+  loader.load_document(yaml_text, false);
+  for (const auto& o : overrides) loader.apply_override(o);
+  return loader.finish();
+}
+
+Config load_default_config_text(const std::string& yaml_text, const std::string& name,
+                                const std::vector<std::string>& overrides,
+                                const PluginKeys& plugins) {
+  config_detail::Loader loader(name, plugins);
+  loader.load_document(yaml_text, true);
   for (const auto& o : overrides) loader.apply_override(o);
   return loader.finish();
 }

@@ -21,6 +21,15 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
 Config load_config_text(const std::string& yaml_text, const std::string& name,
                         const std::vector<std::string>& overrides, const PluginKeys& plugins);
 
+// The embedded default configuration (configs/default.yaml inside the
+// binary) with the user's overrides: its keys count as defaults, not as keys
+// the user set. A broken rule is reported at the --set the user gave, naming
+// the default's key to set too; a key the selected protocol does not read
+// draws no warning; keys the user did not set adapt (parallel to nodes).
+Config load_default_config_text(const std::string& yaml_text, const std::string& name,
+                                const std::vector<std::string>& overrides,
+                                const PluginKeys& plugins);
+
 // The fully resolved configuration as YAML (every key, defaults included).
 std::string to_yaml(const Config& config);
 

@@ -1,6 +1,5 @@
 // Sizes, durations and numbers as written in configurations and on the command
-// line, their canonical and human-readable spellings, and the "did you mean"
-// helper used for unknown keys and choices.
+// line, and their canonical and human-readable spellings.
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -55,6 +54,18 @@ struct TimeUnit {
 constexpr TimeUnit kTimeUnits[] = {{"ns", 1e-9}, {"us", 1e-6},  {"ms", 1e-3},
                                    {"s", 1.0},   {"min", 60.0}, {"h", 3600.0}};
 constexpr const char* kTimeUnitList = "ns, us, ms, s, min, h";
+
+// "33 min", "2.8 h", "11.6 days": how long a bare number of seconds really is.
+std::string rough_duration(double s) {
+  char buf[64];
+  if (s < 3600)
+    std::snprintf(buf, sizeof buf, "%.0f min", s / 60);
+  else if (s < 2 * 86400)
+    std::snprintf(buf, sizeof buf, "%.3g h", s / 3600);
+  else
+    std::snprintf(buf, sizeof buf, "%.3g days", s / 86400);
+  return buf;
+}
 
 }  // namespace
 
@@ -166,6 +177,12 @@ std::optional<double> try_parse_duration(const std::string& input, std::string& 
     return std::nullopt;
   }
   const std::string unit = trim(std::string(ptr, end));
+  if (unit.empty() && number >= kBareSecondsLimit) {
+    // `duration=2000` meant as milliseconds would run for half an hour.
+    reason = "a bare number is seconds (" + rough_duration(number) + "); write " + text + "ms or " +
+             text + "s";
+    return std::nullopt;
+  }
   if (unit.empty()) return number;
   for (const TimeUnit& u : kTimeUnits)
     if (unit == u.name) return number * u.seconds;
@@ -174,6 +191,10 @@ std::optional<double> try_parse_duration(const std::string& input, std::string& 
   else
     reason = "unknown duration unit '" + unit + "' in '" + text + "' (use " + kTimeUnitList + ")";
   return std::nullopt;
+}
+
+std::string duration_scalar(double seconds) {
+  return format_real(seconds) + (seconds >= kBareSecondsLimit ? "s" : "");
 }
 
 std::optional<int64_t> try_parse_integer(const std::string& input) {
@@ -285,49 +306,6 @@ std::string range_text(const KeySpec& spec) {
   if (spec.type == KeyType::real_list && !out.empty()) out = "each " + out;
   for (const auto& word : spec.choices) out += (out.empty() ? "" : " or ") + word;
   return out;
-}
-
-// Edits (insert, delete, replace, swap of two neighbours) from a to b: a
-// swapped pair is the commonest typo ("tpc" is one edit from "tcp", two
-// from "mpi").
-size_t edit_distance(const std::string& a, const std::string& b) {
-  const size_t w = b.size() + 1;
-  std::vector<size_t> d((a.size() + 1) * w);
-  auto at = [&](size_t i, size_t j) -> size_t& { return d[i * w + j]; };
-  for (size_t i = 0; i <= a.size(); ++i) at(i, 0) = i;
-  for (size_t j = 0; j <= b.size(); ++j) at(0, j) = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t best = std::min(
-          {at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-        best = std::min(best, at(i - 2, j - 2) + 1);
-      at(i, j) = best;
-    }
-  }
-  return at(a.size(), b.size());
-}
-
-std::optional<std::string> nearest(const std::string& word,
-                                   const std::vector<std::string>& candidates) {
-  // A bare leaf name ("size") most likely means the nested key ("fragment.size").
-  for (const auto& c : candidates) {
-    const auto dot = c.rfind('.');
-    if (dot != std::string::npos && c.substr(dot + 1) == word) return c;
-  }
-  const std::string* best = nullptr;
-  size_t best_d = 0;
-  for (const auto& c : candidates) {
-    const size_t d = edit_distance(word, c);
-    if (!best || d < best_d) best = &c, best_d = d;
-  }
-  if (!best || best_d > std::max<size_t>(2, word.size() / 3)) return std::nullopt;
-  return *best;
-}
-
-std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {
-  auto n = nearest(word, candidates);
-  return n ? " (did you mean '" + *n + "'?)" : "";
 }
 
 }  // namespace config_detail

@@ -188,8 +188,9 @@ std::string canonical_scalar(const KeySpec& spec, const Value& v) {
     case KeyType::integer:
       return v.text.empty() ? std::to_string(v.integer) : v.text;
     case KeyType::real:
-    case KeyType::duration:
       return format_real(v.real);
+    case KeyType::duration:
+      return duration_scalar(v.real);
     case KeyType::boolean:
       return v.boolean ? "true" : "false";
     case KeyType::size:

@@ -70,13 +70,12 @@ struct Command {
   uint16_t reserved = 0;
   uint64_t event_id = 0;
   uint32_t slot = 0;
-  uint32_t bu = 0;  // BU index
-  uint32_t ru = 0;  // RU index
-  uint32_t count = 0;
-  uint64_t bytes = 0;  // credit: payload bytes of the finished event
+  uint32_t bu = 0;     // BU index
+  uint32_t ru = 0;     // RU index
+  uint32_t count = 0;  // credit: 1 if the BU counted the finished event in its window
+  uint64_t bytes = 0;  // credit: payload bytes of the finished event (0: not built)
   uint64_t value = 0;  // credit: 1 if the slot carries a finished event, 2 if
-                       // that event was built without a masked RU (on_ru_loss mask)
-                       // (count = 1: it could not be completed, an RU was lost);
+                       // that event was built without a masked RU (on_ru_loss mask);
                        // release: the watermark; under on_failure exclude, assign,
                        // push_assign and pull_request: the last watermark the EVM
                        // had released to the RUs when it assigned the event

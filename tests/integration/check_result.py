@@ -142,6 +142,45 @@ def check_shift_scan(doc):
     print(f"shift scan headline {want} (aggregate {agg:.3f})")
 
 
+def largest_knob(doc, key):
+    """The largest value of a knob during the run: at start, after each
+    run-time change (results.control), and as the run ended (config)."""
+    r = doc["results"]
+    values = [doc["config"][key], r.get("control_initial", {}).get(key, 0)]
+    values += [int(c["value"]) for c in r.get("control", []) if c["key"] == key]
+    return max(values)
+
+
+def check_phases(doc):
+    """A steered run's phases tile the window, each with the knobs it had,
+    and add up to the headline: events to events_per_second x window_s (to
+    the JSON's 6 significant digits), bytes to the per-node average."""
+    r = doc["results"]
+    phases = r["phases"]
+    start, window = r["warmup_s"], r["window_s"]
+    if not close(phases[0]["from_s"], start, 1e-5) or \
+            not close(phases[-1]["to_s"], start + window, 1e-5):
+        fail(f"phases run {phases[0]['from_s']}-{phases[-1]['to_s']} s, the window "
+             f"{start}-{start + window} s")
+    for a, b in zip(phases, phases[1:]):
+        if not close(a["to_s"], b["from_s"], 1e-5) or a["settings"] == b["settings"]:
+            fail(f"phases {a} and {b} do not meet at a change")
+    for p in phases:
+        if not p["to_s"] > p["from_s"] or not p["settings"]:
+            fail(f"phase {p}: empty, or no settings")
+    if r.get("lost_ranks") or r.get("faults"):
+        return  # an excluded BU's events count in neither the same way
+    events = sum(p["events"] for p in phases)
+    headline = r["events_per_second"] * window
+    if abs(events - headline) > max(1.0, 1e-5 * events):
+        fail(f"the phases' {events} events are not the headline's {headline:.1f}")
+    bits = sum(p["rate_gbps"] * (p["to_s"] - p["from_s"]) for p in phases)
+    if not close(bits, r["bandwidth_gbps"]["per_node"]["avg"] * window, 1e-4):
+        fail(f"the phases' per-node Gbit {bits} are not the headline's "
+             f"{r['bandwidth_gbps']['per_node']['avg'] * window}")
+    print(f"phases: {[(p['from_s'], p['to_s'], p['settings'], p['events']) for p in phases]}")
+
+
 def check_document(doc, args):
     for key in ("schema_version", "argv", "config", "versions", "results"):
         if key not in doc:
@@ -180,13 +219,15 @@ def check_document(doc, args):
     bounds = r.get("bounds")
     cfg = doc["config"]
     if bounds is not None and cfg["protocol"] in ("pull", "push", "pull-noevm"):
-        # Credits and parallel are limits the protocols must never exceed.
-        if bounds["max_requests_in_flight_per_credit"] > cfg["parallel"]:
+        # Credits and parallel are limits the protocols must never exceed:
+        # the largest a steered run had (config shows them as it ended).
+        parallel, credits = largest_knob(doc, "parallel"), largest_knob(doc, "credits")
+        if bounds["max_requests_in_flight_per_credit"] > parallel:
             fail(f"a slot had {bounds['max_requests_in_flight_per_credit']} requests in flight,"
-                 f" parallel is {cfg['parallel']}")
+                 f" parallel is at most {parallel}")
         for key in ("max_events_in_flight_per_bu", "max_events_assigned_per_bu"):
-            if bounds[key] > cfg["credits"]:
-                fail(f"bounds.{key} = {bounds[key]} exceeds credits {cfg['credits']}")
+            if bounds[key] > credits:
+                fail(f"bounds.{key} = {bounds[key]} exceeds credits {credits}")
         # With one node and local_fragment in_place nothing is ever requested.
         all_in_place = cfg["nodes"] == 1 and r.get("fragments_in_place", 0) > 0
         if (cfg["protocol"] != "push" and not all_in_place
@@ -204,6 +245,8 @@ def check_document(doc, args):
             fail(f"JSON {path} = {node!r} is not a number")
         if not node > float(bound):
             fail(f"JSON {path} = {node!r}, expected more than {bound}")
+    if r.get("phases"):
+        check_phases(doc)
     if args.check_network:
         check_network(doc)
     if args.check_shift_scan:

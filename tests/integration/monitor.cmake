@@ -70,6 +70,28 @@ add_test(NAME control_list_replayed_push
                  -- $<TARGET_FILE:evbench> run --set protocol=push --set duration=2s
                  --set warmup=0s --set nodes=3 --set fragment.size=64KiB --set peer_timeout=20s
                  --set "control=[{at: 0.5s, fu.processing_time: 100us}, {at: 1s, ru_rate_factors: [1, 0.5, 0.25]}]")
+# A steered run shows its change (docs/METRICS.md "Phases of a steered
+# run"): the window split at each change with the knobs then in force, the
+# phases adding up to the headline (check_result.py checks any run's
+# phases), the configuration as the run ended and the knobs it began with.
+add_test(NAME control_list_phases
+         COMMAND ${_evb_check} --expect-json results.phases.0.settings.parallel=3
+                 --expect-json results.phases.0.settings.credits=2
+                 --expect-json results.phases.1.settings.parallel=1
+                 --expect-json results.phases.1.settings.credits=2
+                 --expect-json results.phases.2.settings.parallel=1
+                 --expect-json results.phases.2.settings.credits=1
+                 --expect-json config.parallel=1 --expect-json config.credits=1
+                 --expect-json results.control_initial.parallel=3
+                 --expect-json results.control_initial.credits=2
+                 --expect-json-gt results.phases.1.events=0
+                 --expect-stdout "# credits 1, parallel 1,"
+                 --expect-stdout "knobs as the run ended, phases below"
+                 --expect-stdout "  0.30-" --expect-stdout "parallel=3 credits=2"
+                 --expect-stdout "parallel=1 credits=2" --expect-stdout "parallel=1 credits=1"
+                 -- $<TARGET_FILE:evbench> run --set duration=2s --set warmup=300ms --set nodes=3
+                 --set fragment.size=64KiB --set peer_timeout=20s
+                 --set "control=[{at: 0.8s, parallel: 1}, {at: 1.4s, credits: 1}]")
 # An entry POST /control would refuse is refused at validation, naming the
 # key, the entry and the limit (exit 2, nothing run).
 add_test(NAME control_list_out_of_range_refused
@@ -82,6 +104,6 @@ add_test(NAME control_list_push_parallel_refused
                  --expect-stderr "does not read parallel"
                  -- $<TARGET_FILE:evbench> validate --set protocol=push
                  --set "control=[{at: 1s, parallel: 2}]")
-set_tests_properties(control_list_replayed_pull control_list_replayed_push
+set_tests_properties(control_list_replayed_pull control_list_replayed_push control_list_phases
                      control_list_out_of_range_refused control_list_push_parallel_refused
                      PROPERTIES TIMEOUT 60 LABELS integration)

@@ -7,10 +7,12 @@
 #include <cstring>
 #include <iostream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "apps/evbench/cli_args.hpp"
 #include "apps/evbench/credit_ranks.hpp"
 #include "apps/evbench/credit_sim.hpp"
 #include "apps/evbench/default_config.hpp"
@@ -83,64 +85,6 @@ lost, built twice, duplicate, corrupt or out-of-sync events; injected
 corruption that was all detected does not count); 130 interrupted.
 )";
 
-struct Args {
-  std::string config;
-  std::vector<std::string> sets;
-  std::string json;
-  std::string platform, order, simulated_on;  // sim: --platform, --order; run: --simulated-on
-  std::string model = "fluid";                // sim: --model
-  bool quiet = false;
-  bool explain = false, markdown = false, json_reference = false, resolved = false, help = false;
-};
-
-Args parse(int argc, char** argv, int first, const std::string& command) {
-  Args a;
-  for (int i = first; i < argc; ++i) {
-    const std::string s = argv[i];
-    auto need = [&](const char* what) -> std::string {
-      if (i + 1 >= argc) throw UsageError(command + ": " + s + " needs " + what);
-      return argv[++i];
-    };
-    if (s == "--set") {
-      a.sets.push_back(need("KEY=VALUE"));
-    } else if (s.rfind("--set=", 0) == 0) {
-      a.sets.push_back(s.substr(6));
-    } else if (s == "--json" && (command == "config" || command == "drivers")) {
-      a.json_reference = true;
-    } else if (s == "--json") {
-      a.json = need("a file name");
-    } else if (s == "--platform" && command == "sim") {
-      a.platform = need("a platform file");
-    } else if (s == "--order" && command == "sim") {
-      a.order = need("a rank order file");
-    } else if (s == "--model" && command == "sim") {
-      a.model = need("a model: fluid or credit");
-      if (a.model != "fluid" && a.model != "credit")
-        throw UsageError("--model " + a.model + ": the models are fluid and credit");
-    } else if (s == "--simulated-on" && command == "run") {
-      // Internal: `evbench sim` starts evbench-smpi with it.
-      a.simulated_on = need("a platform name");
-    } else if (s == "--quiet" || s == "-q") {
-      a.quiet = true;
-    } else if (s == "--explain") {
-      a.explain = true;
-    } else if (s == "--markdown") {
-      a.markdown = true;
-    } else if (s == "--resolved") {
-      a.resolved = true;
-    } else if (s == "--help" || s == "-h") {
-      a.help = true;
-    } else if (!s.empty() && s[0] == '-') {
-      throw UsageError(command + ": unknown option '" + s + "' (see evbench --help)");
-    } else if (a.config.empty()) {
-      a.config = s;
-    } else {
-      throw UsageError(command + ": more than one CONFIG given ('" + a.config + "', '" + s + "')");
-    }
-  }
-  return a;
-}
-
 }  // namespace
 
 PluginKeys plugin_keys(const PluginRegistry& r, const ProtocolRegistry& protocols) {
@@ -182,18 +126,18 @@ bool later_rank_of_a_launch() {
 }
 
 Config load(const Args& a, const Plugins& r) {
-  Config c = a.config.empty() ? load_config_text(default_config_yaml(), "configs/default.yaml",
-                                                 a.sets, plugin_keys(r.drivers, r.protocols))
-                              : load_config(a.config, a.sets, plugin_keys(r.drivers, r.protocols));
+  // The embedded default's keys are defaults: only the user's draw warnings
+  // and take the blame for a broken rule.
+  Config c = a.config.empty()
+                 ? load_default_config_text(default_config_yaml(), "configs/default.yaml", a.sets,
+                                            plugin_keys(r.drivers, r.protocols))
+                 : load_config(a.config, a.sets, plugin_keys(r.drivers, r.protocols));
   attach_topology_ring(c);
   check_prediction_platform(c, r.protocols.of(c).steps(c));
-  // The embedded default sets keys for every protocol; only the user's count.
   // A simulated run's ranks load the resolved config `evbench sim` already
   // checked and warned about.
   if (later_rank_of_a_launch() || !a.simulated_on.empty()) return c;
-  for (const auto& w : c.warnings)
-    if (!a.config.empty() || w.rfind("configs/default.yaml", 0) != 0)
-      std::fprintf(stderr, "evbench: warning: %s\n", w.c_str());
+  for (const auto& w : c.warnings) std::fprintf(stderr, "evbench: warning: %s\n", w.c_str());
   return c;
 }
 
@@ -407,8 +351,9 @@ int cli_main(int argc, char** argv) {
       std::printf("evbench %s (%s)\n", evbench_version().c_str(), evbench_git_sha().c_str());
       return kExitOk;
     }
+    check_command(command);
     if (command == "topo") return topo_command(argc, argv, 2);
-    const Args a = parse(argc, argv, 2, command);
+    const Args a = parse_args(std::vector<std::string>(argv + 2, argv + argc), command);
     if (a.help) {
       std::fputs(kUsage, stdout);
       return kExitOk;
@@ -418,7 +363,7 @@ int cli_main(int argc, char** argv) {
     if (command == "validate") return cmd_validate(a, registry);
     if (command == "drivers") return cmd_drivers(a, registry);
     if (command == "config") return cmd_config(a, registry);
-    throw UsageError("unknown command '" + command + "' (see evbench --help)");
+    throw std::logic_error("command '" + command + "' is in cli_commands() but has no handler");
   } catch (const ConfigError& e) {
     print_error(e.what());
     return kExitUsage;

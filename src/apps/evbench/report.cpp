@@ -5,6 +5,7 @@
 #include <fstream>
 #include <optional>
 
+#include "apps/evbench/host_load_report.hpp"
 #include "apps/evbench/lifecycle_report.hpp"
 #include "apps/evbench/placement_report.hpp"
 #include "apps/evbench/topology_ring.hpp"
@@ -56,13 +57,16 @@ std::string footer(const Verdict& v) {
 // has them), the rest stays.
 void print_table(const ProtocolReport& report, const Config& c, const Topology& t, const Summary& s,
                  const std::string& variant, const ReportContext& context,
-                 const std::string& placement, const LifecycleSummary& lifecycle) {
+                 const std::string& placement, const LifecycleSummary& lifecycle,
+                 const std::vector<HostLoad>& load) {
   std::printf("# evbench %s: %s over %s, %d nodes (%s)%s, %d processes\n",
               evbench_version().c_str(), report.title(c).c_str(), variant.c_str(), c.nodes,
               to_string(c.layout), report.shape(c).c_str(), t.nprocs);
   report.print_settings(stdout, c, s);
   std::printf("# placement: %s\n", placement.c_str());
   if (const std::string line = lifecycle_line(lifecycle); !line.empty())
+    std::printf("# %s\n", line.c_str());
+  if (const std::string line = host_load_line(load); !line.empty())
     std::printf("# %s\n", line.c_str());
   if (s.warmup_ignored)
     std::printf("# every event finished within the warm-up (%.2f s): the whole run is measured\n",
@@ -98,7 +102,7 @@ void simulation_fields(JsonWriter& w, const RunOptions& o) {
 std::string results_json(const ProtocolReport& report, const Config& c, const Topology& t,
                          const Summary& s, const RunOptions& o, const DriverProbe& probe,
                          const ReportContext& context, const std::string& placement,
-                         const LifecycleSummary& lifecycle) {
+                         const LifecycleSummary& lifecycle, const std::vector<HostLoad>& load) {
   JsonWriter w;
   w.begin_object();
   w.value("schema_version", 1);
@@ -137,6 +141,7 @@ std::string results_json(const ProtocolReport& report, const Config& c, const To
   w.value("poll_mode", s.poll_mode);
   write_placement(w, c, s, placement);
   write_lifecycle(w, lifecycle);
+  write_host_load(w, load);
   report.results_fields(w, c, t, s, context);
   w.end_object();
   w.end_object();
@@ -145,17 +150,21 @@ std::string results_json(const ProtocolReport& report, const Config& c, const To
 
 }  // namespace
 
-int report_run(const ProtocolFactory& protocol, const Config& c, const Topology& t,
+int report_run(const ProtocolFactory& protocol, const Config& initial, const Topology& t,
                const std::vector<RankStats>& ranks, const RunOptions& o, const DriverProbe& probe) {
   const ProtocolReport& report = *protocol.report;
-  const Summary s = report.summarize(c, t, ranks, !o.simulated_platform.empty());
+  const Summary s = report.summarize(initial, t, ranks, !o.simulated_platform.empty());
+  // A steered run is shown with the knobs it ended with; the ones it began
+  // with are in the summary's phases and results.control_initial.
+  const Config c = report.as_ended(initial, s);
   const std::optional<ShiftPredictions> predicted = predict(c, protocol.steps(c));
   ReportContext context;
   context.predicted = predicted ? &*predicted : nullptr;
   context.per_node = !o.quiet;
   const std::string placement = placement_line(c, s, o);
   const LifecycleSummary lifecycle = summarize_lifecycle(ranks);
-  print_table(report, c, t, s, variant_name(c, probe), context, placement, lifecycle);
+  const std::vector<HostLoad> load = summarize_host_load(ranks);
+  print_table(report, c, t, s, variant_name(c, probe), context, placement, lifecycle, load);
   if (!o.simulated_platform.empty()) {
     std::printf(
         "# simulated on %s: %.3f s simulated in %.1f s wall time\n# note: %s\n",
@@ -169,7 +178,7 @@ int report_run(const ProtocolFactory& protocol, const Config& c, const Topology&
     const std::string tmp = o.json_path + ".tmp";
     {
       std::ofstream out(tmp);
-      out << results_json(report, c, t, s, o, probe, context, placement, lifecycle);
+      out << results_json(report, c, t, s, o, probe, context, placement, lifecycle, load);
       if (!out) throw Error("cannot write " + tmp);
     }
     if (std::rename(tmp.c_str(), o.json_path.c_str()) != 0)

@@ -19,7 +19,9 @@ namespace evb {
 
 // The protocol's report (ProtocolFactory::report) summarizes and fills the
 // table's body and the JSON's protocol fields; this adds the run header,
-// the verdict and the JSON envelope.
+// the verdict and the JSON envelope. `config`: the resolved configuration
+// the run started with; the table and the JSON show it as the run ended
+// (ProtocolReport::as_ended: a steered run's knobs after its changes).
 int report_run(const ProtocolFactory& protocol, const Config& config, const Topology& topo,
                const std::vector<RankStats>& ranks, const RunOptions& options,
                const DriverProbe& driver);

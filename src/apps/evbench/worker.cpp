@@ -15,6 +15,7 @@
 #include "apps/evbench/report.hpp"
 #include "core/config_loader.hpp"
 #include "core/error.hpp"
+#include "core/host_load.hpp"
 #include "core/placement.hpp"
 #include "core/topology.hpp"
 #include "protocols/api/poll_mode.hpp"
@@ -135,6 +136,10 @@ int run_worker_with(const Topology& topo, const Config& config, const PluginRegi
   if (rank == 0 && !options.quiet) print_resolved_config(resolved);
   boot.barrier();
   lifecycle.ready();
+  // The host's load around the data phase (results.host_load); not under
+  // `evbench sim`, whose host is the simulator's, not the simulated cluster's.
+  const bool measure_load = options.simulated_platform.empty();
+  if (measure_load) stats.host_load.start = read_host_load();
   try {
     run->run();
   } catch (const Error& e) {
@@ -144,6 +149,10 @@ int run_worker_with(const Topology& topo, const Config& config, const PluginRegi
     // quiet.
     boot.abort(e.what());
     throw;
+  }
+  if (measure_load) {
+    stats.host_load.end = read_host_load();
+    stats.host_load.measured = true;
   }
   run->finish(stats);
   boot.barrier();

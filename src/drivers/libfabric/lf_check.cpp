@@ -7,10 +7,12 @@
 
 #include <rdma/fabric.h>
 
+#include <algorithm>
 #include <cctype>
 #include <set>
 
 #include "core/error.hpp"
+#include "core/suggest.hpp"
 #include "drivers/libfabric/lf_fabric.hpp"
 #include "drivers/libfabric/lf_options.hpp"
 #include "drivers/libfabric/lf_probe.hpp"
@@ -46,15 +48,40 @@ std::set<std::string> providers_in_this_libfabric() {
   return names;
 }
 
-// The providers usable here, and why `name` is not (when the probe knows it
-// by name: "no RDMA device, provider not initialised").
+// The providers a run may use here (usable, and not refused for runs), and
+// why `name` is not usable (when the probe knows it by name: "no RDMA
+// device, provider not initialised").
 std::string usable_here(const std::string& name, std::string* why_not) {
   std::string out;
   for (const ProviderCheck& c : check_providers()) {
-    if (c.usable) out += (out.empty() ? "" : ", ") + c.name;
+    if (c.usable && refused_provider(canonical_provider(c.name)).empty())
+      out += (out.empty() ? "" : ", ") + c.name;
     if (!c.usable && c.name == name && why_not) *why_not = c.reason;
   }
   return out.empty() ? "none" : out;
+}
+
+// A name this libfabric does not have: the message, with the nearest
+// provider evbench knows or this libfabric has ("verb": did you mean
+// 'verbs'?, and that it cannot run here when the probe says so).
+std::string not_a_provider(const std::string& provider) {
+  std::vector<std::string> names = known_providers();
+  for (const std::string& n : providers_in_this_libfabric())
+    if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+  std::string hint;
+  if (const auto near = nearest(provider, names)) {
+    std::string why_not;
+    usable_here(*near, &why_not);
+    hint = "did you mean '" + *near + "'?";
+    if (!refused_provider(canonical_provider(*near)).empty())
+      hint += " evbench refuses it for runs;";
+    else if (!why_not.empty())
+      hint += " it cannot run here: " + why_not + ";";
+    hint += " ";
+  }
+  return "driver_options.provider: '" + provider + "' is not a provider of this libfabric (" +
+         hint + "usable here: " + usable_here(provider, nullptr) +
+         "; fi_info -l lists the providers)";
 }
 
 }  // namespace
@@ -88,9 +115,7 @@ std::vector<std::string> check_libfabric_options(const Config& config, OptionChe
     if (provider == "auto") return {};
     const std::string name = canonical_provider(provider);
     if (providers_in_this_libfabric().count(name.substr(0, name.find(';')))) return {};
-    return {"driver_options.provider: '" + provider +
-            "' is not a provider of this libfabric (usable here: " +
-            usable_here(provider, nullptr) + "; fi_info -l lists the providers)"};
+    return {not_a_provider(provider)};
   }
   const std::string& domain = o.domain;
   const bool any_domain = domain.empty();
@@ -106,10 +131,7 @@ std::vector<std::string> check_libfabric_options(const Config& config, OptionChe
     const std::string core = r.provider.substr(0, r.provider.find(';'));
     std::string why_not = why;
     const std::string usable = usable_here(provider, &why_not);
-    if (!providers_in_this_libfabric().count(core))
-      return {"driver_options.provider: '" + provider +
-              "' is not a provider of this libfabric (usable here: " + usable +
-              "; fi_info -l lists the providers)"};
+    if (!providers_in_this_libfabric().count(core)) return {not_a_provider(provider)};
     InfoRequest plain = r;
     plain.domain.clear();
     if (any_domain || !select_info(plain, nullptr))

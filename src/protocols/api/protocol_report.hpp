@@ -50,6 +50,11 @@ class ProtocolReport {
   virtual Summary summarize(const Config& config, const Topology& topo,
                             const std::vector<RankStats>& ranks, bool simulated) const = 0;
 
+  // The configuration as the run ended, which the table's header and the
+  // JSON's config show: `config` with the run-time changes the summary
+  // recorded applied (event builders), else `config` itself.
+  virtual Config as_ended(const Config& config, const Summary&) const { return config; }
+
   // The header's first line names the run as "# evbench V: <title> over
   // <variant>, N nodes (<layout>)<shape>, P processes": title "pull" or
   // "micro-benchmark gather", shape ", barrel scheduling" or empty.

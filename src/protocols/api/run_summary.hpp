@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "protocols/common/control_phases.hpp"
 #include "protocols/common/rank_stats.hpp"
 
 namespace evb {
@@ -61,6 +62,10 @@ struct Summary {
   uint64_t assignments_held_back = 0;
   std::vector<FailureRecord> failures;  // lost or excluded peers, as the EVM saw them
   std::vector<ControlRecord> control;   // run-time changes the EVM applied (the monitor)
+  // The knobs at start, and the window split at each change (none without
+  // changes): results.control_initial and results.phases.
+  ControlKnobs control_initial;
+  std::vector<ControlPhase> phases;
   // The EVM's built bytes per time bin and when assignment stopped
   // (RankStats): recovery times are read from them (aggregate_recovery).
   std::vector<uint64_t> rate_bins;

@@ -24,6 +24,7 @@ BuAgent::BuAgent(Engine& engine, BuilderUnit& bu, FilterUnits& fus, const Regist
   engine_.listen(Channel::to_bu, id_, c.credits + 1);  // assignments + stop
   if (write_path_) engine_.listen_writes(id_);
   slot_bytes_.assign(c.credits, 0);
+  slot_in_window_.assign(c.credits, 0);
   slot_event_.assign(c.credits, 0);
   released_at_assign_.assign(c.credits, 0);
   stats_.bu = bu.index();
@@ -104,6 +105,7 @@ void BuAgent::check_incomplete(uint32_t slot) {
   }
   e.state = SlotState::complete;
   slot_masked_[slot] = 0;
+  slot_in_window_[slot] = 0;
   ++stats_.incomplete_lost_peer;
   const uint64_t event = e.event;
   bu_.release(slot);
@@ -170,6 +172,7 @@ void BuAgent::send_credit(uint32_t slot, uint64_t event, uint64_t bytes, bool fi
                                .event_id = event,
                                .slot = slot,
                                .bu = static_cast<uint32_t>(bu_.index()),
+                               .count = finished ? slot_in_window_[slot] : 0u,
                                .bytes = bytes,
                                .value = !finished            ? 0u
                                         : slot_masked_[slot] ? 2u
@@ -247,6 +250,7 @@ void BuAgent::finish_event(uint32_t slot, int64_t now, bool masked) {
   e.state = SlotState::complete;
   slot_masked_[slot] = masked && !e.bad;
   const int64_t t = now - engine_.t0_ns();
+  slot_in_window_[slot] = 0;
   if (e.bad) {
     ++bu_.integrity().bad_events;
   } else if (e.desync) {
@@ -254,7 +258,8 @@ void BuAgent::finish_event(uint32_t slot, int64_t now, bool masked) {
   } else {
     ++stats_.events_built;
     stats_.latency.add(now - e.started_ns);
-    stats_.book(t, e.bytes, e.bytes - e.own_bytes, 1, warmup_ns_, end_ns_, interval_ns_);
+    slot_in_window_[slot] =
+        stats_.book(t, e.bytes, e.bytes - e.own_bytes, 1, warmup_ns_, end_ns_, interval_ns_);
   }
   slot_bytes_[slot] = e.bad || e.desync ? 0 : e.bytes;
   slot_event_[slot] = e.event;

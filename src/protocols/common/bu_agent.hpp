@@ -93,7 +93,8 @@ class BuAgent : public Agent {
   // visit order for their fragments until `parallel` requests are in flight.
   void request_fragments(uint32_t slot);
   // Offers `slot` to the EVM as a credit (PULL, PUSH), carrying the event it
-  // just finished (`finished`) and that event's bytes, for the EVM's books.
+  // just finished (`finished`), that event's bytes and whether this BU
+  // counted it in its window, for the EVM's books (results.phases).
   void send_credit(uint32_t slot, uint64_t event, uint64_t bytes, bool finished);
   // Whether RU `ru` has been asked already (its place in the visit order is passed).
   static bool asked(const EventSlot& e, int ru);
@@ -151,9 +152,10 @@ class BuAgent : public Agent {
   int64_t next_heartbeat_ns_ = 0;
   std::vector<uint8_t> lost_ru_;  // per RU (on_failure exclude)
   int lost_rus_ = 0;
-  bool mask_ = false;                 // on_ru_loss mask: build without a lost RU
-  std::vector<uint8_t> slot_masked_;  // per slot: its finished event was built masked
-  std::vector<uint64_t> slot_bytes_;  // finished event's bytes, by slot, until released
+  bool mask_ = false;                    // on_ru_loss mask: build without a lost RU
+  std::vector<uint8_t> slot_masked_;     // per slot: its finished event was built masked
+  std::vector<uint64_t> slot_bytes_;     // finished event's bytes, by slot, until released
+  std::vector<uint8_t> slot_in_window_;  // per slot: its finished event counted in the window
   std::vector<uint64_t> slot_event_;
   std::vector<int> order_;  // begin_event()'s visit order (capacity reused)
   std::string keep_dir_;

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "core/payload_memory.hpp"
 #include "protocols/api/report_parts.hpp"
 #include "protocols/common/event_building_report.hpp"
@@ -64,6 +66,45 @@ void failure_entries(JsonWriter& w, const Summary& s) {
   }
 }
 
+// The knobs in `keys` as JSON (results.phases[].settings), or every knob
+// (results.control_initial).
+void knobs_json(JsonWriter& w, const std::string& name, const ControlKnobs& k,
+                const std::vector<std::string>& keys) {
+  const auto has = [&](const char* key) {
+    return keys.empty() || std::find(keys.begin(), keys.end(), key) != keys.end();
+  };
+  w.begin_object(name);
+  if (has("parallel")) w.value("parallel", k.parallel);
+  if (has("credits")) w.value("credits", k.credits);
+  if (has("fu.processing_time")) w.value("fu.processing_time", k.processing_time_s);
+  if (has("ru_rate_factors")) {
+    w.begin_array("ru_rate_factors");
+    for (double f : k.ru_rate_factors) w.value("", f);
+    w.end_array();
+  }
+  if (has("paused")) w.value("paused", k.paused);
+  w.end_object();
+}
+
+// A steered run: the knobs it started with, and its window split at each
+// change (results.phases; empty without changes).
+void phase_fields(JsonWriter& w, const Summary& s) {
+  knobs_json(w, "control_initial", s.control_initial, {});
+  const std::vector<std::string> steered = steered_knobs(s.control);
+  w.begin_array("phases");
+  for (const ControlPhase& p : s.phases) {
+    w.begin_object();
+    w.value("from_s", p.from_s);
+    w.value("to_s", p.to_s);
+    knobs_json(w, "settings", p.settings, steered);
+    w.value("events", p.events);
+    w.value("rate_gbps", p.rate_gbps);
+    w.value("event_rate", p.event_rate);
+    w.end_object();
+  }
+  w.end_array();
+}
+
 }  // namespace
 
 void EventBuildingReport::status_fields(JsonWriter& w, const Summary& s) const {
@@ -101,6 +142,7 @@ void EventBuildingReport::results_fields(JsonWriter& w, const Config& c, const T
     w.end_object();
   }
   w.end_array();
+  phase_fields(w, s);
   write_bounds(w, s);
   w.value("samples_from", s.samples_from);
   write_samples(w, c, s);

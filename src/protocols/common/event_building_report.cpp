@@ -34,6 +34,22 @@ void print_control(std::FILE* out, const Summary& s) {
   std::fprintf(out, "# replay: --set \"control=[%s]\"\n", replay.c_str());
 }
 
+// A steered run's window, one line per stretch between two changes, with
+// the knobs that changed as they stood then and its figures as the
+// headline computes them ("  0.00-1.20 s  parallel=4  12.345 Gb/s per node
+// ...").
+void print_phases(std::FILE* out, const Summary& s) {
+  if (s.phases.empty()) return;
+  const std::vector<std::string> knobs = steered_knobs(s.control);
+  std::fprintf(out,
+               "# phases of the window, split at each control change (Gb/s per node as the "
+               "headline):\n");
+  for (const ControlPhase& p : s.phases)
+    std::fprintf(out, "  %.2f-%.2f s  %s  %.3f Gb/s per node  %.1f events/s  %llu events\n",
+                 p.from_s, p.to_s, settings_text(p.settings, knobs).c_str(), p.rate_gbps,
+                 p.event_rate, static_cast<unsigned long long>(p.events));
+}
+
 // One line per peer the EVM lost or excluded, with what became of its
 // events and how the aggregate recovered; one per stall or delay fault.
 void print_failures(std::FILE* out, const Config& c, const Summary& s) {
@@ -72,6 +88,10 @@ void print_failures(std::FILE* out, const Config& c, const Summary& s) {
 
 }  // namespace
 
+Config EventBuildingReport::as_ended(const Config& c, const Summary& s) const {
+  return config_as_ended(c, s.control);
+}
+
 std::string EventBuildingReport::title(const Config& c) const {
   return c.protocol;
 }
@@ -83,10 +103,11 @@ std::string EventBuildingReport::shape(const Config& c) const {
 void EventBuildingReport::print_settings(std::FILE* out, const Config& c, const Summary& s) const {
   std::fprintf(out,
                "# credits %d, parallel %d, data path %s, poll mode %s, fragment %s %s, ru_buffer "
-               "%s, window %.2f s (warm-up %.2f s excluded)\n",
+               "%s, window %.2f s (warm-up %.2f s excluded)%s\n",
                c.credits, c.parallel, to_string(c.data_path), s.poll_mode.c_str(),
                human_size(c.fragment.size).c_str(), to_string(c.fragment.distribution),
-               human_size(c.ru_buffer).c_str(), s.window_s, s.warmup_s);
+               human_size(c.ru_buffer).c_str(), s.window_s, s.warmup_s,
+               s.control.empty() ? "" : "; knobs as the run ended, phases below");
 }
 
 void EventBuildingReport::print_body(std::FILE* out, const Config& c, const Summary& s,
@@ -123,6 +144,7 @@ void EventBuildingReport::print_body(std::FILE* out, const Config& c, const Summ
   print_corrupt_fault(out, c, s);
   print_failures(out, c, s);
   print_control(out, s);
+  print_phases(out, s);
   if (!s.failures.empty() || s.late_discarded || s.incomplete_lost_peer)
     std::fprintf(out,
                  "# on_failure %s: %d rank(s) lost%s, %llu late deliveries discarded, %llu events "

@@ -13,6 +13,7 @@ class EventBuildingReport final : public ProtocolReport {
  public:
   Summary summarize(const Config& config, const Topology& topo, const std::vector<RankStats>& ranks,
                     bool simulated) const override;
+  Config as_ended(const Config& config, const Summary& s) const override;
   std::string title(const Config& config) const override;
   std::string shape(const Config& config) const override;
   void print_settings(std::FILE* out, const Config& config, const Summary& s) const override;

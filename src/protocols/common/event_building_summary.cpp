@@ -24,6 +24,7 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
   // it reported built before it was taken out (later deliveries were
   // discarded), also when its rank was lost and sent no statistics.
   std::vector<uint64_t> accepted;
+  std::vector<PhaseBook> phase_books;  // the EVM's, split at each run-time change
   std::vector<uint8_t> excluded(static_cast<size_t>(c.nodes), 0);
   s.ring_slots = min_ring_slots(c);
   s.nodes = c.nodes;
@@ -41,6 +42,7 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
     accepted = r.completed_per_bu;
     s.failures = r.failures;
     s.control = r.control;
+    phase_books = r.phases;
     s.rate_bins = r.rate_bins;
     s.rate_bin_s = r.rate_bin_s;
     s.assign_stopped_at_s = r.assign_stopped_at_s;
@@ -138,6 +140,9 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
   for (double g : s.network_per_node_gbps) s.network_aggregate_gbps += g;
   min_avg_max(s.arrival_per_node_gbps, s.arrival_min_gbps, s.arrival_avg_gbps, s.arrival_max_gbps);
   for (double g : s.arrival_per_node_gbps) s.arrival_aggregate_gbps += g;
+  s.control_initial = ControlKnobs::at_start(c);
+  s.phases = split_phases(phase_books, s.control, s.control_initial, s.warmup_s,
+                          s.warmup_s + s.window_s, s.warmup_ignored, c.nodes);
   s.p50_ms = latency.quantile(0.5) * 1e-6;
   s.p99_ms = latency.quantile(0.99) * 1e-6;
   s.max_ms = latency.max() * 1e-6;

@@ -154,6 +154,11 @@ void EvmAgent::start(int64_t now) {
   const size_t slots = static_cast<size_t>(topo_.nodes) * static_cast<size_t>(c.credits);
   parked_.reserve(slots);
   unparking_.reserve(slots);
+  stats_.phases.assign(1, PhaseBook{});
+}
+
+void EvmAgent::begin_phase(int64_t now, size_t changes) {
+  stats_.phases.push_back(PhaseBook{since_t0(now), changes});
 }
 
 void EvmAgent::on_command(PeerId from, const Command& cmd) {
@@ -191,6 +196,9 @@ void EvmAgent::on_command(PeerId from, const Command& cmd) {
   if (cmd.value > 2 || (cmd.value == 2 && !mask_))
     refuse("finish flag " + std::to_string(cmd.value) +
            (cmd.value == 2 ? " (built masked) without on_ru_loss mask" : " is unknown"));
+  // count: 1 when the BU counted the finished event in its window.
+  if (cmd.count > 1 || (cmd.count && !cmd.value))
+    refuse("window flag " + std::to_string(cmd.count) + " is unknown");
   if (cmd.value) {
     if (!held_[k]) refuse("the slot holds no event");
     if (cmd.event_id != slot_event_[k] && cmd.event_id != kEventUnknown)
@@ -207,10 +215,22 @@ void EvmAgent::on_command(PeerId from, const Command& cmd) {
     ++interval_events_;
     if (exclude_) book_sample(now_ns(), cmd.bytes);  // only a lost rank needs them
     timeline_.add(now_ns() - engine_.t0_ns(), cmd.bytes);
+    if (cmd.bytes) book_phase(cmd.bytes, cmd.count == 1);  // 0: a corrupt event, not built
   }
   serve(from, bu, cmd.slot);
   if (exclude_) release(false);
   maybe_stop();
+}
+
+void EvmAgent::book_phase(uint64_t bytes, bool in_window) {
+  if (stats_.phases.empty()) return;  // a credit before start()
+  PhaseBook& p = stats_.phases.back();
+  ++p.events;
+  p.bytes += bytes;
+  if (in_window) {
+    ++p.window_events;
+    p.window_bytes += bytes;
+  }
 }
 
 void EvmAgent::book_sample(int64_t now, uint64_t bytes) {

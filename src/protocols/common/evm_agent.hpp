@@ -18,7 +18,9 @@
 // credits (value 2), counted here. A lost EVM cannot be replaced: the others
 // end the run with an error naming it.
 // It keeps the bytes of built events over time (RateTimeline) for the
-// recovery times of results.faults.
+// recovery times of results.faults, and the events and bytes built between
+// two run-time changes (RankStats::phases) for results.phases: a credit
+// says whether its BU counted the event in its window (Command::count).
 // A BU that finds an RU out of sync (desync) makes it stop assigning: the
 // events in flight finish, unbuilt, and the run ends with an integrity
 // error. In PUSH the BU cannot tell which of two disagreeing RUs is wrong:
@@ -62,6 +64,10 @@ class EvmAgent : public Agent {
   // change is undone. Applied between assignments, so at an event boundary.
   void set_credits(int credits);
   void set_paused(bool paused);
+  // A new stretch of the run's books (RankStats::phases) from `now`, under
+  // the first `changes` of RankStats::control: called once a request has
+  // been applied.
+  void begin_phase(int64_t now_ns, size_t changes);
   int credits() const { return credits_; }
   bool paused() const { return paused_; }
   // The monitor's view: the next event to be assigned, events assigned and
@@ -98,6 +104,8 @@ class EvmAgent : public Agent {
   void on_desync(PeerId from, const Command& cmd);
   void exclude_bu(int bu, int64_t now, const char* cause, int64_t lost_ns);
   void book_reassigned_built(uint64_t event, int64_t now);
+  // Books a built event into the current stretch of RankStats::phases.
+  void book_phase(uint64_t bytes, bool in_window);
   // Books a finished event's bytes in RankStats::evm_sample_* (per report interval).
   void book_sample(int64_t now, uint64_t bytes);
   // on_failure exclude: sends the RUs the watermark when it is due (always

@@ -185,6 +185,7 @@ void MonitorHub::apply(const ControlRequest& r, int64_t now, const char* source)
     record(now, "credits", std::to_string(p.credits));
   }
   if (r.pause && !*r.pause) pause(false);
+  evm_.begin_phase(now, stats_.control.size());  // results.phases: a stretch under the new knobs
 }
 
 void MonitorHub::publish(int64_t now, bool finished) {

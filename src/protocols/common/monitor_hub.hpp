@@ -11,7 +11,8 @@
 // (EvmAgent parks slots), parallel and the FUs' time on every BU,
 // rate factors on each RU, pause on every rank (a paused run is not a
 // silent one). Each change is recorded with its time (results.control[],
-// the page's timeline) and announced on stderr. The `control:` list of the
+// the page's timeline) and announced on stderr, and the EVM's books begin
+// a new stretch (results.phases). The `control:` list of the
 // configuration is applied the same way, each entry at its time.
 #include <cstdint>
 #include <string>

@@ -4,12 +4,13 @@
 
 namespace evb {
 
-void RankStats::book(int64_t t, uint64_t bytes, uint64_t network_bytes, uint64_t events,
+bool RankStats::book(int64_t t, uint64_t bytes, uint64_t network_bytes, uint64_t events,
                      int64_t warmup_ns, int64_t end_ns, int64_t interval_ns) {
   bytes_total += bytes;
   network_bytes_total += network_bytes;
   last_completion_ns = std::max(last_completion_ns, t);
-  if (t >= warmup_ns && (end_ns <= 0 || t <= end_ns)) {
+  const bool in_window = t >= warmup_ns && (end_ns <= 0 || t <= end_ns);
+  if (in_window) {
     bytes_in_window += bytes;
     network_bytes_in_window += network_bytes;
     events_in_window += events;
@@ -23,6 +24,7 @@ void RankStats::book(int64_t t, uint64_t bytes, uint64_t network_bytes, uint64_t
     sample_bytes[k] += bytes;
     sample_events[k] += events;
   }
+  return in_window;
 }
 
 std::string FailureRecord::encode() const {
@@ -102,6 +104,7 @@ std::string RankStats::serialize() const {
   out << YAML::Key << "anon_rss_bytes" << YAML::Value << anon_rss_bytes;
   out << YAML::Key << "lifecycle" << YAML::Value << YAML::Flow << YAML::BeginSeq << lifecycle.join_s
       << lifecycle.connect_s << lifecycle.setup_s << lifecycle.teardown_s << YAML::EndSeq;
+  out << YAML::Key << "host_load" << YAML::Value << YAML::Flow << to_numbers(host_load);
   out << YAML::Key << "completed_per_bu" << YAML::Value << completed_per_bu;
   out << YAML::Key << "excluded_bus" << YAML::Value << excluded_bus;
   std::vector<std::string> f;
@@ -111,6 +114,11 @@ std::string RankStats::serialize() const {
   for (const auto& r : control)
     out << YAML::Flow << YAML::BeginSeq << r.t_s << r.key << r.value << r.from_event << r.source
         << YAML::EndSeq;
+  out << YAML::EndSeq;
+  out << YAML::Key << "phases" << YAML::Value << YAML::BeginSeq;
+  for (const auto& p : phases)
+    out << YAML::Flow << YAML::BeginSeq << p.from_s << p.first_control << p.events << p.bytes
+        << p.window_events << p.window_bytes << YAML::EndSeq;
   out << YAML::EndSeq;
   out << YAML::Key << "rate_bins" << YAML::Value << rate_bins;
   out << YAML::Key << "rate_bin_s" << YAML::Value << rate_bin_s;
@@ -188,6 +196,7 @@ RankStats RankStats::deserialize(const std::string& text) {
   if (const auto l = n["lifecycle"]; l && l.size() == 4)
     s.lifecycle =
         Lifecycle{l[0].as<double>(), l[1].as<double>(), l[2].as<double>(), l[3].as<double>()};
+  s.host_load = from_numbers(n["host_load"].as<std::vector<double>>(std::vector<double>{}));
   s.completed_per_bu = n["completed_per_bu"].as<std::vector<uint64_t>>(std::vector<uint64_t>{});
   s.excluded_bus = n["excluded_bus"].as<std::vector<int>>(std::vector<int>{});
   for (const auto& t : n["failures"].as<std::vector<std::string>>(std::vector<std::string>{}))
@@ -196,6 +205,9 @@ RankStats RankStats::deserialize(const std::string& text) {
     s.control.push_back(ControlRecord{r[0].as<double>(), r[1].as<std::string>(),
                                       r[2].as<std::string>(), r[3].as<uint64_t>(),
                                       r[4].as<std::string>()});
+  for (const auto& p : n["phases"])
+    s.phases.push_back(PhaseBook{p[0].as<double>(), p[1].as<uint64_t>(), p[2].as<uint64_t>(),
+                                 p[3].as<uint64_t>(), p[4].as<uint64_t>(), p[5].as<uint64_t>()});
   s.rate_bins = n["rate_bins"].as<std::vector<uint64_t>>(std::vector<uint64_t>{});
   s.rate_bin_s = n["rate_bin_s"].as<double>(0.0);
   s.assign_stopped_at_s = n["assign_stopped_at_s"].as<double>(-1.0);

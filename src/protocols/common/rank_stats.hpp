@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/histogram.hpp"
+#include "core/host_load.hpp"
 #include "core/lifecycle.hpp"
 #include "monitor/snapshot.hpp"
 #include "units/builder_unit.hpp"
@@ -32,6 +33,20 @@ struct FailureRecord {
   double recovered_at_s = -1;
   std::string encode() const;
   static FailureRecord decode(const std::string& text);
+};
+
+// The EVM's books of one stretch of a steered run, from `from_s` (seconds
+// since its t0) until the next one begins: the built events whose credits
+// arrived in it, all of them and those their BU counted in its window
+// (control_phases.hpp splits them into results.phases). `first_control`:
+// the run-time changes (RankStats::control) applied before it began.
+struct PhaseBook {
+  double from_s = 0;
+  uint64_t first_control = 0;
+  uint64_t events = 0;
+  uint64_t bytes = 0;
+  uint64_t window_events = 0;
+  uint64_t window_bytes = 0;
 };
 
 struct RankStats {
@@ -94,6 +109,8 @@ struct RankStats {
   double assign_stopped_at_s = -1;
   // EVM: run-time changes applied (the monitor's POST /control), in order.
   std::vector<ControlRecord> control;
+  // EVM: built events per stretch between those changes (one from t0 on).
+  std::vector<PhaseBook> phases;
   // on_failure exclude: free slots that waited for a release (back-pressure).
   uint64_t assignments_held_back = 0;
   // Deliveries refused after an exclusion: credits from an excluded BU (EVM),
@@ -123,6 +140,8 @@ struct RankStats {
   uint64_t anon_rss_bytes = 0;
   // Where this rank's start-up and teardown time went (results.startup).
   Lifecycle lifecycle;
+  // Its host's load at the start and end of its data phase (results.host_load).
+  HostLoadWindow host_load;
   // Failure, if any (empty when the rank succeeded).
   std::string error;
 
@@ -130,8 +149,8 @@ struct RankStats {
   static RankStats deserialize(const std::string& text);
 
   // Books a completed event's bytes (`network_bytes` of them from other
-  // nodes) into the window and the samples.
-  void book(int64_t t_ns, uint64_t bytes, uint64_t network_bytes, uint64_t events,
+  // nodes) into the window and the samples; true when it counted in the window.
+  bool book(int64_t t_ns, uint64_t bytes, uint64_t network_bytes, uint64_t events,
             int64_t warmup_ns, int64_t end_ns, int64_t interval_ns);
 };
 

@@ -77,12 +77,14 @@ std::vector<MemoryNeed> memory_of(const Config& c, const RankRoles& roles) {
 // The rules every micro-benchmark adds.
 std::vector<KeyRule> common_rules() {
   return {
-      {"micro-benchmark protocols need at least 2 nodes",
+      {"micro-benchmark protocols need at least 2 nodes (they measure transfers between nodes)",
        [](const Config& c, const PluginKeys&) -> std::optional<KeyProblem> {
          if (c.nodes >= 2) return std::nullopt;
-         return KeyProblem{
-             {"protocol", "nodes"},
-             "protocol " + c.protocol + " needs at least 2 nodes, got " + std::to_string(c.nodes)};
+         return KeyProblem{{"nodes", "protocol"},
+                           "protocol " + c.protocol +
+                               " measures transfers between nodes: it needs at least 2 nodes, "
+                               "got " +
+                               std::to_string(c.nodes)};
        }},
       {"`senders` is at most `nodes`",
        [](const Config& c, const PluginKeys&) -> std::optional<KeyProblem> {

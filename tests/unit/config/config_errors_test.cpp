@@ -93,6 +93,19 @@ TEST_F(ConfigErrors, BadChoiceListsChoices) {
   }
 }
 
+// Values stay exact (`PULL` is not accepted), but the wrong letter case is
+// named as such: three edits away, yet only the shift key.
+TEST_F(ConfigErrors, ChoiceInWrongCaseSuggestsTheValue) {
+  EXPECT_HAS(error_of("", {"protocol=PULL"}),
+             "--set protocol=PULL: protocol: 'PULL' is not one of pull, push");
+  EXPECT_HAS(error_of("", {"protocol=PULL"}), "(did you mean 'pull'?)");
+  EXPECT_HAS(error_of("layout: SPLIT\n"), "(did you mean 'split'?)");
+  if (test::built("tcp")) {
+    EXPECT_HAS(error_of("", {"driver=TCP"}), "--set driver=TCP: driver: 'TCP' is not one of");
+    EXPECT_HAS(error_of("", {"driver=TCP"}), "(did you mean 'tcp'?)");
+  }
+}
+
 TEST_F(ConfigErrors, DriverAndBootstrapFromPlugins) {
   // The choices are the plug-ins built into evbench, in registry order.
   EXPECT_HAS(error_of("driver: tpc\n"),
@@ -157,6 +170,32 @@ TEST_F(ConfigErrors, DuplicateKey) {
              "run.yaml:3:1: credits: set twice (first on line 1)");
   EXPECT_HAS(error_of("fragment:\n  size: 1MiB\nfragment.size: 2MiB\n"),
              "run.yaml:3:1: fragment.size: set twice (first on line 2)");
+}
+
+// A bare number is seconds: from 1000 on it must say its unit, in a file
+// (with its line), on the command line and in every duration key.
+TEST_F(ConfigErrors, LargeBareDurationIsRefusedEverywhere) {
+  EXPECT_EQ(error_of("", {"duration=2000"}),
+            "--set duration=2000: duration: a bare number is seconds (33 min); write 2000ms or "
+            "2000s");
+  EXPECT_EQ(error_of("nodes: 4\nduration: 2000\n"),
+            "run.yaml:2:11: duration: a bare number is seconds (33 min); write 2000ms or 2000s");
+  for (const char* key :
+       {"fu.processing_time", "warmup", "report_interval", "peer_timeout", "failure_detection"})
+    EXPECT_HAS(error_of("", {std::string(key) + "=1500"}),
+               std::string(key) + ": a bare number is seconds (25 min); write 1500ms or 1500s");
+  EXPECT_HAS(error_of("faults: [{at: 1500, kill: bu1}]\n"),
+             "at: expected a duration between 0 s and 1 day, got '1500' (a bare number is "
+             "seconds (25 min); write 1500ms or 1500s)");
+  EXPECT_HAS(error_of("control: [{at: 1500, parallel: 2}]\n"),
+             "a bare number is seconds (25 min); write 1500ms or 1500s");
+  if (test::built("tcp")) {
+    EXPECT_HAS(error_of("", {"driver_options.connect_timeout=5000"}),
+               "driver_options.connect_timeout: a bare number is seconds (1.39 h); write "
+               "5000ms or 5000s");
+  }
+  EXPECT_EQ(error_of("", {"duration=999"}), "");
+  EXPECT_EQ(error_of("", {"duration=2000ms"}), "");
 }
 
 TEST_F(ConfigErrors, OverrideErrors) {

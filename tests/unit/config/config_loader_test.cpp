@@ -337,8 +337,16 @@ TEST_F(ConfigContradictions, Protocols) {
     EXPECT_EQ(load("protocol: alltoall\ndriver: mpi\n").protocol, "alltoall");
   }
   EXPECT_HAS(error_of("nodes: 1\nparallel: 1\nprotocol: one-to-one\n"),
-             "test.yaml:3:1: protocol: protocol one-to-one needs at least 2 nodes, got 1");
-  EXPECT_EQ(load("nodes: 1\nparallel: 1\n").nodes, 1);  // an event builder may run on one node
+             "test.yaml:1:1: nodes: protocol one-to-one measures transfers between nodes: it "
+             "needs at least 2 nodes, got 1");
+  // An event builder may run on one node (one RU feeding one BU), with a warning.
+  const Config one = load("nodes: 1\nparallel: 1\n");
+  EXPECT_EQ(one.nodes, 1);
+  ASSERT_EQ(one.warnings.size(), 1u);
+  EXPECT_EQ(one.warnings.front(),
+            "test.yaml:1:1: nodes: 1 node builds each event from one fragment (the only RU's): "
+            "this measures one RU feeding one BU, not event building, which needs nodes >= 2");
+  EXPECT_TRUE(load("nodes: 2\nparallel: 1\n").warnings.empty());
   EXPECT_HAS(error_of("protocol: one-to-one\nshift: 4\n"),
              "test.yaml:2:1: shift: shift (4) must be less than nodes (4)");
 }
@@ -397,6 +405,24 @@ poll_mode: block
   expect_same(back, c);
   EXPECT_EQ(to_yaml(back), yaml);
   EXPECT_EQ(back.driver_options.at("bind"), "eth 0: \"x\"");
+}
+
+// What the loader refuses bare (1000 s and more) is written with its unit,
+// so a resolved configuration (and sim's copy for its ranks) reads back.
+TEST_F(ConfigRoundTrip, LongDurationsCarryTheirUnit) {
+  const Config c = load(
+      "duration: 2000s\npeer_timeout: 2h\nwarmup: 999s\n"
+      "faults: [{at: 1500s, stall: ru1, for: 1000s}]\n"
+      "driver_options: {connect_timeout: 1h}\n");
+  const std::string yaml = to_yaml(c);
+  EXPECT_HAS(yaml, "duration: 2000s\n");
+  EXPECT_HAS(yaml, "peer_timeout: 7200s  # 2 h\n");
+  EXPECT_HAS(yaml, "warmup: 999\n");
+  EXPECT_HAS(yaml, "{at: 1500s, stall: ru1, for: 1000s}");
+  EXPECT_HAS(yaml, "connect_timeout: 3600s\n");
+  const Config back = load(yaml);
+  expect_same(back, c);
+  EXPECT_EQ(to_yaml(back), yaml);
 }
 
 TEST_F(ConfigRoundTrip, YamlShowsCanonicalUnits) {

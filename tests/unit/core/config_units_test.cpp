@@ -95,5 +95,22 @@ TEST(ConfigUnits, DurationGarbageRejectedWithReason) {
   EXPECT_NE(duration_error("").find("empty"), std::string::npos);
 }
 
+// `duration=2000` meant as milliseconds is half an hour as seconds: a bare
+// number from 1000 on must say its unit, and the message spells both out.
+TEST(ConfigUnits, LargeBareNumberNeedsItsUnit) {
+  EXPECT_EQ(duration_error("2000"),
+            "duration: a bare number is seconds (33 min); write 2000ms or 2000s");
+  EXPECT_EQ(duration_error("1000"),
+            "duration: a bare number is seconds (17 min); write 1000ms or 1000s");
+  EXPECT_EQ(duration_error("7200"),
+            "duration: a bare number is seconds (2 h); write 7200ms or 7200s");
+  EXPECT_EQ(duration_error("1e6"),
+            "duration: a bare number is seconds (11.6 days); write 1e6ms or 1e6s");
+  EXPECT_DOUBLE_EQ(parse_duration("999", "x"), 999.0);
+  EXPECT_DOUBLE_EQ(parse_duration("2000ms", "x"), 2.0);
+  EXPECT_DOUBLE_EQ(parse_duration("2000s", "x"), 2000.0);
+  EXPECT_DOUBLE_EQ(parse_duration("2000 s", "x"), 2000.0);
+}
+
 }  // namespace
 }  // namespace evb

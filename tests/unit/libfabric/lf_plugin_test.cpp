@@ -141,6 +141,41 @@ TEST(libfabricPlugin, RefusedProvidersAreNamedInTheProbe) {
   EXPECT_TRUE(refused_provider("tcp;ofi_rxm").empty());
 }
 
+// A misspelt provider gets the nearest name (and, when the probe says so,
+// that it cannot run here); the providers offered as usable are those a run
+// accepts: sockets and udp open here but are refused for runs.
+TEST(libfabricPlugin, MisspeltProviderSuggestsTheNearest) {
+  Config config;
+  config.driver = "libfabric";
+  config.driver_options = {{"provider", "verb"}};
+  for (OptionCheck scope : {OptionCheck::names, OptionCheck::here}) {
+    const std::vector<std::string> problems = check_libfabric_options(config, scope);
+    ASSERT_EQ(problems.size(), 1u);
+    const std::string& m = problems.front();
+    EXPECT_EQ(m.rfind("driver_options.provider: 'verb' is not a provider of this libfabric "
+                      "(did you mean 'verbs'?",
+                      0),
+              0u)
+        << m;
+    const std::string why = test::unusable("verbs");
+    if (!why.empty()) EXPECT_NE(m.find("'verbs'? it cannot run here: "), std::string::npos) << m;
+    const std::string usable = m.substr(m.find("usable here: "));
+    for (const char* refused : {"sockets", "udp"})
+      EXPECT_EQ(usable.find(refused), std::string::npos) << m;
+    if (test::unusable("tcp").empty()) EXPECT_NE(usable.find("tcp"), std::string::npos) << m;
+  }
+  config.driver_options = {{"provider", "socket"}};
+  const auto refused = check_libfabric_options(config, OptionCheck::names);
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_NE(refused.front().find("did you mean 'sockets'? evbench refuses it for runs;"),
+            std::string::npos)
+      << refused.front();
+  config.driver_options = {{"provider", "zzzzzzzz"}};
+  const auto far = check_libfabric_options(config, OptionCheck::names);
+  ASSERT_EQ(far.size(), 1u);
+  EXPECT_EQ(far.front().find("did you mean"), std::string::npos) << far.front();
+}
+
 TEST(libfabricPlugin, UnknownProviderIsRefusedAtCreation) {
   LfOptions o = parse_lf_options(nullptr);
   o.provider = "no-such-provider";

@@ -2,7 +2,8 @@
 // run-time change only from the EVM's rank and only for knobs and units it
 // has, with values in range; the EVM's rank takes a rank's stats only for
 // the BU or RU that rank hosts. And the EVM's own control: credits and pause
-// park slots (no assignment) until undone, at the next event boundary.
+// park slots (no assignment) until undone, at the next event boundary; it
+// books the built events of each stretch between two changes.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -147,6 +148,45 @@ TEST(MonitorCommands, CreditsAndPauseParkSlotsUntilUndone) {
   EXPECT_EQ(evm.next_event(), 3u);
   EXPECT_EQ(evm.held_slots(0), 2);
   EXPECT_EQ(driver.sends, (std::vector<PeerId>{0, 1, 0}));
+}
+
+TEST(MonitorCommands, TheEvmBooksEachStretchBetweenChanges) {
+  const Config c = two_nodes();
+  const Topology topo = make_topology(c);
+  RecordingDriver driver;
+  Engine engine(driver, 2, c, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)"});
+  RankStats stats;
+  pull::PullEvmAgent evm(engine, topo, stats, false);
+  evm.start(0);
+  // count: the BU counted the finished event in its window (1) or not (0).
+  auto finished = [](uint64_t event, uint64_t bytes, uint32_t in_window) {
+    return Command{.type = CommandType::credit,
+                   .event_id = event,
+                   .slot = 0,
+                   .bu = 0,
+                   .count = in_window,
+                   .bytes = bytes,
+                   .value = 1};
+  };
+  ASSERT_EQ(stats.phases.size(), 1u);
+  EXPECT_EQ(outcome(evm, 0, Command{.type = CommandType::credit, .slot = 0, .bu = 0}), "accepted");
+  EXPECT_EQ(outcome(evm, 0, finished(0, 100, 1)), "accepted");
+  EXPECT_EQ(outcome(evm, 0, finished(1, 50, 0)), "accepted");  // before the window: not in it
+  evm.begin_phase(engine.t0_ns(), 1);
+  EXPECT_EQ(outcome(evm, 0, finished(2, 70, 1)), "accepted");
+  EXPECT_EQ(outcome(evm, 0, finished(3, 0, 0)), "accepted");  // corrupt: not built, not booked
+  ASSERT_EQ(stats.phases.size(), 2u);
+  EXPECT_EQ(stats.phases[0].events, 2u);
+  EXPECT_EQ(stats.phases[0].bytes, 150u);
+  EXPECT_EQ(stats.phases[0].window_events, 1u);
+  EXPECT_EQ(stats.phases[0].window_bytes, 100u);
+  EXPECT_EQ(stats.phases[1].first_control, 1u);
+  EXPECT_EQ(stats.phases[1].events, 1u);
+  EXPECT_EQ(stats.phases[1].window_bytes, 70u);
+  // The flag is 0 or 1, and only on a credit that reports an event finished.
+  EXPECT_TRUE(refused(outcome(evm, 0, finished(4, 10, 2))));
+  EXPECT_TRUE(refused(
+      outcome(evm, 1, Command{.type = CommandType::credit, .slot = 0, .bu = 1, .count = 1})));
 }
 
 }  // namespace

@@ -1,0 +1,101 @@
+// The command line's traps (src/apps/evbench/cli_args.cpp): each mistake gets
+// a message that says what to write instead.
+#include "apps/evbench/cli_args.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace evb {
+namespace {
+
+std::string usage_error(const std::vector<std::string>& args, const std::string& command = "run") {
+  try {
+    parse_args(args, command);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+std::string command_error(const std::string& command) {
+  try {
+    check_command(command);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(CliArgs, SetReadsKeyValueInBothForms) {
+  const Args a = parse_args({"--set", "credits=4", "--set=nodes=2", "my.yaml"}, "run");
+  EXPECT_EQ(a.sets, (std::vector<std::string>{"credits=4", "nodes=2"}));
+  EXPECT_EQ(a.config, "my.yaml");
+}
+
+// `--set credits 4` used to take 4 for CONFIG ("4: cannot read the configuration").
+TEST(CliArgs, SetWithoutEqualsSaysTheJoinedForm) {
+  EXPECT_EQ(usage_error({"--set", "credits", "4"}),
+            "run: --set takes KEY=VALUE: use --set credits=4");
+  EXPECT_EQ(usage_error({"--set=credits", "4"}), "run: --set takes KEY=VALUE: use --set credits=4");
+  EXPECT_EQ(usage_error({"--set", "credits"}),
+            "run: --set takes KEY=VALUE: use --set credits=VALUE");
+  EXPECT_EQ(usage_error({"--set", "credits", "--quiet"}),
+            "run: --set takes KEY=VALUE: use --set credits=VALUE");
+  EXPECT_EQ(usage_error({"--set"}), "run: --set needs KEY=VALUE");
+}
+
+TEST(CliArgs, ConfigKeyAsOptionPointsAtSet) {
+  EXPECT_EQ(usage_error({"--duration=1s"}, "validate"),
+            "validate: unknown option --duration: configuration keys go through --set "
+            "duration=1s");
+  EXPECT_EQ(usage_error({"--nodes", "4"}),
+            "run: unknown option --nodes: configuration keys go through --set nodes=4");
+  EXPECT_EQ(usage_error({"--peer-timeout", "5s"}),
+            "run: unknown option --peer-timeout: configuration keys go through --set "
+            "peer_timeout=5s");
+  EXPECT_EQ(usage_error({"--fragment.size=1MiB"}),
+            "run: unknown option --fragment.size: configuration keys go through --set "
+            "fragment.size=1MiB");
+  EXPECT_EQ(usage_error({"--driver_options.provider=shm"}),
+            "run: unknown option --driver_options.provider: configuration keys go through "
+            "--set driver_options.provider=shm");
+  EXPECT_EQ(usage_error({"--credits"}),
+            "run: unknown option --credits: configuration keys go through --set credits=VALUE");
+}
+
+TEST(CliArgs, OtherUnknownOptionsStayPlain) {
+  EXPECT_EQ(usage_error({"--bogus"}), "run: unknown option '--bogus' (see evbench --help)");
+  EXPECT_EQ(usage_error({"--"}), "run: unknown option '--' (see evbench --help)");
+  EXPECT_EQ(usage_error({"-"}), "run: unknown option '-' (see evbench --help)");
+  EXPECT_EQ(usage_error({"--=4"}), "run: unknown option '--=4' (see evbench --help)");
+  // sim's own options are not config keys for run.
+  EXPECT_EQ(usage_error({"--platform", "p.yaml"}),
+            "run: unknown option '--platform' (see evbench --help)");
+}
+
+TEST(CliArgs, ModelSuggestsNearest) {
+  try {
+    parse_args({"--model", "Credit"}, "sim");
+    FAIL() << "--model Credit accepted";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "--model Credit: the models are fluid and credit (did you mean 'credit'?)");
+  }
+}
+
+TEST(CliArgs, CommandsKnownAndSuggested) {
+  for (const auto& c : cli_commands()) EXPECT_EQ(command_error(c), "(no error)") << c;
+  EXPECT_EQ(command_error("valdate"), "unknown command 'valdate' (did you mean 'validate'?)");
+  EXPECT_EQ(command_error("VALIDATE"), "unknown command 'VALIDATE' (did you mean 'validate'?)");
+  EXPECT_EQ(command_error("Run"), "unknown command 'Run' (did you mean 'run'?)");
+  EXPECT_EQ(command_error("benchmark"), "unknown command 'benchmark' (see evbench --help)");
+  EXPECT_EQ(command_error("--quiet"),
+            "'--quiet' is not a command: evbench <command> [options] (see evbench --help)");
+}
+
+}  // namespace
+}  // namespace evb
