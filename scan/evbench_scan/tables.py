@@ -176,6 +176,12 @@ def not_run(meta, recs, fmt):
     return Table("Not run", ["variant or point", "status", "reason"], body, note)
 
 
+def _source(load, flags):
+    """Where a point's readings came from; the run queue is always the runner's."""
+    source = load.get("source", "-")
+    return source + " (run queue: runner)" if flags.kind == "runnable_others" and source != "runner" else source
+
+
 def host_load(recs, flags, vary, fmt):
     """The points whose host load differed from the campaign's (hostload.LoadFlags)."""
     head = ["point", "round"] + list(vary) + [flags.words(), "other processes' CPU, CPUs",
@@ -189,7 +195,7 @@ def host_load(recs, flags, vary, fmt):
         config = [fmt(k, r.variant) if k == "variant" else fmt(k, r.cfg(k)) for k in vary]
         body.append([pid, str(r.repeat + 1)] + config + [
             num(flags.flagged[pid]), num(load.get("other_cpus")),
-            "%s → %s" % (num(load.get("loadavg_start")), num(load.get("loadavg_end"))), load.get("source", "-")])
+            "%s → %s" % (num(load.get("loadavg_start")), num(load.get("loadavg_end"))), _source(load, flags)])
     own = " (the job scripts' readings include the point's own ranks on the batch host)" \
         if "job" in flags.sources else ""
     note = "%d of %d points measured; the campaign's median point had %.2f %s%s. A point more than %.2f " \
