@@ -12,9 +12,19 @@ FIGURES = ("events_built", "aggregate_gbps", "per_node_min_gbps", "per_node_avg_
            "per_node_max_gbps", "network_per_node_avg_gbps", "network_aggregate_gbps",
            "events_per_second", "latency_p99_ms")
 
-# The protocols that build events; the others are micro-benchmarks (no
-# latency, no events assigned: docs/MICROBENCH.md).
-EVENT_BUILDERS = ("pull", "push", "pull-noevm")
+# The protocols that built events before results said so themselves
+# (results.builds_events, the protocol's trait); the others are
+# micro-benchmarks (no latency, no events assigned: docs/MICROBENCH.md).
+OLD_EVENT_BUILDERS = ("pull", "push", "pull-noevm")
+
+
+def builds_events(doc):
+    """Whether the run built events: results.builds_events, or for results
+    older than that field, its protocol's name."""
+    res = (doc or {}).get("results") or {}
+    if isinstance(res.get("builds_events"), bool):
+        return res["builds_events"]
+    return ((doc or {}).get("config") or {}).get("protocol") in OLD_EVENT_BUILDERS
 
 
 def figures(doc):
@@ -23,7 +33,7 @@ def figures(doc):
     bw = res.get("bandwidth_gbps") or {}
     per_node = bw.get("per_node") or {}
     network = bw.get("network") or {}
-    builder = ((doc or {}).get("config") or {}).get("protocol") in EVENT_BUILDERS
+    builder = builds_events(doc)
     return {
         "events_built": res.get("events_built"),
         "aggregate_gbps": bw.get("aggregate"),
@@ -150,7 +160,7 @@ class Record:
         self.ran_as = variant(doc) if doc is not None else None    # results.variant
         self.variant = display_name(values, self.ran_as, self.simulated)   # what reports call it
         self.load = None        # hostload.of_point: the host's load while it ran, set by records()
-        self.builder = self.config.get("protocol") in EVENT_BUILDERS
+        self.builder = builds_events(doc)
 
     @property
     def ok(self):

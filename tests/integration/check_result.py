@@ -190,6 +190,11 @@ def check_document(doc, args):
                 "integrity", "samples"):
         if key not in r:
             fail(f"JSON results lack '{key}'")
+    # The protocol's trait: the event builders say they build events.
+    builds = doc["config"].get("protocol") in ("pull", "push", "pull-noevm")
+    if r.get("builds_events") is not builds:
+        fail(f"results.builds_events is {r.get('builds_events')!r} for protocol "
+             f"{doc['config'].get('protocol')}, expected {builds}")
     for key in ("min", "avg", "max"):
         if key not in r["bandwidth_gbps"]["per_node"]:
             fail(f"bandwidth_gbps.per_node lacks '{key}'")

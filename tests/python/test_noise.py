@@ -232,3 +232,14 @@ def test_a_one_axis_campaign_names_its_best_value_once(tmp_path, schema):
     assert len([line for line in lines if "256KiB" in line]) == 1, lines
     (axis,) = [a for a in summary["answers"] if a.get("question") == "best fragment.size (tcp)"]
     assert axis["verdict"] == noise.BEYOND and axis["leader"] == "fragment.size=256KiB"
+
+
+def test_a_result_says_whether_it_built_events():
+    """results.builds_events decides, whatever the protocol is called; an
+    older result without it is judged by its protocol's name."""
+    from evbench_scan.collect import builds_events
+    assert builds_events({"config": {"protocol": "custom-builder"}, "results": {"builds_events": True}})
+    assert not builds_events({"config": {"protocol": "pull"}, "results": {"builds_events": False}})
+    assert builds_events({"config": {"protocol": "push"}, "results": {}})
+    assert not builds_events({"config": {"protocol": "one-to-one"}, "results": {}})
+    assert not builds_events(None)

@@ -99,10 +99,11 @@ void simulation_fields(JsonWriter& w, const RunOptions& o) {
 
 // The JSON document: what ran (argv, config, versions, topology) and its
 // results, the run's facts around the protocol's fields.
-std::string results_json(const ProtocolReport& report, const Config& c, const Topology& t,
+std::string results_json(const ProtocolFactory& protocol, const Config& c, const Topology& t,
                          const Summary& s, const RunOptions& o, const DriverProbe& probe,
                          const ReportContext& context, const std::string& placement,
                          const LifecycleSummary& lifecycle, const std::vector<HostLoad>& load) {
+  const ProtocolReport& report = *protocol.report;
   JsonWriter w;
   w.begin_object();
   w.value("schema_version", 1);
@@ -128,6 +129,8 @@ std::string results_json(const ProtocolReport& report, const Config& c, const To
   w.end_object();
   w.begin_object("results");
   w.value("status", s.status());
+  // The protocol's trait, for tools that must not guess from its name.
+  w.value("builds_events", protocol.builds_events);
   report.status_fields(w, s);
   if (!o.simulated_platform.empty()) simulation_fields(w, o);
   if (o.network_json) {
@@ -178,7 +181,7 @@ int report_run(const ProtocolFactory& protocol, const Config& initial, const Top
     const std::string tmp = o.json_path + ".tmp";
     {
       std::ofstream out(tmp);
-      out << results_json(report, c, t, s, o, probe, context, placement, lifecycle, load);
+      out << results_json(protocol, c, t, s, o, probe, context, placement, lifecycle, load);
       if (!out) throw Error("cannot write " + tmp);
     }
     if (std::rename(tmp.c_str(), o.json_path.c_str()) != 0)

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "core/clock.hpp"
+#include "core/config_detail.hpp"
 #include "core/error.hpp"
 
 namespace evb {
@@ -31,11 +32,6 @@ const char* status_text(OpStatus s) {
       return "error";
   }
   return "?";
-}
-std::string seconds_text(double s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", s);
-  return buf;
 }
 }  // namespace
 
@@ -407,8 +403,8 @@ void Engine::run() {
       const int64_t timeout_ns = s_to_ns(timeout_s_);
       if (now - last_progress_ns_ > timeout_ns && timeout_ns > 0)
         throw Error("rank " + std::to_string(rank_) + ": no progress for " +
-                    seconds_text(timeout_s_) +
-                    " s (peer_timeout + fu.processing_time); waiting for " + waiting_report());
+                    config_detail::format_duration(timeout_s_) +
+                    " (peer_timeout + fu.processing_time); waiting for " + waiting_report());
       idle(now);
     }
   }
