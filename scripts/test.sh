@@ -64,6 +64,10 @@ step=build
 scripts/build.sh -DEVBENCH_REQUIRE_GTEST=ON "${required_drivers[@]}"
 run_step ctest ctest_run ctest build
 
+# clang-tidy (.clang-tidy) on the sources the last 20 commits changed
+# (scripts/tidy.sh; the whole tree would take about 15 minutes here).
+run_step clang-tidy scripts/tidy.sh
+
 # Sanitizer build of the unit tests and the runs labelled sanitize (fragment
 # layouts at the key limits, the failure paths, one short event-building run
 # per driver that runs here) — MPI left out: Open MPI's own allocations are

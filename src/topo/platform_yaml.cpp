@@ -314,7 +314,7 @@ Platform load_platform_text(const std::string& yaml_text, const std::string& nam
     FatTreeSpec s = read_fat_tree(r, t);
     if (routing == "irregular") {
       s.routing = TreeRouting::irregular;
-    } else if (routing != "" && routing != "d-mod-k") {
+    } else if (!routing.empty() && routing != "d-mod-k") {
       r.fail(root["routing"], "routing",
              "expected d-mod-k or irregular for a fat_tree, got '" + routing + "'");
     }
@@ -337,7 +337,7 @@ Platform load_platform_text(const std::string& yaml_text, const std::string& nam
                     f["latency"] ? r.seconds(f["latency"], "fabric.latency") : host_link.latency);
   } else {
     read_explicit(r, root, p, host_link, switch_link);
-    if (routing == "" || routing == "shortest") {
+    if (routing.empty() || routing == "shortest") {
       fill_shortest_tables(p);
     } else if (routing != "tables") {
       r.fail(root["routing"], "routing",

@@ -74,7 +74,7 @@ const std::vector<KeySpec>& verbs_option_specs() {
 }
 
 VerbsOptions parse_verbs_options(const Config* config) {
-  const VerbsOptions o = table().parse(config);
+  VerbsOptions o = table().parse(config);
   if (o.signal_interval > o.send_queue_depth)
     throw ConfigError("driver_options.signal_interval (" + std::to_string(o.signal_interval) +
                       ") must not exceed driver_options.send_queue_depth (" +

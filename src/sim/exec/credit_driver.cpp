@@ -131,7 +131,7 @@ void CreditDriver::post_send(PeerId peer, Tag tag, std::span<const Segment> segm
   m.cookie = cookie;
   m.bytes = gather_head(segments, m);
   ++in_flight_;
-  world_.transmit(std::move(m));
+  world_.transmit(m);
 }
 
 void CreditDriver::post_recv(PeerId peer, Tag tag, void* buffer, size_t size, const Registration*,
@@ -166,7 +166,7 @@ void CreditDriver::rdma_write(PeerId peer, std::span<const Segment> local, const
   m.has_immediate = immediate.has_value();
   m.immediate = immediate.value_or(0);
   ++in_flight_;
-  world_.transmit(std::move(m));
+  world_.transmit(m);
 }
 
 void CreditDriver::complete_recv(const PostedRecv& r, const Message& m) {
@@ -264,7 +264,7 @@ void CreditDriver::alltoall(const void* send, void* recv, size_t block) {
     m.cookie = kCookie;
     m.bytes = gather_head(std::span<const Segment>(&seg, 1), m);
     ++in_flight_;
-    world_.transmit(std::move(m));
+    world_.transmit(m);
     // Both ends of this step: this rank's block delivered, and from's arrived.
     bool sent = false, got = false;
     while (!(sent && got)) {

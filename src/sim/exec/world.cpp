@@ -108,7 +108,7 @@ void World::transmit(Message m) {
   } else {
     key = network_.send(src_host, dst_host, std::max<uint64_t>(m.bytes, 1), now_);
   }
-  in_flight_.emplace(key, std::move(m));
+  in_flight_.emplace(key, m);
 }
 
 bool World::advance_clock() {
@@ -141,7 +141,7 @@ bool World::advance_clock() {
 void World::deliver(uint64_t key) {
   auto it = in_flight_.find(key);
   if (it == in_flight_.end()) return;
-  const Message m = std::move(it->second);
+  const Message m = it->second;
   in_flight_.erase(it);
   if (MessageSink* to = sinks_[m.dst]) {
     to->on_arrival(m);
