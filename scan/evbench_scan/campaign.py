@@ -218,6 +218,30 @@ def varying_keys(flats):
     return [k for k in order if len(seen[k]) > 1]
 
 
+# The knobs POST /control can change that are configuration keys, as
+# results.control_initial names them.
+STEERED_KEYS = ("parallel", "credits", "fu.processing_time")
+
+
+def config_as_started(doc):
+    """The configuration a run started with: results.config shows a steered
+    run's knobs as they ended (docs/METRICS.md, phases), so a run with
+    phases gets its starting values back from results.control_initial."""
+    config = json.loads(json.dumps(doc.get("config") or {}))
+    res = doc.get("results") or {}
+    initial = res.get("control_initial")
+    if not res.get("phases") or not isinstance(initial, dict):
+        return config
+    for key in STEERED_KEYS:
+        if key not in initial:
+            continue
+        node, parts = config, key.split(".")
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+        node[parts[-1]] = initial[key]
+    return config
+
+
 def import_results(root, files, name=None, schema=None):
     """Create or extend the campaign directory `root` from `evbench run --json`
     documents. Every file is read and checked before anything is written.
@@ -256,7 +280,8 @@ def import_results(root, files, name=None, schema=None):
         next_number += 1
         write_atomic(campaign.result_json(pid), raw.decode("utf-8"))
         write_atomic(campaign.point_yaml(pid), "# evbench point %s: imported from %s\n%s" % (
-            pid, os.path.abspath(path), yaml.safe_dump(doc["config"], default_flow_style=False, sort_keys=False)))
+            pid, os.path.abspath(path), yaml.safe_dump(config_as_started(doc), default_flow_style=False,
+                                                       sort_keys=False)))
         status = doc["results"]["status"]
         write_atomic(campaign.status_json(pid), json.dumps({
             "point": pid, "status": status, "exit_code": STATUS_EXIT.get(status),
@@ -270,7 +295,7 @@ def import_results(root, files, name=None, schema=None):
     for entry in meta["points"]:
         doc = campaign.result(entry["id"])
         if doc is not None and isinstance(doc.get("config"), dict):
-            flats[entry["id"]] = flatten_config(doc["config"])
+            flats[entry["id"]] = flatten_config(config_as_started(doc))
     axes = varying_keys(list(flats.values()))
     # Keep the campaign's own axis order first (an extended scan campaign).
     axes = [a for a in meta.get("axes", []) if a in axes] + [a for a in axes if a not in meta.get("axes", [])]

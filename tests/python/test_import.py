@@ -84,3 +84,25 @@ def test_import_of_a_bad_file_names_it_and_writes_nothing(tmp_path, evbench):
     truncated = write(tmp_path / "half.json", open(good).read()[:200])
     proc = run_cli(["import", out, truncated])
     assert proc.returncode == 2 and "half.json: not JSON" in proc.stderr
+
+
+def test_a_steered_run_is_imported_under_the_settings_it_started_with(tmp_path, evbench):
+    """results.config holds a steered run's knobs as they ended; the point it
+    becomes (its YAML, its axis values) is the run as it started."""
+    plain = json.load(open(hand_run(evbench, tmp_path, "plain")))
+    steered = json.loads(json.dumps(plain))
+    steered["config"]["parallel"] = 1  # as the run ended, after POST /control {"parallel": 1}
+    steered["results"]["control_initial"] = dict(steered["results"]["control_initial"], parallel=3)
+    steered["results"]["phases"] = [
+        {"from_s": 0.2, "to_s": 0.5, "settings": {"parallel": 3}, "events": 10, "rate_gbps": 1.0,
+         "event_rate": 20.0},
+        {"from_s": 0.5, "to_s": 1.0, "settings": {"parallel": 1}, "events": 10, "rate_gbps": 0.5,
+         "event_rate": 20.0}]
+    path = write(tmp_path / "steered.json", json.dumps(steered))
+    out = str(tmp_path / "camp")
+    proc = run_cli(["import", out, str(path), str(tmp_path / "plain.json")], env={"EVBENCH": evbench})
+    assert proc.returncode == 0, proc.stderr
+    meta = json.load(open(os.path.join(out, "campaign.json")))
+    assert meta["axes"] == ["parallel"]
+    assert [p["values"]["parallel"] for p in meta["points"]] == [3, plain["config"]["parallel"]]
+    assert "parallel: 3" in open(os.path.join(out, "points", "p0001.yaml")).read()
