@@ -8,7 +8,6 @@ its own about keys or values.
 """
 import concurrent.futures
 import copy
-import itertools
 import os
 import re
 import shlex
@@ -20,7 +19,7 @@ import time
 import yaml
 
 from . import simspec
-from .grammar import ENV_PREFIX, WRAPPER, Group, ScanError, Variants, is_config_key
+from .scanfile import ENV_PREFIX, WRAPPER, Group, ScanError, Variants, is_config_key
 
 class Point:
     """One configuration of a campaign."""
@@ -58,25 +57,6 @@ class Point:
         return "# evbench point %s: %s\n%s%s" % (
             self.id, self.label() or "base config", sim,
             yaml.safe_dump(self.config, default_flow_style=False, sort_keys=False))
-
-
-def expand_group(group):
-    """A Group -> list of {key: value} dicts."""
-    lists = [expand_group(e) if isinstance(e, Group) else
-             [dict(row) for row in e.rows] if isinstance(e, Variants) else
-             [{e.key: v} for v in e.values]
-             for e in group.entries]
-    if group.kind == "zip":
-        combos = zip(*lists)
-    else:
-        combos = itertools.product(*lists)
-    out = []
-    for combo in combos:
-        merged = {}
-        for part in combo:
-            merged.update(part)
-        out.append(merged)
-    return out
 
 
 def set_dotted(config, dotted, value):
@@ -147,7 +127,7 @@ def absolute_paths(config, schema):
 def expand(scan):
     """All points of a scan, in order (not yet validated)."""
     keys = scan.axis_keys()
-    combos = expand_group(scan.axes) if scan.axes.entries else [{}]
+    combos = scan.axes.combinations() if scan.axes.entries else [{}]
     points = []
     for combo in combos:
         ordered = dict((k, combo[k]) for k in keys if k in combo)

@@ -7,178 +7,16 @@ and is raised before anything runs. Sizes and durations in ranges are read
 with the unit words of the evbench binary (a schema.Schema), chosen by the
 key's type in its key table.
 """
-import difflib
 import os
 
 import yaml
 
 from . import rounds, simspec
-
-TOP_KEYS = ("name", "description", "base", "config", "env", "axes", "repeats", "order", "skip_invalid", "cluster",
-            "sim")
-CLUSTER_KEYS = ("launcher", "startup", "margin", "account", "partition", "queue", "port",
-                "overcommit", "evbench", "modules", "max_hosts", "same_host")
-LAUNCHERS = ("srun-env", "srun-pmix", "mpirun", "mpirun-env")
-GROUP_KINDS = ("matrix", "zip")
-RANGE_KEYS = ("from", "to", "factor", "step")
-VARIANTS = "variants"
-# Axis keys that are not evbench config keys: what the runner does for a point.
-#   env.NAME   an environment variable of the point's evbench (and mpirun) process
-#   wrapper    a command the point's evbench (or mpirun) is run under
-#   label      the `name:` of a variants entry (a label for reports)
-#   sim.KEY    how a simulated point runs (simspec.py: model, platform, order)
-ENV_PREFIX = "env."
-WRAPPER = "wrapper"
-VARIANT_NAME = "label"
-
-
-def is_config_key(key):
-    """True for evbench config keys, False for env.NAME, wrapper, label and sim.KEY."""
-    return not (key.startswith(ENV_PREFIX) or simspec.is_sim_key(key) or key in (WRAPPER, VARIANT_NAME))
-
-
-class ScanError(Exception):
-    """A problem in a scan file, located at FILE:LINE:COLUMN."""
-
-    def __init__(self, path, mark, key, message):
-        self.path, self.key, self.message = path, key, message
-        self.line = mark.line + 1 if mark is not None else 0
-        self.column = mark.column + 1 if mark is not None else 0
-        super().__init__(str(self))
-
-    def __str__(self):
-        where = "%s:%d:%d" % (self.path, self.line, self.column) if self.line else self.path
-        return "%s: %s: %s" % (where, self.key, self.message) if self.key else \
-            "%s: %s" % (where, self.message)
-
-
-class Axis:
-    """One config key and the values it takes, in order."""
-
-    def __init__(self, key, values, mark):
-        self.key, self.values, self.mark = key, values, mark
-
-    def __repr__(self):
-        return "Axis(%s=%r)" % (self.key, self.values)
-
-
-class Variants:
-    """A list of partial configurations, each one value of the axis: the keys
-    are the union of the flattened (dotted) keys of the maps; a map that lacks
-    a key leaves it unset (None)."""
-
-    def __init__(self, keys, rows, marks, mark):
-        self.keys, self.rows, self.marks, self.mark = keys, rows, marks, mark
-        self.key = "variants"
-
-    @property
-    def values(self):
-        return self.rows
-
-    def __repr__(self):
-        return "Variants(%r)" % (self.rows,)
-
-
-class Group:
-    """Entries (axes or groups) combined by cartesian product ('matrix') or in lock-step ('zip')."""
-
-    def __init__(self, kind, entries, mark):
-        self.kind, self.entries, self.mark = kind, entries, mark
-
-    def axes(self):
-        for entry in self.entries:
-            if isinstance(entry, Group):
-                yield from entry.axes()
-            else:
-                yield entry
-
-
-class Scan:
-    """A parsed scan: base config (nested dict) + axes + run options."""
-
-    def __init__(self, path, schema):
-        self.path = path
-        self.schema = schema      # the evbench key table and units (schema.Schema)
-        self.text = ""
-        self.name = os.path.splitext(os.path.basename(path))[0]
-        self.description = ""
-        self.base_path = None
-        self.config = {}
-        self.config_marks = {}   # dotted key -> (file, Mark) where it was set
-        self.axes = Group("matrix", [], None)
-        self.repeats = 1
-        self.repeats_auto = None  # {"min", "max"} under repeats: auto (rounds.py); repeats is then max
-        self.order, self.order_seed = "interleaved", rounds.DEFAULT_SEED
-        self.skip_invalid = False
-        self.cluster = {}
-        self.env = {}             # top-level env: NAME -> value, for every point
-        self.sim = {}             # top-level sim: KEY -> value as written (simspec.py)
-        self.sim_marks = {}       # "sim" and "sim.KEY" -> Mark where the sim: section set it
-
-    def axis_list(self):
-        return list(self.axes.axes())
-
-    def axis_keys(self):
-        """The flattened keys the axes set, in axis order (a variants entry
-        contributes every key any of its maps sets)."""
-        seen = []
-        for axis in self.axis_list():
-            for key in (axis.keys if isinstance(axis, Variants) else [axis.key]):
-                if key not in seen:
-                    seen.append(key)
-        return seen
-
-    def where(self, key):
-        """(file, Mark or None) of the scan line that decides `key`."""
-        for axis in self.axis_list():
-            if isinstance(axis, Variants) and key in axis.marks:
-                return self.path, axis.marks[key]
-            if axis.key == key:
-                return self.path, axis.mark
-        marks = self.sim_marks if key == "sim" or simspec.is_sim_key(key) else self.config_marks
-        while key:
-            if key in marks:
-                return marks[key] if marks is self.config_marks else (self.path, marks[key])
-            key = key.rpartition(".")[0]
-        return self.path, None
-
-    def mark_of(self, key):
-        """(file, line) that decides `key` in this scan, for error messages."""
-        path, mark = self.where(key)
-        return path, mark.line + 1 if mark is not None else 0
-
-
-def _compose(path, text):
-    loader = yaml.SafeLoader(text)
-    try:
-        node = loader.get_single_node()
-        return loader, node
-    except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        raise ScanError(path, mark, "", "not valid YAML: %s" % getattr(err, "problem", err))
-    finally:
-        loader.dispose()
-
-
-def _value(loader, node):
-    return loader.construct_object(node, deep=True)
-
-
-def _mapping_items(path, node, key):
-    if not isinstance(node, yaml.MappingNode):
-        raise ScanError(path, node.start_mark, key, "expected a mapping")
-    seen = set()
-    for knode, vnode in node.value:
-        if not isinstance(knode, yaml.ScalarNode):
-            raise ScanError(path, knode.start_mark, key, "keys must be plain names")
-        if knode.value in seen:
-            raise ScanError(path, knode.start_mark, _join(key, knode.value), "given twice")
-        seen.add(knode.value)
-        yield knode, vnode
-
-
-def _join(prefix, key):
-    return "%s.%s" % (prefix, key) if prefix else key
+from .scanfile import (CLUSTER_KEYS, ENV_PREFIX, GROUP_KINDS, LAUNCHERS, RANGE_KEYS, TOP_KEYS,  # noqa: F401
+                       VARIANT_NAME, VARIANTS, WRAPPER, Axis, Group, Scan, ScanError, Variants,
+                       is_config_key)
+from .sections import check_sim_axes, read_cluster, read_sim
+from .yamlnodes import _compose, _join, _mapping_items, _value, did_you_mean  # noqa: F401
 
 
 def _config_tree(path, loader, node, prefix, into, marks):
@@ -409,8 +247,7 @@ def _group(path, loader, node, kind, prefix, mark, schema):
 
 
 def _entry_values(entry):
-    from .expand import expand_group  # local: expand depends on grammar
-    return expand_group(entry) if isinstance(entry, Group) else entry.values
+    return entry.combinations() if isinstance(entry, Group) else entry.values
 
 
 def _entry_name(entry):
@@ -471,9 +308,9 @@ def parse_scan(text, path, schema):
             raise ScanError(path, vnode.start_mark, "skip_invalid", "must be true or false")
         scan.skip_invalid = value
     if "cluster" in items:
-        scan.cluster = _cluster(path, loader, items["cluster"][1], schema)
+        scan.cluster = read_cluster(path, loader, items["cluster"][1], schema)
     if "sim" in items:
-        _sim(scan, loader, *items["sim"])
+        read_sim(scan, loader, *items["sim"])
     if "env" in items:
         for k2, v2 in _mapping_items(path, items["env"][1], "env"):
             value = _value(loader, v2)
@@ -500,82 +337,13 @@ def parse_scan(text, path, schema):
             if other.startswith(key + ".") and is_config_key(key):
                 raise ScanError(path, marks[other], other, "'%s' is set by another axis too "
                                 "(set either the map or its keys)" % key)
-    _sim_axes(scan, keys, marks, items)
+    check_sim_axes(scan, keys, marks, items)
     return scan
 
 
 def _error_at(path, key):
     """error(node, message) -> the ScanError naming `key` at the node's line."""
     return lambda node, message: ScanError(path, node.start_mark, key, message)
-
-
-def _sim(scan, loader, knode, vnode):
-    """The top-level `sim:` section (simspec.py)."""
-    scan.sim_marks["sim"] = knode.start_mark
-    for k2, v2 in _mapping_items(scan.path, vnode, "sim"):
-        key, value = k2.value, _value(loader, v2)
-        if key not in simspec.KEYS:
-            raise ScanError(scan.path, k2.start_mark, "sim." + key, "unknown sim key%s (known: %s)" % (
-                did_you_mean(key, simspec.KEYS), ", ".join(simspec.KEYS)))
-        why = simspec.check_value(key, value, scan.path)
-        if why:
-            raise ScanError(scan.path, v2.start_mark, "sim." + key, why)
-        scan.sim[key], scan.sim_marks["sim." + key] = value, k2.start_mark
-
-
-def _sim_axes(scan, keys, marks, items):
-    """sim.KEY axes (and variants maps) take the values the section takes;
-    simulated points are never submitted, so sim and cluster exclude each other."""
-    for axis in scan.axis_list():
-        for key in (axis.keys if isinstance(axis, Variants) else [axis.key]):
-            if key == "sim":
-                raise ScanError(scan.path, marks[key], key, "expected sim.model, sim.platform or sim.order "
-                                "as the axis (or maps: sim: [{model: fluid}, {model: credit}])")
-            if not simspec.is_sim_key(key):
-                continue
-            for value in (row.get(key) for row in axis.rows) if isinstance(axis, Variants) else axis.values:
-                why = simspec.check_value(key[len(simspec.PREFIX):], value, scan.path)
-                if why:
-                    raise ScanError(scan.path, marks[key], key, why)
-    if "cluster" in items and ("sim" in items or any(simspec.is_sim_key(k) for k in keys)):
-        key = "sim" if "sim" in items else next(k for k in keys if simspec.is_sim_key(k))
-        mark = items["sim"][0].start_mark if "sim" in items else marks[key]
-        raise ScanError(scan.path, mark, key, "%s (drop the cluster: section at line %d)" % (
-            simspec.LOCAL_ONLY, items["cluster"][0].start_mark.line + 1))
-
-
-def did_you_mean(word, candidates):
-    """" (did you mean 'x'?)" for the closest candidate, or "" when none is close."""
-    close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
-    return " (did you mean '%s'?)" % close[0] if close else ""
-
-
-def _cluster(path, loader, node, schema):
-    out = {}
-    for knode, vnode in _mapping_items(path, node, "cluster"):
-        key = knode.value
-        if key not in CLUSTER_KEYS:
-            raise ScanError(path, knode.start_mark, "cluster." + key,
-                            "unknown cluster key%s (known: %s)" % (
-                                did_you_mean(key, CLUSTER_KEYS), ", ".join(CLUSTER_KEYS)))
-        value = _value(loader, vnode)
-        try:
-            if key == "launcher" and value not in LAUNCHERS:
-                raise ValueError("must be one of %s, got %r" % (", ".join(LAUNCHERS), value))
-            if key == "startup":
-                value = schema.parse_duration(value)
-            if key == "margin" and (isinstance(value, bool) or not isinstance(value, (int, float)) or value < 1):
-                raise ValueError("must be a factor of at least 1, got %r" % (value,))
-            if key == "max_hosts" and not (isinstance(value, int) and value >= 1):
-                raise ValueError("must be a positive number of hosts")
-            if key == "port" and not (isinstance(value, int) and 1024 <= value < 65536):
-                raise ValueError("must be a port number 1024..65535")
-            if key == "same_host" and not isinstance(value, bool):
-                raise ValueError("must be true or false")
-        except ValueError as err:
-            raise ScanError(path, vnode.start_mark, "cluster." + key, str(err))
-        out[key] = value
-    return out
 
 
 def merge(into, overlay):
