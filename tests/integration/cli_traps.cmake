@@ -31,7 +31,11 @@ add_test(NAME cli_trap_choice_case
                  --expect-stderr "evbench: --set protocol=PULL: protocol: 'PULL' is not one of"
                  --expect-stderr "(did you mean 'pull'?)"
                  -- $<TARGET_FILE:evbench> validate --set protocol=PULL)
-list(APPEND _evb_traps cli_trap_command_typo cli_trap_choice_case)
+add_test(NAME cli_trap_config_as_command
+         COMMAND ${_evb_trap} --lines 1
+                 --expect-stderr "evbench: 'configs/default.yaml' is a configuration, not a command: evbench run configs/default.yaml (or validate, sim)"
+                 -- $<TARGET_FILE:evbench> configs/default.yaml)
+list(APPEND _evb_traps cli_trap_command_typo cli_trap_choice_case cli_trap_config_as_command)
 
 # A bare number is seconds: 2000 is 33 min, not 2 s.
 add_test(NAME cli_trap_bare_duration

@@ -63,6 +63,15 @@ void check_command(const std::string& command) {
   if (command.size() > 1 && command[0] == '-')  // an option before any command
     throw UsageError("'" + command +
                      "' is not a command: evbench <command> [options] (see evbench --help)");
+  // A configuration file where the command goes: the command was forgotten.
+  const auto ends_with = [&](const char* tail) {
+    const std::string t(tail);
+    return command.size() > t.size() &&
+           command.compare(command.size() - t.size(), t.size(), t) == 0;
+  };
+  if (ends_with(".yaml") || ends_with(".yml"))
+    throw UsageError("'" + command + "' is a configuration, not a command: evbench run " + command +
+                     " (or validate, sim)");
   const std::string hint = did_you_mean(command, all);
   throw UsageError("unknown command '" + command + "'" +
                    (hint.empty() ? " (see evbench --help)" : hint));

@@ -30,6 +30,16 @@ std::string command_error(const std::string& command) {
   return "(no error)";
 }
 
+// `evbench my.yaml`: the file is there, the command was forgotten.
+TEST(CliArgs, AConfigurationWhereTheCommandGoesNamesRun) {
+  EXPECT_EQ(command_error("my.yaml"),
+            "'my.yaml' is a configuration, not a command: evbench run my.yaml (or validate, sim)");
+  EXPECT_EQ(command_error("configs/x.yml"),
+            "'configs/x.yml' is a configuration, not a command: evbench run configs/x.yml (or "
+            "validate, sim)");
+  EXPECT_EQ(command_error(".yaml"), "unknown command '.yaml' (see evbench --help)");
+}
+
 TEST(CliArgs, SetReadsKeyValueInBothForms) {
   const Args a = parse_args({"--set", "credits=4", "--set=nodes=2", "my.yaml"}, "run");
   EXPECT_EQ(a.sets, (std::vector<std::string>{"credits=4", "nodes=2"}));
