@@ -137,13 +137,14 @@ KeyRule driver_has_alltoall() {
       }};
 }
 
-// A node sending to itself has no route on a simulated platform (SMPI moves
-// it at no cost): a scan leaves shift 0 out, asked alone it is an error.
+// A node sending to itself has no route on a simulated platform (SMPI and
+// the credit model both move it at no cost): a scan leaves shift 0 out,
+// asked alone it is an error.
 void check_one_to_one_simulated(const Config& c) {
   if (c.shift_scan || c.shift % c.nodes != 0) return;
   throw ConfigError("shift: " + std::to_string(c.shift) +
                     " sends every node's data to itself, which sim does not simulate (no "
-                    "route from a host to itself: SMPI moves it at no cost); use a shift of 1.." +
+                    "route from a host to itself: it would cost nothing); use a shift of 1.." +
                     std::to_string(c.nodes - 1) + " or scan");
 }
 

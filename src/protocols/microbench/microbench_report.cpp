@@ -127,7 +127,7 @@ void print_steps(std::FILE* out, const Config& c, const Summary& s,
   if (s.self_shift_left_out)
     std::fprintf(out,
                  "# shift 0 (every node to itself) left out: the simulated platform has no route "
-                 "from a host to itself, so SMPI moves it at no cost\n");
+                 "from a host to itself, so a simulation moves it at no cost\n");
   if (s.headline_steps > 1)
     std::fprintf(out, "# headline below: the mean over the network shifts 1..%d\n",
                  s.headline_steps);
