@@ -37,6 +37,16 @@ Config two_nodes() {
   return c;
 }
 
+// The EVM's rank (2) of two_nodes(), with a driver that records its sends.
+struct EvmRank {
+  Config c = two_nodes();
+  Topology topo = make_topology(c);
+  RecordingDriver driver;
+  Engine engine{driver, 2, c, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)"}};
+  RankStats stats;
+  pull::PullEvmAgent evm{engine, topo, stats, false};
+};
+
 std::string outcome(Agent& a, PeerId from, const Command& cmd) {
   return test_support::command_outcome(a, from, cmd);
 }
@@ -92,14 +102,9 @@ TEST(MonitorCommands, ARankTakesChangesOnlyFromTheEvmAndOnlyForItsUnits) {
 }
 
 TEST(MonitorCommands, TheEvmTakesStatsOnlyForUnitsTheSenderHosts) {
-  const Config c = two_nodes();
-  const Topology topo = make_topology(c);
-  RecordingDriver driver;
-  Engine engine(driver, 2, c, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)"});
-  RankStats stats;
-  pull::PullEvmAgent evm(engine, topo, stats, false);
+  EvmRank r;
   MonitorState state("", ControlLimits{});
-  MonitorHub hub(engine, topo, evm, stats, state, {"pull", "tcp", "send"}, true);
+  MonitorHub hub(r.engine, r.topo, r.evm, r.stats, state, {"pull", "tcp", "send"}, true);
   auto stat = [](MonitorStat kind, uint32_t bu, uint32_t ru, uint32_t count = 0) {
     return Command{.type = CommandType::stats,
                    .slot = static_cast<uint32_t>(kind),
@@ -123,41 +128,31 @@ TEST(MonitorCommands, TheEvmTakesStatsOnlyForUnitsTheSenderHosts) {
 }
 
 TEST(MonitorCommands, CreditsAndPauseParkSlotsUntilUndone) {
-  const Config c = two_nodes();
-  const Topology topo = make_topology(c);
-  RecordingDriver driver;
-  Engine engine(driver, 2, c, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)"});
-  RankStats stats;
-  pull::PullEvmAgent evm(engine, topo, stats, false);
-  evm.start(0);
+  EvmRank r;
+  r.evm.start(0);
   auto offer = [](uint32_t bu, uint32_t slot) {
     return Command{.type = CommandType::credit, .slot = slot, .bu = bu};
   };
-  evm.set_credits(1);
-  EXPECT_EQ(outcome(evm, 0, offer(0, 0)), "accepted");
-  EXPECT_EQ(outcome(evm, 0, offer(0, 1)), "accepted");  // slot 1 parked
-  EXPECT_EQ(evm.next_event(), 1u);
-  EXPECT_EQ(evm.held_slots(0), 1);
-  evm.set_paused(true);
-  EXPECT_EQ(outcome(evm, 1, offer(1, 0)), "accepted");  // parked while paused
-  EXPECT_EQ(evm.next_event(), 1u);
-  evm.set_paused(false);  // BU 1's slot 0 gets its event now; slot 1 of BU 0 stays parked
-  EXPECT_EQ(evm.next_event(), 2u);
-  EXPECT_EQ(evm.held_slots(1), 1);
-  evm.set_credits(2);  // BU 0's slot 1 too
-  EXPECT_EQ(evm.next_event(), 3u);
-  EXPECT_EQ(evm.held_slots(0), 2);
-  EXPECT_EQ(driver.sends, (std::vector<PeerId>{0, 1, 0}));
+  r.evm.set_credits(1);
+  EXPECT_EQ(outcome(r.evm, 0, offer(0, 0)), "accepted");
+  EXPECT_EQ(outcome(r.evm, 0, offer(0, 1)), "accepted");  // slot 1 parked
+  EXPECT_EQ(r.evm.next_event(), 1u);
+  EXPECT_EQ(r.evm.held_slots(0), 1);
+  r.evm.set_paused(true);
+  EXPECT_EQ(outcome(r.evm, 1, offer(1, 0)), "accepted");  // parked while paused
+  EXPECT_EQ(r.evm.next_event(), 1u);
+  r.evm.set_paused(false);  // BU 1's slot 0 gets its event now; slot 1 of BU 0 stays parked
+  EXPECT_EQ(r.evm.next_event(), 2u);
+  EXPECT_EQ(r.evm.held_slots(1), 1);
+  r.evm.set_credits(2);  // BU 0's slot 1 too
+  EXPECT_EQ(r.evm.next_event(), 3u);
+  EXPECT_EQ(r.evm.held_slots(0), 2);
+  EXPECT_EQ(r.driver.sends, (std::vector<PeerId>{0, 1, 0}));
 }
 
 TEST(MonitorCommands, TheEvmBooksEachStretchBetweenChanges) {
-  const Config c = two_nodes();
-  const Topology topo = make_topology(c);
-  RecordingDriver driver;
-  Engine engine(driver, 2, c, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)"});
-  RankStats stats;
-  pull::PullEvmAgent evm(engine, topo, stats, false);
-  evm.start(0);
+  EvmRank r;
+  r.evm.start(0);
   // count: the BU counted the finished event in its window (1) or not (0).
   auto finished = [](uint64_t event, uint64_t bytes, uint32_t in_window) {
     return Command{.type = CommandType::credit,
@@ -168,25 +163,26 @@ TEST(MonitorCommands, TheEvmBooksEachStretchBetweenChanges) {
                    .bytes = bytes,
                    .value = 1};
   };
-  ASSERT_EQ(stats.phases.size(), 1u);
-  EXPECT_EQ(outcome(evm, 0, Command{.type = CommandType::credit, .slot = 0, .bu = 0}), "accepted");
-  EXPECT_EQ(outcome(evm, 0, finished(0, 100, 1)), "accepted");
-  EXPECT_EQ(outcome(evm, 0, finished(1, 50, 0)), "accepted");  // before the window: not in it
-  evm.begin_phase(engine.t0_ns(), 1);
-  EXPECT_EQ(outcome(evm, 0, finished(2, 70, 1)), "accepted");
-  EXPECT_EQ(outcome(evm, 0, finished(3, 0, 0)), "accepted");  // corrupt: not built, not booked
-  ASSERT_EQ(stats.phases.size(), 2u);
-  EXPECT_EQ(stats.phases[0].events, 2u);
-  EXPECT_EQ(stats.phases[0].bytes, 150u);
-  EXPECT_EQ(stats.phases[0].window_events, 1u);
-  EXPECT_EQ(stats.phases[0].window_bytes, 100u);
-  EXPECT_EQ(stats.phases[1].first_control, 1u);
-  EXPECT_EQ(stats.phases[1].events, 1u);
-  EXPECT_EQ(stats.phases[1].window_bytes, 70u);
+  ASSERT_EQ(r.stats.phases.size(), 1u);
+  EXPECT_EQ(outcome(r.evm, 0, Command{.type = CommandType::credit, .slot = 0, .bu = 0}),
+            "accepted");
+  EXPECT_EQ(outcome(r.evm, 0, finished(0, 100, 1)), "accepted");
+  EXPECT_EQ(outcome(r.evm, 0, finished(1, 50, 0)), "accepted");  // before the window: not in it
+  r.evm.begin_phase(r.engine.t0_ns(), 1);
+  EXPECT_EQ(outcome(r.evm, 0, finished(2, 70, 1)), "accepted");
+  EXPECT_EQ(outcome(r.evm, 0, finished(3, 0, 0)), "accepted");  // corrupt: not built, not booked
+  ASSERT_EQ(r.stats.phases.size(), 2u);
+  EXPECT_EQ(r.stats.phases[0].events, 2u);
+  EXPECT_EQ(r.stats.phases[0].bytes, 150u);
+  EXPECT_EQ(r.stats.phases[0].window_events, 1u);
+  EXPECT_EQ(r.stats.phases[0].window_bytes, 100u);
+  EXPECT_EQ(r.stats.phases[1].first_control, 1u);
+  EXPECT_EQ(r.stats.phases[1].events, 1u);
+  EXPECT_EQ(r.stats.phases[1].window_bytes, 70u);
   // The flag is 0 or 1, and only on a credit that reports an event finished.
-  EXPECT_TRUE(refused(outcome(evm, 0, finished(4, 10, 2))));
+  EXPECT_TRUE(refused(outcome(r.evm, 0, finished(4, 10, 2))));
   EXPECT_TRUE(refused(
-      outcome(evm, 1, Command{.type = CommandType::credit, .slot = 0, .bu = 1, .count = 1})));
+      outcome(r.evm, 1, Command{.type = CommandType::credit, .slot = 0, .bu = 1, .count = 1})));
 }
 
 }  // namespace
