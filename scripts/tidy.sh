@@ -1,7 +1,7 @@
 #!/bin/bash
 # clang-tidy (.clang-tidy: the checks the project already follows) on the C++
 # sources changed since BASE, against build/compile_commands.json (run after
-# the build). The whole tree takes about 5 s a file, so CI (scripts/test.sh)
+# the build). clang-tidy compiles each file again, so CI (scripts/test.sh)
 # checks what changed: the files a commit range touched, not the rest.
 #
 #   scripts/tidy.sh [BASE]   files changed between BASE and HEAD (and in the
