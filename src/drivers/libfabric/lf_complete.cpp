@@ -22,6 +22,8 @@ namespace evb::libfabric {
 
 namespace {
 constexpr size_t kBatch = 32;
+// The longest wait() sleeps on the CQ's fd before it looks again itself.
+constexpr std::chrono::milliseconds kLostWakeupBound{10};
 }  // namespace
 
 void LfDriver::retire(Op* op) {
@@ -365,8 +367,12 @@ void LfDriver::wait(std::chrono::microseconds timeout) {
   if (!tx_queue_.empty() || !rx_queue_.empty()) ms = std::min<int64_t>(ms, 1);
   if (ms <= 0) return;
   // poll(2) on the CQ's fd once fi_trywait says nothing is pending, so the
-  // timeout is the kernel's.
-  const int nap = static_cast<int>(std::min<int64_t>(ms, 1 << 30));
+  // timeout is the kernel's, but never longer than kLostWakeupBound: the fd
+  // of tcp;ofi_rxm can miss a wake-up (ofiwg/libfabric#7613; seen here as a
+  // wait(10 min) that outlived its message), and a missed one must cost a
+  // few milliseconds, not the whole timeout. The caller sees an early return,
+  // which wait() may always do.
+  const int nap = static_cast<int>(std::min<int64_t>(ms, kLostWakeupBound.count()));
   fid* fids[1] = {&fabric_->cq()->fid};
   if (fi_trywait(fabric_->fabric(), fids, 1) == FI_SUCCESS) {
     pollfd p{fabric_->wait_fd(), POLLIN, 0};
