@@ -158,11 +158,15 @@ TEST(libfabricPlugin, MisspeltProviderSuggestsTheNearest) {
               0u)
         << m;
     const std::string why = test::unusable("verbs");
-    if (!why.empty()) EXPECT_NE(m.find("'verbs'? it cannot run here: "), std::string::npos) << m;
+    if (!why.empty()) {
+      EXPECT_NE(m.find("'verbs'? it cannot run here: "), std::string::npos) << m;
+    }
     const std::string usable = m.substr(m.find("usable here: "));
     for (const char* refused : {"sockets", "udp"})
       EXPECT_EQ(usable.find(refused), std::string::npos) << m;
-    if (test::unusable("tcp").empty()) EXPECT_NE(usable.find("tcp"), std::string::npos) << m;
+    if (test::unusable("tcp").empty()) {
+      EXPECT_NE(usable.find("tcp"), std::string::npos) << m;
+    }
   }
   config.driver_options = {{"provider", "socket"}};
   const auto refused = check_libfabric_options(config, OptionCheck::names);
