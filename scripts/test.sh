@@ -28,10 +28,21 @@ run_step() {  # run_step NAME COMMAND...
   "$@" || rc=$?
   printf '%s\t%s\n' "$name" "$rc" >> "$results/steps.tsv"
 }
+# Wall time of each step, printed at the end (docs/TESTING.md, "How long").
+last_mark=$SECONDS
+mark() {  # mark NAME: the time since the previous mark, as NAME's
+  printf '%s\t%s\n' "$1" $((SECONDS - last_mark)) >> "$results/times.tsv"
+  last_mark=$SECONDS
+}
 finish() {
   local rc=$? acct=0
   trap - EXIT INT TERM
   set +e
+  if [ -f "$results/times.tsv" ]; then
+    printf 'test.sh: wall time per step (s):'
+    while IFS=$'\t' read -r name secs; do printf ' %s %s,' "$name" "$secs"; done < "$results/times.tsv"
+    printf ' total %s\n' "$SECONDS"
+  fi
   if [ "$rc" -ne 0 ]; then
     printf '%s\t%s\t%s\n' "$step" "$rc" "the script stopped here" >> "$results/steps.tsv"
   fi
@@ -55,6 +66,7 @@ ctest_run() {  # ctest_run RUNNER BUILD_DIR CTEST_ARGS...
 # One formatter config (.clang-format) for every C++ file.
 step=clang-format
 run_step clang-format sh -c "git ls-files '*.cpp' '*.hpp' '*.c' | xargs clang-format --dry-run --Werror"
+mark clang-format
 
 # Every driver whose library install-deps.sh installs is required: a driver
 # that silently failed to configure would take its tests with it.
@@ -62,33 +74,46 @@ required_drivers=(-DEVBENCH_WITH_TCP=ON -DEVBENCH_WITH_MPI=ON -DEVBENCH_WITH_LIB
                   -DEVBENCH_WITH_UCX=ON -DEVBENCH_WITH_VERBS=ON -DEVBENCH_WITH_PSM2=ON)
 step=build
 scripts/build.sh -DEVBENCH_REQUIRE_GTEST=ON "${required_drivers[@]}"
+mark build
 run_step ctest ctest_run ctest build
+mark ctest
 
 # clang-tidy (.clang-tidy) on the sources the last 20 commits changed
 # (scripts/tidy.sh; clang-tidy compiles every file again, so not the whole tree).
 run_step clang-tidy scripts/tidy.sh
+mark clang-tidy
 
 # Sanitizer build of the unit tests and the runs labelled sanitize (fragment
 # layouts at the key limits, the failure paths, one short event-building run
 # per driver that runs here) — MPI left out: Open MPI's own allocations are
-# not ours to judge.
+# not ours to judge. Line tables only (-g1): what ASan's reports need, in
+# less compile time than full debug information.
 step=build-asan
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DEVBENCH_SANITIZE=ON \
-      -DEVBENCH_WITH_MPI=OFF -DEVBENCH_WITH_TCP=ON -DEVBENCH_WITH_LIBFABRIC=ON \
+      -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DCMAKE_C_FLAGS_DEBUG=-g1 -DEVBENCH_WITH_MPI=OFF -DEVBENCH_WITH_TCP=ON -DEVBENCH_WITH_LIBFABRIC=ON \
       -DEVBENCH_WITH_UCX=ON -DEVBENCH_WITH_VERBS=ON -DEVBENCH_WITH_PSM2=ON \
       -DEVBENCH_REQUIRE_GTEST=ON >/dev/null
 cmake --build build-asan -j "$(nproc)"
+mark build-asan
 run_step ctest-asan ctest_run ctest-asan build-asan -L 'unit|sanitize'
+mark ctest-asan
 
 # The SMPI build (SimGrid, smpicxx) and the simulation tests: `evbench sim`
-# of the ordinary build above driving build-sim's evbench-smpi.
+# of the ordinary build above driving build-sim's evbench-smpi (optimised,
+# line tables only: nobody steps through it in a debugger in CI).
 step=build-sim
-cmake -S . -B build-sim -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEVBENCH_SIM=ON >/dev/null
+cmake -S . -B build-sim -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEVBENCH_SIM=ON \
+      "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" \
+      "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" >/dev/null
 cmake --build build-sim -j "$(nproc)"
+mark build-sim
 run_step ctest-sim ctest_run ctest-sim build-sim -L sim
+mark ctest-sim
 
 run_step pytest env EVBENCH_TESTS_STRICT=1 /usr/bin/python3 -m pytest -q tests/python \
     --junitxml="$results/pytest.xml" -o junit_family=xunit1
+mark pytest
 
 # Each fuzz target for 20 s from its committed corpus (clang-14 build in build-fuzz/).
 run_step fuzz scripts/fuzz.sh 20
+mark fuzz
