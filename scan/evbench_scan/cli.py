@@ -3,8 +3,11 @@ import argparse
 import os
 import sys
 
-from . import collect, expand, failures, hostload, runner, schema, sharedpaths, simspec, submit, version
-from .grammar import ScanError, load_scan
+from . import version
+from .results import collect, failures, hostload
+from .run import runner, sharedpaths, submit
+from .spec import expand, schema, simspec
+from .spec.grammar import ScanError, load_scan
 
 
 def _log(text):
@@ -126,7 +129,7 @@ def cmd_collect(args):
 
 
 def cmd_import(args):
-    from .campaign import ImportProblem, import_results
+    from .results.campaign import ImportProblem, import_results
     evbench = runner.find_evbench(args.evbench)
     loaded = None
     if evbench:   # only to write sizes and durations with units; not needed
@@ -142,7 +145,7 @@ def cmd_import(args):
     for path in duplicates:
         _log("%s: already imported, skipped" % path)
     recs = collect.write_index(args.dir)
-    from .campaign import Campaign
+    from .results.campaign import Campaign
     meta = Campaign(args.dir).meta()
     print("%s: imported %d result(s)%s; axes: %s; %s; index: %s" % (
         args.dir, len(new), " (%s)" % " ".join(new) if new else "", ", ".join(meta["axes"]) or "(none: "
@@ -151,9 +154,9 @@ def cmd_import(args):
 
 
 def cmd_report(args):
-    from . import report   # matplotlib only when reporting
+    from .report import report   # matplotlib only when reporting
     out = args.output or os.path.join(args.dir, "report")
-    from .references import ReferenceError
+    from .report.references import ReferenceError
     evbench = runner.find_evbench(args.evbench) if args.platform else None
     if args.platform and not os.path.isfile(args.platform):
         print("evbench-scan report: --platform %s: no such file" % args.platform, file=sys.stderr)

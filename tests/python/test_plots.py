@@ -10,7 +10,7 @@ import struct
 
 import pytest
 
-from evbench_scan import plots
+from evbench_scan.report import plots
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

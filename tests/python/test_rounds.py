@@ -8,8 +8,10 @@ import os
 import pytest
 
 import synthetic
-from evbench_scan import collect, expand, rounds, runner
-from evbench_scan.grammar import ScanError, parse_scan
+from evbench_scan.results import collect
+from evbench_scan.run import runner
+from evbench_scan.spec import expand, rounds
+from evbench_scan.spec.grammar import ScanError, parse_scan
 
 
 def scan_of(schema, text):

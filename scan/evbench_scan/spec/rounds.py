@@ -99,8 +99,9 @@ def describe(scan, plan_rounds):
 def decision(root):
     """After a round of repeats: auto: (stop?, why) by the report's rule on
     what the campaign holds now."""
-    from . import analysis, collect, hostload
-    from .answers import Context, headline
+    from ..report import analysis
+    from ..report.answers import Context, headline
+    from ..results import collect, hostload
     meta_axes = collect.Campaign(root).meta().get("axes") or ()
     recs = collect.records(root)
     rows = analysis.rows_of(recs)

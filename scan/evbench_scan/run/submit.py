@@ -15,8 +15,8 @@ import shlex
 import subprocess
 import time
 
-from . import rounds
-from .campaign import Campaign, write_atomic
+from ..results.campaign import Campaign, write_atomic
+from ..spec import rounds
 
 DEFAULT_LAUNCHER = {"slurm": "srun-env", "pbs": "mpirun"}
 DEFAULT_STARTUP_S = 10.0
