@@ -20,8 +20,7 @@ import os
 
 from ..results import collect, hostload
 from ..results.campaign import Campaign
-from ..spec import rounds
-from . import analysis, answers, figures, simshifts, tables
+from . import analysis, answers, figures, rounds, simshifts, tables
 from .shifts import ShiftScan, ShiftScanError, is_shift_scan, platform_prediction
 
 

@@ -18,7 +18,8 @@ import time
 
 from ..results import collect, failures, hostload
 from ..results.campaign import Campaign
-from ..spec import rounds, simspec
+from ..spec import simspec
+from . import rounds
 from .progress import Progress
 
 EXIT_MEANING = {0: "ok", 1: "failed", 2: "config-error", 3: "integrity"}

@@ -16,7 +16,7 @@ import subprocess
 import time
 
 from ..results.campaign import Campaign, write_atomic
-from ..spec import rounds
+from . import rounds
 
 DEFAULT_LAUNCHER = {"slurm": "srun-env", "pbs": "mpirun"}
 DEFAULT_STARTUP_S = 10.0

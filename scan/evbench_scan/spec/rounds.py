@@ -1,20 +1,9 @@
-"""In which order a campaign's points run, and how many rounds it takes
-(docs/SCANS.md, "Order and rounds").
-
-A round is every configuration once: round r holds the points with repeat
-r. By default (`order: interleaved`) the rounds run one after another, each
-in its own shuffled order (a random.Random seeded with the campaign's seed
-and the round's number), so a load that comes and goes on a shared machine
-hits every configuration alike instead of all repeats of one.
-`order: sequential` keeps the expansion order (a configuration's repeats
-back to back). Point ids and their numbering do not change with the order.
-
-`repeats: auto` (or `{auto: true, min: M, max: N}`) runs at least M rounds,
-then one round at a time until the campaign's leading configuration is ahead
-of its runner-up beyond noise (noise.Call, the rule the report uses) or N
-rounds have run, and says which (campaign.json "rounds").
+"""The scan file's `repeats:` and `order:` keys (docs/SCANS.md, "Order and
+rounds"), read by grammar.py: how many rounds (a count, or `auto` with its
+min and max) and in which order they run (interleaved, the default, each
+round shuffled with a seed; or sequential). run/rounds.py plans the rounds
+and decides when `repeats: auto` stops.
 """
-import random
 
 AUTO_MIN, AUTO_MAX = 3, 10          # repeats: auto
 AUTO_KEYS = ("auto", "min", "max")
@@ -73,65 +62,3 @@ def check(scan, node, error):
     """repeats: auto decides between rounds, so it needs them."""
     if scan.repeats_auto and scan.order == "sequential":
         raise error(node, "repeats: auto runs rounds and decides after each: it needs order: interleaved")
-
-
-def plan(points, mode, seed):
-    """The rounds to run: [[point, ...], ...] (sequential: one round, in order)."""
-    if mode == "sequential":
-        return [list(points)]
-    by_round = {}
-    for p in points:
-        by_round.setdefault(p.repeat, []).append(p)
-    out = []
-    for r in sorted(by_round):
-        members = sorted(by_round[r], key=lambda p: p.index)
-        random.Random("%d/%d" % (seed, r)).shuffle(members)
-        out.append(members)
-    return out
-
-
-def describe(scan, plan_rounds):
-    """campaign.json "order": the mode, the seed and the planned sequence."""
-    return {"mode": scan.order, "seed": scan.order_seed,
-            "run_order": [p.id for members in plan_rounds for p in members]}
-
-
-def decision(root):
-    """After a round of repeats: auto: (stop?, why) by the report's rule on
-    what the campaign holds now."""
-    from ..report import analysis
-    from ..report.answers import Context, headline
-    from ..results import collect, hostload
-    meta_axes = collect.Campaign(root).meta().get("axes") or ()
-    recs = collect.records(root)
-    rows = analysis.rows_of(recs)
-    if not rows:
-        return False, "no configuration has finished yet"
-    rows = analysis.kinds(rows)[0][1]   # the measured ones (simulated points are never ranked with them)
-    fmt = lambda key, value: collect.cell(value)
-    call = headline(Context(rows, analysis.varying(rows, meta_axes), fmt, hostload.LoadFlags(recs)))
-    if call is None:
-        return True, "one configuration: nothing to decide between"
-    if call.decided:
-        return True, "%s leads %s beyond noise" % (call.leader_name, call.runner_name)
-    return False, "%s and %s: %s" % (call.leader_name, call.runner_name, call.kind)
-
-
-def sentences(meta):
-    """What the answer says about an adaptive campaign's rounds."""
-    rounds = meta.get("rounds") or {}
-    if not rounds.get("auto"):
-        return []
-    return ["repeats: auto ran %d round%s (min %d, max %d): %s." % (
-        rounds["run"], "" if rounds["run"] == 1 else "s", rounds["min"], rounds["max"], rounds["why"])]
-
-
-def order_line(meta):
-    """'Order: interleaved rounds, each shuffled (seed 1).' for the report's head, or ''."""
-    order = meta.get("order") or {}
-    if order.get("mode") == "interleaved":
-        return "Order: interleaved rounds (every configuration once per round, each round shuffled with " \
-               "seed %s)." % order.get("seed")
-    if order.get("mode") == "sequential":
-        return "Order: sequential (the repeats of a configuration back to back)."
-    return ""
