@@ -5,7 +5,7 @@ import sys
 
 from . import version
 from .results import collect, failures, hostload
-from .run import runner, sharedpaths, submit
+from .run import jobshell, runner, sharedpaths, submit
 from .spec import expand, schema, simspec
 from .spec.grammar import ScanError, load_scan
 
@@ -202,7 +202,7 @@ def parser():
     place = p.add_mutually_exclusive_group()
     place.add_argument("--nodelist", help="file with one host per line: campaign node i runs on line i")
     place.add_argument("--rankfile", help="rank placement file (srun: host per rank; mpirun: Open MPI rankfile)")
-    p.add_argument("--launcher", choices=sorted(submit._LAUNCH), help="default: srun-env (slurm), mpirun (pbs)")
+    p.add_argument("--launcher", choices=sorted(jobshell.LAUNCH), help="default: srun-env (slurm), mpirun (pbs)")
     p.add_argument("--wait", type=int, metavar="SECONDS", help="wait for the jobs, then collect")
     p.add_argument("-o", "--output", help="campaign directory (default scans/NAME)")
     p.set_defaults(func=cmd_submit)
