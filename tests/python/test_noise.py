@@ -201,8 +201,9 @@ def test_heatmap_marks_cells_within_noise_and_spans_the_noise_floor(tmp_path):
              [cell(4.5, 4.0, 5.0, False), cell(4.2, 3.7, 4.7, True)]]
     panel = {"title": "tcp", "x_label": "parallel", "y_label": "credits", "xs": [1, 2], "ys": [1, 2],
              "cells": cells, "best": (1, 0)}
-    plots.heatmap([panel], str(tmp_path / "h.png"), "surface", "Gb/s per node")
-    fig = plots.last_figure
+    drawn = []
+    plots.heatmap([panel], str(tmp_path / "h.png"), "surface", "Gb/s per node", drawn=drawn)
+    fig = drawn[-1]
     ax = [a for a in fig.axes if a.get_label() != "<colorbar>"][0]
     dashed = [p for p in ax.patches if p.get_linestyle() in ("--", "dashed")]
     assert len(dashed) == 3
