@@ -2,7 +2,7 @@
 """The table bench/reference.sh prints, and its JSON (-j): medians of the
 interleaved samples per pair, node count and buffer policy, their ratio, and
 the -b variant's column. The JSON is what `evbench-scan report --reference`
-reads (scan/evbench_scan/references.py).
+reads (scan/evbench_scan/report/references.py).
 
   reference_table.py SAMPLES JSON_OUT SECS REPEAT WINDOW PAGES VERSION MPI VARIANT
 

@@ -3,8 +3,11 @@ import argparse
 import os
 import sys
 
-from . import collect, expand, failures, hostload, runner, schema, sharedpaths, simspec, submit, version
-from .grammar import ScanError, load_scan
+from . import version
+from .results import collect, failures, hostload
+from .run import jobshell, runner, sharedpaths, submit
+from .spec import expand, schema, simspec
+from .spec.grammar import ScanError, load_scan
 
 
 def _log(text):
@@ -126,7 +129,7 @@ def cmd_collect(args):
 
 
 def cmd_import(args):
-    from .campaign import ImportProblem, import_results
+    from .results.campaign import ImportProblem, import_results
     evbench = runner.find_evbench(args.evbench)
     loaded = None
     if evbench:   # only to write sizes and durations with units; not needed
@@ -142,7 +145,7 @@ def cmd_import(args):
     for path in duplicates:
         _log("%s: already imported, skipped" % path)
     recs = collect.write_index(args.dir)
-    from .campaign import Campaign
+    from .results.campaign import Campaign
     meta = Campaign(args.dir).meta()
     print("%s: imported %d result(s)%s; axes: %s; %s; index: %s" % (
         args.dir, len(new), " (%s)" % " ".join(new) if new else "", ", ".join(meta["axes"]) or "(none: "
@@ -151,9 +154,9 @@ def cmd_import(args):
 
 
 def cmd_report(args):
-    from . import report   # matplotlib only when reporting
+    from .report import report   # matplotlib only when reporting
     out = args.output or os.path.join(args.dir, "report")
-    from .references import ReferenceError
+    from .report.references import ReferenceError
     evbench = runner.find_evbench(args.evbench) if args.platform else None
     if args.platform and not os.path.isfile(args.platform):
         print("evbench-scan report: --platform %s: no such file" % args.platform, file=sys.stderr)
@@ -199,7 +202,7 @@ def parser():
     place = p.add_mutually_exclusive_group()
     place.add_argument("--nodelist", help="file with one host per line: campaign node i runs on line i")
     place.add_argument("--rankfile", help="rank placement file (srun: host per rank; mpirun: Open MPI rankfile)")
-    p.add_argument("--launcher", choices=sorted(submit._LAUNCH), help="default: srun-env (slurm), mpirun (pbs)")
+    p.add_argument("--launcher", choices=sorted(jobshell.LAUNCH), help="default: srun-env (slurm), mpirun (pbs)")
     p.add_argument("--wait", type=int, metavar="SECONDS", help="wait for the jobs, then collect")
     p.add_argument("-o", "--output", help="campaign directory (default scans/NAME)")
     p.set_defaults(func=cmd_submit)

@@ -69,7 +69,7 @@ def evbench():
 @pytest.fixture(scope="session")
 def schema():
     """What the built evbench accepts (`evbench config --json`)."""
-    from evbench_scan import schema as schema_mod
+    from evbench_scan.spec import schema as schema_mod
     return schema_mod.load(real_evbench())
 
 
@@ -93,7 +93,7 @@ def kill_group(proc, grace=5.0):
     """End `proc` (started with start_new_session=True) and its process group:
     SIGTERM first (evbench-scan then ends its points), SIGKILL after `grace` —
     the same ending evbench-scan gives its own points."""
-    from evbench_scan.runner import kill_group as end_group
+    from evbench_scan.run.runner import kill_group as end_group
     end_group(proc, grace)
 
 

@@ -67,6 +67,6 @@ def campaign(root, points, axes, skipped=None, schema=None):
     with open(os.path.join(root, "campaign.json"), "w") as f:
         json.dump(meta, f)
     if schema is not None:   # the key table a real campaign saves: sizes print as "512KiB"
-        from evbench_scan import schema as schema_mod
+        from evbench_scan.spec import schema as schema_mod
         schema_mod.save(schema, str(root))
     return str(root)

@@ -11,7 +11,7 @@ import re
 import pytest
 
 from conftest import REPO, real_evbench, run_cli, write
-from evbench_scan import noise
+from evbench_scan.report import noise
 
 EXAMPLE = os.path.join(REPO, "scan", "examples", "credits-parallel.yaml")
 

@@ -12,7 +12,8 @@ import pytest
 import yaml
 
 from conftest import REPO, run_cli, write
-from evbench_scan import expand, grammar, runner
+from evbench_scan.run import runner
+from evbench_scan.spec import expand, grammar
 
 EXAMPLES = os.path.join(REPO, "scan", "examples")
 

@@ -6,7 +6,7 @@ import json
 import os
 
 from conftest import quick_config, real_evbench, run_cli, write
-from evbench_scan import failures
+from evbench_scan.results import failures
 
 KILL = """name: kill
 config:

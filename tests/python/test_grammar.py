@@ -7,8 +7,8 @@ import pytest
 import yaml
 
 from conftest import REPO, run_cli, write
-from evbench_scan import expand, grammar
-from evbench_scan.grammar import ScanError, parse_scan
+from evbench_scan.spec import expand, grammar
+from evbench_scan.spec.grammar import ScanError, parse_scan
 
 
 @pytest.fixture

@@ -10,7 +10,8 @@ import pytest
 
 import synthetic
 from conftest import run_cli, write
-from evbench_scan import hostload, noise, stats
+from evbench_scan.report import noise, stats
+from evbench_scan.results import hostload
 
 
 def report(out, *extra):
@@ -193,15 +194,16 @@ def test_a_variants_name_is_what_reports_call_it(tmp_path):
 
 
 def test_heatmap_marks_cells_within_noise_and_spans_the_noise_floor(tmp_path):
-    from evbench_scan import plots
+    from evbench_scan.report import plots
     cell = lambda m, lo, hi, within: {"median": m, "lo": lo, "hi": hi, "n": 3, "delta_pct": None,
                                       "within_noise": within}
     cells = [[cell(4.1, 3.6, 4.6, True), cell(4.3, 3.8, 4.8, True)],
              [cell(4.5, 4.0, 5.0, False), cell(4.2, 3.7, 4.7, True)]]
     panel = {"title": "tcp", "x_label": "parallel", "y_label": "credits", "xs": [1, 2], "ys": [1, 2],
              "cells": cells, "best": (1, 0)}
-    plots.heatmap([panel], str(tmp_path / "h.png"), "surface", "Gb/s per node")
-    fig = plots.last_figure
+    drawn = []
+    plots.heatmap([panel], str(tmp_path / "h.png"), "surface", "Gb/s per node", drawn=drawn)
+    fig = drawn[-1]
     ax = [a for a in fig.axes if a.get_label() != "<colorbar>"][0]
     dashed = [p for p in ax.patches if p.get_linestyle() in ("--", "dashed")]
     assert len(dashed) == 3
@@ -237,7 +239,7 @@ def test_a_one_axis_campaign_names_its_best_value_once(tmp_path, schema):
 def test_a_result_says_whether_it_built_events():
     """results.builds_events decides, whatever the protocol is called; an
     older result without it is judged by its protocol's name."""
-    from evbench_scan.collect import builds_events
+    from evbench_scan.results.collect import builds_events
     assert builds_events({"config": {"protocol": "custom-builder"}, "results": {"builds_events": True}})
     assert not builds_events({"config": {"protocol": "pull"}, "results": {"builds_events": False}})
     assert builds_events({"config": {"protocol": "push"}, "results": {}})

@@ -1,21 +1,28 @@
-"""The report's figures (scan/evbench_scan/plots.py) on small synthetic data.
+"""The report's figures (scan/evbench_scan/report/plots.py and shiftplots.py)
+on small synthetic data.
 
 Each test draws one figure into a PNG, checks the file, and then measures the
-figure that was written (plots.last_figure, already drawn) for what a reader
-would trip over: a legend over data, text too small to read, repeats without
-their spread, a local copy that sets the colour scale.
+figure that was written (handed back in the `drawn` list, already drawn) for
+what a reader would trip over: a legend over data, text too small to read,
+repeats without their spread, a local copy that sets the colour scale.
 """
 import os
 import struct
 
 import pytest
 
-from evbench_scan import plots
+from evbench_scan.report import plots, shiftplots
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
 # ---------------------------------------------------------------- helpers
+
+@pytest.fixture
+def drawn():
+    """The figures a test drew, in order (each function's `drawn` list)."""
+    return []
+
 
 def point(x, median, spread=0.0, n=1):
     """(x, median, lo, hi, n) as report.py hands them over."""
@@ -120,14 +127,14 @@ def contrast(c1, c2):
 VARIANTS = ["ucx/sm write", "ucx/sm send", "tcp", "mpi/vader", "libfabric/shm send"]
 
 
-def test_grouped_bars_one_series_with_repeats_and_a_missing_variant(tmp_path):
+def test_grouped_bars_one_series_with_repeats_and_a_missing_variant(tmp_path, drawn):
     series = {"bandwidth": {v: point(v, 10.0 * (i + 1), 2.0, 3) for i, v in enumerate(VARIANTS)}}
     del series["bandwidth"]["tcp"]
     path = plots.grouped_bars(VARIANTS, series, str(tmp_path / "b.png"),
-                              "Bandwidth per node by variant", "variant", "bandwidth per node (Gb/s)")
+                              "Bandwidth per node by variant", "variant", "bandwidth per node (Gb/s)", drawn=drawn)
     assert path == str(tmp_path / "b.png")
     check_png(path)
-    fig = plots.last_figure
+    fig = drawn[-1]
     facts = common_checks(fig)
     ax = data_axes(fig)[0]
     assert [t.get_text() for t in ax.get_xticklabels()] == VARIANTS
@@ -140,15 +147,15 @@ def test_grouped_bars_one_series_with_repeats_and_a_missing_variant(tmp_path):
     assert ax.get_title() and "p0" not in ax.get_title()
 
 
-def test_grouped_bars_several_series_with_baseline_keep_legend_and_labels_apart(tmp_path):
+def test_grouped_bars_several_series_with_baseline_keep_legend_and_labels_apart(tmp_path, drawn):
     cats = ["barrel", "random", "least-loaded"]
     series = {"pull": {c: point(c, 40 + 5 * i, 3, 5) for i, c in enumerate(cats)},
               "push": {c: point(c, 35 + 7 * i) for i, c in enumerate(cats)}}
     base = {k: {c: point(c, p[1] * 0.95, 1, 3) for c, p in v.items()} for k, v in series.items()}
     path = plots.grouped_bars(cats, series, str(tmp_path / "g.png"), "Bandwidth by scheduling",
-                              "scheduling", "Gb/s per node", baseline=base)
+                              "scheduling", "Gb/s per node", baseline=base, drawn=drawn)
     check_png(path)
-    fig = plots.last_figure
+    fig = drawn[-1]
     facts = common_checks(fig)
     ax = data_axes(fig)[0]
     legend_texts = [t.get_text() for t in facts["legends"][0].get_texts()]
@@ -165,12 +172,12 @@ def test_grouped_bars_several_series_with_baseline_keep_legend_and_labels_apart(
         assert not any(a.overlaps(b) for b in boxes[i + 1:]), "value labels overlap"
 
 
-def test_grouped_bars_many_long_categories_single_repeat(tmp_path):
+def test_grouped_bars_many_long_categories_single_repeat(tmp_path, drawn):
     cats = ["a-rather-long-variant-name-%d" % i for i in range(14)]
     series = {s: {c: point(c, 10 + i + k) for i, c in enumerate(cats)} for k, s in enumerate(["a", "b"])}
-    path = plots.grouped_bars(cats, series, str(tmp_path / "m.png"), "Many variants", "variant", "Gb/s")
+    path = plots.grouped_bars(cats, series, str(tmp_path / "m.png"), "Many variants", "variant", "Gb/s", drawn=drawn)
     check_png(path, max_px=(2000, 1200))
-    fig = plots.last_figure
+    fig = drawn[-1]
     facts = common_checks(fig)
     ax = data_axes(fig)[0]
     assert "repeats" not in ax.get_ylabel()                  # n == 1 everywhere: no note
@@ -186,15 +193,15 @@ def kib(n):
     return "%d KiB" % (n // 1024) if n < 1 << 20 else "%d MiB" % (n >> 20)
 
 
-def test_lines_log2_sizes_with_baseline(tmp_path):
+def test_lines_log2_sizes_with_baseline(tmp_path, drawn):
     sizes = [1 << k for k in range(12, 21)]
     series = {v: [point(s, 5.0 * (k + 1) + j, 1.0, 3) for k, s in enumerate(sizes)]
               for j, v in enumerate(["tcp", "ucx/sm write", "mpi/vader"])}
     base = {"tcp": [point(s, 4.0 * (k + 1)) for k, s in enumerate(sizes)]}
     path = plots.lines(series, str(tmp_path / "l.png"), "Bandwidth per node vs fragment size",
-                       "fragment size", "Gb/s per node", log2_x=True, x_label=kib, baseline=base)
+                       "fragment size", "Gb/s per node", log2_x=True, x_label=kib, baseline=base, drawn=drawn)
     check_png(path)
-    fig = plots.last_figure
+    fig = drawn[-1]
     facts = common_checks(fig)
     ax = data_axes(fig)[0]
     assert ax.get_xscale() == "log"
@@ -208,11 +215,11 @@ def test_lines_log2_sizes_with_baseline(tmp_path):
     assert dashed, "baseline not dashed"
 
 
-def test_lines_one_series_linear_axis(tmp_path):
+def test_lines_one_series_linear_axis(tmp_path, drawn):
     path = plots.lines({"pull over tcp": [point(n, 50.0 - n) for n in (2, 3, 4, 6)]},
-                       str(tmp_path / "n.png"), "Bandwidth per node vs nodes", "nodes", "Gb/s per node")
+                       str(tmp_path / "n.png"), "Bandwidth per node vs nodes", "nodes", "Gb/s per node", drawn=drawn)
     check_png(path)
-    fig = plots.last_figure
+    fig = drawn[-1]
     common_checks(fig)
     ax = data_axes(fig)[0]
     assert ax.get_xscale() == "linear" and ax.get_ylim()[0] == 0
@@ -233,13 +240,13 @@ def surface(title, xs, ys, n=3, delta=True):
             "xs": xs, "ys": ys, "cells": cells, "best": (len(ys) - 1, len(xs) - 1)}
 
 
-def test_heatmap_panels_share_a_scale_and_stay_legible(tmp_path):
+def test_heatmap_panels_share_a_scale_and_stay_legible(tmp_path, drawn):
     panels = [surface(t, [1, 2, 4, 8], [1, 2, 4, 8, 16]) for t in ("ucx/sm write", "tcp")]
     panels[1]["cells"][2][2] = cell(500.0, 3, 5.0)           # one hot cell sets the shared scale
     path = plots.heatmap(panels, str(tmp_path / "h.png"), "Bandwidth over credits x parallel",
-                         "bandwidth per node (Gb/s)")
+                         "bandwidth per node (Gb/s)", drawn=drawn)
     check_png(path)
-    fig = plots.last_figure
+    fig = drawn[-1]
     facts = common_checks(fig)
     assert facts["min_text_pt"] >= 9                         # 20 cells: full size
     axes = data_axes(fig)
@@ -262,11 +269,11 @@ def test_heatmap_panels_share_a_scale_and_stay_legible(tmp_path):
     assert any(ax.get_label() == "<colorbar>" and "Gb/s" in ax.get_ylabel() for ax in fig.axes)
 
 
-def test_heatmap_many_cells_shrinks_text_but_not_below_8pt(tmp_path):
+def test_heatmap_many_cells_shrinks_text_but_not_below_8pt(tmp_path, drawn):
     panel = surface("tcp", list(range(1, 13)), list(range(1, 11)), n=1, delta=False)
-    path = plots.heatmap([panel], str(tmp_path / "hb.png"), "Big surface", "Gb/s per node")
+    path = plots.heatmap([panel], str(tmp_path / "hb.png"), "Big surface", "Gb/s per node", drawn=drawn)
     check_png(path)
-    fig = plots.last_figure
+    fig = drawn[-1]
     facts = common_checks(fig)
     assert facts["min_text_pt"] >= 8
     ax = data_axes(fig)[0]
@@ -290,11 +297,11 @@ def pair(n, diagonal=137.0, missing=None):
     return m
 
 
-def test_pair_matrix_16_nodes_excludes_the_local_copy_from_the_scale(tmp_path):
+def test_pair_matrix_16_nodes_excludes_the_local_copy_from_the_scale(tmp_path, drawn):
     matrix = pair(16, missing=(3, 4))
-    path = plots.pair_matrix(matrix, str(tmp_path / "p.png"), "Receive rate per pair, 16 nodes")
+    path = shiftplots.pair_matrix(matrix, str(tmp_path / "p.png"), "Receive rate per pair, 16 nodes", drawn=drawn)
     check_png(path)
-    fig = plots.last_figure
+    fig = drawn[-1]
     facts = common_checks(fig)
     ax = data_axes(fig)[0]
     norm = ax.images[0].norm
@@ -309,10 +316,10 @@ def test_pair_matrix_16_nodes_excludes_the_local_copy_from_the_scale(tmp_path):
     assert any("Gb/s" in a.get_ylabel() for a in fig.axes if a.get_label() == "<colorbar>")
 
 
-def test_pair_matrix_large_has_no_cell_numbers(tmp_path):
-    path = plots.pair_matrix(pair(40), str(tmp_path / "p40.png"), "Receive rate per pair, 40 nodes")
+def test_pair_matrix_large_has_no_cell_numbers(tmp_path, drawn):
+    path = shiftplots.pair_matrix(pair(40), str(tmp_path / "p40.png"), "Receive rate per pair, 40 nodes", drawn=drawn)
     check_png(path)
-    fig = plots.last_figure
+    fig = drawn[-1]
     common_checks(fig)
     ax = data_axes(fig)[0]
     assert not [t for t in ax.texts if t.get_text()[:1].isdigit()]
@@ -321,12 +328,13 @@ def test_pair_matrix_large_has_no_cell_numbers(tmp_path):
 
 # ---------------------------------------------------------------- shift profile
 
-def test_shift_profile_draws_the_local_copy_apart(tmp_path):
+def test_shift_profile_draws_the_local_copy_apart(tmp_path, drawn):
     shifts = [{"shift": 0, "min": 130.0, "avg": 137.0, "max": 140.0, "local_copy": True}] + [
         {"shift": s, "min": 40.0 + s, "avg": 50.0 + s, "max": 55.0 + s, "local_copy": False} for s in range(1, 8)]
-    path = plots.shift_profile(shifts, str(tmp_path / "s.png"), "Receive rate per node by shift, 8 nodes")
+    path = shiftplots.shift_profile(shifts, str(tmp_path / "s.png"), "Receive rate per node by shift, 8 nodes",
+                                    drawn=drawn)
     check_png(path)
-    fig = plots.last_figure
+    fig = drawn[-1]
     common_checks(fig)
     local, net = data_axes(fig)
     assert "local copy" in local.get_title() and "not network" in local.get_title()
@@ -337,15 +345,15 @@ def test_shift_profile_draws_the_local_copy_apart(tmp_path):
     assert "Gb/s" in net.get_ylabel() and "shift" in net.get_xlabel()
 
 
-def test_shift_profile_without_local_copy(tmp_path):
+def test_shift_profile_without_local_copy(tmp_path, drawn):
     shifts = [{"shift": s, "min": 40.0, "avg": 45.0, "max": 47.0, "local_copy": False} for s in (1, 2, 3)]
-    check_png(plots.shift_profile(shifts, str(tmp_path / "s2.png"), "Receive rate per node by shift"))
-    assert len(data_axes(plots.last_figure)) == 1
+    check_png(shiftplots.shift_profile(shifts, str(tmp_path / "s2.png"), "Receive rate per node by shift", drawn=drawn))
+    assert len(data_axes(drawn[-1])) == 1
 
 
 # ---------------------------------------------------------------- measured vs predicted
 
-def test_measured_vs_predicted_names_the_worst_links_outside_the_data(tmp_path):
+def test_measured_vs_predicted_names_the_worst_links_outside_the_data(tmp_path, drawn):
     shifts = [{"shift": 0, "local_copy": True, "measured": {"min": 130, "avg": 137, "max": 140},
                "predicted": None, "worst_links": []}]
     for s in range(1, 8):
@@ -353,9 +361,10 @@ def test_measured_vs_predicted_names_the_worst_links_outside_the_data(tmp_path):
         shifts.append({"shift": s, "measured": {"min": p * 0.4, "avg": p * 0.5, "max": p * 0.55},
                        "predicted": None if s == 3 else {"min": p * 0.8, "avg": p, "max": p},
                        "worst_links": ["leaf%d->spine0" % s]})
-    path = plots.measured_vs_predicted(shifts, str(tmp_path / "mvp.png"), "Measured vs predicted per shift")
+    path = shiftplots.measured_vs_predicted(shifts, str(tmp_path / "mvp.png"), "Measured vs predicted per shift",
+                                            drawn=drawn)
     check_png(path)
-    fig = plots.last_figure
+    fig = drawn[-1]
     facts = common_checks(fig)
     ax = data_axes(fig)[0]
     red = [t.get_text() for t in ax.get_xticklabels() if t.get_color() == "C3"]
@@ -373,15 +382,15 @@ def test_measured_vs_predicted_names_the_worst_links_outside_the_data(tmp_path):
     assert ax.get_ylim()[1] < 137.0
 
 
-def test_measured_vs_predicted_without_prediction(tmp_path):
+def test_measured_vs_predicted_without_prediction(tmp_path, drawn):
     shifts = [{"shift": s, "measured": {"min": 40.0, "avg": 45.0, "max": 47.0}, "predicted": None,
                "worst_links": []} for s in (1, 2, 3)]
-    check_png(plots.measured_vs_predicted(shifts, str(tmp_path / "m2.png"), "Measured per shift"))
-    facts = common_checks(plots.last_figure)
+    check_png(shiftplots.measured_vs_predicted(shifts, str(tmp_path / "m2.png"), "Measured per shift", drawn=drawn))
+    facts = common_checks(drawn[-1])
     assert any("no prediction" in t.get_text() for t in facts["texts"])
 
 
-def test_measured_vs_predicted_draws_a_simulation_beside_the_bars(tmp_path):
+def test_measured_vs_predicted_draws_a_simulation_beside_the_bars(tmp_path, drawn):
     """The credit model's per-shift rate: a green marker at its avg, whiskers over
     its min..max, beside (not over) each bar's own whisker, named in the legend;
     the y axis leaves room for its highest node."""
@@ -390,14 +399,14 @@ def test_measured_vs_predicted_draws_a_simulation_beside_the_bars(tmp_path):
         shifts.append({"shift": s, "measured": {"min": 0.3, "avg": 0.5, "max": 0.6},
                        "predicted": {"min": 0.4, "avg": 0.5, "max": 0.5}, "worst_links": [],
                        "simulated": None if s == 3 else {"min": 0.2 * s, "avg": 0.25 * s, "max": 0.3 * s}})
-    check_png(plots.measured_vs_predicted(shifts, str(tmp_path / "sim.png"), "Measured vs predicted and simulated",
-                                          simulated="credit model on emulated-2x4"))
-    facts = common_checks(plots.last_figure)
-    ax = data_axes(plots.last_figure)[0]
+    check_png(shiftplots.measured_vs_predicted(shifts, str(tmp_path / "sim.png"), "Measured vs predicted and simulated",
+                                          simulated="credit model on emulated-2x4", drawn=drawn))
+    facts = common_checks(drawn[-1])
+    ax = data_axes(drawn[-1])[0]
     (marks,) = [line for line in ax.lines if line.get_marker() == "D"]
-    assert list(marks.get_xdata()) == [s + plots.SIM_OFFSET for s in (1, 2, 4, 5)]
+    assert list(marks.get_xdata()) == [s + shiftplots.SIM_OFFSET for s in (1, 2, 4, 5)]
     assert list(marks.get_ydata()) == [0.25 * s for s in (1, 2, 4, 5)]
-    assert 0 < plots.SIM_OFFSET < 0.35          # inside its shift's bar (0.7 wide), off the bar's whisker
+    assert 0 < shiftplots.SIM_OFFSET < 0.35          # inside its shift's bar (0.7 wide), off the bar's whisker
     assert sorted(round(x, 6) for x in error_bar_lengths(ax)) == sorted(
         [0.3] * 5 + [round(0.1 * s, 6) for s in (1, 2, 4, 5)])
     assert ax.get_ylim()[1] >= 1.5                # the simulation's highest node (0.3 x 5)
@@ -405,17 +414,23 @@ def test_measured_vs_predicted_draws_a_simulation_beside_the_bars(tmp_path):
     assert any(t.startswith("credit model on emulated-2x4:") for t in legend)
     # A simulation set against the prediction alone says so in its bars and notes.
     alone = [dict(s, simulated=None) for s in shifts]
-    plots.measured_vs_predicted(alone, str(tmp_path / "alone.png"), "Simulated vs predicted", bars="simulated")
-    facts = common_checks(plots.last_figure)
+    shiftplots.measured_vs_predicted(alone, str(tmp_path / "alone.png"), "Simulated vs predicted", bars="simulated",
+                                     drawn=drawn)
+    facts = common_checks(drawn[-1])
     legend = [t.get_text() for t in facts["legends"][0].get_texts()]
     assert any(t.startswith("simulated: avg per node") for t in legend) and not any("credit" in t for t in legend)
     assert any("worst simulated shifts" in t.get_text() for t in facts["texts"])
 
 
+FIGURES = {"grouped_bars": plots, "lines": plots, "heatmap": plots,
+           "pair_matrix": shiftplots, "shift_profile": shiftplots, "measured_vs_predicted": shiftplots}
+
+
 @pytest.mark.parametrize("name", ["grouped_bars", "lines", "heatmap", "pair_matrix", "shift_profile",
                                   "measured_vs_predicted"])
 def test_every_figure_is_documented(name):
-    assert name in plots.__doc__ and getattr(plots, name).__doc__
+    module = FIGURES[name]
+    assert name in module.__doc__ and getattr(module, name).__doc__
 
 
 def test_the_checks_catch_a_legend_over_data_and_small_text():
@@ -434,17 +449,17 @@ def test_the_checks_catch_a_legend_over_data_and_small_text():
     assert facts["min_text_pt"] == 6
 
 
-def test_pair_matrix_of_an_even_network_does_not_paint_noise_as_a_slow_link(tmp_path):
+def test_pair_matrix_of_an_even_network_does_not_paint_noise_as_a_slow_link(tmp_path, drawn):
     matrix = [[137.0 if i == j else 50.0 + 0.1 * ((i + j) % 3) for j in range(4)] for i in range(4)]
-    plots.pair_matrix(matrix, str(tmp_path / "even.png"), "Receive rate per pair, even network")
-    norm = data_axes(plots.last_figure)[0].images[0].norm
+    shiftplots.pair_matrix(matrix, str(tmp_path / "even.png"), "Receive rate per pair, even network", drawn=drawn)
+    norm = data_axes(drawn[-1])[0].images[0].norm
     assert norm.vmax == 50.2 and norm.vmin <= 0.8 * 50.2      # 0.4 % of noise is not the whole scale
 
 
-def test_heatmap_too_many_cells_for_numbers_shows_colours_only(tmp_path):
+def test_heatmap_too_many_cells_for_numbers_shows_colours_only(tmp_path, drawn):
     panel = surface("tcp", list(range(20)), list(range(18)), n=3)
-    check_png(plots.heatmap([panel], str(tmp_path / "huge.png"), "Huge surface", "Gb/s per node"))
-    fig = plots.last_figure
+    check_png(plots.heatmap([panel], str(tmp_path / "huge.png"), "Huge surface", "Gb/s per node", drawn=drawn))
+    fig = drawn[-1]
     common_checks(fig)
     ax = data_axes(fig)[0]
     assert len(ax.texts) == 0 and len(ax.patches) == 1            # no numbers, best still boxed

@@ -12,7 +12,7 @@ import time
 import pytest
 
 import browser
-from evbench_scan import plots
+from evbench_scan.report import plots
 
 pytestmark = pytest.mark.timeout(150)
 

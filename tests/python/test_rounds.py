@@ -1,5 +1,5 @@
-"""Order and rounds (rounds.py): `order:` and `repeats: auto` in the grammar
-with their errors, interleaved rounds (every configuration once per round,
+"""Order and rounds (spec/, run/ and report/rounds.py): `order:` and
+`repeats: auto` in the grammar with their errors, interleaved rounds (every configuration once per round,
 shuffled by the campaign's seed), and the adaptive runner's decision between
 rounds, driven by a stand-in for evbench whose figures the test chooses."""
 import json
@@ -8,8 +8,11 @@ import os
 import pytest
 
 import synthetic
-from evbench_scan import collect, expand, rounds, runner
-from evbench_scan.grammar import ScanError, parse_scan
+from evbench_scan.report import rounds as report_rounds
+from evbench_scan.results import collect
+from evbench_scan.run import rounds, runner
+from evbench_scan.spec import expand, rounds as spec_rounds
+from evbench_scan.spec.grammar import ScanError, parse_scan
 
 
 def scan_of(schema, text):
@@ -18,9 +21,10 @@ def scan_of(schema, text):
 
 def test_repeats_and_order_forms(schema):
     s = scan_of(schema, "repeats: 3\n")
-    assert (s.repeats, s.repeats_auto, s.order, s.order_seed) == (3, None, "interleaved", rounds.DEFAULT_SEED)
+    assert (s.repeats, s.repeats_auto, s.order, s.order_seed) == (3, None, "interleaved", spec_rounds.DEFAULT_SEED)
     s = scan_of(schema, "repeats: auto\n")
-    assert s.repeats == rounds.AUTO_MAX and s.repeats_auto == {"min": rounds.AUTO_MIN, "max": rounds.AUTO_MAX}
+    assert s.repeats == spec_rounds.AUTO_MAX and \
+        s.repeats_auto == {"min": spec_rounds.AUTO_MIN, "max": spec_rounds.AUTO_MAX}
     s = scan_of(schema, "repeats: {auto: true, min: 2, max: 5}\norder: {mode: interleaved, seed: 42}\n")
     assert (s.repeats, s.repeats_auto, s.order_seed) == (5, {"min": 2, "max": 5}, 42)
     assert scan_of(schema, "order: sequential\nrepeats: 2\n").order == "sequential"
@@ -117,7 +121,7 @@ def test_adaptive_repeats_run_to_the_cap_when_the_leaders_stay_within_noise(tmp_
     assert len(calls) == 18
     report = collect.records(out)
     assert {r.repeat for r in report} == set(range(6))
-    assert rounds.sentences(meta)[0].startswith("repeats: auto ran 6 rounds (min 3, max 6): reached max")
+    assert report_rounds.sentences(meta)[0].startswith("repeats: auto ran 6 rounds (min 3, max 6): reached max")
 
 
 def test_a_resumed_campaign_runs_only_what_is_missing(tmp_path, schema, monkeypatch):

@@ -243,8 +243,9 @@ axes:
 
 
 def test_mpirun_points_stay_on_loopback_and_get_their_env(schema):
-    from evbench_scan import expand, runner
-    from evbench_scan.grammar import parse_scan
+    from evbench_scan.run import runner
+    from evbench_scan.spec import expand
+    from evbench_scan.spec.grammar import parse_scan
     pts = expand.expand(parse_scan("config: {nodes: 2, driver: mpi, bootstrap: mpi}\naxes:\n  variants:\n"
                                    "    - {env: {OMPI_MCA_pml: ucx, UCX_TLS: 'self,sm'}}\n"
                                    "    - {env: {OMPI_MCA_btl_tcp_if_include: eth9}}\n", "s.yaml", schema))

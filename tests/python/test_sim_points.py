@@ -6,8 +6,9 @@ import os
 import pytest
 
 from conftest import REPO, run_cli, write
-from evbench_scan import expand, grammar, runner
-from evbench_scan.grammar import ScanError, parse_scan
+from evbench_scan.run import runner
+from evbench_scan.spec import expand, grammar
+from evbench_scan.spec.grammar import ScanError, parse_scan
 
 PLATFORM = os.path.join(REPO, "configs", "platforms", "emulated-2x4.yaml")
 
@@ -130,7 +131,7 @@ def test_the_example_simulates_on_the_platform_it_measures_against(schema):
     """scan/examples/shift-scan-credit.yaml: the simulated point runs on the
     platform file the measured point's topology.platform names, so the report
     draws the one beside the other (simshifts.pair)."""
-    from evbench_scan import simshifts
+    from evbench_scan.report import simshifts
     scan = grammar.load_scan(os.path.join(REPO, "scan", "examples", "shift-scan-credit.yaml"), schema)
     measured, simulated = expand.expand(scan)
     assert measured.sim is None and simulated.sim == {"model": "credit", "platform": PLATFORM, "order": None}

@@ -11,7 +11,8 @@ import pytest
 
 import slurm_cluster
 from conftest import run_cli, real_evbench, write
-from evbench_scan import collect, submit
+from evbench_scan.results import collect
+from evbench_scan.run import submit
 
 # scripts/test.sh sets EVBENCH_TESTS_STRICT: there a missing Slurm is a failure.
 pytestmark = pytest.mark.skipif(not slurm_cluster.installed() and not os.environ.get("EVBENCH_TESTS_STRICT"),

@@ -7,7 +7,8 @@ import subprocess
 import pytest
 
 from conftest import real_evbench, run_cli, write
-from evbench_scan import expand, grammar, submit
+from evbench_scan.run import submit
+from evbench_scan.spec import expand, grammar
 
 SCAN = """name: scale
 config:

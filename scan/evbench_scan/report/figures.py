@@ -159,7 +159,7 @@ def heatmap_figure(plots, rows, base_rows, vary, fmt, outdir, flags=None):
                       vary, panel_keys + ["credits", "parallel"]), path)
 
 
-SHIFT_FIGURES = (   # (file prefix, name, caption, plots function, data of the scan, drawn when)
+SHIFT_FIGURES = (   # (file prefix, name, caption, shiftplots function, data of the scan, drawn when)
     ("pairs", "Pair matrix", "Receive rate of each sender → receiver pair (one-to-one shift scan, median "
      "of repeats); the diagonal is each node copying to itself (local copy).",
      "pair_matrix", "matrix", "has_pairs"),
@@ -168,7 +168,7 @@ SHIFT_FIGURES = (   # (file prefix, name, caption, plots function, data of the s
 )
 
 
-def versus_figure(plots, scan, path, title):
+def versus_figure(shiftplots, scan, path, title):
     """Measured (or simulated) per shift against the platform model's
     prediction and, beside a measured scan, the simulation of the same scan."""
     name = "%s vs %s" % (scan.kind.capitalize(), " and ".join(
@@ -181,12 +181,12 @@ def versus_figure(plots, scan, path, title):
                        "%s)" % (scan.beside["label"], scan.beside["source"]))
     caption = "%s per-node rate per shift (min–max over nodes) beside %s." % (
         scan.kind.capitalize(), " and ".join(against))
-    path = plots.measured_vs_predicted(scan.versus(), path, "%s: %s" % (name, title), bars=scan.kind,
+    path = shiftplots.measured_vs_predicted(scan.versus(), path, "%s: %s" % (name, title), bars=scan.kind,
                                        simulated=scan.beside["label"] if scan.beside else None)
     return Figure("%s: %s" % (name, title), caption, path)
 
 
-def shift_figures(plots, scans, fmt, outdir, vary):
+def shift_figures(shiftplots, scans, fmt, outdir, vary):
     out = []
     for i, scan in enumerate(scans[:4]):
         row = scan.row
@@ -195,16 +195,16 @@ def shift_figures(plots, scans, fmt, outdir, vary):
         for prefix, name, caption, draw, data, when in SHIFT_FIGURES:
             if when and not getattr(scan, when)():
                 continue
-            path = getattr(plots, draw)(getattr(scan, data)(), os.path.join(outdir, "%s_%d.png" % (prefix, i)),
+            path = getattr(shiftplots, draw)(getattr(scan, data)(), os.path.join(outdir, "%s_%d.png" % (prefix, i)),
                                         "%s: %s" % (name, title))
             out.append(Figure("%s: %s" % (name, title), caption, path))
         if scan.has_versus():
-            out.append(versus_figure(plots, scan, os.path.join(outdir, "predicted_%d.png" % i), title))
+            out.append(versus_figure(shiftplots, scan, os.path.join(outdir, "predicted_%d.png" % i), title))
     return out
 
 
 def all_figures(rows, base_rows, vary, fmt, outdir, scans, flags=None):
-    from . import plots   # matplotlib import is slow: only when drawing
+    from . import plots, shiftplots   # matplotlib import is slow: only when drawing
     out = []
     surface = "credits" in vary and "parallel" in vary
     if surface:
@@ -218,5 +218,5 @@ def all_figures(rows, base_rows, vary, fmt, outdir, scans, flags=None):
             out.append(bar_figure(plots, rows, base_rows, vary, k, fmt, outdir))
     if not vary and rows and not scans:
         out.append(bar_figure(plots, rows, base_rows, ["variant"], "variant", fmt, outdir))
-    out += shift_figures(plots, scans, fmt, outdir, vary)
+    out += shift_figures(shiftplots, scans, fmt, outdir, vary)
     return out

@@ -20,7 +20,7 @@ import os
 import shutil
 import time
 
-from . import schema as schema_mod
+from ..spec import schema as schema_mod
 
 SUBDIRS = ("points", "results", "status", "logs")
 

@@ -125,12 +125,12 @@ class ShiftScan:
         return (self.has_prediction() or self.beside is not None) and not self.drawn_beside
 
     def profile(self):
-        """What plots.shift_profile takes."""
+        """What shiftplots.shift_profile takes."""
         return [{"shift": s["shift"], "min": s["min"], "avg": s["avg"].median, "max": s["max"],
                  "local_copy": s["local_copy"]} for s in self.steps]
 
     def versus(self):
-        """What plots.measured_vs_predicted takes (network shifts)."""
+        """What shiftplots.measured_vs_predicted takes (network shifts)."""
         out = []
         for s in self.network_steps():
             p = s["predicted"]

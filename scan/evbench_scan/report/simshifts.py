@@ -20,8 +20,10 @@ import tempfile
 
 import yaml
 
-from . import analysis, collect, simspec
-from .grammar import is_config_key
+from ..results import collect
+from ..spec import simspec
+from ..spec.grammar import is_config_key
+from . import analysis
 from .shifts import ShiftScan, ShiftScanError
 
 

@@ -12,7 +12,7 @@ poll_mode), when each variant has one value of them.
 Measured and simulated rows are never ranked against each other: `kinds`
 splits the rows into the groups a report compares within.
 """
-from . import simspec
+from ..spec import simspec
 from .stats import Spread, key as spread_key
 
 # Keys whose values say which variant ran (its name carries them).

@@ -16,8 +16,10 @@ import subprocess
 import tempfile
 import time
 
-from . import collect, failures, hostload, rounds, simspec
-from .campaign import Campaign
+from ..results import collect, failures, hostload
+from ..results.campaign import Campaign
+from ..spec import simspec
+from . import rounds
 from .progress import Progress
 
 EXIT_MEANING = {0: "ok", 1: "failed", 2: "config-error", 3: "integrity"}
@@ -185,8 +187,8 @@ def runnable_points(scan, points, drivers, skipped):
     """Split off the points whose driver or variant cannot run on this machine:
     appended to `skipped` with the reason when skip_invalid, otherwise a
     ScanError lists them (nothing is run)."""
-    from .expand import skipped_entry
-    from .grammar import ScanError
+    from ..spec.expand import skipped_entry
+    from ..spec.grammar import ScanError
     skip_invalid = scan.skip_invalid
     kept, bad = [], []
     for point in points:
@@ -369,5 +371,6 @@ def find_evbench(explicit=None, repo=None):
 
 def built_evbench(repo=None):
     """Where this repository's build puts evbench."""
-    repo = repo or os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    # this file is <repo>/scan/evbench_scan/run/runner.py
+    repo = repo or os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
     return os.path.join(repo, "build", "bin", "evbench")

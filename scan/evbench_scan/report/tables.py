@@ -6,7 +6,8 @@ Gb/s figures are medians of the repeats, with the repeats' min–max beside
 them; "per node" counts the node's own fragment (it never crosses a
 network), "network only" leaves it out.
 """
-from . import analysis, failures
+from ..results import failures
+from . import analysis
 from .stats import Spread, Verdict
 
 MAX_ROWS = 30

@@ -18,8 +18,9 @@ import base64
 import json
 import os
 
-from . import analysis, answers, collect, figures, hostload, rounds, simshifts, tables
-from .campaign import Campaign
+from ..results import collect, hostload
+from ..results.campaign import Campaign
+from . import analysis, answers, figures, rounds, simshifts, tables
 from .shifts import ShiftScan, ShiftScanError, is_shift_scan, platform_prediction
 
 
