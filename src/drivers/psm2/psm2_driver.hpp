@@ -24,6 +24,7 @@
 #include <psm2_mq.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <unordered_set>
@@ -61,6 +62,8 @@ class Psm2Driver final : public Driver {
   ~Psm2Driver() override;
 
   std::string name() const override { return "psm2"; }
+  // "psm2/shm" under PSM2_DEVICES=self,shm (psm2_variant), as the run found it.
+  std::string variant() const override { return variant_; }
   Capabilities capabilities() const override;
   std::string local_address() override;
   void connect(const std::vector<std::string>& addresses,
@@ -106,6 +109,7 @@ class Psm2Driver final : public Driver {
   size_t control_sends_ = 0;
   bool closing_ = false;
   bool shut_down_ = false;
+  std::string variant_ = psm2_variant(std::getenv("PSM2_DEVICES"));
 };
 
 }  // namespace evb::psm2

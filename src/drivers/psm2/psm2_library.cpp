@@ -2,8 +2,11 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <mutex>
+#include <string>
+#include <vector>
 
 #include "core/error.hpp"
 
@@ -59,6 +62,26 @@ DriverProbe probe_psm2() {
         "built; libpsm2 needs an Omni-Path hfi1 device (/dev/hfi1_0) and none is here; "
         "scripts/with-psm2-shm.sh COMMAND runs its shared-memory device without one";
   return p;
+}
+
+std::string psm2_variant(const char* devices) {
+  if (devices == nullptr) return "psm2";
+  std::vector<std::string> used;
+  const std::string all(devices);
+  size_t from = 0;
+  while (from <= all.size()) {
+    size_t comma = all.find(',', from);
+    if (comma == std::string::npos) comma = all.size();
+    const std::string d = all.substr(from, comma - from);
+    if (!d.empty() && d != "self" && std::find(used.begin(), used.end(), d) == used.end())
+      used.push_back(d);
+    from = comma + 1;
+  }
+  std::sort(used.begin(), used.end());
+  if (used.empty() || used == std::vector<std::string>{"hfi1", "shm"}) return "psm2";
+  std::string out = "psm2/";
+  for (size_t i = 0; i < used.size(); ++i) out += (i ? "+" : "") + used[i];
+  return out;
 }
 
 }  // namespace evb::psm2

@@ -31,4 +31,9 @@ std::string error_text(psm2_error_t e);  // "PSM2_MQ_TRUNCATION: ..."
 // /sys/class/infiniband/hfi1_0) even for its shared-memory device.
 DriverProbe probe_psm2();
 
+// The variant a run names for the devices PSM2_DEVICES (null: unset) lets
+// libpsm2 use: "psm2" for its default set (shm and hfi1), else the devices
+// other than self: "psm2/shm" (scripts/with-psm2-shm.sh), "psm2/hfi1".
+std::string psm2_variant(const char* devices);
+
 }  // namespace evb::psm2

@@ -214,6 +214,33 @@ std::string UcxDriver::transports_to(PeerId peer) const {
   return out;
 }
 
+std::string UcxDriver::picked_transports() const {
+  for (int i = 1; i < context_.size; ++i) {
+    const PeerId peer = (context_.rank + i) % context_.size;
+    const std::string lanes = transports_to(peer);  // "tcp/lo,cma/memory"
+    if (lanes.empty()) continue;
+    std::string out;
+    size_t from = 0;
+    while (from < lanes.size()) {
+      size_t comma = lanes.find(',', from);
+      if (comma == std::string::npos) comma = lanes.size();
+      const std::string lane = lanes.substr(from, comma - from);
+      const std::string tl = lane.substr(0, lane.find('/'));
+      if (("," + out + ",").find("," + tl + ",") == std::string::npos)
+        out += (out.empty() ? "" : ",") + tl;
+      from = comma + 1;
+    }
+    return out;
+  }
+  return {};
+}
+
+std::string UcxDriver::variant() const {
+  if (options_.tls != "auto") return name_;
+  const std::string t = picked_.empty() ? picked_transports() : picked_;
+  return t.empty() ? name_ : name_ + "/auto(" + t + ")";
+}
+
 void UcxDriver::close_endpoints(Clock::time_point deadline) noexcept {
   std::vector<void*> closing;
   for (Peer& p : peers_) {
@@ -236,6 +263,7 @@ void UcxDriver::close_endpoints(Clock::time_point deadline) noexcept {
 
 void UcxDriver::shutdown() {
   if (shut_down_) return;
+  if (options_.tls == "auto") picked_ = picked_transports();  // the report asks after this
   const auto deadline = Clock::now() + options_.shutdown_timeout;
   for (Peer& p : peers_) {
     if (!book_.is_open(p.handle.rank)) continue;

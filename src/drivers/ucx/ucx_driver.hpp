@@ -44,6 +44,10 @@ class UcxDriver final : public Driver {
   ~UcxDriver() override;
 
   std::string name() const override { return name_; }
+  // Under `tls: auto` the transports UCX picked, as far as the library says:
+  // "ucx/auto(tcp)", "ucx/auto(posix,cma)" (lanes of the endpoint to the
+  // next rank; kept from before shutdown); else the name.
+  std::string variant() const override;
   Capabilities capabilities() const override { return caps_; }
   std::string local_address() override { return worker_->address(); }
   void connect(const std::vector<std::string>& addresses,
@@ -67,6 +71,9 @@ class UcxDriver final : public Driver {
   // The transports of the endpoint to `peer` ("tcp/lo", "sysv/memory"), from
   // ucp_ep_print_info; empty when not connected.
   std::string transports_to(PeerId peer) const;
+  // The transport names ("tcp", "posix", "cma") of the endpoint to the next
+  // connected rank, without devices; empty when none is connected.
+  std::string picked_transports() const;
   const UcxWorker& worker() const { return *worker_; }
 
   // UCX callbacks (static trampolines in ucx_complete.cpp forward here).
@@ -121,6 +128,7 @@ class UcxDriver final : public Driver {
   DriverContext context_;
   UcxOptions options_;
   std::string name_;
+  std::string picked_;  // picked_transports() as shutdown() found it
   std::unique_ptr<UcxWorker> worker_;
   Capabilities caps_;
   OpPool ops_;

@@ -13,6 +13,19 @@
 namespace evb::psm2 {
 namespace {
 
+// The variant names the devices a run allowed (the report said "psm2" for a
+// run over the shared-memory device alone).
+TEST(Psm2Variant, NamesTheDevicesBesidesSelf) {
+  EXPECT_EQ(psm2_variant(nullptr), "psm2");
+  EXPECT_EQ(psm2_variant("self,shm,hfi1"), "psm2");
+  EXPECT_EQ(psm2_variant("hfi1,shm"), "psm2");
+  EXPECT_EQ(psm2_variant("self,shm"), "psm2/shm");
+  EXPECT_EQ(psm2_variant("shm"), "psm2/shm");
+  EXPECT_EQ(psm2_variant("self,hfi1"), "psm2/hfi1");
+  EXPECT_EQ(psm2_variant("self,,shm,shm"), "psm2/shm");
+  EXPECT_EQ(psm2_variant(""), "psm2");
+}
+
 TEST(Psm2Options, ParsesDurationsAndRefusesGarbage) {
   Config c;
   c.driver_options = {{"connect_timeout", "2.5"}, {"driver_options.shutdown_timeout", "1"}};

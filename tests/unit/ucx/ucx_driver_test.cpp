@@ -122,6 +122,28 @@ TEST(ucxTransports, TcpStaysOnLoopbackAndSmUsesSharedMemory) {
   EXPECT_EQ(t.find("tcp"), std::string::npos) << t;
 }
 
+// Under tls: auto the variant names what UCX picked (the report's "ucx write"
+// said nothing about the transport), and keeps it after shutdown, when the
+// report asks.
+TEST(ucxTransports, AutoNamesThePickedTransports) {
+  const Config autotls = with_options({{"tls", "auto"}, {"connect_timeout", "10"}});
+  auto p = std::make_unique<Pair>(autotls);  // shut down by hand below
+  EXPECT_EQ(p->d[0]->name(), "ucx");
+  const std::string lanes = p->d[0]->transports_to(1);
+  const std::string v = p->d[0]->variant();
+  ASSERT_EQ(v.rfind("ucx/auto(", 0), 0u) << v << " (lanes " << lanes << ")";
+  const std::string first = lanes.substr(0, lanes.find('/'));
+  EXPECT_NE(v.find(first), std::string::npos) << v << " lacks " << first << " of " << lanes;
+  EXPECT_EQ(v.find('/', 4), std::string::npos) << "devices are left out: " << v;
+  std::thread t([&] { p->d[1]->shutdown(); });
+  p->d[0]->shutdown();
+  t.join();
+  EXPECT_EQ(p->d[0]->variant(), v) << "after shutdown";
+  const Config sm = with_options({{"tls", "sm"}, {"connect_timeout", "10"}});
+  Pair q(sm);
+  EXPECT_EQ(q.d[0]->variant(), "ucx/sm");
+}
+
 // BU windows come from allocate_memory: on shared memory the peer's put is a
 // copy into the segment, done before the target polls at all.
 TEST(ucxMemory, AllocatedMemoryTakesPutsWithoutTheTargetsHelp) {
