@@ -57,9 +57,14 @@ endforeach()
 # (with BU 3) killed at 2 s. Assignment stops, the events missing its
 # fragment stay incomplete, and the run exits 3 with `# FAILED: data source
 # lost: RU 3 (rank 3) at 2.00 s, ...` and results.status data_source_lost.
+# The time is the EVM's clock, the kill rank 3's: each starts its clock as it
+# leaves the start barrier, which under load happens tens of ms apart (the
+# EVM said "at 1.99 s" for a kill at 2.002 s in 1 of 12 runs at load 13), so
+# the line is checked up to "at " and fault_run.py checks the time against
+# the JSON.
 add_test(NAME fault_kill_ru_rubu_data_source_lost
          COMMAND ${_evb_fault} --expect-data-source-lost "RU 3" --expect-failure "RU 3"
-                 --expect-stdout "# FAILED: data source lost: RU 3 (rank 3) at 2.0"
+                 --expect-stdout "# FAILED: data source lost: RU 3 (rank 3) at "
                  --expect-stderr "evbench: data source lost: RU 3 (rank 3)"
                  -- --set nodes=4 --set on_failure=exclude --set duration=4s
                  --set "faults=[{at: 2s, kill: ru3}]")
@@ -73,18 +78,20 @@ list(APPEND _evb_fault_tests fault_kill_ru_rubu_data_source_lost)
 # The same kill under on_ru_loss stop keeps the old behaviour (exit 3).
 set(_evb_rubu_kill --set nodes=4 --set on_failure=exclude --set duration=3s --set warmup=200ms
     --set peer_timeout=20s --set "faults=[{at: 1s, kill: bu2}]")
+# The loss times on the table lines are the EVM's clock (see
+# fault_kill_ru_rubu_data_source_lost): checked against the JSON, not "1.00".
 foreach(protocol pull push)
   set(name fault_mask_ru_rubu_${protocol})
   add_test(NAME ${name}
            COMMAND ${_evb_fault} --expect-masked "RU 2" --expect-failure "RU 2"
                    --expect-failure "BU 2" --expect-reassigned
                    --expect-stderr "RU 2 (rank 2) lost at"
-                   --expect-stdout "# RU 2 (rank 2) lost at 1.00 s"
+                   --expect-stdout "# RU 2 (rank 2) lost at "
                    -- ${_evb_rubu_kill} --set on_ru_loss=mask --set protocol=${protocol})
   set(name_stop fault_stop_ru_rubu_${protocol})
   add_test(NAME ${name_stop}
            COMMAND ${_evb_fault} --expect-data-source-lost "RU 2" --expect-failure "RU 2"
-                   --expect-stdout "# FAILED: data source lost: RU 2 (rank 2) at 1.0"
+                   --expect-stdout "# FAILED: data source lost: RU 2 (rank 2) at "
                    -- ${_evb_rubu_kill} --set on_ru_loss=stop --set protocol=${protocol})
   # Layout split, RU 1 stalled then killed as the stall ends: BUs certainly
   # hold events waiting for its fragment, and build them once they notice.
