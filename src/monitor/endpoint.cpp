@@ -32,13 +32,13 @@ std::string monitor_token(const Config& c) {
   if (in) {
     std::stringstream text;
     text << in.rdbuf();
-    const std::string token = trimmed(text.str());
+    std::string token = trimmed(text.str());
     if (token.size() < 16)
       throw Error("monitor.token_file: " + path +
                   " holds no usable token (at least 16 characters on one line)");
     return token;
   }
-  const std::string token = random_hex(16);
+  std::string token = random_hex(16);
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0) throw Error("monitor.token_file: cannot create " + path);
   const std::string line = token + "\n";
