@@ -1,6 +1,9 @@
 #include "monitor/metric_table.hpp"
 
 #include <map>
+#include <string>
+#include <type_traits>
+#include <vector>
 
 namespace evb {
 namespace {
