@@ -1,9 +1,9 @@
 #pragma once
-// The Prometheus text exposition format (version 0.0.4) of a snapshot:
-// metric families named evbench_<what>_<unit>, counters ending in _total,
-// every series labelled with the run's protocol, variant and data path
-// (docs/MONITORING.md lists them). `previous` (may be null) gives the rates
-// over the last interval.
+// The Prometheus text exposition format (version 0.0.4) of a snapshot: one
+// family per row of the metric table (metric_table.hpp, which
+// docs/MONITORING.md lists), in its order, every series labelled with the
+// run's protocol, variant and data path. `previous` (may be null) gives the
+// rates over the last interval.
 #include <string>
 
 #include "monitor/snapshot.hpp"

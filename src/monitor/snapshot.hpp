@@ -2,10 +2,11 @@
 // MonitorSnapshot: what the monitor shows of a running event builder at one
 // report interval. The EVM's rank assembles it from its own view (events
 // assigned and built, slots held, failures, control changes) and from the
-// stats each BU and RU sends it every interval
-// (protocols/common/monitor_feed.*). Plain data: the engine thread publishes
-// it (MonitorState::publish); the HTTP thread formats it (/metrics,
-// /api/state) and never touches the engine.
+// stats each BU and RU sends it every interval (protocols/common/
+// monitor_hub.* assembles it from what monitor_reporter.* sends). Plain
+// data: the engine thread publishes it (MonitorState::publish); the HTTP
+// thread formats it (/metrics from the metric table, /api/state; both read
+// it through figures.hpp) and never touches the engine.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -15,14 +16,13 @@ namespace evb {
 // One BU as last reported. Counters are totals since t0 (the start of the
 // data phase, warm-up included); gauges are the value at the report.
 struct MonitorBu {
-  uint64_t bytes = 0;             // counter: payload bytes of fragments received
-  uint64_t fragments = 0;         // counter: fragments received
-  uint64_t events_built = 0;      // counter: events the EVM accepted as built from it
-  uint32_t events_in_flight = 0;  // gauge: its slots holding an assigned event (credits in use)
-  uint32_t requests_in_flight = 0;
-  uint32_t fu_queue = 0;     // gauge: built events waiting for a free FU (queue depth)  // gauge:
-                             // fragment requests outstanding (pull)
-  double latency_p50_s = 0;  // event latency quantiles since t0 (0: none yet)
+  uint64_t bytes = 0;               // counter: payload bytes of fragments received
+  uint64_t fragments = 0;           // counter: fragments received
+  uint64_t events_built = 0;        // counter: events the EVM accepted as built from it
+  uint32_t events_in_flight = 0;    // gauge: its slots holding an assigned event (credits in use)
+  uint32_t requests_in_flight = 0;  // gauge: fragment requests outstanding (pull)
+  uint32_t fu_queue = 0;            // gauge: built events waiting for a free FU (queue depth)
+  double latency_p50_s = 0;         // event latency quantiles since t0 (0: none yet)
   double latency_p90_s = 0;
   double latency_p99_s = 0;
   uint64_t integrity_errors = 0;  // counter: corrupt, duplicate, out-of-sync fragments

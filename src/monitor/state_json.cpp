@@ -2,9 +2,13 @@
 
 #include <cmath>
 #include <cstdint>
+#include <span>
+#include <string>
+#include <variant>
 #include <vector>
 
 #include "core/json_writer.hpp"
+#include "monitor/figures.hpp"
 
 namespace evb {
 namespace {
@@ -14,17 +18,6 @@ constexpr size_t kHistoryMax = 600;  // rate points the page gets at most
 // Every number the page gets is finite: a non-finite input shows as 0.
 double finite(double v) {
   return std::isfinite(v) ? v : 0.0;
-}
-
-// Gb/s from a byte counter's increase between two snapshots `dt` seconds
-// apart; 0 without time between them or when the counter went back.
-double gbps(uint64_t after, uint64_t before, double dt) {
-  if (!(dt > 0) || after < before || !std::isfinite(dt)) return 0;
-  return static_cast<double>(after - before) * 8.0 / dt / 1e9;
-}
-double per_second(uint64_t after, uint64_t before, double dt) {
-  if (!(dt > 0) || after < before || !std::isfinite(dt)) return 0;
-  return static_cast<double>(after - before) / dt;
 }
 
 // The rates between two consecutive snapshots (`prev` may be null: all 0).
@@ -73,12 +66,10 @@ void run_part(JsonWriter& w, const MonitorSnapshot& s, const Rates& r,
       .value("fu.processing_time", finite(s.params.processing_time_s));
   doubles(w, "ru_rate_factors", s.params.ru_rate_factors);
   w.value("paused", s.params.paused).end_object();
-  const uint64_t in_flight =
-      s.events_assigned > s.events_built ? s.events_assigned - s.events_built : 0;
   w.begin_object("totals")
       .value("events_assigned", s.events_assigned)
       .value("events_built", s.events_built)
-      .value("events_in_flight", in_flight)
+      .value("events_in_flight", events_in_flight(s))
       .value("rate_gbps", finite(r.rate_gbps))
       .value("events_per_s", finite(r.events_per_s))
       .end_object();
@@ -100,41 +91,37 @@ void history_part(JsonWriter& w, const std::deque<MonitorSnapshot>& h) {
   w.end_array();
 }
 
-// "bus" and "rus": each unit as it last reported.
+// A unit's figures (figures.hpp), after its index.
+template <typename Unit>
+void unit_fields(JsonWriter& w, std::span<const UnitField<Unit>> fields, const Unit& u) {
+  for (const UnitField<Unit>& f : fields) {
+    const Figure v = f.read(u);
+    if (const auto* b = std::get_if<bool>(&v)) {
+      w.value(std::string(f.key), *b);
+    } else if (const auto* d = std::get_if<double>(&v)) {
+      w.value(std::string(f.key), finite(*d));
+    } else if (const auto* n = std::get_if<uint64_t>(&v)) {
+      w.value(std::string(f.key), *n);
+    } else {
+      w.value(std::string(f.key), std::get<int64_t>(v));
+    }
+  }
+}
+
+// "bus" and "rus": each unit as it last reported, and a BU's rate.
 void units_part(JsonWriter& w, const MonitorSnapshot& s, const Rates& r) {
   w.begin_array("bus");
   for (size_t b = 0; b < s.bus.size(); ++b) {
-    const MonitorBu& u = s.bus[b];
-    w.begin_object()
-        .value("bu", static_cast<int64_t>(b))
-        .value("bytes", u.bytes)
-        .value("fragments", u.fragments)
-        .value("events_built", u.events_built)
-        .value("events_in_flight", static_cast<uint64_t>(u.events_in_flight))
-        .value("requests_in_flight", static_cast<uint64_t>(u.requests_in_flight))
-        .value("fu_queue", static_cast<uint64_t>(u.fu_queue))
-        .value("latency_p50_s", finite(u.latency_p50_s))
-        .value("latency_p90_s", finite(u.latency_p90_s))
-        .value("latency_p99_s", finite(u.latency_p99_s))
-        .value("integrity_errors", u.integrity_errors)
-        .value("excluded", u.excluded)
-        .value("reported", u.reported)
-        .value("gbps", finite(r.bu_gbps[b]))
-        .end_object();
+    w.begin_object().value("bu", static_cast<int64_t>(b));
+    unit_fields(w, bu_fields(), s.bus[b]);
+    w.value("gbps", finite(r.bu_gbps[b])).end_object();
   }
   w.end_array();
   w.begin_array("rus");
   for (size_t i = 0; i < s.rus.size(); ++i) {
-    const MonitorRu& u = s.rus[i];
-    w.begin_object()
-        .value("ru", static_cast<int64_t>(i))
-        .value("bytes", u.bytes)
-        .value("fragments", u.fragments)
-        .value("rate_factor", finite(u.rate_factor))
-        .value("masked", u.masked)
-        .value("lost", u.lost)
-        .value("reported", u.reported)
-        .end_object();
+    w.begin_object().value("ru", static_cast<int64_t>(i));
+    unit_fields(w, ru_fields(), s.rus[i]);
+    w.end_object();
   }
   w.end_array();
 }

@@ -1,7 +1,7 @@
 #include "protocols/common/event_builder_run.hpp"
 
 #include "core/aligned_buffer.hpp"
-#include "core/config_loader.hpp"
+#include "protocols/common/control_limits.hpp"
 #include "protocols/common/event_building_report.hpp"
 #include "units/builder_unit.hpp"
 #include "units/readout_unit.hpp"
@@ -19,10 +19,7 @@ void EventBuilderRun::set_up() {
   if ((c.monitor.port != 0 || !c.control.empty()) && ctx_.topo.ranks.at(ctx_.boot.rank()).evm) {
     // The state the hub publishes into and takes requests from; served
     // over HTTP only with monitor.port (else the `control:` list alone).
-    if (c.monitor.port != 0)
-      monitor_ = start_monitor(c, agents_.pulls);
-    else
-      monitor_.state = std::make_unique<MonitorState>(to_yaml(c), control_limits(c, agents_.pulls));
+    monitor_ = open_monitor(c, control_limits(c, agents_.pulls));
     labels.protocol = c.protocol;
     labels.variant = ctx_.driver.variant();
     if (ctx_.driver.capabilities().rdma_write)

@@ -8,10 +8,10 @@
 #include <optional>
 #include <string>
 
+#include "monitor/endpoint.hpp"
 #include "protocols/api/protocol.hpp"
 #include "protocols/common/engine.hpp"
 #include "protocols/common/fault_injector.hpp"
-#include "protocols/common/monitor_setup.hpp"
 #include "protocols/event_builder.hpp"
 
 namespace evb {

@@ -1,4 +1,4 @@
-#include "protocols/common/monitor_setup.hpp"
+#include "monitor/endpoint.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -7,10 +7,10 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include "core/config_loader.hpp"
 #include "core/error.hpp"
-#include "core/ring_geometry.hpp"
 #include "core/secret.hpp"
 
 namespace evb {
@@ -32,13 +32,13 @@ std::string monitor_token(const Config& c) {
   if (in) {
     std::stringstream text;
     text << in.rdbuf();
-    const std::string token = trimmed(text.str());
+    std::string token = trimmed(text.str());
     if (token.size() < 16)
       throw Error("monitor.token_file: " + path +
                   " holds no usable token (at least 16 characters on one line)");
     return token;
   }
-  const std::string token = random_hex(16);
+  std::string token = random_hex(16);
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0) throw Error("monitor.token_file: cannot create " + path);
   const std::string line = token + "\n";
@@ -48,24 +48,10 @@ std::string monitor_token(const Config& c) {
   return token;
 }
 
-ControlLimits control_limits(const Config& c, bool pulls) {
-  ControlLimits l;
-  l.nodes = c.nodes;
-  l.credits_allocated = c.credits;
-  l.processing_time_max_s = std::max(c.peer_timeout_s, c.fu.processing_time_s);
-  const double mean = static_cast<double>(std::max<uint64_t>(1, c.fragment.size));
-  for (int r = 0; r < c.nodes; ++r)
-    l.rate_factor_max.push_back(static_cast<double>(max_payload(c, r)) / mean);
-  if (!pulls)
-    l.not_here.emplace_back("parallel", "protocol " + c.protocol +
-                                            " does not read parallel: RUs send fragments as the "
-                                            "EVM assigns events");
-  return l;
-}
-
-MonitorEndpoint start_monitor(const Config& c, bool pulls) {
+MonitorEndpoint open_monitor(const Config& c, ControlLimits limits) {
   MonitorEndpoint m;
-  m.state = std::make_unique<MonitorState>(to_yaml(c), control_limits(c, pulls));
+  m.state = std::make_unique<MonitorState>(to_yaml(c), std::move(limits));
+  if (c.monitor.port == 0) return m;
   m.server = std::make_unique<MonitorServer>(
       *m.state, c.monitor.bind, static_cast<uint16_t>(c.monitor.port), monitor_token(c));
   // Bound to every address: name this host, which a browser can open.

@@ -1,0 +1,77 @@
+#include "monitor/figures.hpp"
+
+#include <array>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace evb {
+
+double per_second(uint64_t after, uint64_t before, double dt, double factor) {
+  if (!(dt > 0) || after < before || !std::isfinite(dt)) return 0;
+  return static_cast<double>(after - before) * factor / dt;
+}
+
+double gbps(uint64_t after, uint64_t before, double dt) {
+  return per_second(after, before, dt, 8.0) / 1e9;
+}
+
+uint64_t events_in_flight(const MonitorSnapshot& s) {
+  return s.events_assigned > s.events_built ? s.events_assigned - s.events_built : 0;
+}
+
+namespace {
+
+// Gauges held as 32-bit counts read as the same 64-bit figure as counters.
+Figure count(uint32_t v) {
+  return static_cast<uint64_t>(v);
+}
+
+constexpr std::array<UnitField<MonitorBu>, 12> kBuFields{{
+    {"bytes", [](const MonitorBu& u) -> Figure { return u.bytes; }},
+    {"fragments", [](const MonitorBu& u) -> Figure { return u.fragments; }},
+    {"events_built", [](const MonitorBu& u) -> Figure { return u.events_built; }},
+    {"events_in_flight", [](const MonitorBu& u) { return count(u.events_in_flight); }},
+    {"requests_in_flight", [](const MonitorBu& u) { return count(u.requests_in_flight); }},
+    {"fu_queue", [](const MonitorBu& u) { return count(u.fu_queue); }},
+    {"latency_p50_s", [](const MonitorBu& u) -> Figure { return u.latency_p50_s; }},
+    {"latency_p90_s", [](const MonitorBu& u) -> Figure { return u.latency_p90_s; }},
+    {"latency_p99_s", [](const MonitorBu& u) -> Figure { return u.latency_p99_s; }},
+    {"integrity_errors", [](const MonitorBu& u) -> Figure { return u.integrity_errors; }},
+    {"excluded", [](const MonitorBu& u) -> Figure { return u.excluded; }},
+    {"reported", [](const MonitorBu& u) -> Figure { return u.reported; }},
+}};
+
+constexpr std::array<UnitField<MonitorRu>, 6> kRuFields{{
+    {"bytes", [](const MonitorRu& u) -> Figure { return u.bytes; }},
+    {"fragments", [](const MonitorRu& u) -> Figure { return u.fragments; }},
+    {"rate_factor", [](const MonitorRu& u) -> Figure { return u.rate_factor; }},
+    {"masked", [](const MonitorRu& u) -> Figure { return u.masked; }},
+    {"lost", [](const MonitorRu& u) -> Figure { return u.lost; }},
+    {"reported", [](const MonitorRu& u) -> Figure { return u.reported; }},
+}};
+
+template <typename Unit>
+const UnitField<Unit>& find(std::span<const UnitField<Unit>> fields, std::string_view key) {
+  for (const UnitField<Unit>& f : fields) {
+    if (f.key == key) return f;
+  }
+  throw std::logic_error("monitor: no unit field '" + std::string(key) + "'");
+}
+
+}  // namespace
+
+std::span<const UnitField<MonitorBu>> bu_fields() {
+  return kBuFields;
+}
+std::span<const UnitField<MonitorRu>> ru_fields() {
+  return kRuFields;
+}
+const UnitField<MonitorBu>& bu_field(std::string_view key) {
+  return find(bu_fields(), key);
+}
+const UnitField<MonitorRu>& ru_field(std::string_view key) {
+  return find(ru_fields(), key);
+}
+
+}  // namespace evb

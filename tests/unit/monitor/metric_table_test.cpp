@@ -1,0 +1,172 @@
+// The metric descriptor table against what is made from it: every series a
+// family's reader gives carries exactly the labels the row declares (so the
+// docs' Labels column is true), names are unique and counters end in
+// _total, every /api/state key a row names is in /api/state, and a BU's or
+// RU's series there hold the same figures as /metrics.
+#include "monitor/metric_table.hpp"
+
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <deque>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "monitor/state_json.hpp"
+
+namespace evb {
+namespace {
+
+// Three nodes, report `k`, with a fault of each kind and a control change:
+// every family has series.
+MonitorSnapshot snapshot(int k) {
+  MonitorSnapshot s;
+  s.t_s = 1.25 * k;
+  s.interval_s = 1.25;
+  s.protocol = "pull";
+  s.variant = "tcp";
+  s.data_path = "send";
+  s.nodes = 3;
+  s.events_assigned = 100ULL * k + 2;
+  s.events_built = 100ULL * k;
+  s.bytes_built = 7000ULL * k * k;
+  for (int i = 0; i < 3; ++i) {
+    MonitorBu b;
+    b.bytes = 900ULL * (i + 1) * k;
+    b.fragments = 3ULL * (i + 1) * k;
+    b.events_built = 30ULL * k + i;
+    b.events_in_flight = i + 1;
+    b.requests_in_flight = i;
+    b.fu_queue = 2 * i;
+    b.latency_p50_s = 0.25 * (i + 1);
+    b.latency_p90_s = 0.5 * (i + 1);
+    b.latency_p99_s = 0.75 * (i + 1);
+    b.integrity_errors = i;
+    b.excluded = i == 2;
+    b.reported = true;
+    s.bus.push_back(b);
+    MonitorRu r;
+    r.bytes = 800ULL * (i + 1) * k;
+    r.fragments = 4ULL * (i + 1) * k;
+    r.rate_factor = i == 1 ? 0.5 : 1.0;
+    r.masked = i == 0;
+    r.lost = i == 0;
+    r.reported = true;
+    s.rus.push_back(r);
+  }
+  for (int i = 0; i < 9; ++i) s.matrix.push_back(10ULL * (i + 1) * k);
+  s.faults.push_back({"BU 2", "peer lost", "reassigned", 0.5, 0.75, 1.5, 4});
+  s.faults.push_back({"RU 0", "silent", "masked", 1.0, 1.25, -1, 0});
+  s.control.push_back({0.25, "parallel", "2", 12, "http"});
+  s.params = {2, 3, 4, 0.001, {1, 0.5, 1}, false};
+  return s;
+}
+
+TEST(MetricTable, NamesAreUniqueAndCountersEndInTotal) {
+  std::set<std::string> names;
+  for (const MetricDescriptor& d : metric_table()) {
+    EXPECT_TRUE(names.insert(d.name).second) << d.name;
+    EXPECT_EQ(d.name.rfind("evbench_", 0), 0u) << d.name;
+    const bool total = d.name.size() > 6 && d.name.substr(d.name.size() - 6) == "_total";
+    EXPECT_EQ(total, d.type == MetricType::counter) << d.name;
+    EXPECT_FALSE(d.help.empty()) << d.name;
+    EXPECT_FALSE(d.unit.empty()) << d.name;
+  }
+}
+
+TEST(MetricTable, EverySeriesHasTheDeclaredLabels) {
+  const MonitorSnapshot before = snapshot(1), latest = snapshot(2);
+  for (const MetricDescriptor& d : metric_table()) {
+    const std::vector<MetricSample> samples = d.read({latest, &before});
+    EXPECT_FALSE(samples.empty()) << d.name;
+    for (const MetricSample& s : samples) {
+      ASSERT_EQ(s.labels.size(), d.labels.size()) << d.name;
+      for (size_t i = 0; i < s.labels.size(); ++i) {
+        EXPECT_EQ(s.labels[i].first, d.labels[i].name) << d.name;
+      }
+    }
+  }
+}
+
+// Whether `key` ("bus[].gbps", "params.fu.processing_time", "control[]") is
+// in `root`: `[]` takes an array's first element; a key may hold dots.
+// Nodes are rebound with reset(): yaml-cpp's `=` would copy into them.
+bool has(const YAML::Node& root, const std::string& key) {
+  std::vector<std::string> parts;
+  std::stringstream in(key);
+  for (std::string p; std::getline(in, p, '.');) parts.push_back(p);
+  YAML::Node n;
+  n.reset(root);
+  for (size_t i = 0; i < parts.size();) {
+    size_t next = i;
+    for (size_t j = parts.size(); j > i && next == i; --j) {
+      std::string name;
+      for (size_t k = i; k < j; ++k) name += (k > i ? "." : "") + parts[k];
+      const bool array = name.size() > 2 && name.substr(name.size() - 2) == "[]";
+      if (array) name.resize(name.size() - 2);
+      const YAML::Node& view = n;
+      if (!view.IsMap() || !view[name]) continue;
+      YAML::Node child;
+      child.reset(view[name]);
+      if (array) {
+        if (!child.IsSequence() || child.size() == 0) return false;
+        const YAML::Node& seq = child;
+        child.reset(seq[0]);
+      }
+      n.reset(child);
+      next = j;
+    }
+    if (next == i) return false;
+    i = next;
+  }
+  return true;
+}
+
+TEST(MetricTable, EveryStateKeyIsInApiState) {
+  const std::deque<MonitorSnapshot> h{snapshot(1), snapshot(2)};
+  const YAML::Node state = YAML::Load(state_json(h, "nodes: 3\n"));
+  size_t keys = 0;
+  for (const MetricDescriptor& d : metric_table()) {
+    for (const std::string& key : d.state) {
+      EXPECT_TRUE(has(state, key)) << d.name << ": " << key;
+      ++keys;
+    }
+  }
+  EXPECT_GT(keys, 0u);
+  EXPECT_FALSE(has(state, "bus[].no_such_key"));
+  EXPECT_FALSE(has(state, "params.fu"));
+}
+
+// A per-unit family (a `bu` or `ru` label alone) names one key of bus[] or
+// rus[]; its series hold the figures /api/state gives under that key.
+TEST(MetricTable, UnitSeriesMatchApiState) {
+  const std::deque<MonitorSnapshot> h{snapshot(1), snapshot(2)};
+  const YAML::Node state = YAML::Load(state_json(h, "nodes: 3\n"));
+  size_t checked = 0;
+  for (const MetricDescriptor& d : metric_table()) {
+    if (d.labels.size() != 1 || (d.labels[0].name != "bu" && d.labels[0].name != "ru")) continue;
+    const std::string array = d.labels[0].name + "s";
+    const std::string prefix = array + "[].";
+    if (d.state.empty() || d.state[0].rfind(prefix, 0) != 0) continue;
+    const std::string key = d.state[0].substr(prefix.size());
+    if (key == "gbps") continue;  // Gb/s there, bytes/s here
+    for (const MetricSample& s : d.read({h.back(), &h.front()})) {
+      const size_t i = std::stoul(s.labels[0].second);
+      const double want = std::visit([](auto v) { return static_cast<double>(v); }, s.value);
+      const YAML::Node got = state[array][i][key];
+      ASSERT_TRUE(got.IsDefined()) << d.name;
+      const double v =
+          got.IsScalar() && (got.as<std::string>() == "true" || got.as<std::string>() == "false")
+              ? static_cast<double>(got.as<bool>())
+              : got.as<double>();
+      EXPECT_DOUBLE_EQ(v, want) << d.name << " " << array << "[" << i << "]." << key;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 0u);
+}
+
+}  // namespace
+}  // namespace evb
