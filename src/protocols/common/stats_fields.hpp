@@ -43,6 +43,8 @@ struct FieldTable<FailureRecord> {
   static constexpr const char* what = "failure record";
   static constexpr std::tuple fields{
       Field<&FailureRecord::unit>{"unit"},
+      Field<&FailureRecord::bu>{"bu"},
+      Field<&FailureRecord::ru>{"ru"},
       Field<&FailureRecord::rank>{"rank"},
       Field<&FailureRecord::cause>{"cause"},
       Field<&FailureRecord::action>{"action"},

@@ -148,8 +148,10 @@ TEST(StatsFields, NamesAreUniqueAndTheTextIsKeyedByThem) {
 TEST(StatsFields, AFailureRecordReadsInAnyOrder) {
   const FailureRecord r = FailureRecord::decode(
       "{recovered_at_s: 2.5, reassigned: 4, detected_at_s: 1.5, lost_at_s: 1, action: masked, "
-      "cause: silent, rank: 3, unit: RU 1}");
+      "cause: silent, rank: 3, ru: 1, bu: -1, unit: RU 1}");
   EXPECT_EQ(r.unit, "RU 1");
+  EXPECT_EQ(r.ru, 1);
+  EXPECT_EQ(r.bu, -1);
   EXPECT_EQ(r.rank, 3);
   EXPECT_EQ(r.cause, "silent");
   EXPECT_EQ(r.action, "masked");
