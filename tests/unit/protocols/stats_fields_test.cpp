@@ -125,6 +125,9 @@ TEST(StatsFields, EveryRankStatsFieldSurvivesTheWire) {
   EXPECT_EQ(back.failures[1].unit, sent.failures[1].unit);
   EXPECT_EQ(back.control[0].source, sent.control[0].source);
   EXPECT_EQ(back.latency.count(), sent.latency.count());
+  // Doubles exactly, not only as the same text.
+  EXPECT_EQ(back.rate_bin_s, sent.rate_bin_s);
+  EXPECT_EQ(back.failures[0].lost_at_s, sent.failures[0].lost_at_s);
   EXPECT_TRUE(back.host_load.measured);
   EXPECT_EQ(back.host_load.end.freq_mhz, sent.host_load.end.freq_mhz);
 }
