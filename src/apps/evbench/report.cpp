@@ -128,7 +128,7 @@ std::string results_json(const ProtocolFactory& protocol, const Config& c, const
   w.value("evm_rank", t.evm_rank);
   w.end_object();
   w.begin_object("results");
-  w.value("status", s.status());
+  w.value("status", report.status(s));
   // The protocol's trait, for tools that must not guess from its name.
   w.value("builds_events", protocol.builds_events);
   report.status_fields(w, s);

@@ -1,10 +1,10 @@
 #pragma once
 // Rank 0's end of a run: merges every rank's statistics into the figures of
 // docs/METRICS.md, prints the `#`-commented table on stdout and writes the
-// JSON document (--json). Returns the run's exit code: kExitIntegrity when
-// an integrity counter is non-zero (Summary::integrity_ok) or a data source
-// was lost (Summary::data_source_lost), else kExitOk (docs/METRICS.md,
-// "Exit status").
+// JSON document (--json). Returns the run's exit code, the protocol's
+// report's (ProtocolReport::exit_code): kExitIntegrity when an integrity
+// counter is non-zero or (event builders) a data source was lost, else
+// kExitOk (docs/METRICS.md, "Exit status").
 #include <vector>
 
 #include "apps/evbench/run_options.hpp"

@@ -72,6 +72,9 @@ class ProtocolReport {
   virtual std::vector<std::string> errors(const Summary& s) const = 0;
   // kExitOk, or kExitIntegrity (core/error.hpp; docs/METRICS.md, "Exit status").
   virtual int exit_code(const Summary& s) const = 0;
+  // results.status: "ok", "integrity_error", or a protocol's own
+  // ("data_source_lost": the event builders'), the same as the exit code.
+  virtual const char* status(const Summary& s) const = 0;
 
   // results fields right after "status" (what the run lost, if anything).
   virtual void status_fields(JsonWriter& w, const Summary& s) const = 0;

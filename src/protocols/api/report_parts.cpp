@@ -97,17 +97,25 @@ void print_corrupt_fault(std::FILE* out, const Config& c, const Summary& s) {
                static_cast<unsigned long long>(s.integrity.detected_in[2]));
 }
 
-std::string integrity_failures(const Summary& s) {
+bool integrity_counters_ok(const IntegrityCounters& i) {
+  const bool injected_all_caught = i.injected == i.injected_detected;
+  const bool expected_corruption = i.injected > 0 && injected_all_caught && i.corrupt == i.injected;
+  return (i.corrupt == 0 || expected_corruption) && injected_all_caught &&
+         (i.bad_events == 0 || expected_corruption) && i.duplicate == 0 && i.out_of_sync == 0 &&
+         i.out_of_sync_events == 0;
+}
+
+std::string integrity_failures(const Summary& s, bool ok) {
   std::string out;
-  if (!s.integrity_ok()) out = "integrity errors";
+  if (!ok) out = "integrity errors";
   if (s.integrity.out_of_sync)
     out += " (desync: " + std::to_string(s.integrity.out_of_sync) +
            " fragment(s) out of sync, their events not built)";
   return out;
 }
 
-std::vector<std::string> integrity_errors(const Summary& s) {
-  if (s.integrity_ok()) return {};
+std::vector<std::string> integrity_errors(const Summary& s, bool ok) {
+  if (ok) return {};
   char buf[512];
   std::snprintf(buf, sizeof buf,
                 "integrity errors: %llu corrupt, %llu out of sync, %llu duplicate, "
@@ -124,12 +132,12 @@ std::vector<std::string> integrity_errors(const Summary& s) {
   return out;
 }
 
-void write_loss_fields(JsonWriter& w, const Summary& s) {
+void write_loss_fields(JsonWriter& w, const Summary& s, const std::vector<FailureRecord>& lost) {
   // The RUs lost under on_failure exclude (status data_source_lost): each
   // with its rank and when it was lost; the events left incomplete for lack
   // of them are integrity.incomplete_lost_peer.
   w.begin_array("lost_data_sources");
-  for (const FailureRecord& f : s.lost_data_sources()) {
+  for (const FailureRecord& f : lost) {
     w.begin_object();
     w.value("unit", f.unit);
     w.value("rank", f.rank);

@@ -37,16 +37,23 @@ void print_network_lines(std::FILE* out, const Summary& s, const char* own);
 // "# fault corrupt (p ...): injected ..., detected ..." (fault.corrupt set).
 void print_corrupt_fault(std::FILE* out, const Config& c, const Summary& s);
 
-// "integrity errors" (+ " (desync: ...)" when fragments were out of sync),
-// or empty when the integrity counters hold (Summary::integrity_ok).
-std::string integrity_failures(const Summary& s);
+// The integrity counters every protocol keeps hold: no fragment corrupt,
+// duplicate or out of sync, no event completed with one, unless every
+// corrupt fragment was an injected one (fault.corrupt) and every injected
+// one was caught. A protocol's own rules may ask more (the event builders':
+// protocols/common/event_building_status.hpp).
+bool integrity_counters_ok(const IntegrityCounters& i);
+// "integrity errors" when `ok` is false (the protocol's integrity verdict)
+// (+ " (desync: ...)" when fragments were out of sync), or empty.
+std::string integrity_failures(const Summary& s, bool ok);
 // stderr: "integrity errors: 1 corrupt, ..." and "first problem: ..." when
-// the integrity counters do not hold; empty otherwise.
-std::vector<std::string> integrity_errors(const Summary& s);
+// `ok` is false; empty otherwise.
+std::vector<std::string> integrity_errors(const Summary& s, bool ok);
 
-// results fields. lost_data_sources (each RU lost under on_failure exclude)
-// and assign_stopped_at_s (null: assignment did not stop early).
-void write_loss_fields(JsonWriter& w, const Summary& s);
+// results fields. lost_data_sources (`lost`: each RU lost under
+// on_failure exclude) and assign_stopped_at_s (null: assignment did not
+// stop early).
+void write_loss_fields(JsonWriter& w, const Summary& s, const std::vector<FailureRecord>& lost);
 // window_s .. fragments_in_place, bandwidth_gbps (with .network) and latency_ms.
 void write_figures(JsonWriter& w, const Summary& s);
 // "per_node": {"min", "avg", "max"} (Gb/s) and "per_node_values" (by node).

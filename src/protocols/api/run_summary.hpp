@@ -115,47 +115,6 @@ struct Summary {
     std::vector<int> cpus;
   };
   std::vector<Placed> placed;
-  // RUs the EVM reported lost (on_failure exclude) under on_ru_loss stop:
-  // each ends assignment, and the events missing its fragment stay
-  // incomplete. A masked RU (on_ru_loss mask) is not one: masked_sources().
-  std::vector<FailureRecord> lost_data_sources() const {
-    std::vector<FailureRecord> out;
-    for (const FailureRecord& f : failures)
-      if (f.unit.rfind("RU", 0) == 0 && f.action != "masked") out.push_back(f);
-    return out;
-  }
-  // RUs the EVM masked (on_ru_loss mask): the run went on without them.
-  std::vector<FailureRecord> masked_sources() const {
-    std::vector<FailureRecord> out;
-    for (const FailureRecord& f : failures)
-      if (f.unit.rfind("RU", 0) == 0 && f.action == "masked") out.push_back(f);
-    return out;
-  }
-  // A data source was lost: an RU the EVM reported lost, or events some BU
-  // could not complete for lack of one. Not an integrity error (nothing was
-  // built short) but not a sound run either: the run stopped short of its
-  // duration or events, so its figures are not the configuration's. Exit
-  // status 3, results.status "data_source_lost". A masked RU (on_ru_loss
-  // mask, asked for) is a degraded success: status ok, exit 0, the last
-  // line says it was masked (protocols/common/report_masked.hpp). A lost BU whose events were
-  // all built elsewhere is recovery working, not counted; nor are late
-  // deliveries to an excluded BU (late_discarded, expected under exclude).
-  bool data_source_lost() const { return incomplete_lost_peer > 0 || !lost_data_sources().empty(); }
-  // results.status: integrity_error wins over data_source_lost.
-  const char* status() const {
-    return !integrity_ok() ? "integrity_error" : data_source_lost() ? "data_source_lost" : "ok";
-  }
-  bool integrity_ok() const {
-    // Corruption is expected when every corrupt fragment was an injected one
-    // and every injected one was caught.
-    const bool injected_all_caught = integrity.injected == integrity.injected_detected;
-    const bool expected_corruption =
-        integrity.injected > 0 && injected_all_caught && integrity.corrupt == integrity.injected;
-    return (integrity.corrupt == 0 || expected_corruption) && injected_all_caught &&
-           (integrity.bad_events == 0 || expected_corruption) && integrity.duplicate == 0 &&
-           integrity.out_of_sync == 0 && integrity.out_of_sync_events == 0 && incomplete == 0 &&
-           lost == 0 && duplicate_events == 0 && ring_overrun == 0;
-  }
 };
 
 }  // namespace evb

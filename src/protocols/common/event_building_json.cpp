@@ -3,6 +3,7 @@
 #include "core/payload_memory.hpp"
 #include "protocols/api/report_parts.hpp"
 #include "protocols/common/event_building_report.hpp"
+#include "protocols/common/event_building_status.hpp"
 #include "protocols/common/fault_injector.hpp"
 #include "protocols/common/recovery.hpp"
 #include "protocols/common/report_masked.hpp"
@@ -108,7 +109,7 @@ void phase_fields(JsonWriter& w, const Summary& s) {
 }  // namespace
 
 void EventBuildingReport::status_fields(JsonWriter& w, const Summary& s) const {
-  write_loss_fields(w, s);
+  write_loss_fields(w, s, lost_data_sources(s));
 }
 
 void EventBuildingReport::results_fields(JsonWriter& w, const Config& c, const Topology& t,

@@ -3,6 +3,7 @@
 #include "core/error.hpp"
 #include "core/payload_memory.hpp"
 #include "protocols/api/report_parts.hpp"
+#include "protocols/common/event_building_status.hpp"
 #include "protocols/common/recovery.hpp"
 #include "protocols/common/report_masked.hpp"
 
@@ -167,10 +168,10 @@ void EventBuildingReport::print_body(std::FILE* out, const Config& c, const Summ
 }
 
 std::string data_source_loss(const Summary& s) {
-  if (!s.data_source_lost()) return "";
+  if (!data_source_lost(s)) return "";
   std::string out;
   char buf[160];
-  for (const FailureRecord& f : s.lost_data_sources()) {
+  for (const FailureRecord& f : lost_data_sources(s)) {
     std::snprintf(buf, sizeof buf, "%s (rank %d) at %.2f s", f.unit.c_str(), f.rank, f.lost_at_s);
     out += (out.empty() ? "" : ", ") + std::string(buf);
   }
@@ -190,8 +191,8 @@ std::string data_source_loss(const Summary& s) {
 // s, 8123 events built without it" (the app's "OK, degraded: ...").
 Verdict EventBuildingReport::verdict(const Summary& s) const {
   Verdict v;
-  v.failures = integrity_failures(s);
-  if (s.data_source_lost())
+  v.failures = integrity_failures(s, integrity_ok(s));
+  if (data_source_lost(s))
     v.failures +=
         (v.failures.empty() ? "" : "; ") + std::string("data source lost: ") + data_source_loss(s);
   v.degraded = masked_summary(s);
@@ -200,13 +201,17 @@ Verdict EventBuildingReport::verdict(const Summary& s) const {
 }
 
 std::vector<std::string> EventBuildingReport::errors(const Summary& s) const {
-  std::vector<std::string> out = integrity_errors(s);
-  if (s.data_source_lost()) out.push_back("data source lost: " + data_source_loss(s));
+  std::vector<std::string> out = integrity_errors(s, integrity_ok(s));
+  if (data_source_lost(s)) out.push_back("data source lost: " + data_source_loss(s));
   return out;
 }
 
 int EventBuildingReport::exit_code(const Summary& s) const {
-  return s.integrity_ok() && !s.data_source_lost() ? kExitOk : kExitIntegrity;
+  return integrity_ok(s) && !data_source_lost(s) ? kExitOk : kExitIntegrity;
+}
+
+const char* EventBuildingReport::status(const Summary& s) const {
+  return event_building_status(s);
 }
 
 }  // namespace evb

@@ -36,6 +36,7 @@ double EvmAgent::since_t0(int64_t ns) const {
 void EvmAgent::lose_ru(int ru, PeerId peer, int64_t now, const char* cause) {
   FailureRecord r;
   r.unit = "RU " + std::to_string(ru);
+  r.ru = ru;
   r.rank = peer;
   r.cause = cause;
   r.action = mask_ ? "masked" : "stopped";
@@ -93,6 +94,7 @@ void EvmAgent::exclude_bu(int bu, int64_t now, const char* cause, int64_t lost_n
                 engine_.peer_name(topo_.bu_rank[bu]) + "): no one left to build events");
   FailureRecord r;
   r.unit = "BU " + std::to_string(bu);
+  r.bu = bu;
   r.rank = topo_.bu_rank[bu];
   r.cause = cause;
   r.lost_at_s = since_t0(lost_ns);

@@ -12,28 +12,10 @@
 #include "core/host_load.hpp"
 #include "core/lifecycle.hpp"
 #include "monitor/snapshot.hpp"
+#include "protocols/common/failure_record.hpp"
 #include "units/builder_unit.hpp"
 
 namespace evb {
-
-// A peer the run lost or excluded (on_failure exclude), as the EVM saw it.
-// Times in seconds since the EVM's t0; recovered_at_s < 0: not recovered
-// (recovery: every event of the lost BU built elsewhere).
-struct FailureRecord {
-  std::string unit;  // "BU 2", "RU 1"
-  int rank = -1;
-  std::string cause;  // "peer lost" (driver) or "silent" (heartbeats missed)
-  // What the run did about it: "reassigned" (a BU), "masked" (an RU under
-  // on_ru_loss mask: events built without it), "stopped" (an RU under stop:
-  // assignment ended).
-  std::string action;
-  double lost_at_s = 0;
-  double detected_at_s = 0;
-  uint64_t reassigned = 0;
-  double recovered_at_s = -1;
-  std::string encode() const;
-  static FailureRecord decode(const std::string& text);
-};
 
 // The EVM's books of one stretch of a steered run, from `from_s` (seconds
 // since its t0) until the next one begins: the built events whose credits
@@ -49,6 +31,8 @@ struct PhaseBook {
   uint64_t window_bytes = 0;
 };
 
+// Each member has a line in FieldTable<RankStats> (stats_fields.hpp): the
+// members without one do not reach rank 0.
 struct RankStats {
   int rank = 0;
   std::string host;
@@ -145,6 +129,8 @@ struct RankStats {
   // Failure, if any (empty when the rank succeeded).
   std::string error;
 
+  // One line of text, field by field (the table in stats_fields.hpp), and
+  // back: deserialize throws evb::Error on text that is not such a record.
   std::string serialize() const;
   static RankStats deserialize(const std::string& text);
 

@@ -2,20 +2,13 @@
 
 #include <cstdio>
 
+#include "protocols/common/event_building_status.hpp"
+
 namespace evb {
-namespace {
-
-// The RU index of "RU 2", or -1.
-int ru_of(const FailureRecord& f) {
-  int ru = -1;
-  return std::sscanf(f.unit.c_str(), "RU %d", &ru) == 1 ? ru : -1;
-}
-
-}  // namespace
 
 AggregateRecovery recovery_after(const Summary& s, double fault_s, double since_s) {
   int masked = 0;
-  for (const FailureRecord& f : s.masked_sources())
+  for (const FailureRecord& f : masked_sources(s))
     if (f.lost_at_s <= since_s + 1e-9) ++masked;
   if (masked == 0 || s.nodes <= masked) return aggregate_recovery(s, fault_s, since_s);
   AggregateRecovery r =
@@ -30,7 +23,7 @@ uint64_t built_without(const Summary& s, int ru) {
 }
 
 uint64_t built_without(const Summary& s, const FailureRecord& f) {
-  return built_without(s, ru_of(f));
+  return built_without(s, f.ru);
 }
 
 std::string masked_line(const Summary& s, const FailureRecord& f) {
@@ -43,7 +36,7 @@ std::string masked_line(const Summary& s, const FailureRecord& f) {
 std::string masked_summary(const Summary& s) {
   std::string out;
   char buf[160];
-  for (const FailureRecord& f : s.masked_sources()) {
+  for (const FailureRecord& f : masked_sources(s)) {
     std::snprintf(buf, sizeof buf, "%s (rank %d) masked at %.2f s, %llu events built without it",
                   f.unit.c_str(), f.rank, f.detected_at_s,
                   static_cast<unsigned long long>(built_without(s, f)));
@@ -56,9 +49,9 @@ void masked_events_json(JsonWriter& w, const Summary& s) {
   w.begin_object("masked_events");
   w.value("count", s.masked_events);
   w.begin_array("sources");
-  for (const FailureRecord& f : s.masked_sources()) {
+  for (const FailureRecord& f : masked_sources(s)) {
     w.begin_object();
-    w.value("ru", ru_of(f));
+    w.value("ru", f.ru);
     w.value("rank", f.rank);
     w.value("lost_at_s", f.lost_at_s);
     w.value("masked_at_s", f.detected_at_s);

@@ -183,22 +183,26 @@ void MicrobenchReport::print_body(std::FILE* out, const Config& c, const Summary
 }
 
 Verdict MicrobenchReport::verdict(const Summary& s) const {
-  return {integrity_failures(s), {}, {}};
+  return {integrity_failures(s, integrity_counters_ok(s.integrity)), {}, {}};
 }
 
 std::vector<std::string> MicrobenchReport::errors(const Summary& s) const {
-  return integrity_errors(s);
+  return integrity_errors(s, integrity_counters_ok(s.integrity));
 }
 
 int MicrobenchReport::exit_code(const Summary& s) const {
-  return s.integrity_ok() ? kExitOk : kExitIntegrity;
+  return integrity_counters_ok(s.integrity) ? kExitOk : kExitIntegrity;
+}
+
+const char* MicrobenchReport::status(const Summary& s) const {
+  return integrity_counters_ok(s.integrity) ? "ok" : "integrity_error";
 }
 
 // The results schema is the same for every protocol (docs/METRICS.md): what
 // a micro-benchmark does not measure (lost data sources, latency, masked
 // RUs, bounds) is written empty or 0.
 void MicrobenchReport::status_fields(JsonWriter& w, const Summary& s) const {
-  write_loss_fields(w, s);
+  write_loss_fields(w, s, {});
 }
 
 void MicrobenchReport::results_fields(JsonWriter& w, const Config& c, const Topology&,

@@ -20,6 +20,7 @@ class MicrobenchReport final : public ProtocolReport {
   Verdict verdict(const Summary& s) const override;
   std::vector<std::string> errors(const Summary& s) const override;
   int exit_code(const Summary& s) const override;
+  const char* status(const Summary& s) const override;
   void status_fields(JsonWriter& w, const Summary& s) const override;
   void results_fields(JsonWriter& w, const Config& config, const Topology& topo, const Summary& s,
                       const ReportContext& context) const override;

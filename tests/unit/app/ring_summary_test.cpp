@@ -7,6 +7,7 @@
 
 #include "core/ring_geometry.hpp"
 #include "core/topology.hpp"
+#include "protocols/common/event_building_status.hpp"
 #include "summarize.hpp"
 
 namespace evb {
@@ -48,7 +49,7 @@ std::vector<RankStats> ranks(uint64_t overrun) {
 TEST(RingSummary, BoundsReportTheRings) {
   const Config c = excluding();
   const Summary s = summarize(c, make_topology(c), ranks(0));
-  EXPECT_TRUE(s.integrity_ok());
+  EXPECT_TRUE(integrity_ok(s));
   EXPECT_EQ(s.ring_overrun, 0u);
   EXPECT_EQ(s.max_events_held, 4u);
   EXPECT_EQ(s.ring_slots, min_ring_slots(c));
@@ -58,7 +59,7 @@ TEST(RingSummary, BoundsReportTheRings) {
 TEST(RingSummary, AnOverrunIsAnIntegrityErrorNamedByItsRu) {
   const Config c = excluding();
   const Summary s = summarize(c, make_topology(c), ranks(2));
-  EXPECT_FALSE(s.integrity_ok());
+  EXPECT_FALSE(integrity_ok(s));
   EXPECT_EQ(s.ring_overrun, 2u);
   EXPECT_EQ(s.integrity_problem, "RU 1: ring overrun: event 9 needs ring slot 1");
   EXPECT_EQ(s.lost, 0u);
