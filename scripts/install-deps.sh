@@ -7,7 +7,9 @@
 #                            scripts/netns-cluster.sh; unshare comes with util-linux),
 #                            clang-14 + libclang-rt-14-dev (libFuzzer targets, scripts/fuzz.sh),
 #                            SimGrid (libsimgrid-dev: smpicxx/smpirun for the EVBENCH_SIM build)
-#                            man-db (the install test reads the generated man page)
+#                            man-db (the install test reads the generated man page),
+#                            ibsim-utils + opensm + infiniband-diags (scripts/opensm-routes.sh:
+#                            OpenSM's routing tables for a platform, on the ibsim fabric simulator)
 # Packages already present are left alone; apt-get update runs only when
 # something is missing.
 set -euo pipefail
@@ -21,6 +23,7 @@ if [[ "${1:-}" == "--test" ]]; then
              slurm-wlm slurm-wlm-torque munge clang-14 libclang-rt-14-dev libsimgrid-dev
              prometheus)  # tests/python/test_monitor*.py: a real Prometheus scrapes a run
   packages+=(man-db)  # ctest install_relocatable renders the installed man page
+  packages+=(ibsim-utils opensm infiniband-diags)  # scripts/opensm-routes.sh, tests/python/test_opensm_routes.py
 fi
 
 missing=()

@@ -68,11 +68,14 @@ Commands:
         (--json: a JSON array on stdout with the variants usable and not here).
   topo PLATFORM [--order FILE] [--nodes N] [--json FILE] [--write-order FILE]
         [--keep-hosts] [--seed S] [--iterations K] [--quiet]  |  topo --reference
+        |  topo PLATFORM --write-ibnetdiscover FILE
         Barrel-shift link-conflict scan of a platform (configs/platforms/,
         docs/TOPOLOGY.md): flows per inter-switch link at every shift, the
         worst link per step, and a proposed rank order (or node selection
         among the hosts of --order / the platform) that lowers the maximum.
         --reference prints the platform file's key table (Markdown).
+        --write-ibnetdiscover writes the platform's cabling as an ibnetdiscover
+        topology (ibsim's net file; scripts/opensm-routes.sh) and stops.
   config --explain | --markdown | --json | --resolved [CONFIG] [--set KEY=VALUE]...
         Describe every configuration key (text, Markdown, or JSON for tools
         such as evbench-scan: type, default, unit, range, choices, and the

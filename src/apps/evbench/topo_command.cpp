@@ -12,6 +12,7 @@
 #include "apps/evbench/output_check.hpp"
 #include "core/error.hpp"
 #include "core/json_writer.hpp"
+#include "topo/ibnet_writer.hpp"
 #include "topo/order_search.hpp"
 #include "topo/platform_keys.hpp"
 #include "topo/platform_loader.hpp"
@@ -22,7 +23,7 @@ namespace evb {
 namespace {
 
 struct TopoArgs {
-  std::string platform, order, json, write_order;
+  std::string platform, order, json, write_order, write_ibnet;
   int nodes = 0;
   bool keep_hosts = false, quiet = false, reference = false;
   uint64_t seed = 1;
@@ -54,6 +55,8 @@ TopoArgs parse_args(int argc, char** argv, int first) {
       a.json = need("a file name");
     } else if (s == "--write-order") {
       a.write_order = need("a file name");
+    } else if (s == "--write-ibnetdiscover") {
+      a.write_ibnet = need("a file name");
     } else if (s == "--seed") {
       a.seed = static_cast<uint64_t>(number(s, need("a number"), 0));
     } else if (s == "--iterations") {
@@ -110,8 +113,17 @@ int topo_command(int argc, char** argv, int first) {
   }
   check_output_path("--json", a.json);
   check_output_path("--write-order", a.write_order);
+  check_output_path("--write-ibnetdiscover", a.write_ibnet);
   const auto t0 = std::chrono::steady_clock::now();
   const topo::Platform p = topo::load_platform(a.platform);
+  if (!a.write_ibnet.empty()) {  // the cabling for ibsim (scripts/opensm-routes.sh); no scan
+    std::ofstream out(a.write_ibnet);
+    out << topo::ibnetdiscover_text(p);
+    if (!out) throw Error(a.write_ibnet + ": cannot write the ibnetdiscover topology");
+    std::printf("# %s: %d hosts, %zu switches written to %s\nOK\n", p.name.c_str(), p.host_count(),
+                p.switches.size(), a.write_ibnet.c_str());
+    return kExitOk;
+  }
   std::vector<int> pool;
   if (!a.order.empty()) {
     pool = topo::load_order(p, a.order);
