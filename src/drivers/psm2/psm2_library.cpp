@@ -2,11 +2,11 @@
 
 #include <sys/stat.h>
 
-#include <algorithm>
 #include <cstdlib>
 #include <mutex>
+#include <set>
+#include <sstream>
 #include <string>
-#include <vector>
 
 #include "core/error.hpp"
 
@@ -66,21 +66,13 @@ DriverProbe probe_psm2() {
 
 std::string psm2_variant(const char* devices) {
   if (devices == nullptr) return "psm2";
-  std::vector<std::string> used;
-  const std::string all(devices);
-  size_t from = 0;
-  while (from <= all.size()) {
-    size_t comma = all.find(',', from);
-    if (comma == std::string::npos) comma = all.size();
-    const std::string d = all.substr(from, comma - from);
-    if (!d.empty() && d != "self" && std::find(used.begin(), used.end(), d) == used.end())
-      used.push_back(d);
-    from = comma + 1;
-  }
-  std::sort(used.begin(), used.end());
-  if (used.empty() || used == std::vector<std::string>{"hfi1", "shm"}) return "psm2";
-  std::string out = "psm2/";
-  for (size_t i = 0; i < used.size(); ++i) out += (i ? "+" : "") + used[i];
+  std::set<std::string> used;  // sorted, each once
+  std::istringstream in(devices);
+  for (std::string d; std::getline(in, d, ',');)
+    if (!d.empty() && d != "self") used.insert(d);
+  if (used.empty() || used == std::set<std::string>{"hfi1", "shm"}) return "psm2";
+  std::string out;
+  for (const std::string& d : used) out += (out.empty() ? "psm2/" : "+") + d;
   return out;
 }
 

@@ -7,6 +7,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "core/error.hpp"
 #include "drivers/common/hello_wait.hpp"
@@ -216,21 +219,15 @@ std::string UcxDriver::transports_to(PeerId peer) const {
 
 std::string UcxDriver::picked_transports() const {
   for (int i = 1; i < context_.size; ++i) {
-    const PeerId peer = (context_.rank + i) % context_.size;
-    const std::string lanes = transports_to(peer);  // "tcp/lo,cma/memory"
-    if (lanes.empty()) continue;
-    std::string out;
-    size_t from = 0;
-    while (from < lanes.size()) {
-      size_t comma = lanes.find(',', from);
-      if (comma == std::string::npos) comma = lanes.size();
-      const std::string lane = lanes.substr(from, comma - from);
+    std::istringstream lanes(transports_to((context_.rank + i) % context_.size));
+    std::vector<std::string> names;  // "tcp/lo,cma/memory" -> tcp, cma
+    for (std::string lane; std::getline(lanes, lane, ',');) {
       const std::string tl = lane.substr(0, lane.find('/'));
-      if (("," + out + ",").find("," + tl + ",") == std::string::npos)
-        out += (out.empty() ? "" : ",") + tl;
-      from = comma + 1;
+      if (std::find(names.begin(), names.end(), tl) == names.end()) names.push_back(tl);
     }
-    return out;
+    std::string out;
+    for (const std::string& tl : names) out += (out.empty() ? "" : ",") + tl;
+    if (!out.empty()) return out;
   }
   return {};
 }
