@@ -1,8 +1,14 @@
 #include "core/histogram.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <limits>
+#include <optional>
 #include <sstream>
+#include <string_view>
+
+#include "core/error.hpp"
 
 namespace evb {
 namespace {
@@ -55,20 +61,52 @@ std::string Histogram::serialize() const {
   return os.str();
 }
 
+namespace {
+// One unsigned number filling all of `text`, or nullopt.
+std::optional<uint64_t> whole_number(std::string_view text) {
+  uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return v;
+}
+[[noreturn]] void refuse(const std::string& why) {
+  throw Error("latency histogram: " + why);
+}
+}  // namespace
+
+// Reads what serialize() wrote and nothing else: the text comes from
+// another rank, so every item is checked (a number where one belongs, a
+// bucket in range and given once, the count equal to the buckets' sum).
 Histogram Histogram::deserialize(const std::string& text) {
   Histogram h;
-  const auto semi = text.find(';');
-  std::istringstream items(text.substr(0, semi));
-  std::string item;
-  while (std::getline(items, item, ',')) {
+  const auto first = text.find(';');
+  const auto second = first == std::string::npos ? first : text.find(';', first + 1);
+  if (second == std::string::npos) refuse("not of the form items;count;max");
+  std::string_view items(text.data(), first);
+  uint64_t sum = 0;
+  while (!items.empty()) {
+    const auto comma = items.find(',');
+    const std::string_view item = items.substr(0, comma);
+    items = comma == std::string_view::npos ? std::string_view() : items.substr(comma + 1);
     const auto colon = item.find(':');
-    if (colon == std::string::npos) continue;
-    const int b = std::stoi(item.substr(0, colon));
-    if (b >= 0 && b < kBuckets) h.buckets_[b] = std::stoull(item.substr(colon + 1));
+    const auto b = whole_number(item.substr(0, colon));
+    const auto n =
+        colon == std::string_view::npos ? std::nullopt : whole_number(item.substr(colon + 1));
+    if (!b || !n || *n == 0) refuse("a bucket item that is not index:count");
+    if (*b >= static_cast<uint64_t>(kBuckets)) refuse("a bucket index out of range");
+    if (h.buckets_[*b] != 0) refuse("a bucket given twice");
+    if (*n > std::numeric_limits<uint64_t>::max() - sum) refuse("bucket counts that overflow");
+    h.buckets_[*b] = *n;
+    sum += *n;
   }
-  std::istringstream rest(text.substr(semi + 1));
-  char sep;
-  rest >> h.count_ >> sep >> h.max_;
+  const auto count = whole_number(std::string_view(text).substr(first + 1, second - first - 1));
+  const auto max = whole_number(std::string_view(text).substr(second + 1));
+  if (!count || !max) refuse("a count or maximum that is not a number");
+  if (*count != sum) refuse("a count that is not the sum of its buckets");
+  if (*max > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+    refuse("a maximum out of range");
+  h.count_ = *count;
+  h.max_ = static_cast<int64_t>(*max);
   return h;
 }
 

@@ -16,7 +16,8 @@ class Histogram {
   // Value (ns) at quantile q in [0,1]: the upper edge of the bucket reached.
   int64_t quantile(double q) const;
   int64_t max() const { return max_; }
-  // Compact text form "i:n,i:n,...;count;max" for the bootstrap gather.
+  // Compact text form "i:n,i:n,...;count;max" for the bootstrap gather;
+  // deserialize refuses any other text with evb::Error.
   std::string serialize() const;
   static Histogram deserialize(const std::string& text);
 

@@ -24,7 +24,11 @@ inline void write_value(YAML::Emitter& out, const Histogram& h) {
 inline void read_value(const YAML::Node& n, Histogram& h) {
   std::string text;
   read_value(n, text);
-  h = Histogram::deserialize(text);
+  try {
+    h = Histogram::deserialize(text);
+  } catch (const Error& e) {
+    throw FieldShapeError{e.what()};
+  }
 }
 
 // A host-load window as its flat list of numbers (to_numbers: empty when

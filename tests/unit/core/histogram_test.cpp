@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
+#include "core/error.hpp"
+
 namespace evb {
 namespace {
 
@@ -23,6 +27,36 @@ TEST(Histogram, MergeAndSerializeRoundTrip) {
   EXPECT_EQ(c.count(), 2u);
   EXPECT_EQ(c.max(), 7000000);
   EXPECT_EQ(c.quantile(0.5), a.quantile(0.5));
+}
+
+TEST(Histogram, EmptyRoundTrips) {
+  const Histogram c = Histogram::deserialize(Histogram().serialize());
+  EXPECT_EQ(c.count(), 0u);
+  EXPECT_EQ(c.max(), 0);
+}
+
+// The text comes from another rank: anything serialize() would not write
+// is refused, not skipped or half read.
+TEST(Histogram, DeserializeRefusesMalformedText) {
+  for (const std::string bad : {
+           "",                                 // no separators
+           "3:1,;1",                           // no maximum
+           "3:1,;1;5;",                        // trailing separator
+           "3,;1;5",                           // item without a count
+           "x:1,;1;5",                         // index not a number
+           "3:y,;1;5",                         // count not a number
+           "3:0,;0;5",                         // a zero count is never written
+           "-3:1,;1;5",                        // negative index
+           "1200:1,;1;5",                      // index out of range
+           "3:1,3:1,;2;5",                     // bucket given twice
+           "3:1,;2;5",                         // count not the buckets' sum
+           "3:1,;1;-5",                        // negative maximum
+           "3:1,;1;9223372036854775808",       // maximum past int64
+           "3:18446744073709551615,4:1,;0;5",  // counts overflow
+           "3:1,;1;5x",                        // junk after the maximum
+       }) {
+    EXPECT_THROW(Histogram::deserialize(bad), Error) << "'" << bad << "'";
+  }
 }
 
 }  // namespace

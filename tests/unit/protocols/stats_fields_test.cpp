@@ -219,6 +219,10 @@ TEST(StatsFields, RankStatsOfTheWrongShapeAreRefused) {
   EXPECT_NE(inner.find("failure record: unknown field 'colour'"), std::string::npos) << inner;
   EXPECT_NE(decode(edited(good, [](YAML::Node& n) { n["lifecycle"] = 1; })).find("'lifecycle'"),
             std::string::npos);
+  // A latency histogram that is not what Histogram::serialize writes.
+  const std::string latency =
+      decode(edited(good, [](YAML::Node& n) { n["latency"] = "3:1,x:2,;3;5"; }));
+  EXPECT_NE(latency.find("field 'latency': latency histogram:"), std::string::npos) << latency;
   EXPECT_NE(decode("[1, 2]"), "");
   EXPECT_NE(decode("{rank: 0"), "");
 }
