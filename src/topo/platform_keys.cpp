@@ -73,7 +73,7 @@ const std::vector<PlatformKey>& platform_keys() {
        "once all of it has"},
       {"network.infinite_buffers", "boolean",
        "no credit ever runs out and nothing waits behind another output's chunk: output "
-       "queueing (default false)"},
+       "queueing, each output serving its flows (host pairs) in turn (default false)"},
   };
   return table;
 }

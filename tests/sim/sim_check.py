@@ -32,14 +32,21 @@ CHECK is one of
                          stay within the link rate, and shift 4, where all
                          8 flows share the uplink (4 each way), runs at most
                          half of shift 1, where 1 flow each way crosses it
-  credit-infinite-near-fluid  configs/sim/pull-1mib.yaml (protocol pull-noevm:
-                         no EVM commands queued behind data) on sim-tree-16
-                         and sim-miscabled-16, barrel and random: the credit
-                         model with infinite buffers (output queueing, no
-                         credit waits: the bridge to a fluid model) within
-                         10 % of the fluid model, per-node rate of bytes as
-                         they arrived (results.bandwidth_gbps.arrivals);
-                         measured 1.8-7.4 % apart, docs/SCALE.md says why
+  credit-infinite-near-fluid  configs/sim/pull-1mib.yaml as pull-noevm on
+                         sim-tree-16 and sim-miscabled-16, barrel and random,
+                         and as pull (with the EVM) on sim-tree-16, barrel:
+                         the credit model with infinite buffers (output
+                         queues serving each flow in turn, no credit waits:
+                         the bridge to a fluid model) within 5 % of the
+                         fluid model run with SMPI's bandwidth and latency
+                         factors at 1 (--smpi-factors one) for the four
+                         pull-noevm cases, per-node rate of bytes as they
+                         arrived (results.bandwidth_gbps.arrivals). With the
+                         EVM the credit model is further off (its commands
+                         wait behind fragments of their host pair); asserted
+                         is what explains it: the EVM costs the fluid model
+                         less than 5 % and the credit model something.
+                         docs/SCALE.md has the figures
   microbench-verify-payload  verify.payload (an event-builder key) given to a
                          one-to-one run under sim is not read, as any other
                          key a protocol does not read: the run ends ok and
@@ -113,10 +120,10 @@ SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file_
 
 
 def sim(evbench, workdir, platform_text, scheduling, tag, config=None, platform=None, sets=(),
-        poll_mode=None, inspect=None, model="fluid", figure="per_node"):
+        poll_mode=None, inspect=None, model="fluid", figure="per_node", options=()):
     """platform_text/CONFIG written to workdir, or files of the source tree;
-    `sets` are extra --set arguments; `poll_mode` the one every rank must
-    report."""
+    `sets` are extra --set arguments, `options` other arguments of sim;
+    `poll_mode` the one every rank must report."""
     if platform is None:
         platform = write(os.path.join(workdir, f"{tag}.platform.yaml"), platform_text)
     if config is None:
@@ -124,7 +131,7 @@ def sim(evbench, workdir, platform_text, scheduling, tag, config=None, platform=
                        CONFIG.format(nodes=NODES, scheduling=scheduling))
     out = os.path.join(workdir, f"{tag}.json")
     cmd = [evbench, "sim", config, "--platform", platform, "--set", f"scheduling={scheduling}",
-           "--json", out, "--quiet", "--model", model]
+           "--json", out, "--quiet", "--model", model, *options]
     for kv in sets:
         cmd += ["--set", kv]
     # Own process group: on a timeout smpirun and the simulation go too.
@@ -245,25 +252,43 @@ def main():
             sets=["protocol=one-to-one", "shift=scan", "duration=30ms", "warmup=5ms"])
     elif check == "credit-infinite-near-fluid":
         config = os.path.join(SOURCE, "configs/sim/pull-1mib.yaml")
-        worst = 0.0
-        for name in ("sim-tree-16", "sim-miscabled-16"):
+        cases = [(name, scheduling, "pull-noevm") for name in ("sim-tree-16", "sim-miscabled-16")
+                 for scheduling in ("barrel", "random")] + [("sim-tree-16", "barrel", "pull")]
+        rates = {}
+        for name, scheduling, protocol in cases:
             with open(os.path.join(SOURCE, "configs/platforms", f"{name}.yaml")) as f:
                 text = f.read() + "network: {infinite_buffers: true}\n"
             infinite = write(os.path.join(workdir, f"{name}-infinite.yaml"), text)
-            for scheduling in ("barrel", "random"):
-                fluid = sim(evbench, workdir, None, scheduling, f"{name}-{scheduling}-fluid", config,
-                            os.path.join(SOURCE, "configs/platforms", f"{name}.yaml"),
-                            figure="arrivals", sets=["protocol=pull-noevm"])
-                credit = sim(evbench, workdir, None, scheduling, f"{name}-{scheduling}-credit",
-                             config, infinite, model="credit", figure="arrivals",
-                             sets=["protocol=pull-noevm"])
-                gap = abs(credit - fluid) / fluid
-                worst = max(worst, gap)
-                print(f"{name} {scheduling}: fluid {fluid:.2f}, credit (infinite buffers) "
-                      f"{credit:.2f} Gb/s per node: {100 * gap:.1f} % apart")
-        if worst > 0.10:
-            sys.exit(f"FAIL: the credit model with infinite buffers is {100 * worst:.1f} % from "
-                     "the fluid model (more than 10 %)")
+            tag = f"{name}-{scheduling}-{protocol}"
+            # The fluid side without SMPI's calibration (a message above
+            # 64 KiB gets 0.9355 of the link): the credit model has none.
+            fluid = sim(evbench, workdir, None, scheduling, f"{tag}-fluid", config,
+                        os.path.join(SOURCE, "configs/platforms", f"{name}.yaml"),
+                        figure="arrivals", sets=[f"protocol={protocol}"],
+                        options=["--smpi-factors", "one"])
+            credit = sim(evbench, workdir, None, scheduling, f"{tag}-credit", config, infinite,
+                         model="credit", figure="arrivals", sets=[f"protocol={protocol}"])
+            rates[tag] = (fluid, credit)
+            print(f"{name} {scheduling} {protocol}: fluid (SMPI factors 1) {fluid:.2f}, credit "
+                  f"(infinite buffers) {credit:.2f} Gb/s per node: "
+                  f"{100 * abs(credit - fluid) / fluid:.1f} % apart")
+        far = [f"{tag} {100 * abs(c - f) / f:.1f} %" for tag, (f, c) in rates.items()
+               if tag.endswith("pull-noevm") and abs(c - f) > 0.05 * f]
+        if far:
+            sys.exit("FAIL: the credit model with infinite buffers is more than 5 % from the "
+                     "fluid model: " + ", ".join(far))
+        # With the EVM its commands share their host pair's flow with the
+        # fragments between the units on the same hosts, so they wait behind
+        # them in the credit model; the fluid model shares per message
+        # (docs/SCALE.md): the EVM costs the credit model, not the fluid one.
+        (f_pull, c_pull) = rates["sim-tree-16-barrel-pull"]
+        (f_noevm, c_noevm) = rates["sim-tree-16-barrel-pull-noevm"]
+        if not abs(f_pull - f_noevm) <= 0.05 * f_noevm:
+            sys.exit(f"FAIL: the EVM costs the fluid model: pull {f_pull:.2f}, "
+                     f"pull-noevm {f_noevm:.2f} Gb/s")
+        if not c_pull < c_noevm:
+            sys.exit(f"FAIL: the EVM costs the credit model nothing (pull {c_pull:.2f}, "
+                     f"pull-noevm {c_noevm:.2f} Gb/s): docs/SCALE.md's reason no longer holds")
     elif check == "microbench-verify-payload":
         def no_payload_checks(doc):
             assert "payload_checks" not in doc["results"]["integrity"], doc["results"]["integrity"]

@@ -47,15 +47,17 @@ Commands:
         resolved configuration, no per-node rows (all in --json); the
         result summary, # OK / # FAILED, warnings and errors stay.
   sim [CONFIG] --platform PLATFORM [--model fluid|credit] [--order FILE]
-      [--set KEY=VALUE]... [--json FILE] [--quiet]
+      [--smpi-factors default|one] [--set KEY=VALUE]... [--json FILE] [--quiet]
         Run the evaluation on a simulated cluster: the same units and
         protocols on PLATFORM's fat tree and routing, nodes taken from the
         platform's host order or --order's. --model fluid (the default):
         SimGrid SMPI's max-min sharing over the mpi driver; needs the SMPI
-        build (build-sim/). --model credit: evbench's lossless model (links
-        with credits, finite switch buffers, head-of-line blocking; the
-        platform's network: section), every rank in this process on a
-        virtual clock. See docs/SCALE.md.
+        build (build-sim/); --smpi-factors one sets SMPI's bandwidth and
+        latency factors to 1 (default: SMPI's calibration, 0.9355 of a link
+        for messages above 64 KiB). --model credit: evbench's lossless
+        model (links with credits, finite switch buffers, head-of-line
+        blocking; the platform's network: section), every rank in this
+        process on a virtual clock. See docs/SCALE.md.
   validate [CONFIG] [--set KEY=VALUE]...
         Check a configuration without running it (without CONFIG: the
         embedded default): every key, the rules between keys, the driver's
@@ -204,6 +206,8 @@ int cmd_run(const Args& a, const Plugins& r, int argc, char** argv) {
 // --model credit: the ranks in this process over the credit model's network
 // (driver credit, known to the loader for this command only).
 int cmd_sim_credit(Args a, const Plugins& r, int argc, char** argv) {
+  if (!a.smpi_factors.empty())
+    throw UsageError("sim: --smpi-factors is the fluid model's (SMPI); --model credit has none");
   Plugins sim = r;
   simexec::World* none = nullptr;
   sim.drivers.add_driver(simexec::credit_driver_factory(&none));
@@ -234,6 +238,7 @@ int cmd_sim(Args a, const Plugins& r, int argc, char** argv) {
   req.order = a.order;
   req.json = a.json;
   req.quiet = a.quiet;
+  req.unit_factors = a.smpi_factors == "one";
   return run_sim(config, req, protocol);
 }
 

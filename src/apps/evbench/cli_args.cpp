@@ -108,6 +108,11 @@ Args parse_args(const std::vector<std::string>& args, const std::string& command
       if (a.model != "fluid" && a.model != "credit")
         throw UsageError("--model " + a.model + ": the models are fluid and credit" +
                          did_you_mean(a.model, {"fluid", "credit"}));
+    } else if (s == "--smpi-factors" && command == "sim") {
+      a.smpi_factors = need("default or one");
+      if (a.smpi_factors != "default" && a.smpi_factors != "one")
+        throw UsageError("--smpi-factors " + a.smpi_factors + ": expected default or one" +
+                         did_you_mean(a.smpi_factors, {"default", "one"}));
     } else if (s == "--simulated-on" && command == "run") {
       // Internal: `evbench sim` starts evbench-smpi with it.
       a.simulated_on = need("a platform name");

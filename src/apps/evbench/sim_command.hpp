@@ -17,6 +17,7 @@ struct SimRequest {
   std::string order;     // --order FILE, empty: the platform's host order
   std::string json;      // --json FILE
   bool quiet = false;
+  bool unit_factors = false;      // fluid: --smpi-factors one (SMPI's bw/lat factors at 1)
   std::vector<std::string> argv;  // the command line (credit: for the results document)
 };
 

@@ -37,7 +37,9 @@ Engine::Engine(const topo::Platform& platform, const NetworkParams& params)
       params_(checked(platform, params)),
       fabric_(platform, params_),
       nics_(platform.host_count(), params.mtu_bytes),
-      queue_(static_cast<uint32_t>(platform.links.size() * 2)) {}
+      queue_(static_cast<uint32_t>(platform.links.size() * 2)) {
+  if (params_.infinite_buffers) fair_.emplace(platform);
+}
 
 uint64_t Engine::send(int src, int dst, uint64_t bytes, int64_t now_ns) {
   const int hosts = platform_.host_count();
@@ -106,6 +108,11 @@ void Engine::try_start(int out) {
   if (l.from_host) {
     if (nics_.idle(l.host)) return;
     bytes = std::min(messages_[nics_.front(l.host, messages_)].left, params_.chunk_bytes);
+  } else if (fair_) {
+    c = fair_->head(out);
+    if (c == kNone) return;  // no credit wait with infinite buffers
+    from = chunks_[c].hop[0];
+    bytes = chunks_[c].bytes;
   } else {
     port = Fabric::next_port(fabric_.mask(l), fabric_.words[l.from_node], l.rr);
     if (port < 0) {
@@ -134,6 +141,9 @@ void Engine::try_start(int out) {
     msg.left -= bytes;
     ch.last = msg.left == 0;
     nics_.served(l.host, ch.last, messages_);
+  } else if (fair_) {
+    fair_->pop(out, chunks_);
+    ++chunks_[c].hop;
   } else {
     LinkState& in = fabric_.links[from];
     if (fabric_.per_output_queues) {
@@ -190,6 +200,11 @@ void Engine::arrive(int link) {
     return;
   }
   const int next = ch.hop[1];
+  if (fair_) {
+    fair_->push(next, ch.hop + 1, c, chunks_);
+    try_start(next);
+    return;
+  }
   LinkState& nl = fabric_.links[next];
   if (fabric_.per_output_queues) {
     Queue& q = fabric_.voq(l, nl.from_port);

@@ -5,13 +5,16 @@
 // returns credits when a chunk's tail leaves a buffer. Two events per chunk
 // and link: the end of its transmission (the link is free, the buffer it
 // left gets its credits back) and its arrival (head for cut-through, tail for
-// store-and-forward and at a host). The Engine owns the fabric state, the
-// NICs, the pools and the clock; the platform is borrowed.
+// store-and-forward and at a host). With infinite buffers each switch output
+// serves its flows round-robin instead (fair_queues.hpp). The Engine owns the
+// fabric state, the NICs, the pools and the clock; the platform is borrowed.
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "sim/credit/event_queue.hpp"
 #include "sim/credit/fabric.hpp"
+#include "sim/credit/fair_queues.hpp"
 #include "sim/credit/network.hpp"
 #include "sim/credit/nic.hpp"
 #include "sim/credit/pools.hpp"
@@ -48,6 +51,7 @@ class Engine {
   NetworkParams params_;
   Fabric fabric_;
   Nics nics_;
+  std::optional<FairQueues> fair_;  // infinite buffers: per-flow round robin
   Pool<Chunk> chunks_;
   Pool<Message> messages_;
   EventQueue queue_;

@@ -9,7 +9,7 @@
 namespace evb::simnet {
 
 Fabric::Fabric(const topo::Platform& platform, const topo::NetworkSettings& params)
-    : per_output_queues(params.queueing == topo::Queueing::voq || params.infinite_buffers) {
+    : per_output_queues(params.queueing == topo::Queueing::voq && !params.infinite_buffers) {
   const std::string where = platform.source.empty() ? platform.name : platform.source;
   const auto& nodes = platform.nodes;
   words.assign(nodes.size(), 0);

@@ -5,9 +5,11 @@
 // output (a link leaving a switch): the arbiter, a bit per input port with a
 // chunk waiting for it and the port served last. A FIFO input feeds one
 // chunk at a time (the next becomes the head once the previous one has
-// wholly left); with voq (or infinite buffers) the heads of an input's queues
-// leave independently, as from a shared-memory switch. The Fabric owns all
-// of it; the engine (engine.hpp) moves the chunks.
+// wholly left); with voq the heads of an input's queues leave
+// independently, as from a shared-memory switch. With infinite buffers the
+// engine queues chunks per flow at the outputs instead (fair_queues.hpp) and
+// neither the input queues nor the arbiters here are used. The Fabric owns
+// all of it; the engine (engine.hpp) moves the chunks.
 #include <bit>
 #include <cstdint>
 #include <vector>
@@ -57,7 +59,7 @@ class Fabric {
   std::vector<int> words;           // per node: words of a port bit set (switches)
   std::vector<uint32_t> port_base;  // per node: start of its ports in in_links
   std::vector<int> in_links;        // (switch, input port) -> link entering there
-  bool per_output_queues = false;   // voq or infinite buffers
+  bool per_output_queues = false;   // voq (and finite buffers)
 
   int64_t serialisation_ps(const LinkState& l, uint64_t bytes) const {
     // Both factors are positive, so + 0.5 rounds; no libm call on the hot path.

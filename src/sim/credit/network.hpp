@@ -32,9 +32,11 @@
 //    enough that its tail does not run dry); store_and_forward: once all of
 //    it has arrived;
 //  - infinite_buffers: no credit ever runs out (the bridge to a fluid model),
-//    and no chunk waits behind one bound for another output: every input
-//    keeps a queue per output whatever `queueing` says, so each switch
-//    behaves as an output-queued one;
+//    and no chunk waits behind one bound for another output, whatever
+//    `queueing` says: each switch is output-queued, and each output serves
+//    the flows ((source, destination) host pairs) with a chunk waiting for
+//    it round-robin, a chunk at a time (per-flow fair queueing, the packet
+//    analogue of max-min sharing), not its input ports;
 //  - the destination host's NIC takes chunks off its downlink without limit.
 // Events at one instant run in the order they were scheduled. Time runs in
 // picoseconds inside; a time in ns given out is rounded up.

@@ -97,6 +97,21 @@ TEST(CliArgs, ModelSuggestsNearest) {
   }
 }
 
+TEST(CliArgs, SmpiFactorsAreDefaultOrOne) {
+  EXPECT_EQ(parse_args({}, "sim").smpi_factors, "");
+  EXPECT_EQ(parse_args({"--smpi-factors", "one"}, "sim").smpi_factors, "one");
+  EXPECT_EQ(parse_args({"--smpi-factors", "default"}, "sim").smpi_factors, "default");
+  try {
+    parse_args({"--smpi-factors", "1"}, "sim");
+    FAIL() << "--smpi-factors 1 accepted";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("--smpi-factors 1: expected default or one", 0), 0u)
+        << e.what();
+  }
+  EXPECT_EQ(usage_error({"--smpi-factors", "one"}),
+            "run: unknown option '--smpi-factors' (see evbench --help)");
+}
+
 TEST(CliArgs, CommandsKnownAndSuggested) {
   for (const auto& c : cli_commands()) EXPECT_EQ(command_error(c), "(no error)") << c;
   EXPECT_EQ(command_error("valdate"), "unknown command 'valdate' (did you mean 'validate'?)");

@@ -4,6 +4,7 @@
 // arrival to the last (the finish time of an output queue).
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 #include "simnet_util.hpp"
@@ -68,6 +69,54 @@ TEST(SimnetOutputQueueing, FiniteBuffersFinishAsLateButTheSendersWaitForCredits)
   for (int h = 1; h <= kSenders; ++h)
     EXPECT_GT(a.links[p.host(h).uplink].credit_wait_ns, 0) << "uplink of h" << h;
   EXPECT_EQ(a.links[p.host(0).uplink + 1].credit_wait_ns, 0);  // hosts take without limit
+}
+
+// Hosts h1..h3 on leaf0, h0 and h4 on leaf1, one cable between the leaves.
+topo::Platform two_leaves() {
+  topo::Platform p;
+  p.name = "two-leaves";
+  std::vector<int> h;
+  for (int i = 0; i < 5; ++i) h.push_back(p.add_host("h" + std::to_string(i)));
+  const int leaf0 = p.add_switch("leaf0", 1);
+  const int leaf1 = p.add_switch("leaf1", 1);
+  const double bw = 100 * kGbit, lat = kLatencyNs * 1e-9;
+  for (int i = 1; i <= 3; ++i) p.connect(h[i], 1, leaf0, i, bw, lat);
+  p.connect(h[0], 1, leaf1, 1, bw, lat);
+  p.connect(h[4], 1, leaf1, 2, bw, lat);
+  p.connect(leaf0, 4, leaf1, 3, bw, lat);
+  topo::fill_shortest_tables(p);
+  p.finish();
+  return p;
+}
+
+TEST(SimnetOutputQueueing, InfiniteBuffersShareAnOutputPerFlowNotPerInput) {
+  // Four flows into h0: three arrive over one input of leaf1 (the cable from
+  // leaf0), h4's over another. Once the three are queued at leaf1, per-flow
+  // round robin gives each flow a quarter of h0's downlink; serving the
+  // inputs in turn would give h4 half of it.
+  constexpr int kEach = 24;
+  const topo::Platform p = two_leaves();
+  NetworkParams params;
+  params.chunk_bytes = kChunk;
+  params.infinite_buffers = true;
+  CreditNetwork net(p, params);
+  std::vector<int> src_of{-1};
+  for (int m = 0; m < kEach; ++m)
+    for (int h = 1; h <= 4; ++h) {
+      net.send(h, 0, kChunk, 0);
+      src_of.push_back(h);
+    }
+  const auto out = drain(net);
+  ASSERT_EQ(out.size(), 4u * kEach);
+  // The middle half of the deliveries: a quarter each, give or take one.
+  std::vector<int> served(5, 0);
+  for (size_t i = out.size() / 4; i < 3 * out.size() / 4; ++i) ++served[src_of[out[i].message]];
+  for (int h = 1; h <= 4; ++h) {
+    EXPECT_GE(served[h], kEach / 2 - 1) << "h" << h;
+    EXPECT_LE(served[h], kEach / 2 + 1) << "h" << h;
+  }
+  // The downlink never idles once the first chunk is there.
+  EXPECT_EQ(out.back().time_ns - out.front().time_ns, (4 * kEach - 1) * kChunkNs);
 }
 
 TEST(SimnetOutputQueueing, RoundRobinReachesEveryPortOfAWideSwitch) {

@@ -1,0 +1,12 @@
+// The per-flow queues' slots, one per entry of the platform's stored routes.
+#include "sim/credit/fair_queues.hpp"
+
+namespace evb::simnet {
+
+FairQueues::FairQueues(const topo::Platform& platform)
+    : base_(platform.route_begin(0, 0)),
+      flows_(static_cast<size_t>(
+          platform.route_end(platform.host_count() - 1, platform.host_count() - 1) - base_)),
+      last_(platform.links.size(), kNone) {}
+
+}  // namespace evb::simnet
