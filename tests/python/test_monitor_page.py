@@ -86,6 +86,11 @@ def test_the_page_draws_the_fixture_run(tmp_path):
     assert bus.count("<tr") == 5
     assert re.search(r'<tr class="excluded"><td>BU 2</td>', bus)
     assert "3 integrity errors" in bus
+    # BU 0's rate is carried forward (its last interval had not arrived): flagged, once.
+    assert bus.count("rate carried forward") == 1
+    assert "rate carried forward" in re.search(r'<tr[^>]*><td>BU 0</td>.*?</tr>', bus, re.S).group(0)
+    # The palest matrix cell that carried traffic, as drawn.
+    assert float(attributes_of(dom, "matrix")[1].get("data-min-flowing-gbps")) > 0
     # The legend names every line and both kinds of marker.
     legend = re.search(r'id="timeline-legend".*?</div>', dom, re.S).group(0)
     for name in ("aggregate", "BU 0", "BU 3", "control change", "fault"):
