@@ -45,13 +45,15 @@ enum class CommandType : uint16_t {
   // `slot` names the knob (ControlKnob), `event_id` the first event under it.
   control = 14,
 };
-// What a stats command carries (Command::slot).
+// What a stats command carries (Command::slot). Every record also carries
+// the interval it covers by the sender's clock: pad[0] its start, pad[1] its
+// end (int64 ns as their bits; the counters are totals at the end).
 enum class MonitorStat : uint32_t {
   bu = 0,       // bu; bytes: fragment bytes received; event_id: fragments; count:
                 // requests in flight; value: integrity errors; ru: events waiting for an FU
   latency = 1,  // bu; event_id, bytes, value: latency p50, p90, p99 in ns
-  matrix = 2,   // bu; ru: first RU; count: entries (1..4); bytes, value, pad[0], pad[1]:
-                // fragment bytes received from RUs ru, ru+1, ...
+  matrix = 2,   // bu; ru: first RU; count: entries (1..3); event_id, bytes, value:
+                // fragment bytes received from RUs ru, ru+1, ru+2
   ru = 3,       // ru; bytes: fragment bytes sent; event_id: fragments sent
 };
 // Which knob a control command sets (Command::slot); the value is in

@@ -16,6 +16,10 @@ double gbps(uint64_t after, uint64_t before, double dt) {
   return per_second(after, before, dt, 8.0) / 1e9;
 }
 
+double gbps(double bytes_per_s) {
+  return std::isfinite(bytes_per_s) ? bytes_per_s * 8.0 / 1e9 : 0.0;
+}
+
 uint64_t events_in_flight(const MonitorSnapshot& s) {
   return s.events_assigned > s.events_built ? s.events_assigned - s.events_built : 0;
 }
@@ -27,7 +31,7 @@ Figure count(uint32_t v) {
   return static_cast<uint64_t>(v);
 }
 
-constexpr std::array<UnitField<MonitorBu>, 12> kBuFields{{
+constexpr std::array<UnitField<MonitorBu>, 15> kBuFields{{
     {"bytes", [](const MonitorBu& u) -> Figure { return u.bytes; }},
     {"fragments", [](const MonitorBu& u) -> Figure { return u.fragments; }},
     {"events_built", [](const MonitorBu& u) -> Figure { return u.events_built; }},
@@ -38,13 +42,19 @@ constexpr std::array<UnitField<MonitorBu>, 12> kBuFields{{
     {"latency_p90_s", [](const MonitorBu& u) -> Figure { return u.latency_p90_s; }},
     {"latency_p99_s", [](const MonitorBu& u) -> Figure { return u.latency_p99_s; }},
     {"integrity_errors", [](const MonitorBu& u) -> Figure { return u.integrity_errors; }},
+    {"rate_bytes_per_s", [](const MonitorBu& u) -> Figure { return u.rate_bytes_per_s; }},
+    {"rate_interval_s", [](const MonitorBu& u) -> Figure { return u.rate_interval_s; }},
+    {"rate_carried", [](const MonitorBu& u) -> Figure { return u.rate_carried; }},
     {"excluded", [](const MonitorBu& u) -> Figure { return u.excluded; }},
     {"reported", [](const MonitorBu& u) -> Figure { return u.reported; }},
 }};
 
-constexpr std::array<UnitField<MonitorRu>, 6> kRuFields{{
+constexpr std::array<UnitField<MonitorRu>, 9> kRuFields{{
     {"bytes", [](const MonitorRu& u) -> Figure { return u.bytes; }},
     {"fragments", [](const MonitorRu& u) -> Figure { return u.fragments; }},
+    {"rate_bytes_per_s", [](const MonitorRu& u) -> Figure { return u.rate_bytes_per_s; }},
+    {"rate_interval_s", [](const MonitorRu& u) -> Figure { return u.rate_interval_s; }},
+    {"rate_carried", [](const MonitorRu& u) -> Figure { return u.rate_carried; }},
     {"rate_factor", [](const MonitorRu& u) -> Figure { return u.rate_factor; }},
     {"masked", [](const MonitorRu& u) -> Figure { return u.masked; }},
     {"lost", [](const MonitorRu& u) -> Figure { return u.lost; }},

@@ -25,6 +25,9 @@ double per_second(uint64_t after, uint64_t before, double dt, double factor = 1.
 // The same for a byte counter, in Gb/s (payload bits per second over 10^9).
 double gbps(uint64_t after, uint64_t before, double dt);
 
+// Bytes per second in Gb/s (a unit's rate as the snapshot holds it).
+double gbps(double bytes_per_s);
+
 // Events assigned and not yet built (0 if the counters disagree).
 uint64_t events_in_flight(const MonitorSnapshot& s);
 

@@ -182,25 +182,16 @@ void bu_families(std::vector<MetricDescriptor>& t) {
                  "integrity_errors"));
   t.push_back(bu("evbench_bu_excluded", gauge, "0/1",
                  "1 when on_failure exclude took the BU out of the run.", "excluded"));
-  t.push_back(
-      {"evbench_bu_rate_bytes_per_second",
-       gauge,
-       "bytes/s",
-       {{"bu", ""}},
-       "Payload bytes a BU received per second over the last report interval.",
-       {"bus[].gbps", "history[].bu_gbps"},
-       false,
-       [](const MetricInput& in) {
-         Samples out;
-         const auto& b = in.latest.bus;
-         for (size_t i = 0; i < b.size(); ++i) {
-           const bool had = in.previous && i < in.previous->bus.size();
-           out.push_back(
-               {{{"bu", std::to_string(i)}},
-                had ? per_second(b[i].bytes, in.previous->bus[i].bytes, interval(in)) : 0.0});
-         }
-         return out;
-       }});
+  t.push_back(bu("evbench_bu_rate_bytes_per_second", gauge, "bytes/s",
+                 "Payload bytes a BU received per second over the interval(s) it reported since "
+                 "the last snapshot, by its own clock.",
+                 "rate_bytes_per_s"));
+  t.back().state.insert(t.back().state.end(), {"bus[].gbps", "history[].bu_gbps"});
+  t.push_back(bu("evbench_bu_rate_carried", gauge, "0/1",
+                 "1 when no interval of the BU completed since the last snapshot: its rate is "
+                 "the last one carried forward (0 after a few).",
+                 "rate_carried"));
+  t.back().state.push_back("history[].bu_carried");
 }
 
 // Per RU, and the RU->BU traffic matrix.
@@ -211,6 +202,15 @@ void ru_families(std::vector<MetricDescriptor>& t) {
                  "Payload bytes of the fragments an RU sent since t0.", "bytes"));
   t.push_back(ru("evbench_ru_fragments_sent_total", counter, "fragments",
                  "Fragments an RU sent since t0.", "fragments"));
+  t.push_back(ru("evbench_ru_rate_bytes_per_second", gauge, "bytes/s",
+                 "Payload bytes an RU sent per second over the interval(s) it reported since the "
+                 "last snapshot, by its own clock.",
+                 "rate_bytes_per_s"));
+  t.back().state.push_back("rus[].gbps");
+  t.push_back(ru("evbench_ru_rate_carried", gauge, "0/1",
+                 "1 when no interval of the RU completed since the last snapshot: its rate is "
+                 "the last one carried forward (0 after a few).",
+                 "rate_carried"));
   t.push_back(ru("evbench_ru_rate_factor", gauge, "factor",
                  "An RU's rate factor now (its ru_rate_factors entry; 1 by default).",
                  "rate_factor"));

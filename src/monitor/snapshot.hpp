@@ -14,7 +14,9 @@
 namespace evb {
 
 // One BU as last reported. Counters are totals since t0 (the start of the
-// data phase, warm-up included); gauges are the value at the report.
+// data phase, warm-up included); gauges are the value at the report. Its
+// rate is measured by its own clock over the intervals it reported since
+// the last snapshot (monitor/interval_rate.hpp), not between two snapshots.
 struct MonitorBu {
   uint64_t bytes = 0;               // counter: payload bytes of fragments received
   uint64_t fragments = 0;           // counter: fragments received
@@ -26,14 +28,20 @@ struct MonitorBu {
   double latency_p90_s = 0;
   double latency_p99_s = 0;
   uint64_t integrity_errors = 0;  // counter: corrupt, duplicate, out-of-sync fragments
+  double rate_bytes_per_s = 0;    // bytes received per second over its last complete interval(s)
+  double rate_interval_s = 0;     // the time of its clock that rate covers (0: none yet)
+  bool rate_carried = false;      // no interval completed since the last snapshot: carried forward
   bool excluded = false;          // on_failure exclude took it out of the run
   bool reported = false;          // its stats reached the EVM at least once
 };
 
-// One RU as last reported.
+// One RU as last reported (its rate as a BU's, by its own clock).
 struct MonitorRu {
   uint64_t bytes = 0;      // counter: payload bytes of fragments sent
   uint64_t fragments = 0;  // counter: fragments sent
+  double rate_bytes_per_s = 0;
+  double rate_interval_s = 0;
+  bool rate_carried = false;
   double rate_factor = 1;  // its ru_rate_factors entry now
   bool masked = false;     // on_ru_loss mask left it out
   bool lost = false;       // its rank was lost
@@ -86,6 +94,8 @@ struct MonitorSnapshot {
   std::vector<MonitorRu> rus;  // by RU index (nodes entries)
   // Counter: payload bytes RU r sent to BU b at [r * nodes + b].
   std::vector<uint64_t> matrix;
+  // Bytes/s RU r sent to BU b at [r * nodes + b], by BU b's clock as its rate.
+  std::vector<double> matrix_rate;
   std::vector<MonitorFault> faults;
   std::vector<ControlRecord> control;
   MonitorParams params;

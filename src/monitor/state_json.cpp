@@ -20,7 +20,8 @@ double finite(double v) {
   return std::isfinite(v) ? v : 0.0;
 }
 
-// The rates between two consecutive snapshots (`prev` may be null: all 0).
+// The EVM's rates between two consecutive snapshots (`prev` may be null:
+// 0); each unit's rate is the one its own clock measured (the snapshot's).
 struct Rates {
   double rate_gbps = 0;
   double events_per_s = 0;
@@ -28,14 +29,11 @@ struct Rates {
 };
 Rates rates(const MonitorSnapshot& cur, const MonitorSnapshot* prev) {
   Rates r;
-  r.bu_gbps.assign(cur.bus.size(), 0.0);
+  for (const MonitorBu& b : cur.bus) r.bu_gbps.push_back(gbps(b.rate_bytes_per_s));
   if (!prev) return r;
   const double dt = cur.t_s - prev->t_s;
   r.rate_gbps = gbps(cur.bytes_built, prev->bytes_built, dt);
   r.events_per_s = per_second(cur.events_built, prev->events_built, dt);
-  for (size_t b = 0; b < cur.bus.size() && b < prev->bus.size(); ++b) {
-    r.bu_gbps[b] = gbps(cur.bus[b].bytes, prev->bus[b].bytes, dt);
-  }
   return r;
 }
 
@@ -86,6 +84,9 @@ void history_part(JsonWriter& w, const std::deque<MonitorSnapshot>& h) {
         .value("rate_gbps", finite(r.rate_gbps))
         .value("events_per_s", finite(r.events_per_s));
     doubles(w, "bu_gbps", r.bu_gbps);
+    w.begin_array("bu_carried");
+    for (const MonitorBu& b : h[i].bus) w.value("", b.rate_carried);
+    w.end_array();
     w.end_object();
   }
   w.end_array();
@@ -121,35 +122,30 @@ void units_part(JsonWriter& w, const MonitorSnapshot& s, const Rates& r) {
   for (size_t i = 0; i < s.rus.size(); ++i) {
     w.begin_object().value("ru", static_cast<int64_t>(i));
     unit_fields(w, ru_fields(), s.rus[i]);
-    w.end_object();
+    w.value("gbps", finite(gbps(s.rus[i].rate_bytes_per_s))).end_object();
   }
   w.end_array();
 }
 
 // "matrix": nodes x nodes, rows RUs, columns BUs; bytes since t0 and Gb/s
-// over the last interval. A cell the snapshot lacks shows as 0.
-void matrix_part(JsonWriter& w, const MonitorSnapshot& s, const MonitorSnapshot* prev) {
+// as each BU measured it. A cell the snapshot lacks shows as 0.
+void matrix_part(JsonWriter& w, const MonitorSnapshot& s) {
   const size_t n = s.nodes > 0 ? static_cast<size_t>(s.nodes) : 0;
-  auto cell = [n](const MonitorSnapshot& m, size_t ru, size_t bu) -> uint64_t {
-    const size_t at = ru * n + bu;
-    return m.matrix.size() == n * n ? m.matrix[at] : 0;
-  };
-  const bool has_prev = prev && prev->nodes == s.nodes;
-  const double dt = has_prev ? s.t_s - prev->t_s : 0;
+  const bool bytes = s.matrix.size() == n * n;
+  const bool rates = s.matrix_rate.size() == n * n;
   w.begin_object("matrix").value("rows", "ru").value("cols", "bu");
   w.begin_array("bytes");
   for (size_t ru = 0; ru < n; ++ru) {
     w.begin_array();
-    for (size_t bu = 0; bu < n; ++bu) w.value("", cell(s, ru, bu));
+    for (size_t bu = 0; bu < n; ++bu) w.value("", bytes ? s.matrix[ru * n + bu] : uint64_t{0});
     w.end_array();
   }
   w.end_array();
   w.begin_array("gbps");
   for (size_t ru = 0; ru < n; ++ru) {
     w.begin_array();
-    for (size_t bu = 0; bu < n; ++bu) {
-      w.value("", has_prev ? finite(gbps(cell(s, ru, bu), cell(*prev, ru, bu), dt)) : 0.0);
-    }
+    for (size_t bu = 0; bu < n; ++bu)
+      w.value("", rates ? finite(gbps(s.matrix_rate[ru * n + bu])) : 0.0);
     w.end_array();
   }
   w.end_array();
@@ -200,7 +196,7 @@ std::string state_json(const std::deque<MonitorSnapshot>& history, const std::st
   run_part(w, latest, r, config_yaml);
   history_part(w, history);
   units_part(w, latest, r);
-  matrix_part(w, latest, previous);
+  matrix_part(w, latest);
   records_part(w, latest);
   w.end_object();
   return w.str() + "\n";

@@ -19,7 +19,8 @@ By hand:       python3 tests/python/monitor_fixture.py [--token T] [--port P]
 request unanswered, as if the run had ended; `public_page` serves `/` without
 the token too, so a test sees what the page does with a 401 from /api/state;
 `unreported` gives the state of a run whose units have not reported yet (no
-history, zeros). The page is served with PROBE_JS loaded first, under the real
+history, zeros). BU 0's rate is always carried forward (its last interval
+had not arrived at the snapshot), so the page's flag for it shows. The page is served with PROBE_JS loaded first, under the real
 server's Content-Security-Policy, so a test sees every script error and every
 CSP refusal in <pre id="page-errors">.
 """
@@ -172,7 +173,7 @@ class SyntheticRun:
                 ti = i * self.interval_s
                 bu = self.bu_gbps(ti)
                 history.append({"t_s": ti, "rate_gbps": sum(bu), "events_per_s": sum(bu) * 1e9 / 8 / (64 * 1024 * n),
-                                "bu_gbps": bu})
+                                "bu_gbps": bu, "bu_carried": [b == 0 for b in range(n)]})
             now_bu = self.bu_gbps(t)
             rate = sum(now_bu)
             eps = rate * 1e9 / 8 / (64 * 1024 * n)
@@ -184,10 +185,13 @@ class SyntheticRun:
                             "events_built": built // n, "events_in_flight": 0 if lost else 1 + (b + steps) % 4,
                             "requests_in_flight": 0 if lost else (b * 3 + steps) % 7, "fu_queue": 0 if lost else b % 3,
                             "latency_p50_s": 0.0004 + 0.0001 * b, "latency_p90_s": 0.0009, "latency_p99_s": 0.002,
-                            "integrity_errors": 3 if b == 1 else 0, "excluded": lost, "reported": True,
-                            "gbps": now_bu[b]})
-            rus = [{"ru": r, "bytes": int(rate / n * 1e9 / 8 * t), "fragments": built, "rate_factor": 1.0,
-                    "masked": False, "lost": False, "reported": True} for r in range(n)]
+                            "integrity_errors": 3 if b == 1 else 0, "rate_bytes_per_s": now_bu[b] * 1e9 / 8,
+                            "rate_interval_s": self.interval_s, "rate_carried": b == 0, "excluded": lost,
+                            "reported": True, "gbps": now_bu[b]})
+            rus = [{"ru": r, "bytes": int(rate / n * 1e9 / 8 * t), "fragments": built,
+                    "rate_bytes_per_s": rate / n * 1e9 / 8, "rate_interval_s": self.interval_s,
+                    "rate_carried": False, "rate_factor": 1.0, "masked": False, "lost": False, "reported": True,
+                    "gbps": rate / n} for r in range(n)]
             gbps = [[now_bu[b] / n * (0.6 + 0.2 * ((r + b) % 3)) for b in range(n)] for r in range(n)]
             matrix = {"rows": "ru", "cols": "bu", "gbps": gbps,
                       "bytes": [[int(g * 1e9 / 8 * t) for g in row] for row in gbps]}
@@ -217,9 +221,11 @@ class SyntheticRun:
                 "bus": [{"bu": b, "bytes": 0, "fragments": 0, "events_built": 0, "events_in_flight": 0,
                          "requests_in_flight": 0, "fu_queue": 0, "latency_p50_s": 0.0, "latency_p90_s": 0.0,
                          "latency_p99_s": 0.0,
-                         "integrity_errors": 0, "excluded": False, "reported": False, "gbps": 0.0} for b in range(n)],
-                "rus": [{"ru": r, "bytes": 0, "fragments": 0, "rate_factor": 1.0, "masked": False, "lost": False,
-                         "reported": False} for r in range(n)],
+                         "integrity_errors": 0, "rate_bytes_per_s": 0.0, "rate_interval_s": 0.0,
+                         "rate_carried": False, "excluded": False, "reported": False, "gbps": 0.0} for b in range(n)],
+                "rus": [{"ru": r, "bytes": 0, "fragments": 0, "rate_bytes_per_s": 0.0, "rate_interval_s": 0.0,
+                         "rate_carried": False, "rate_factor": 1.0, "masked": False, "lost": False,
+                         "reported": False, "gbps": 0.0} for r in range(n)],
                 "matrix": {"rows": "ru", "cols": "bu", "bytes": [[0] * n for _ in range(n)], "gbps": zeros},
                 "faults": [], "control": []}
 

@@ -10,7 +10,10 @@ CSP refusal.
 
 Against the real evbench with the monitor on: the URL the run prints opens a
 page that shows the run's non-zero rate; the run then ends by itself and no
-process is left behind.
+process is left behind. And a steady run (test_monitor_steady.py's, with
+larger fragments so that two decimals of Gb/s resolve the bound) shows no
+false drop: each BU's rate in the page's table within the bound of its run
+average, and no matrix cell that carried traffic at 0.
 """
 import json
 import os
@@ -23,14 +26,15 @@ import pytest
 import browser
 from conftest import default_signals, kill_group, real_evbench
 from monitor_fixture import FixtureServer
-from monitor_run import Lines, free_port, require_monitor
+from monitor_run import Lines, MonitorRun, free_port, require_monitor
+from test_monitor_steady import STEADY, TOLERANCE, steady_window
 
 pytestmark = pytest.mark.timeout(180)
 
 MONITOR_LINE = re.compile(r"# monitor: (http://127\.0\.0\.1:(\d+)/\?token=\S+)")
 
 
-def dump_dom(url, tmp_path):
+def dump_dom(url, tmp_path, screenshot=None):
     """The page at `url` after 5 s of (virtual) time in headless Chromium, as HTML.
 
     browser.py's flags, but with 127.0.0.1 left resolvable (every host name
@@ -40,6 +44,8 @@ def dump_dom(url, tmp_path):
     args = browser._args(binary, str(tmp_path / "chromium-profile"), url, "--dump-dom")
     args = [a for a in args if not a.startswith("--host-resolver-rules")]
     args[1:1] = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", "--no-proxy-server"]
+    if screenshot:  # the same page as a picture instead of its DOM
+        args[-2] = "--screenshot=" + str(screenshot)
     code, out, err = browser._run(args, browser.TIMEOUT_S)
     assert code == 0, "chromium failed (exit %s): %s" % (code, err.strip()[-500:])
     return out
@@ -86,6 +92,11 @@ def test_the_page_draws_the_fixture_run(tmp_path):
     assert bus.count("<tr") == 5
     assert re.search(r'<tr class="excluded"><td>BU 2</td>', bus)
     assert "3 integrity errors" in bus
+    # BU 0's rate is carried forward (its last interval had not arrived): flagged, once.
+    assert bus.count("rate carried forward") == 1
+    assert "rate carried forward" in re.search(r'<tr[^>]*><td>BU 0</td>.*?</tr>', bus, re.S).group(0)
+    # The palest matrix cell that carried traffic, as drawn.
+    assert float(attributes_of(dom, "matrix")[1].get("data-min-flowing-gbps")) > 0
     # The legend names every line and both kinds of marker.
     legend = re.search(r'id="timeline-legend".*?</div>', dom, re.S).group(0)
     for name in ("aggregate", "BU 0", "BU 3", "control change", "fault"):
@@ -180,3 +191,43 @@ def test_the_page_of_a_real_run_shows_its_rate(tmp_path):
         if proc.poll() is None:
             kill_group(proc)
         proc.wait(timeout=30)
+
+
+def bu_rates_shown(dom):
+    """The Gb/s column of the page's BU table, by BU index."""
+    bus = re.search(r'<table id="bus".*?</table>', dom, re.S).group(0)
+    rows = re.findall(r'<tr[^>]*><td>BU (\d+)</td>(.*?)</tr>', bus, re.S)
+    return {int(b): float(re.findall(r'<td>([^<]*)</td>', rest)[1]) for b, rest in rows}
+
+
+@pytest.mark.timeout(300)
+def test_the_page_of_a_steady_run_shows_no_false_drop(tmp_path):
+    browser.require_chromium()
+    interval = 1.0
+    settings = dict(STEADY, nodes=4, driver="tcp", report_interval="1s", **{"fragment.size": "512KiB"})
+    looks = []
+    with MonitorRun(tmp_path, settings) as run:
+        time.sleep(float(STEADY["warmup"].rstrip("s")) + 3 * interval)
+        while run.proc.poll() is None and len(looks) < 6:
+            dom = dump_dom(run.url, tmp_path)
+            t = number(text_of(dom, "run-time").split()[2])
+            looks.append((t, bu_rates_shown(dom), attributes_of(dom, "matrix")[1], page_errors_or_none(dom)))
+        code = run.wait(120)
+    assert code == 0, run.err.text()[-2000:]
+    results = run.results()
+    average = results["bandwidth_gbps"]["arrivals"]["per_node_values"]
+    lo, hi = steady_window(results, interval)
+    seen = [look for look in looks if lo <= look[0] <= hi]
+    assert len(seen) >= 2, [look[0] for look in looks]
+    for t, rates, matrix, errors in seen:
+        assert errors is None
+        assert sorted(rates) == [0, 1, 2, 3], rates
+        bad = {b: g for b, g in rates.items() if not abs(g - average[b]) <= TOLERANCE * average[b]}
+        assert not bad, "t=%.1f: BU rates shown %s, run averages %s" % (t, rates, average)
+        assert float(matrix.get("data-min-flowing-gbps") or 0) > 0, (t, matrix)
+
+
+def page_errors_or_none(dom):
+    """None when the page shows no error in its status badge, else the badge's text."""
+    status = text_of(dom, "status")
+    return None if status == "live" else status

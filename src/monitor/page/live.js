@@ -36,11 +36,7 @@
     var v = Number(k.value);
     return k.key === 'fu.processing_time' && k.value !== '' && isFinite(v) ? duration(v) : k.value;
   }
-  function status(message, cls) {
-    var s = $('status');
-    s.textContent = message;
-    s.className = 'status ' + cls;
-  }
+  function status(message, cls) { var s = $('status'); s.textContent = message; s.className = 'status ' + cls; }
 
   // ---- polling -------------------------------------------------------------
   // One request. Only a request that gets no answer at all means the run has
@@ -200,11 +196,9 @@
     });
 
     pane(top, 'aggregate (Gb/s)', [{value: function (h) { return h.rate_gbps; }, colour: '#111827', width: 2.5}]);
-    var per = [];
-    for (var b = 0; b < nbu; b++) {
-      per.push({value: (function (k) { return function (h) { return h.bu_gbps[k]; }; })(b),
-        colour: PALETTE[b % PALETTE.length], width: 1.5});
-    }
+    var per = [];  // each BU's rate by its own clock (carried forward ones flagged in the BU table)
+    for (var b = 0; b < nbu; b++)
+      per.push({value: (function (k) { return function (h) { return h.bu_gbps[k]; }; })(b), colour: PALETTE[b % PALETTE.length], width: 1.5});
     pane(low, 'per BU (Gb/s)', per);
 
     ctx.fillStyle = '#4a5568'; ctx.strokeStyle = '#4a5568'; ctx.textAlign = 'center'; ctx.textBaseline = 'top';
@@ -249,7 +243,7 @@
 
   function drawMatrix(canvas, state) {
     var c = prepare(canvas), ctx = c.ctx, g = (state.matrix && state.matrix.gbps) || [];
-    var rows = g.length, cols = rows ? g[0].length : 0, vmax = 0;
+    var bytes = (state.matrix && state.matrix.bytes) || [], rows = g.length, cols = rows ? g[0].length : 0, vmax = 0, flowing = Infinity;
     g.forEach(function (row) { row.forEach(function (v) { vmax = Math.max(vmax, v); }); });
     var m = {l: 92, r: 86, t: 40, b: 10};
     var cell = Math.max(4, Math.min((c.w - m.l - m.r) / Math.max(cols, 1), (c.h - m.t - m.b) / Math.max(rows, 1)));
@@ -260,6 +254,7 @@
     for (var r = 0; r < rows; r++) {
       for (var b = 0; b < cols; b++) {
         var v = g[r][b], col = colour(vmax > 0 ? v / vmax : 0);
+        if (bytes[r] && bytes[r][b] > 0) flowing = Math.min(flowing, v);  // a cell traffic went through
         ctx.fillStyle = col.css;
         ctx.fillRect(m.l + b * cell, m.t + r * cell, cell - 1, cell - 1);
         if (cell >= 34) {
@@ -278,6 +273,7 @@
       if (cell >= 30 || b % Math.ceil(30 / cell) === 0)
         ctx.fillText('BU ' + b + (excluded && cell >= 60 ? ' excl.' : ''), m.l + (b + 0.5) * cell, m.t - 10);
     }
+    canvas.dataset.minFlowingGbps = isFinite(flowing) ? flowing : '';  // the palest cell that carried traffic
     ctx.fillStyle = '#4a5568'; ctx.textAlign = 'left';
     ctx.fillText('to BU \u2192', m.l, m.t - 28);
     ctx.fillText('from RU \u2193', 4, m.t - 10);
@@ -328,6 +324,7 @@
       if (b.excluded) flags.appendChild(el('span', 'flag off', 'excluded'));
       if (b.integrity_errors > 0) flags.appendChild(el('span', 'flag bad', count(b.integrity_errors) + ' integrity errors'));
       if (!b.reported) flags.appendChild(el('span', 'flag off', 'not reported yet'));
+      if (b.rate_carried) flags.appendChild(el('span', 'flag off', 'rate carried forward'));
       if (!flags.childNodes.length) flags.appendChild(el('span', 'flag ok', 'ok'));
       tr.appendChild(flags);
       body.appendChild(tr);
@@ -393,9 +390,7 @@
     if (!rows.length) rows.push([null, '-', 'none yet', '']);
     rows.forEach(function (r) {
       var tr = el('tr', r[3]);
-      tr.appendChild(el('td', '', r[0] === null ? '' : fixed(r[0], 2)));
-      tr.appendChild(el('td', '', r[1]));
-      tr.appendChild(el('td', '', r[2]));
+      [r[0] === null ? '' : fixed(r[0], 2), r[1], r[2]].forEach(function (v) { tr.appendChild(el('td', '', v)); });
       body.appendChild(tr);
     });
   }

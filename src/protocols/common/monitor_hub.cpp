@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cstdio>
+#include <string_view>
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
@@ -29,8 +30,8 @@ MonitorHub::MonitorHub(Engine& engine, const Topology& topo, EvmAgent& evm, Rank
   const Config& c = engine.config();
   const auto nodes = static_cast<size_t>(topo.nodes);
   const uint8_t id = engine_.add_agent(this);
-  // Per interval each rank sends 2 + nodes/4 (BU) and 1 (RU) commands.
-  const size_t per_rank = 3 + (nodes + 3) / 4;
+  // Per interval each rank sends 2 + nodes/3 (BU) and 1 (RU) commands.
+  const size_t per_rank = 3 + (nodes + 2) / 3;
   engine_.listen(Channel::monitor, id,
                  static_cast<int>(std::min<size_t>(4096, per_rank * topo.ranks.size())));
   MonitorSnapshot& s = snapshot_;
@@ -42,6 +43,10 @@ MonitorHub::MonitorHub(Engine& engine, const Topology& topo, EvmAgent& evm, Rank
   s.bus.assign(nodes, MonitorBu{});
   s.rus.assign(nodes, MonitorRu{});
   s.matrix.assign(nodes * nodes, 0);
+  s.matrix_rate.assign(nodes * nodes, 0.0);
+  bu_rate_.resize(nodes);
+  ru_rate_.resize(nodes);
+  matrix_rate_.resize(nodes * nodes);
   s.params.parallel = c.parallel;
   s.params.credits = c.credits;
   s.params.credits_allocated = c.credits;
@@ -70,9 +75,20 @@ void MonitorHub::on_command(PeerId from, const Command& cmd) {
     if (cmd.bu >= nodes || topo_.bu_rank[cmd.bu] != from) refuse("it names a BU it does not host");
     return &snapshot_.bus[cmd.bu];
   };
+  // The interval it covers, by the sender's clock; each rate checks that
+  // it follows the last one of the same counter.
+  const auto start = std::bit_cast<int64_t>(cmd.pad[0]);
+  const auto end = std::bit_cast<int64_t>(cmd.pad[1]);
+  if (const std::string_view fault = interval_fault(start, end); !fault.empty())
+    refuse(std::string(fault));
+  auto count = [&](IntervalRate& rate, uint64_t total) {
+    if (const std::string_view fault = rate.add(total, start, end); !fault.empty())
+      refuse(std::string(fault));
+  };
   switch (static_cast<MonitorStat>(cmd.slot)) {
     case MonitorStat::bu: {
       MonitorBu* b = own_bu();
+      count(bu_rate_[cmd.bu], cmd.bytes);
       b->bytes = cmd.bytes;
       b->fragments = cmd.event_id;
       b->requests_in_flight = cmd.count;
@@ -90,16 +106,20 @@ void MonitorHub::on_command(PeerId from, const Command& cmd) {
     }
     case MonitorStat::matrix: {
       own_bu();
-      if (cmd.count < 1 || cmd.count > 4 || cmd.ru >= nodes || cmd.count > nodes - cmd.ru)
+      if (cmd.count < 1 || cmd.count > 3 || cmd.ru >= nodes || cmd.count > nodes - cmd.ru)
         refuse("a traffic row outside the RUs");
-      const uint64_t v[4] = {cmd.bytes, cmd.value, cmd.pad[0], cmd.pad[1]};
-      for (uint32_t k = 0; k < cmd.count; ++k)
-        snapshot_.matrix[static_cast<size_t>(cmd.ru + k) * nodes + cmd.bu] = v[k];
+      const uint64_t v[3] = {cmd.event_id, cmd.bytes, cmd.value};
+      for (uint32_t k = 0; k < cmd.count; ++k) {
+        const size_t at = static_cast<size_t>(cmd.ru + k) * nodes + cmd.bu;
+        count(matrix_rate_[at], v[k]);
+        snapshot_.matrix[at] = v[k];
+      }
       return;
     }
     case MonitorStat::ru: {
       if (cmd.ru >= nodes || topo_.ru_rank[cmd.ru] != from)
         refuse("it names an RU it does not host");
+      count(ru_rate_[cmd.ru], cmd.bytes);
       MonitorRu& r = snapshot_.rus[cmd.ru];
       r.bytes = cmd.bytes;
       r.fragments = cmd.event_id;
@@ -188,6 +208,19 @@ void MonitorHub::apply(const ControlRequest& r, int64_t now, const char* source)
   evm_.begin_phase(now, stats_.control.size());  // results.phases: a stretch under the new knobs
 }
 
+void MonitorHub::publish_rates() {
+  auto put = [](auto& unit, IntervalRate& rate) {
+    const PublishedRate p = rate.take();
+    unit.rate_bytes_per_s = p.per_s;
+    unit.rate_interval_s = p.interval_s;
+    unit.rate_carried = p.carried;
+  };
+  for (size_t i = 0; i < bu_rate_.size(); ++i) put(snapshot_.bus[i], bu_rate_[i]);
+  for (size_t i = 0; i < ru_rate_.size(); ++i) put(snapshot_.rus[i], ru_rate_[i]);
+  for (size_t i = 0; i < matrix_rate_.size(); ++i)
+    snapshot_.matrix_rate[i] = matrix_rate_[i].take().per_s;
+}
+
 void MonitorHub::publish(int64_t now, bool finished) {
   MonitorSnapshot& s = snapshot_;
   s.t_s = ns_to_s(now - engine_.t0_ns());
@@ -210,6 +243,7 @@ void MonitorHub::publish(int64_t now, bool finished) {
     s.faults.push_back(MonitorFault{f.unit, f.cause, f.action, f.lost_at_s, f.detected_at_s,
                                     f.recovered_at_s, f.reassigned});
   s.finished = finished;
+  publish_rates();
   state_.publish(s);
 }
 

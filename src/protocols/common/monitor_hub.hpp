@@ -3,8 +3,11 @@
 // the HTTP thread formats (MonitorSnapshot): the EVM's own view (events
 // assigned and built, slots held per BU, failures, exclusions, masks) and
 // the stats every rank's MonitorReporter sends, each checked (the sender
-// must host the unit it reports on, indices in range) before it is used.
-// Once per report_interval it publishes a copy into MonitorState.
+// must host the unit it reports on, indices in range, the interval it
+// covers by the sender's clock sound and following the last one) before it
+// is used. Once per report_interval it publishes a copy into MonitorState,
+// every per-BU, per-RU and matrix rate computed over the senders' own
+// intervals (IntervalRate): what arrived in a tick does not matter.
 // It applies control requests queued by POST /control at its next tick,
 // between two assignments (the event boundary: the next event to be
 // assigned is the first under the change): credits and pause on the EVM
@@ -18,6 +21,7 @@
 #include <string>
 
 #include "core/topology.hpp"
+#include "monitor/interval_rate.hpp"
 #include "monitor/monitor_state.hpp"
 #include "protocols/common/engine.hpp"
 #include "protocols/common/evm_agent.hpp"
@@ -52,6 +56,7 @@ class MonitorHub : public Agent {
   void apply_scheduled(int64_t now);
   void broadcast(ControlKnob knob, uint64_t value);
   void publish(int64_t now, bool finished);
+  void publish_rates();
 
   Engine& engine_;
   const Topology& topo_;
@@ -60,6 +65,9 @@ class MonitorHub : public Agent {
   MonitorState& state_;
   bool quiet_;
   MonitorSnapshot snapshot_;
+  std::vector<IntervalRate> bu_rate_;      // by BU
+  std::vector<IntervalRate> ru_rate_;      // by RU
+  std::vector<IntervalRate> matrix_rate_;  // as snapshot_.matrix
   int64_t interval_ns_ = 0;
   int64_t next_ns_ = 0;
   bool finished_ = false;

@@ -27,6 +27,7 @@ MonitorReporter::MonitorReporter(Engine& engine, const Topology& topo, RankStats
 void MonitorReporter::start(int64_t now) {
   interval_ns_ = s_to_ns(engine_.config().report_interval_s);
   if (interval_ns_ > 0) next_ns_ = now + interval_ns_;
+  since_ns_ = now;
 }
 
 bool MonitorReporter::reporting() const {
@@ -34,11 +35,15 @@ bool MonitorReporter::reporting() const {
          (units_.ru_agent && !units_.ru_agent->done());
 }
 
-void MonitorReporter::send(const Command& c) {
+void MonitorReporter::send(Command c) {
+  // Every record says which interval of this rank's clock it covers.
+  c.pad[0] = std::bit_cast<uint64_t>(since_ns_);
+  c.pad[1] = std::bit_cast<uint64_t>(until_ns_);
   engine_.send_command(topo_.evm_rank, Channel::monitor, c);
 }
 
-void MonitorReporter::report() {
+void MonitorReporter::report(int64_t now) {
+  until_ns_ = now;
   if (units_.bu_agent) {
     const BuAgent& a = *units_.bu_agent;
     const auto b = static_cast<uint32_t>(a.index());
@@ -61,14 +66,14 @@ void MonitorReporter::report() {
                  .bu = b,
                  .bytes = q(0.9),
                  .value = q(0.99)});
-    for (size_t r = 0; r < from.size(); r += 4) {
-      const size_t n = std::min<size_t>(4, from.size() - r);
+    for (size_t r = 0; r < from.size(); r += 3) {
+      const size_t n = std::min<size_t>(3, from.size() - r);
       Command c{.type = CommandType::stats,
                 .slot = static_cast<uint32_t>(MonitorStat::matrix),
                 .bu = b,
                 .ru = static_cast<uint32_t>(r),
                 .count = static_cast<uint32_t>(n)};
-      uint64_t* dst[4] = {&c.bytes, &c.value, &c.pad[0], &c.pad[1]};
+      uint64_t* dst[3] = {&c.event_id, &c.bytes, &c.value};
       for (size_t k = 0; k < n; ++k) *dst[k] = from[r + k];
       send(c);
     }
@@ -79,12 +84,13 @@ void MonitorReporter::report() {
                  .slot = static_cast<uint32_t>(MonitorStat::ru),
                  .ru = static_cast<uint32_t>(units_.ru->index()),
                  .bytes = stats_.bytes_sent});
+  since_ns_ = now;  // the next interval starts where this one ended
 }
 
 void MonitorReporter::on_tick(int64_t now) {
   if (next_ns_ < 0 || now < next_ns_) return;
   next_ns_ = reporting() ? now + interval_ns_ : -1;
-  if (next_ns_ >= 0) report();
+  if (next_ns_ >= 0) report(now);
 }
 
 int64_t MonitorReporter::next_timer_ns() const {

@@ -3,7 +3,9 @@
 // report_interval it sends the EVM's rank (Channel::monitor) what this
 // rank's units counted: the BU's fragment bytes per RU, fragments, requests
 // in flight, integrity errors and latency quantiles; the RU's fragments and
-// bytes sent. These sends are not progress for the engine's silence check.
+// bytes sent. Each record carries the interval it covers by this rank's
+// clock (from the last report, or start, to now): the hub computes rates
+// over it, not over its own ticks. These sends are not progress for the engine's silence check.
 // It also applies the run-time changes the EVM's rank broadcasts
 // (Channel::control), checked before use: only from that rank, only knobs
 // this rank has, values in range. It never holds the run open (done()).
@@ -42,8 +44,8 @@ class MonitorReporter : public Agent {
 
  private:
   bool reporting() const;
-  void report();
-  void send(const Command& c);
+  void report(int64_t now);
+  void send(Command c);
 
   Engine& engine_;
   const Topology& topo_;
@@ -51,6 +53,8 @@ class MonitorReporter : public Agent {
   ReportedUnits units_;
   int64_t interval_ns_ = 0;
   int64_t next_ns_ = -1;
+  int64_t since_ns_ = 0;  // the start of the interval being counted
+  int64_t until_ns_ = 0;  // the end of the one being reported
 };
 
 }  // namespace evb

@@ -50,6 +50,8 @@ MonitorSnapshot snapshot(int k) {
     u.integrity_errors = b == 1 ? k : 0;
     u.excluded = b == 2;
     u.reported = true;
+    u.rate_bytes_per_s = 25000.0 * (b + 1) * k;  // as the BU measured it, by its clock
+    u.rate_carried = b == 1;
     s.bus.push_back(u);
     MonitorRu r;
     r.bytes = 41000ULL * (b + 1) * k;
@@ -58,6 +60,7 @@ MonitorSnapshot snapshot(int k) {
     r.lost = b == 0;
     r.masked = b == 0;
     r.reported = true;
+    r.rate_bytes_per_s = 26000.0 * (b + 1) * k;
     s.rus.push_back(r);
   }
   for (int i = 0; i < 9; ++i) s.matrix.push_back(100ULL * (i + 1) * k);
@@ -246,7 +249,10 @@ TEST(Exposition, CountersDoNotGoBackBetweenReports) {
             static_cast<double>(s3.events_assigned - s3.events_built));
 }
 
-TEST(Exposition, RatesAreOverTheLastInterval) {
+// The EVM's rates are over the last interval between snapshots; each unit's
+// is the one it measured by its own clock (the snapshot's), marked when
+// carried forward.
+TEST(Exposition, RatesAreOverTheLastIntervalOrTheUnitsOwn) {
   const MonitorSnapshot a = snapshot(2), b = snapshot(3);
   const Parsed p = parse(prometheus_text(b, &a));
   const double dt = b.t_s - a.t_s;
@@ -257,12 +263,18 @@ TEST(Exposition, RatesAreOverTheLastInterval) {
   for (size_t i = 0; i < b.bus.size(); ++i) {
     const auto rate = value(p, "evbench_bu_rate_bytes_per_second", {{"bu", std::to_string(i)}});
     ASSERT_TRUE(rate.has_value()) << i;
-    EXPECT_DOUBLE_EQ(*rate, static_cast<double>(b.bus[i].bytes - a.bus[i].bytes) / dt);
+    EXPECT_DOUBLE_EQ(*rate, b.bus[i].rate_bytes_per_s);
+    const std::map<std::string, std::string> unit{{"bu", std::to_string(i)}};
+    EXPECT_EQ(value(p, "evbench_bu_rate_carried", unit), b.bus[i].rate_carried ? 1.0 : 0.0);
+    const std::map<std::string, std::string> ru{{"ru", std::to_string(i)}};
+    EXPECT_EQ(value(p, "evbench_ru_rate_bytes_per_second", ru), b.rus[i].rate_bytes_per_s);
   }
-  // The first report has no interval behind it.
+  // The first report has no interval behind it: no aggregate rate; a
+  // unit's rate does not need one.
   const Parsed first = parse(prometheus_text(a, nullptr));
   EXPECT_EQ(value(first, "evbench_aggregate_rate_bytes_per_second"), 0.0);
-  EXPECT_EQ(value(first, "evbench_bu_rate_bytes_per_second", {{"bu", "1"}}), 0.0);
+  EXPECT_EQ(value(first, "evbench_bu_rate_bytes_per_second", {{"bu", "1"}}),
+            a.bus[1].rate_bytes_per_s);
 }
 
 TEST(Exposition, LatencyQuantilesPerBu) {

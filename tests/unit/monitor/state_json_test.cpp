@@ -40,15 +40,21 @@ MonitorSnapshot snapshot(int k) {
     u.latency_p90_s = 0.0025;
     u.latency_p99_s = 0.004;
     u.reported = true;
+    // The unit's own rates (none in the first snapshot); every other one carried.
+    u.rate_bytes_per_s = 1.0e9 * (k - 1) * (b + 1);
+    u.rate_interval_s = 0.9;
+    u.rate_carried = k % 2 == 0;
     s.bus.push_back(u);
     MonitorRu r;
     r.bytes = 3100000ULL * (b + 1) * k;
     r.fragments = 41ULL * k;
     r.rate_factor = b == 0 ? 1.0 : 0.25;
     r.reported = true;
+    r.rate_bytes_per_s = 2.0e9 * (k - 1) * (b + 1);
     s.rus.push_back(r);
   }
   s.matrix = {1000ULL * k * k, 2000ULL * k * k, 3000ULL * k, 4000ULL * k};
+  for (int i = 0; i < 4; ++i) s.matrix_rate.push_back(1.0e8 * (k - 1) * (i + 1));
   s.faults.push_back({"BU 1", "peer lost", "reassigned", 0.5, 0.7, 1.1, 9});
   s.faults.push_back({"RU 0", "silent", "stopped", 1.5, 2.0, -1, 0});
   s.control.push_back({0.3, "credits", "1", 120, "http"});
@@ -64,6 +70,9 @@ std::deque<MonitorSnapshot> run(int reports) {
 
 double gbps(uint64_t after, uint64_t before, double dt) {
   return static_cast<double>(after - before) * 8 / dt / 1e9;
+}
+double gbps(double bytes_per_s) {
+  return bytes_per_s * 8 / 1e9;
 }
 
 // JsonWriter prints 6 significant digits.
@@ -88,14 +97,15 @@ TEST(StateJson, HasTheSchemaThePageReads) {
   expect_keys(j["totals"],
               {"events_assigned", "events_built", "events_in_flight", "rate_gbps", "events_per_s"});
   ASSERT_EQ(j["history"].size(), 2u);
-  expect_keys(j["history"][0], {"t_s", "rate_gbps", "events_per_s", "bu_gbps"});
+  expect_keys(j["history"][0], {"t_s", "rate_gbps", "events_per_s", "bu_gbps", "bu_carried"});
   ASSERT_EQ(j["bus"].size(), 2u);
   expect_keys(j["bus"][1], {"bu", "bytes", "fragments", "events_built", "events_in_flight",
                             "requests_in_flight", "fu_queue", "latency_p50_s", "latency_p90_s",
-                            "latency_p99_s", "integrity_errors", "excluded", "reported", "gbps"});
+                            "latency_p99_s", "integrity_errors", "rate_bytes_per_s",
+                            "rate_interval_s", "rate_carried", "excluded", "reported", "gbps"});
   ASSERT_EQ(j["rus"].size(), 2u);
-  expect_keys(j["rus"][0],
-              {"ru", "bytes", "fragments", "rate_factor", "masked", "lost", "reported"});
+  expect_keys(j["rus"][0], {"ru", "bytes", "fragments", "rate_bytes_per_s", "rate_interval_s",
+                            "rate_carried", "rate_factor", "masked", "lost", "reported", "gbps"});
   expect_keys(j["matrix"], {"rows", "cols", "bytes", "gbps"});
   ASSERT_EQ(j["faults"].size(), 2u);
   expect_keys(j["faults"][0], {"unit", "cause", "action", "lost_at_s", "detected_at_s",
@@ -132,7 +142,10 @@ TEST(StateJson, CarriesTheLatestFigures) {
   EXPECT_EQ(j["control"][0]["from_event"].as<uint64_t>(), 120u);
 }
 
-TEST(StateJson, RatesComeFromConsecutiveSnapshots) {
+// The EVM's rates come from consecutive snapshots (its own clock); each
+// unit's rate and the matrix are the ones the unit measured by its clock,
+// as the snapshot holds them, carried forward ones marked.
+TEST(StateJson, RatesComeFromConsecutiveSnapshotsAndTheUnitsOwnClocks) {
   const auto h = run(4);
   const YAML::Node j = YAML::Load(state_json(h, ""));
   const YAML::Node hist = j["history"];
@@ -146,8 +159,10 @@ TEST(StateJson, RatesComeFromConsecutiveSnapshots) {
     expect_near(e["events_per_s"].as<double>(),
                 static_cast<double>(b.events_built - a.events_built) / dt);
     ASSERT_EQ(e["bu_gbps"].size(), b.bus.size());
+    ASSERT_EQ(e["bu_carried"].size(), b.bus.size());
     for (size_t u = 0; u < b.bus.size(); ++u) {
-      expect_near(e["bu_gbps"][u].as<double>(), gbps(b.bus[u].bytes, a.bus[u].bytes, dt));
+      expect_near(e["bu_gbps"][u].as<double>(), gbps(b.bus[u].rate_bytes_per_s));
+      EXPECT_EQ(e["bu_carried"][u].as<bool>(), b.bus[u].rate_carried);
     }
   }
   // The latest interval: totals, per BU, the matrix.
@@ -156,11 +171,12 @@ TEST(StateJson, RatesComeFromConsecutiveSnapshots) {
   expect_near(j["totals"]["rate_gbps"].as<double>(), gbps(b.bytes_built, a.bytes_built, dt));
   expect_near(j["totals"]["events_per_s"].as<double>(),
               static_cast<double>(b.events_built - a.events_built) / dt);
-  expect_near(j["bus"][1]["gbps"].as<double>(), gbps(b.bus[1].bytes, a.bus[1].bytes, dt));
+  expect_near(j["bus"][1]["gbps"].as<double>(), gbps(b.bus[1].rate_bytes_per_s));
+  EXPECT_EQ(j["bus"][1]["rate_carried"].as<bool>(), b.bus[1].rate_carried);
+  expect_near(j["rus"][1]["gbps"].as<double>(), gbps(b.rus[1].rate_bytes_per_s));
   for (size_t ru = 0; ru < 2; ++ru) {
     for (size_t bu = 0; bu < 2; ++bu) {
-      expect_near(j["matrix"]["gbps"][ru][bu].as<double>(),
-                  gbps(b.matrix[ru * 2 + bu], a.matrix[ru * 2 + bu], dt));
+      expect_near(j["matrix"]["gbps"][ru][bu].as<double>(), gbps(b.matrix_rate[ru * 2 + bu]));
     }
   }
   // The rates differ between intervals (the inputs grow quadratically).
@@ -202,6 +218,7 @@ TEST(StateJson, NumbersStayFinite) {
   h.back().bus[0].latency_p50_s = nan;
   h.back().rus[1].rate_factor = inf;
   h.back().params.processing_time_s = -inf;
+  h.back().bus[1].rate_bytes_per_s = nan;
   h.front().t_s = h.back().t_s;  // no time between the two: no rate
   const std::string text = state_json(h, "");
   for (const char* bad : {"nan", "inf", "NaN", "Inf"}) {
@@ -212,7 +229,8 @@ TEST(StateJson, NumbersStayFinite) {
   EXPECT_EQ(j["rus"][1]["rate_factor"].as<double>(), 0.0);
   EXPECT_EQ(j["params"]["fu.processing_time"].as<double>(), 0.0);
   EXPECT_EQ(j["totals"]["rate_gbps"].as<double>(), 0.0);
-  EXPECT_EQ(j["history"][0]["bu_gbps"][1].as<double>(), 0.0);
+  EXPECT_EQ(j["history"][0]["bu_gbps"][1].as<double>(), 0.0);  // a non-finite unit rate
+  EXPECT_EQ(j["bus"][1]["gbps"].as<double>(), 0.0);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 // park slots (no assignment) until undone, at the next event boundary; it
 // books the built events of each stretch between two changes.
 #include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
 
 #include <bit>
 #include <limits>
@@ -13,6 +14,7 @@
 
 #include "../support/command_outcome.hpp"
 #include "../support/recording_driver.hpp"
+#include "core/clock.hpp"
 #include "core/topology.hpp"
 #include "protocols/common/monitor_hub.hpp"
 #include "protocols/common/monitor_reporter.hpp"
@@ -125,6 +127,77 @@ TEST(MonitorCommands, TheEvmTakesStatsOnlyForUnitsTheSenderHosts) {
   EXPECT_TRUE(refused(outcome(hub, 0, stat(S::matrix, 0, 0, 5))));
   EXPECT_TRUE(refused(outcome(hub, 0, stat(static_cast<S>(9), 0, 0))));
   EXPECT_TRUE(refused(outcome(hub, 0, Command{.type = CommandType::credit})));
+}
+
+// A stats record covering [start, end] of the sender's clock (seconds).
+Command covering(Command c, double start, double end) {
+  c.pad[0] = std::bit_cast<uint64_t>(s_to_ns(start));
+  c.pad[1] = std::bit_cast<uint64_t>(s_to_ns(end));
+  return c;
+}
+
+TEST(MonitorCommands, TheEvmRefusesUnsoundIntervals) {
+  EvmRank r;
+  MonitorState state("", ControlLimits{});
+  MonitorHub hub(r.engine, r.topo, r.evm, r.stats, state, {"pull", "tcp", "send"}, true);
+  const Command bu{.type = CommandType::stats, .slot = 0, .bu = 0, .bytes = 100};
+  EXPECT_TRUE(refused(outcome(hub, 0, covering(bu, 2, 1))));     // ends before it starts
+  EXPECT_TRUE(refused(outcome(hub, 0, covering(bu, 0, 4000))));  // longer than an hour
+  Command latency = covering(bu, 2, 1);
+  latency.slot = static_cast<uint32_t>(MonitorStat::latency);
+  EXPECT_TRUE(refused(outcome(hub, 0, latency)));
+  EXPECT_EQ(outcome(hub, 0, covering(bu, 0, 1)), "accepted");
+  EXPECT_TRUE(refused(outcome(hub, 0, covering(bu, 0.5, 2))));  // overlaps [0, 1]
+  Command less = covering(bu, 1, 2);
+  less.bytes = 99;
+  EXPECT_TRUE(refused(outcome(hub, 0, less)));  // its counter went back
+  EXPECT_EQ(outcome(hub, 0, covering(bu, 1, 2)), "accepted");
+}
+
+// The hub's ticks and the arrival of reports are not in step: a tick may
+// see none of a BU's reports, the next two. The published rates are the
+// BU's own, over its intervals: steady, and marked when carried forward.
+TEST(MonitorCommands, RatesAreTheSendersOwnWhateverArrivesInATick) {
+  EvmRank r;
+  MonitorState state("", ControlLimits{}, 100);
+  MonitorHub hub(r.engine, r.topo, r.evm, r.stats, state, {"pull", "tcp", "send"}, true);
+  hub.start(0);
+  const double per_s = 1.25e9;  // bytes/s: 10 Gb/s
+  int sent = 0;
+  auto deliver = [&] {
+    // Intervals of 0.9 to 1.1 s of BU 0's clock (a loaded sender ticks late).
+    const double start = sent * 1.0 + (sent % 2 ? 0.1 : 0.0);
+    const double end = (sent + 1) * 1.0 + (sent % 2 ? 0.0 : 0.1);
+    const auto total = static_cast<uint64_t>(per_s * end);
+    ++sent;
+    const Command bu{.type = CommandType::stats, .slot = 0, .bu = 0, .bytes = total};
+    const Command row{.type = CommandType::stats,
+                      .event_id = total / 2,
+                      .slot = static_cast<uint32_t>(MonitorStat::matrix),
+                      .bu = 0,
+                      .ru = 0,
+                      .count = 2,
+                      .bytes = total / 2};
+    EXPECT_EQ(outcome(hub, 0, covering(bu, start, end)), "accepted");
+    EXPECT_EQ(outcome(hub, 0, covering(row, start, end)), "accepted");
+  };
+  const int arrivals[] = {1, 1, 0, 2, 1, 0, 2, 1, 3, 0};
+  bool seen_carried = false;
+  for (size_t tick = 0; tick < std::size(arrivals); ++tick) {
+    for (int k = 0; k < arrivals[tick]; ++k) deliver();
+    hub.on_tick(s_to_ns(1.0 + static_cast<double>(tick)));
+    if (tick == 0) continue;  // the baseline only
+    const YAML::Node j = YAML::Load(state.state_json());
+    const bool carried = arrivals[tick] == 0;
+    seen_carried = seen_carried || carried;
+    EXPECT_NEAR(j["bus"][0]["gbps"].as<double>(), per_s * 8 / 1e9, 1e-3) << tick;
+    EXPECT_EQ(j["bus"][0]["rate_carried"].as<bool>(), carried) << tick;
+    EXPECT_EQ(j["history"][j["history"].size() - 1]["bu_carried"][0].as<bool>(), carried) << tick;
+    for (int ru = 0; ru < 2; ++ru)
+      EXPECT_NEAR(j["matrix"]["gbps"][ru][0].as<double>(), per_s * 4 / 1e9, 1e-3) << tick;
+    EXPECT_EQ(j["matrix"]["gbps"][0][1].as<double>(), 0.0);  // BU 1 never reported
+  }
+  EXPECT_TRUE(seen_carried);
 }
 
 TEST(MonitorCommands, CreditsAndPauseParkSlotsUntilUndone) {
