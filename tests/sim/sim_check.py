@@ -52,6 +52,11 @@ CHECK is one of
                          key a protocol does not read: the run ends ok and
                          its results carry no payload_checks (it used to
                          fail at the report, after the whole simulation)
+  order-file             the switch run with --order FILE, the order file and
+                         the --json file in a directory whose name has a
+                         space and glob characters (smpirun splits and globs
+                         the program's arguments): it runs, and the results
+                         name the platform with its order file
 Exit 77 (CTest skip) with the reason when the ordinary evbench is missing.
 The figures compared are simulated (deterministic for a given SimGrid), not
 timings of this machine.
@@ -250,6 +255,19 @@ def main():
             assert abs(head - mean) <= 1e-4 * mean, (head, mean)
         sim(evbench, workdir, TWO_LEAVES, "barrel", "shift-scan", inspect=scan,
             sets=["protocol=one-to-one", "shift=scan", "duration=30ms", "warmup=5ms"])
+    elif check == "order-file":
+        where = os.path.join(workdir, "with space [and] glob*")
+        os.makedirs(where, exist_ok=True)
+        platform = write(os.path.join(where, "switch platform.yaml"), single_switch(NODES))
+        order = os.path.join(where, "order file?.txt")
+        subprocess.run([evbench, "topo", platform, "--write-order", order, "--quiet"],
+                       check=True, stdout=subprocess.DEVNULL, timeout=60)
+
+        def named(doc):
+            name = doc["results"]["simulated_platform"]
+            assert name == f"{platform} (order {order})", name
+        sim(evbench, where, None, "barrel", "ordered", platform=platform, inspect=named,
+            options=["--order", order])
     elif check == "credit-infinite-near-fluid":
         config = os.path.join(SOURCE, "configs/sim/pull-1mib.yaml")
         cases = [(name, scheduling, "pull-noevm") for name in ("sim-tree-16", "sim-miscabled-16")

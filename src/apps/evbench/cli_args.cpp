@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "apps/evbench/smpi_args.hpp"
 #include "core/config_table.hpp"
 #include "core/error.hpp"
 #include "core/suggest.hpp"
@@ -114,8 +115,9 @@ Args parse_args(const std::vector<std::string>& args, const std::string& command
         throw UsageError("--smpi-factors " + a.smpi_factors + ": expected default or one" +
                          did_you_mean(a.smpi_factors, {"default", "one"}));
     } else if (s == "--simulated-on" && command == "run") {
-      // Internal: `evbench sim` starts evbench-smpi with it.
-      a.simulated_on = need("a platform name");
+      // Internal: `evbench sim` starts evbench-smpi with it, the name
+      // escaped for smpirun's word splitting (smpi_args.hpp).
+      a.simulated_on = smpi_arg_decode(need("a platform name"));
     } else if (s == "--quiet" || s == "-q") {
       a.quiet = true;
     } else if (s == "--explain") {

@@ -16,6 +16,7 @@
 #include <optional>
 
 #include "apps/evbench/sim_platform.hpp"
+#include "apps/evbench/smpi_args.hpp"
 #include "core/config_loader.hpp"
 #include "core/error.hpp"
 #include "core/ring_geometry.hpp"
@@ -362,9 +363,11 @@ int run_sim(const Config& config, const SimRequest& req, const ProtocolFactory& 
   // of the link), as the credit model moves it: like-for-like comparisons.
   if (req.unit_factors)
     argv.insert(argv.end(), {"--cfg=smpi/bw-factor:0:1", "--cfg=smpi/lat-factor:0:1"});
-  argv.insert(argv.end(),
-              {smpi + "/bin/evbench-smpi", "run", tmp.file("config.yaml"), "--simulated-on", name});
-  if (!req.json.empty()) argv.insert(argv.end(), {"--json", fs::absolute(req.json).string()});
+  // smpirun splits and globs the program's arguments: the name is escaped
+  // and the results are written in the temporary directory, then moved.
+  argv.insert(argv.end(), {smpi + "/bin/evbench-smpi", "run", tmp.file("config.yaml"),
+                           "--simulated-on", smpi_arg_encode(name)});
+  if (!req.json.empty()) argv.insert(argv.end(), {"--json", tmp.file("results.json")});
   if (req.quiet) argv.emplace_back("--quiet");
   std::vector<std::pair<std::string, std::string>> env = {
       {"EVBENCH_SIM_ROUTES", tmp.file("routes")}, {"EVBENCH_SMPI_NP", std::to_string(topo.nprocs)}};
@@ -374,7 +377,12 @@ int run_sim(const Config& config, const SimRequest& req, const ProtocolFactory& 
     progress.emplace(tmp.file("progress"), simulated_length_s(config, protocol));
     env.emplace_back("EVBENCH_SIM_PROGRESS", progress->file());
   }
-  return run_child(argv, env, progress ? &*progress : nullptr);
+  const int rc = run_child(argv, env, progress ? &*progress : nullptr);
+  std::error_code ec;
+  if (!req.json.empty() && fs::exists(tmp.file("results.json")) &&
+      !fs::copy_file(tmp.file("results.json"), req.json, fs::copy_options::overwrite_existing, ec))
+    throw Error("sim: cannot write --json " + req.json + ": " + ec.message());
+  return rc;
 }
 
 }  // namespace evb

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/evbench/smpi_args.hpp"
 #include "core/error.hpp"
 
 namespace evb {
@@ -95,6 +96,17 @@ TEST(CliArgs, ModelSuggestsNearest) {
     EXPECT_EQ(std::string(e.what()),
               "--model Credit: the models are fluid and credit (did you mean 'credit'?)");
   }
+}
+
+// smpirun splits the program's arguments on whitespace and globs them: the
+// platform name `evbench sim` hands evbench-smpi survives both, escaped.
+TEST(CliArgs, SimulatedOnSurvivesSmpirunsWordSplitting) {
+  const std::string name = "configs/platforms/x.yaml (order /tmp/my order*.txt) 100%";
+  const std::string sent = smpi_arg_encode(name);
+  EXPECT_EQ(sent.find_first_of(" \t*?[]"), std::string::npos) << sent;
+  EXPECT_EQ(parse_args({"--simulated-on", sent}, "run").simulated_on, name);
+  EXPECT_EQ(usage_error({"--simulated-on", "50%"}), "--simulated-on: a '%' that is not an escape");
+  EXPECT_EQ(usage_error({"--simulated-on", "a%2"}), "--simulated-on: a '%' that is not an escape");
 }
 
 TEST(CliArgs, SmpiFactorsAreDefaultOrOne) {
