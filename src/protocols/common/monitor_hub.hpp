@@ -20,8 +20,8 @@
 #include "core/topology.hpp"
 #include "monitor/monitor_state.hpp"
 #include "protocols/common/engine.hpp"
-#include "protocols/common/evm_agent.hpp"
 #include "protocols/common/rank_stats.hpp"
+#include "protocols/event_building/evm_agent.hpp"
 
 namespace evb {
 
