@@ -40,7 +40,7 @@
 #include "core/ring_geometry.hpp"
 #include "core/topology.hpp"
 #include "fuzz_assert.hpp"
-#include "protocols/common/ru_agent.hpp"
+#include "protocols/event_building/ru_agent.hpp"
 #include "protocols/pull/pull.hpp"
 #include "units/readout_unit.hpp"
 

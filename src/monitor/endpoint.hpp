@@ -3,7 +3,7 @@
 // monitor.token_file, or fresh), the shared state and, with monitor.port,
 // the HTTP server, started before the data phase with its URL printed on
 // stderr. What run-time control may set is the protocol's to say
-// (ControlLimits; the event builders': protocols/common/control_limits.hpp).
+// (ControlLimits; the event builders': protocols/event_building/control_limits.hpp).
 #include <memory>
 #include <string>
 

@@ -4,7 +4,7 @@
 // protocol's report for everything between it and the verdict, prints the
 // verdict ("# OK" / "# FAILED: ...") from the protocol's parts of it, and
 // writes the JSON envelope around the protocol's results fields
-// (docs/METRICS.md). EventBuildingReport (protocols/common) and
+// (docs/METRICS.md). EventBuildingReport (protocols/event_building) and
 // MicrobenchReport (protocols/microbench) implement it.
 #include <cstdio>
 #include <string>

@@ -41,7 +41,7 @@ void print_corrupt_fault(std::FILE* out, const Config& c, const Summary& s);
 // duplicate or out of sync, no event completed with one, unless every
 // corrupt fragment was an injected one (fault.corrupt) and every injected
 // one was caught. A protocol's own rules may ask more (the event builders':
-// protocols/common/event_building_status.hpp).
+// protocols/event_building/event_building_status.hpp).
 bool integrity_counters_ok(const IntegrityCounters& i);
 // "integrity errors" when `ok` is false (the protocol's integrity verdict)
 // (+ " (desync: ...)" when fragments were out of sync), or empty.

@@ -47,7 +47,7 @@ struct Summary {
   // on_ru_loss mask: events built without some masked RU's fragment, from
   // the EVM's books (so a part of events_built: an excluded BU's late
   // credits left out), and by RU the events the BUs still in the run built
-  // without it (protocols/common/report_masked.hpp).
+  // without it (protocols/event_building/report_masked.hpp).
   uint64_t masked_events = 0;
   std::vector<uint64_t> masked_per_ru;
   int nodes = 0;  // RUs (one per node): a masked run's level is (nodes - masked) / nodes

@@ -24,8 +24,8 @@
 #include "monitor/interval_rate.hpp"
 #include "monitor/monitor_state.hpp"
 #include "protocols/common/engine.hpp"
-#include "protocols/common/evm_agent.hpp"
 #include "protocols/common/rank_stats.hpp"
+#include "protocols/event_building/evm_agent.hpp"
 
 namespace evb {
 

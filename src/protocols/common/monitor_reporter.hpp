@@ -13,9 +13,9 @@
 #include <string>
 
 #include "core/topology.hpp"
-#include "protocols/common/bu_agent.hpp"
 #include "protocols/common/engine.hpp"
 #include "protocols/common/rank_stats.hpp"
+#include "protocols/event_building/bu_agent.hpp"
 #include "units/builder_unit.hpp"
 #include "units/filter_units.hpp"
 #include "units/readout_unit.hpp"

@@ -11,7 +11,7 @@
 #include "core/config_detail.hpp"
 #include "core/error.hpp"
 #include "protocols/api/protocol_registry.hpp"
-#include "protocols/event_builder.hpp"
+#include "protocols/common/data_path.hpp"
 #include "protocols/microbench/microbench.hpp"
 #include "protocols/microbench/microbench_agent.hpp"
 #include "protocols/microbench/microbench_detail.hpp"

@@ -6,8 +6,8 @@
 // on data_path write, the request's slot names the window the RU writes to).
 #include <memory>
 
-#include "protocols/common/bu_agent.hpp"
-#include "protocols/common/evm_agent.hpp"
+#include "protocols/event_building/bu_agent.hpp"
+#include "protocols/event_building/evm_agent.hpp"
 
 namespace evb::pull {
 

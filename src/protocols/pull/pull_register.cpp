@@ -1,7 +1,7 @@
 // PULL as a plug-in: BUs ask the EVM for events (credits) and request each
 // fragment from its RU; the agents are PullBuAgent and PullEvmAgent.
 #include "protocols/api/protocol_registry.hpp"
-#include "protocols/common/event_builder_run.hpp"
+#include "protocols/event_building/event_building_run.hpp"
 #include "protocols/pull/pull.hpp"
 
 void evb_register_protocol_pull(evb::ProtocolRegistry& registry) {

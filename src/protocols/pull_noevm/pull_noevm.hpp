@@ -3,7 +3,7 @@
 // ... by itself, pulling fragments as in PULL, and tells every RU when it
 // will pull no more (bu_done); an RU stops once every BU has said so. Shows
 // whether the EVM limits scale.
-#include "protocols/common/bu_agent.hpp"
+#include "protocols/event_building/bu_agent.hpp"
 
 namespace evb::pull_noevm {
 

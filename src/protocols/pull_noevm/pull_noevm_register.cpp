@@ -1,7 +1,7 @@
 // PULL without an EVM as a plug-in: a static assignment (BU b builds events
 // b, b + nodes, ...), fragments pulled as in PULL; the agent is NoEvmBuAgent.
 #include "protocols/api/protocol_registry.hpp"
-#include "protocols/common/event_builder_run.hpp"
+#include "protocols/event_building/event_building_run.hpp"
 #include "protocols/pull_noevm/pull_noevm.hpp"
 
 void evb_register_protocol_pull_noevm(evb::ProtocolRegistry& registry) {

@@ -2,7 +2,7 @@
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
-#include "protocols/common/scheduling.hpp"
+#include "protocols/event_building/scheduling.hpp"
 
 namespace evb::push {
 

@@ -10,8 +10,8 @@
 // the slot is held (not handed to the FUs, not credited) until it answers.
 #include <vector>
 
-#include "protocols/common/bu_agent.hpp"
-#include "protocols/common/evm_agent.hpp"
+#include "protocols/event_building/bu_agent.hpp"
+#include "protocols/event_building/evm_agent.hpp"
 
 namespace evb::push {
 

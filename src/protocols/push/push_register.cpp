@@ -2,7 +2,7 @@
 // the RUs send their fragments unasked; the agents are PushBuAgent and
 // PushEvmAgent. Beyond the event builders' rules: a desync needs 2 nodes.
 #include "protocols/api/protocol_registry.hpp"
-#include "protocols/common/event_builder_run.hpp"
+#include "protocols/event_building/event_building_run.hpp"
 #include "protocols/push/push.hpp"
 
 namespace evb::push {

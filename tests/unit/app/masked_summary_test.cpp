@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "core/topology.hpp"
-#include "protocols/common/event_building_status.hpp"
-#include "protocols/common/report_masked.hpp"
+#include "protocols/event_building/event_building_status.hpp"
+#include "protocols/event_building/report_masked.hpp"
 #include "summarize.hpp"
 
 namespace evb {

@@ -7,7 +7,7 @@
 
 #include "core/ring_geometry.hpp"
 #include "core/topology.hpp"
-#include "protocols/common/event_building_status.hpp"
+#include "protocols/event_building/event_building_status.hpp"
 #include "summarize.hpp"
 
 namespace evb {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "core/topology.hpp"
-#include "protocols/common/event_building_status.hpp"
+#include "protocols/event_building/event_building_status.hpp"
 #include "summarize.hpp"
 
 namespace evb {

@@ -11,7 +11,7 @@
 #include "../support/recording_driver.hpp"
 #include "core/error.hpp"
 #include "core/topology.hpp"
-#include "protocols/common/ru_agent.hpp"
+#include "protocols/event_building/ru_agent.hpp"
 #include "protocols/pull/pull.hpp"
 #include "units/readout_unit.hpp"
 

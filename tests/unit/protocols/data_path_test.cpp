@@ -1,12 +1,13 @@
 // data_path resolution (resolve_data_path): auto follows the driver's
 // declared preference for its variant, write needs rdma_write, send is send.
+#include "protocols/common/data_path.hpp"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "../support/recording_driver.hpp"
 #include "core/error.hpp"
-#include "protocols/event_builder.hpp"
 
 namespace evb {
 namespace {

@@ -1,9 +1,9 @@
 // The event builders' rules for a run's summary
-// (protocols/common/event_building_status.hpp): RUs are told from BUs by
+// (protocols/event_building/event_building_status.hpp): RUs are told from BUs by
 // the failure record's role, not by its printed name; a lost RU is a lost
 // data source unless it was masked; integrity errors win over a lost data
 // source in results.status.
-#include "protocols/common/event_building_status.hpp"
+#include "protocols/event_building/event_building_status.hpp"
 
 #include <gtest/gtest.h>
 

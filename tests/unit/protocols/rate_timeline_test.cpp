@@ -1,6 +1,6 @@
 // RateTimeline keeps a bounded series, and find_recovery reads the
 // pre-fault level and the first window back at 90 % from it.
-#include "protocols/common/rate_timeline.hpp"
+#include "protocols/event_building/rate_timeline.hpp"
 
 #include <gtest/gtest.h>
 

@@ -14,7 +14,7 @@
 #include "core/error.hpp"
 #include "core/ring_geometry.hpp"
 #include "core/topology.hpp"
-#include "protocols/common/ru_agent.hpp"
+#include "protocols/event_building/ru_agent.hpp"
 #include "protocols/pull/pull.hpp"
 #include "protocols/push/push.hpp"
 #include "units/event_manager.hpp"

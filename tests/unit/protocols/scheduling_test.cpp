@@ -1,5 +1,5 @@
 // Barrel order and seeded random permutations.
-#include "protocols/common/scheduling.hpp"
+#include "protocols/event_building/scheduling.hpp"
 
 #include <gtest/gtest.h>
 

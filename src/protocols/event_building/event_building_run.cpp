@@ -1,8 +1,9 @@
-#include "protocols/common/event_builder_run.hpp"
+#include "protocols/event_building/event_building_run.hpp"
 
 #include "core/aligned_buffer.hpp"
-#include "protocols/common/control_limits.hpp"
-#include "protocols/common/event_building_report.hpp"
+#include "protocols/common/data_path.hpp"
+#include "protocols/event_building/control_limits.hpp"
+#include "protocols/event_building/event_building_report.hpp"
 #include "units/builder_unit.hpp"
 #include "units/readout_unit.hpp"
 

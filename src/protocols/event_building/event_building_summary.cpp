@@ -3,7 +3,7 @@
 #include "core/histogram.hpp"
 #include "core/ring_geometry.hpp"
 #include "protocols/api/report_parts.hpp"
-#include "protocols/common/event_building_report.hpp"
+#include "protocols/event_building/event_building_report.hpp"
 
 namespace evb {
 namespace {

@@ -12,7 +12,7 @@
 #include "protocols/api/protocol.hpp"
 #include "protocols/common/engine.hpp"
 #include "protocols/common/fault_injector.hpp"
-#include "protocols/event_builder.hpp"
+#include "protocols/event_building/event_building_rank.hpp"
 
 namespace evb {
 

@@ -1,4 +1,4 @@
-#include "protocols/common/scheduling.hpp"
+#include "protocols/event_building/scheduling.hpp"
 
 #include <algorithm>
 #include <utility>

@@ -1,11 +1,11 @@
-#include "protocols/common/bu_agent.hpp"
+#include "protocols/event_building/bu_agent.hpp"
 
 #include <algorithm>
 #include <cstdio>
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
-#include "protocols/common/scheduling.hpp"
+#include "protocols/event_building/scheduling.hpp"
 
 namespace evb {
 

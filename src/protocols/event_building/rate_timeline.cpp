@@ -1,4 +1,4 @@
-#include "protocols/common/rate_timeline.hpp"
+#include "protocols/event_building/rate_timeline.hpp"
 
 #include <algorithm>
 #include <cmath>

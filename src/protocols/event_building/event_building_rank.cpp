@@ -1,11 +1,11 @@
-#include "protocols/event_builder.hpp"
+#include "protocols/event_building/event_building_rank.hpp"
 
 #include <algorithm>
 
 #include "core/error.hpp"
 #include "protocols/common/monitor_reporter.hpp"
-#include "protocols/common/ru_agent.hpp"
 #include "protocols/common/windows.hpp"
+#include "protocols/event_building/ru_agent.hpp"
 #include "units/window_layout.hpp"
 
 namespace evb {
@@ -30,20 +30,6 @@ void check_driver_limits(const Config& c, const Driver& driver) {
 }
 
 }  // namespace
-
-DataPath resolve_data_path(const Config& config, const Driver& driver) {
-  const Capabilities& caps = driver.capabilities();
-  const bool can = caps.rdma_write;
-  switch (config.data_path) {
-    case DataPath::automatic:
-      return can && caps.write_preferred ? DataPath::write : DataPath::send;
-    case DataPath::write:
-      require_capability(driver, can, "rdma_write", "data_path: write");
-      return DataPath::write;
-    default:
-      return DataPath::send;
-  }
-}
 
 void build_event_builder(EventBuilderRank& out, Engine& engine, Bootstrap& boot,
                          const Topology& topo, RankStats& stats, bool quiet,

@@ -12,11 +12,11 @@
 
 #include "core/topology.hpp"
 #include "drivers/api/bootstrap.hpp"
-#include "protocols/common/bu_agent.hpp"
 #include "protocols/common/engine.hpp"
-#include "protocols/common/evm_agent.hpp"
 #include "protocols/common/monitor_hub.hpp"
 #include "protocols/common/rank_stats.hpp"
+#include "protocols/event_building/bu_agent.hpp"
+#include "protocols/event_building/evm_agent.hpp"
 #include "units/builder_unit.hpp"
 #include "units/filter_units.hpp"
 #include "units/readout_unit.hpp"
@@ -60,11 +60,6 @@ ProtocolAgents agents_of(bool pulls) {
   a.pulls = pulls;
   return a;
 }
-
-// Resolves data_path for `driver`: auto -> write when it has rdma_write and
-// declares write the faster path for its variant (write_preferred), else send;
-// write without rdma_write -> ConfigError naming the driver.
-DataPath resolve_data_path(const Config& config, const Driver& driver);
 
 // Collective (window advertisement). `config.data_path` must be resolved.
 // `keep_dir`: where a BU keeps a fragment it finds out of sync ("": here).

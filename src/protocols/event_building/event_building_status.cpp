@@ -1,4 +1,4 @@
-#include "protocols/common/event_building_status.hpp"
+#include "protocols/event_building/event_building_status.hpp"
 
 #include "protocols/api/report_parts.hpp"
 

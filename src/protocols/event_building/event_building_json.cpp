@@ -2,11 +2,11 @@
 
 #include "core/payload_memory.hpp"
 #include "protocols/api/report_parts.hpp"
-#include "protocols/common/event_building_report.hpp"
-#include "protocols/common/event_building_status.hpp"
 #include "protocols/common/fault_injector.hpp"
-#include "protocols/common/recovery.hpp"
-#include "protocols/common/report_masked.hpp"
+#include "protocols/event_building/event_building_report.hpp"
+#include "protocols/event_building/event_building_status.hpp"
+#include "protocols/event_building/recovery.hpp"
+#include "protocols/event_building/report_masked.hpp"
 
 namespace evb {
 namespace {

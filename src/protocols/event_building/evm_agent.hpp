@@ -39,7 +39,7 @@
 #include "core/topology.hpp"
 #include "protocols/common/engine.hpp"
 #include "protocols/common/rank_stats.hpp"
-#include "protocols/common/rate_timeline.hpp"
+#include "protocols/event_building/rate_timeline.hpp"
 #include "units/event_manager.hpp"
 
 namespace evb {

@@ -8,7 +8,7 @@
 
 #include "core/json_writer.hpp"
 #include "protocols/api/run_summary.hpp"
-#include "protocols/common/recovery.hpp"
+#include "protocols/event_building/recovery.hpp"
 
 namespace evb {
 

@@ -31,7 +31,7 @@ std::vector<FailureRecord> masked_sources(const Summary& s);
 // duration or events, so its figures are not the configuration's. Exit
 // status 3, results.status "data_source_lost". A masked RU (on_ru_loss
 // mask, asked for) is a degraded success: status ok, exit 0, the last
-// line says it was masked (protocols/common/report_masked.hpp). A lost BU
+// line says it was masked (protocols/event_building/report_masked.hpp). A lost BU
 // whose events were all built elsewhere is recovery working, not counted;
 // nor are late deliveries to an excluded BU (late_discarded, expected
 // under exclude).

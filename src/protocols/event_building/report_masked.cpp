@@ -1,8 +1,8 @@
-#include "protocols/common/report_masked.hpp"
+#include "protocols/event_building/report_masked.hpp"
 
 #include <cstdio>
 
-#include "protocols/common/event_building_status.hpp"
+#include "protocols/event_building/event_building_status.hpp"
 
 namespace evb {
 

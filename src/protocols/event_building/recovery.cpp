@@ -1,9 +1,9 @@
-#include "protocols/common/recovery.hpp"
+#include "protocols/event_building/recovery.hpp"
 
 #include <algorithm>
 #include <cstdio>
 
-#include "protocols/common/rate_timeline.hpp"
+#include "protocols/event_building/rate_timeline.hpp"
 
 namespace evb {
 

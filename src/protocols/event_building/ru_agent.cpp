@@ -1,4 +1,4 @@
-#include "protocols/common/ru_agent.hpp"
+#include "protocols/event_building/ru_agent.hpp"
 
 #include <algorithm>
 

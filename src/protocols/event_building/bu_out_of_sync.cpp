@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "protocols/common/bu_agent.hpp"
+#include "protocols/event_building/bu_agent.hpp"
 
 namespace evb {
 namespace {

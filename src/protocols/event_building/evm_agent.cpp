@@ -1,4 +1,4 @@
-#include "protocols/common/evm_agent.hpp"
+#include "protocols/event_building/evm_agent.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -7,8 +7,8 @@
 #include "core/config_detail.hpp"
 #include "core/ring_geometry.hpp"
 #include "monitor/control.hpp"
-#include "protocols/common/control_limits.hpp"
-#include "protocols/common/event_builder_run.hpp"
+#include "protocols/event_building/control_limits.hpp"
+#include "protocols/event_building/event_building_run.hpp"
 
 namespace evb {
 namespace {

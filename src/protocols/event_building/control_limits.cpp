@@ -1,4 +1,4 @@
-#include "protocols/common/control_limits.hpp"
+#include "protocols/event_building/control_limits.hpp"
 
 #include <algorithm>
 #include <cstdint>

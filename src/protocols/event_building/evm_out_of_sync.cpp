@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "core/error.hpp"
-#include "protocols/common/evm_agent.hpp"
+#include "protocols/event_building/evm_agent.hpp"
 
 namespace evb {
 
