@@ -13,7 +13,7 @@
 #include "core/topology.hpp"
 #include "drivers/api/bootstrap.hpp"
 #include "protocols/common/engine.hpp"
-#include "protocols/common/monitor_hub.hpp"
+#include "protocols/event_building/monitor_hub.hpp"
 #include "protocols/common/rank_stats.hpp"
 #include "protocols/event_building/bu_agent.hpp"
 #include "protocols/event_building/evm_agent.hpp"

@@ -1,4 +1,4 @@
-#include "protocols/common/monitor_reporter.hpp"
+#include "protocols/event_building/monitor_reporter.hpp"
 
 #include <algorithm>
 #include <bit>

@@ -1,4 +1,4 @@
-#include "protocols/common/monitor_hub.hpp"
+#include "protocols/event_building/monitor_hub.hpp"
 
 #include <bit>
 #include <cstdio>
