@@ -73,7 +73,7 @@ mark clang-format
 required_drivers=(-DEVBENCH_WITH_TCP=ON -DEVBENCH_WITH_MPI=ON -DEVBENCH_WITH_LIBFABRIC=ON
                   -DEVBENCH_WITH_UCX=ON -DEVBENCH_WITH_VERBS=ON -DEVBENCH_WITH_PSM2=ON)
 step=build
-scripts/build.sh -DEVBENCH_REQUIRE_GTEST=ON "${required_drivers[@]}"
+scripts/build.sh --all -DEVBENCH_REQUIRE_GTEST=ON "${required_drivers[@]}"
 mark build
 run_step ctest ctest_run ctest build
 mark ctest
@@ -87,13 +87,15 @@ mark clang-tidy
 # layouts at the key limits, the failure paths, one short event-building run
 # per driver that runs here) — MPI left out: Open MPI's own allocations are
 # not ours to judge. Line tables only (-g1): what ASan's reports need, in
-# less compile time than full debug information.
+# less compile time than full debug information. Only what those tests run
+# is built: evbench (with its modules) and the GoogleTest programs, not the
+# man page generator or the bench programs.
 step=build-asan
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DEVBENCH_SANITIZE=ON \
       -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DCMAKE_C_FLAGS_DEBUG=-g1 -DEVBENCH_WITH_MPI=OFF -DEVBENCH_WITH_TCP=ON -DEVBENCH_WITH_LIBFABRIC=ON \
       -DEVBENCH_WITH_UCX=ON -DEVBENCH_WITH_VERBS=ON -DEVBENCH_WITH_PSM2=ON \
       -DEVBENCH_REQUIRE_GTEST=ON >/dev/null
-cmake --build build-asan -j "$(nproc)"
+cmake --build build-asan -j "$(nproc)" --target evbench evbench_unit_tests
 mark build-asan
 run_step ctest-asan ctest_run ctest-asan build-asan -L 'unit|sanitize'
 mark ctest-asan
