@@ -5,6 +5,7 @@
 # what `cmake --install build` copies). The tests, tools and bench programs
 # are left for `scripts/build.sh --all` or `cmake --build build` (scripts/test.sh).
 #   scripts/build.sh [--all] [CMAKE_ARGS...]   e.g. -DEVBENCH_WITH_MPI=OFF
+# Compiles through ccache when it is installed (install-deps.sh --test).
 # Prints CMake's summary of the drivers built and not built (and why); on a
 # configure error, CMake's whole output.
 set -euo pipefail
@@ -14,9 +15,11 @@ if [[ ${1:-} == --all ]]; then
   targets=()
   shift
 fi
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-if ! cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >"$log" 2>&1; then
+if ! cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" "$@" >"$log" 2>&1; then
   cat "$log" >&2
   echo "build.sh: CMake configure failed (output above)" >&2
   exit 1
