@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "core/error.hpp"
-#include "protocols/event_building/monitor_reporter.hpp"
 #include "protocols/common/windows.hpp"
+#include "protocols/event_building/monitor_reporter.hpp"
 #include "protocols/event_building/ru_agent.hpp"
 #include "units/window_layout.hpp"
 
