@@ -135,5 +135,10 @@ inline uint32_t command_tag(Channel c) {
 inline uint32_t data_tag(uint32_t slot) {
   return (slot << 3) | static_cast<uint32_t>(Channel::data);
 }
+// The channel bits of a tag (a value outside the enumerators when the tag is
+// not one of the above).
+inline uint32_t tag_channel(uint32_t tag) {
+  return tag & 7u;
+}
 
 }  // namespace evb

@@ -9,6 +9,7 @@
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/topology.hpp"
+#include "sim/exec/connections.hpp"
 #include "sim/exec/credit_network_adapter.hpp"
 #include "topo/platform_loader.hpp"
 
@@ -37,7 +38,8 @@ int run_sim_credit(const Config& config, const SimRequest& req, const Plugins& p
   if (placement.evm_shares_host)
     std::fprintf(stderr,
                  "evbench: sim: no host left for the dedicated EVM: it shares node 0's host\n");
-  simexec::CreditNetworkAdapter network(platform, platform.network);
+  simexec::CreditNetworkAdapter network(platform, platform.network,
+                                        simexec::Connections(placement.rank_host).lanes());
   RunOptions options;
   options.json_path = req.json;
   options.quiet = req.quiet;

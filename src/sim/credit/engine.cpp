@@ -30,18 +30,34 @@ NetworkParams checked(const topo::Platform& platform, const NetworkParams& p) {
   return p;
 }
 
+int checked_lanes(const topo::Platform& platform, int lanes) {
+  const uint64_t hosts = static_cast<uint64_t>(platform.host_count());
+  if (lanes < 1) throw Error("simnet: " + std::to_string(lanes) + " lanes: at least 1 is needed");
+  // The queue pairs of a host and the flows of the fair queues are indexed in 32 bits.
+  if (hosts * static_cast<uint64_t>(lanes) >= kNone ||
+      static_cast<uint64_t>(
+          platform.route_end(platform.host_count() - 1, platform.host_count() - 1) -
+          platform.route_begin(0, 0)) *
+              static_cast<uint64_t>(lanes) >=
+          kNone)
+    throw Error("simnet: " + std::to_string(lanes) + " lanes per host pair on " +
+                std::to_string(hosts) + " hosts need more than 32-bit queue indices");
+  return lanes;
+}
+
 }  // namespace
 
-Engine::Engine(const topo::Platform& platform, const NetworkParams& params)
+Engine::Engine(const topo::Platform& platform, const NetworkParams& params, int lanes)
     : platform_(platform),
       params_(checked(platform, params)),
       fabric_(platform, params_),
-      nics_(platform.host_count(), params.mtu_bytes),
-      queue_(static_cast<uint32_t>(platform.links.size() * 2)) {
-  if (params_.infinite_buffers) fair_.emplace(platform);
+      nics_(platform.host_count(), params.mtu_bytes, checked_lanes(platform, lanes)),
+      queue_(static_cast<uint32_t>(platform.links.size() * 2)),
+      lanes_(lanes) {
+  if (params_.infinite_buffers) fair_.emplace(platform, lanes_);
 }
 
-uint64_t Engine::send(int src, int dst, uint64_t bytes, int64_t now_ns) {
+uint64_t Engine::send(int src, int dst, uint64_t bytes, int64_t now_ns, int lane) {
   const int hosts = platform_.host_count();
   const auto fail = [&](const std::string& why) {
     throw Error("simnet: send(" + std::to_string(src) + " -> " + std::to_string(dst) + ", " +
@@ -50,6 +66,8 @@ uint64_t Engine::send(int src, int dst, uint64_t bytes, int64_t now_ns) {
   if (src < 0 || src >= hosts || dst < 0 || dst >= hosts)
     fail("no such host (" + std::to_string(hosts) + " hosts)");
   if (src == dst) fail("a message to itself");
+  if (lane < 0 || lane >= lanes_)
+    fail("no lane " + std::to_string(lane) + " (" + std::to_string(lanes_) + " lanes)");
   if (bytes == 0) fail("an empty message");
   const int64_t now_ps = to_ps(now_ns);
   if (now_ps < now_ps_)
@@ -63,7 +81,7 @@ uint64_t Engine::send(int src, int dst, uint64_t bytes, int64_t now_ns) {
   }
   const uint32_t m = messages_.acquire();
   const uint64_t id = next_id_++;
-  messages_[m] = Message{id, bytes, kNone, src, dst, bytes};
+  messages_[m] = Message{id, bytes, kNone, src, dst, static_cast<uint32_t>(lane), bytes};
   nics_.enqueue(src, m, messages_);
   ++in_flight_;
   try_start(platform_.host(src).uplink);
@@ -201,7 +219,7 @@ void Engine::arrive(int link) {
   }
   const int next = ch.hop[1];
   if (fair_) {
-    fair_->push(next, ch.hop + 1, c, chunks_);
+    fair_->push(next, ch.hop + 1, messages_[ch.message].lane, c, chunks_);
     try_start(next);
     return;
   }

@@ -23,9 +23,9 @@ namespace evb::simnet {
 
 class Engine {
  public:
-  Engine(const topo::Platform& platform, const NetworkParams& params);
+  Engine(const topo::Platform& platform, const NetworkParams& params, int lanes);
 
-  uint64_t send(int src, int dst, uint64_t bytes, int64_t now_ns);
+  uint64_t send(int src, int dst, uint64_t bytes, int64_t now_ns, int lane);
   int64_t next_event_ns() const;
   void advance(int64_t t_ns, std::vector<Delivery>& delivered);
 
@@ -59,6 +59,7 @@ class Engine {
   uint64_t events_ = 0;
   uint64_t next_id_ = 1;
   uint64_t in_flight_ = 0;
+  int lanes_ = 1;
   std::vector<Delivery>* out_ = nullptr;
   std::vector<Delivery> early_;  // delivered while send() caught the clock up
   mutable std::vector<LinkStats> stats_;

@@ -6,19 +6,20 @@
 namespace evb::simnet {
 
 struct CreditNetwork::Impl {
-  Impl(const topo::Platform& platform, const NetworkParams& params) : engine(platform, params) {}
+  Impl(const topo::Platform& platform, const NetworkParams& params, int lanes)
+      : engine(platform, params, lanes) {}
   Engine engine;
 };
 
-CreditNetwork::CreditNetwork(const topo::Platform& platform, const NetworkParams& params)
-    : impl_(new Impl(platform, params)) {}
+CreditNetwork::CreditNetwork(const topo::Platform& platform, const NetworkParams& params, int lanes)
+    : impl_(new Impl(platform, params, lanes)) {}
 
 CreditNetwork::~CreditNetwork() {
   delete impl_;
 }
 
-uint64_t CreditNetwork::send(int src, int dst, uint64_t bytes, int64_t now_ns) {
-  return impl_->engine.send(src, dst, bytes, now_ns);
+uint64_t CreditNetwork::send(int src, int dst, uint64_t bytes, int64_t now_ns, int lane) {
+  return impl_->engine.send(src, dst, bytes, now_ns, lane);
 }
 
 int64_t CreditNetwork::next_event_ns() const {

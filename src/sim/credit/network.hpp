@@ -8,10 +8,13 @@
 // The model (parameters in NetworkParams, read from the platform file's
 // `network:` section):
 //  - a message is cut into chunks of `chunk_bytes` (the last one shorter);
-//  - each host's NIC keeps one queue per destination (a queue pair) and
-//    serves the non-empty ones round-robin, a chunk at a time, onto its
-//    uplink at the link's bandwidth; a message's chunks leave in order, and
-//    the messages of one queue pair leave in the order they were sent;
+//  - a message travels on a connection: its source and destination hosts
+//    and a lane (0 .. lanes-1) telling apart the connections of one host
+//    pair (the ranks' pairs when several ranks share a host); each host's
+//    NIC keeps one queue per connection (a queue pair) and serves the
+//    non-empty ones round-robin, a chunk at a time, onto its uplink at the
+//    link's bandwidth; a message's chunks leave in order, and the messages
+//    of one queue pair leave in the order they were sent;
 //  - every link carries one chunk at a time at its bandwidth and adds its
 //    latency; a chunk moves onto a link only when the input buffer at the
 //    link's far end (per port, `buffer_bytes`) has room for it: link-level
@@ -34,7 +37,7 @@
 //  - infinite_buffers: no credit ever runs out (the bridge to a fluid model),
 //    and no chunk waits behind one bound for another output, whatever
 //    `queueing` says: each switch is output-queued, and each output serves
-//    the flows ((source, destination) host pairs) with a chunk waiting for
+//    the flows (connections: host pair and lane) with a chunk waiting for
 //    it round-robin, a chunk at a time (per-flow fair queueing, the packet
 //    analogue of max-min sharing), not its input ports;
 //  - the destination host's NIC takes chunks off its downlink without limit.
@@ -69,22 +72,24 @@ struct LinkStats {
 
 class CreditNetwork {
  public:
-  // `platform` must outlive the network (finish()ed: routes known). Throws
-  // evb::ConfigError naming the platform when a chunk is empty, longer than
-  // 1 GiB or (finite buffers) larger than a buffer, or a platform has fewer
-  // than 2 hosts.
-  CreditNetwork(const topo::Platform& platform, const NetworkParams& params);
+  // `platform` must outlive the network (finish()ed: routes known). `lanes`
+  // (>= 1): connections per host pair. Throws evb::ConfigError naming the
+  // platform when a chunk is empty, longer than 1 GiB or (finite buffers)
+  // larger than a buffer, or a platform has fewer than 2 hosts; evb::Error
+  // when `lanes` is below 1 or the queue pairs would not fit 32-bit indices.
+  CreditNetwork(const topo::Platform& platform, const NetworkParams& params, int lanes = 1);
   ~CreditNetwork();
   CreditNetwork(const CreditNetwork&) = delete;
   CreditNetwork& operator=(const CreditNetwork&) = delete;
 
-  // A message of `bytes` (>= 1) from host `src` to host `dst` (src != dst),
-  // handed to the source NIC at `now_ns`, which is never before the time
-  // of the last send() or advance(). Returns its id (1, 2, 3, ...). Events
-  // before `now_ns` that advance() has not run yet run first; what they
-  // deliver comes out of the next advance(). Throws evb::Error for a host out
-  // of range, src == dst, 0 bytes or a time in the past.
-  uint64_t send(int src, int dst, uint64_t bytes, int64_t now_ns);
+  // A message of `bytes` (>= 1) from host `src` to host `dst` (src != dst)
+  // on connection `lane` of the pair, handed to the source NIC at `now_ns`,
+  // which is never before the time of the last send() or advance(). Returns
+  // its id (1, 2, 3, ...). Events before `now_ns` that advance() has not run
+  // yet run first; what they deliver comes out of the next advance(). Throws
+  // evb::Error for a host or lane out of range, src == dst, 0 bytes or a
+  // time in the past.
+  uint64_t send(int src, int dst, uint64_t bytes, int64_t now_ns, int lane = 0);
 
   // The time of the next internal event; INT64_MAX when nothing is in flight
   // (the time of the last send() while deliveries wait for advance()).
@@ -92,8 +97,8 @@ class CreditNetwork {
 
   // Runs every internal event at or before `t_ns` (>= the last time given)
   // and appends each message delivered by then to `delivered`, in time order
-  // (ties in any order). Messages of one (src, dst) pair are delivered in
-  // the order they were sent.
+  // (ties in any order). Messages of one connection (src, dst, lane) are
+  // delivered in the order they were sent.
   void advance(int64_t t_ns, std::vector<Delivery>& delivered);
 
   const std::vector<LinkStats>& link_stats() const;

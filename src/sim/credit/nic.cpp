@@ -3,35 +3,37 @@
 
 namespace evb::simnet {
 
-bool Nics::small_head(const Nic& n, int dst, const Pool<Message>& messages) const {
-  const Queue& q = n.qp[dst];
-  if (q.empty() || mtu_ == 0) return false;
-  return messages[q.head].bytes <= mtu_;
+bool Nics::small_head(const Nic& n, uint32_t q, const Pool<Message>& messages) const {
+  const Queue& qp = n.qp[q];
+  if (qp.empty() || mtu_ == 0) return false;
+  return messages[qp.head].bytes <= mtu_;
 }
 
-void Nics::to_ring_back(Nic& n, int dst) {
+void Nics::to_ring_back(Nic& n, uint32_t q) {
   const uint32_t size = static_cast<uint32_t>(n.ring.size());
   const uint32_t back = n.ring_head + n.active;
-  n.ring[back >= size ? back - size : back] = dst;
+  n.ring[back >= size ? back - size : back] = q;
   ++n.active;
-  n.in_ring[dst] = 1;
+  n.in_ring[q] = 1;
 }
 
 void Nics::enqueue(int src, uint32_t m, Pool<Message>& messages) {
   Nic& n = nic_[src];
   if (n.qp.empty()) {
-    n.qp.assign(static_cast<size_t>(hosts_), Queue{});
-    n.ring.assign(static_cast<size_t>(hosts_), -1);
-    n.in_ring.assign(static_cast<size_t>(hosts_), 0);
+    const size_t pairs = static_cast<size_t>(hosts_) * static_cast<size_t>(lanes_);
+    n.qp.assign(pairs, Queue{});
+    n.ring.assign(pairs, kNone);
+    n.in_ring.assign(pairs, 0);
   }
-  const int dst = messages[m].dst;
-  Queue& q = n.qp[dst];
-  const bool was_empty = q.empty();
-  q.push(messages, m);
+  const uint32_t q =
+      static_cast<uint32_t>(messages[m].dst) * static_cast<uint32_t>(lanes_) + messages[m].lane;
+  Queue& qp = n.qp[q];
+  const bool was_empty = qp.empty();
+  qp.push(messages, m);
   ++n.queued;
   if (!was_empty) return;
-  if (!n.in_ring[dst]) to_ring_back(n, dst);
-  if (small_head(n, dst, messages)) n.express.push_back(dst);
+  if (!n.in_ring[q]) to_ring_back(n, q);
+  if (small_head(n, q, messages)) n.express.push_back(q);
 }
 
 uint32_t Nics::front(int src, const Pool<Message>& messages) {
@@ -57,25 +59,25 @@ void Nics::served(int src, bool message_done, Pool<Message>& messages) {
   Nic& n = nic_[src];
   if (n.from_express) {
     // A message of at most one MTU, but perhaps several chunks of a tiny chunk size.
-    const int dst = n.express.front();
+    const uint32_t q = n.express.front();
     if (!message_done) return;
     n.express.pop_front();
-    n.qp[dst].pop(messages);
+    n.qp[q].pop(messages);
     --n.queued;
-    if (small_head(n, dst, messages)) n.express.push_back(dst);
+    if (small_head(n, q, messages)) n.express.push_back(q);
     return;  // its ring entry stays where it was (skipped when empty)
   }
-  const int dst = n.ring[n.ring_head];
+  const uint32_t q = n.ring[n.ring_head];
   const uint32_t size = static_cast<uint32_t>(n.ring.size());
   n.ring_head = n.ring_head + 1 == size ? 0 : n.ring_head + 1;
   --n.active;
-  n.in_ring[dst] = 0;
+  n.in_ring[q] = 0;
   if (message_done) {
-    n.qp[dst].pop(messages);
+    n.qp[q].pop(messages);
     --n.queued;
-    if (small_head(n, dst, messages)) n.express.push_back(dst);
+    if (small_head(n, q, messages)) n.express.push_back(q);
   }
-  if (!n.qp[dst].empty()) to_ring_back(n, dst);
+  if (!n.qp[q].empty()) to_ring_back(n, q);
 }
 
 }  // namespace evb::simnet

@@ -1,6 +1,7 @@
 #pragma once
 // The source side of every host's NIC in the credit model: one queue pair
-// (a FIFO of messages) per destination, served round-robin a chunk at a
+// (a FIFO of messages) per connection (destination host and lane, the
+// index destination * lanes + lane), served round-robin a chunk at a
 // time. The active queue pairs of a host wait in a ring in the order they
 // became non-empty; serving one moves it to the back. A queue pair whose
 // head is a message of at most one MTU (`mtu` bytes, 0: none) also waits in
@@ -21,9 +22,11 @@ namespace evb::simnet {
 
 class Nics {
  public:
-  Nics(int hosts, uint64_t mtu) : hosts_(hosts), mtu_(mtu), nic_(static_cast<size_t>(hosts)) {}
+  Nics(int hosts, uint64_t mtu, int lanes)
+      : hosts_(hosts), lanes_(lanes), mtu_(mtu), nic_(static_cast<size_t>(hosts)) {}
 
-  // Message slot `m` (to messages[m].dst) joins its queue pair at `src`.
+  // Message slot `m` (to messages[m].dst on messages[m].lane) joins its
+  // queue pair at `src`.
   void enqueue(int src, uint32_t m, Pool<Message>& messages);
   bool idle(int src) const { return nic_[src].queued == 0; }
   // The message whose chunk goes next: the head of the express FIFO's front
@@ -37,18 +40,19 @@ class Nics {
 
  private:
   struct Nic {
-    std::vector<Queue> qp;         // per destination host
-    std::vector<int> ring;         // destinations with messages, circular
-    std::vector<uint8_t> in_ring;  // by destination
+    std::vector<Queue> qp;         // per connection (destination host, lane)
+    std::vector<uint32_t> ring;    // queue pairs with messages, circular
+    std::vector<uint8_t> in_ring;  // by queue pair
     uint32_t ring_head = 0;        // index of the front in `ring`
     uint32_t active = 0;           // entries in the ring
     uint64_t queued = 0;           // messages not yet wholly cut into chunks
-    std::deque<int> express;       // destinations whose head is at most one MTU
+    std::deque<uint32_t> express;  // queue pairs whose head is at most one MTU
     bool from_express = false;     // front() answered from `express`
   };
-  bool small_head(const Nic& n, int dst, const Pool<Message>& messages) const;
-  void to_ring_back(Nic& n, int dst);
+  bool small_head(const Nic& n, uint32_t q, const Pool<Message>& messages) const;
+  void to_ring_back(Nic& n, uint32_t q);
   int hosts_;
+  int lanes_;
   uint64_t mtu_;
   std::vector<Nic> nic_;
 };

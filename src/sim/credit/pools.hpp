@@ -18,6 +18,7 @@ struct Message {
   uint32_t next = kNone;  // next message of its queue pair
   int src = -1;
   int dst = -1;
+  uint32_t lane = 0;   // the connection of the (src, dst) pair it travels on
   uint64_t bytes = 0;  // its whole length
 };
 

@@ -8,11 +8,12 @@ namespace evb::simexec {
 
 class CreditNetworkAdapter final : public Network {
  public:
-  CreditNetworkAdapter(const topo::Platform& platform, const simnet::NetworkParams& params)
-      : net_(platform, params) {}
-  uint64_t send(int src_host, int dst_host, uint64_t bytes, int64_t now_ns) override {
+  CreditNetworkAdapter(const topo::Platform& platform, const simnet::NetworkParams& params,
+                       int lanes)
+      : net_(platform, params, lanes) {}
+  uint64_t send(int src_host, int dst_host, uint64_t bytes, int64_t now_ns, int lane) override {
     ++messages_;
-    return net_.send(src_host, dst_host, bytes, now_ns);
+    return net_.send(src_host, dst_host, bytes, now_ns, lane);
   }
   int64_t next_event_ns() const override { return net_.next_event_ns(); }
   void advance(int64_t t_ns, std::vector<simnet::Delivery>& delivered) override {

@@ -12,7 +12,7 @@ constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
 }
 
 World::World(std::vector<int> rank_host, Network& network)
-    : rank_host_(std::move(rank_host)), network_(network) {
+    : rank_host_(std::move(rank_host)), connections_(rank_host_), network_(network) {
   const size_t n = rank_host_.size();
   sinks_.assign(n, nullptr);
   blocked_.assign(n, 0);
@@ -106,7 +106,8 @@ void World::transmit(Message m) {
     key = next_local_key_++;
     local_ready_.push_back(key);
   } else {
-    key = network_.send(src_host, dst_host, std::max<uint64_t>(m.bytes, 1), now_);
+    key = network_.send(src_host, dst_host, std::max<uint64_t>(m.bytes, 1), now_,
+                        connections_.lane(m));
   }
   in_flight_.emplace(key, m);
 }

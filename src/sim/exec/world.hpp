@@ -14,7 +14,9 @@
 // Messages (sim/exec/message.hpp) are the drivers' sends and writes; the
 // world hands each to the network (or, between ranks on one host, delivers
 // it at once) and, when its last byte arrives, to the MessageSink of the
-// destination rank and then of the source.
+// destination rank and then of the source. Each rank pair's messages travel
+// on a connection of their own (connections.hpp); the network must have
+// Connections(rank_host).lanes() lanes.
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -26,16 +28,18 @@
 #include "core/error.hpp"
 #include "core/sim_context.hpp"
 #include "sim/credit/network.hpp"
+#include "sim/exec/connections.hpp"
 #include "sim/exec/fiber.hpp"
 #include "sim/exec/message.hpp"
 
 namespace evb::simexec {
 
-// What carries messages between hosts: CreditNetwork's shape.
+// What carries messages between hosts: CreditNetwork's shape (`lane`: the
+// connection of the host pair, Connections::lane).
 class Network {
  public:
   virtual ~Network() = default;
-  virtual uint64_t send(int src_host, int dst_host, uint64_t bytes, int64_t now_ns) = 0;
+  virtual uint64_t send(int src_host, int dst_host, uint64_t bytes, int64_t now_ns, int lane) = 0;
   virtual int64_t next_event_ns() const = 0;
   virtual void advance(int64_t t_ns, std::vector<simnet::Delivery>& delivered) = 0;
 };
@@ -113,6 +117,7 @@ class World : public SimContext {
   [[noreturn]] void stalled() const;
 
   std::vector<int> rank_host_;
+  Connections connections_;
   Network& network_;
   int64_t now_ = 0;
   int current_ = -1;

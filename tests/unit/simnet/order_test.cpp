@@ -1,11 +1,11 @@
-// Test 5: messages of one (src, dst) pair are delivered in the order they
-// were sent, deliveries come out in time order, and the same inputs give the
+// Test 5: messages of one connection (src, dst, lane) are delivered in the
+// order they were sent, deliveries come out in time order, and the same inputs give the
 // same outputs (deliveries, events, link figures).
 #include <gtest/gtest.h>
 
 #include <map>
 #include <random>
-#include <utility>
+#include <tuple>
 #include <vector>
 
 #include "simnet_util.hpp"
@@ -15,23 +15,25 @@ namespace {
 
 struct Outcome {
   std::vector<Delivery> delivered;
-  std::vector<std::pair<int, int>> pair_of;  // message id -> (src, dst)
-  std::vector<int64_t> sent_at;              // message id -> send time
+  std::vector<std::tuple<int, int, int>> pair_of;  // message id -> (src, dst, lane)
+  std::vector<int64_t> sent_at;                    // message id -> send time
   uint64_t events = 0;
   std::vector<LinkStats> links;
 };
 
 // 3000 messages of 1 B .. 1 MiB between random hosts of the mis-cabled
-// 64-host tree, sent at random times while the network runs.
+// 64-host tree on 3 lanes, sent at random times while the network runs.
 Outcome random_traffic(const NetworkParams& params, uint64_t seed) {
   const topo::Platform p = shipped("miscabled-64.yaml");
-  CreditNetwork net(p, params);
+  constexpr int kLanes = 3;
+  CreditNetwork net(p, params, kLanes);
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<int> host(0, p.host_count() - 1);
   std::uniform_int_distribution<uint64_t> size(1, 1 << 20);
+  std::uniform_int_distribution<int> lane(0, kLanes - 1);
   std::exponential_distribution<double> gap(1.0 / 500);  // ns
   Outcome o;
-  o.pair_of.emplace_back(-1, -1);
+  o.pair_of.emplace_back(-1, -1, -1);
   o.sent_at.push_back(-1);
   int64_t now = 0;
   for (int i = 0; i < 3000; ++i) {
@@ -42,9 +44,10 @@ Outcome random_traffic(const NetworkParams& params, uint64_t seed) {
     const int src = host(rng);
     int dst = host(rng);
     if (dst == src) dst = (dst + 1) % p.host_count();
-    const uint64_t id = net.send(src, dst, size(rng), now);
+    const int l = lane(rng);
+    const uint64_t id = net.send(src, dst, size(rng), now, l);
     EXPECT_EQ(id, o.pair_of.size());
-    o.pair_of.emplace_back(src, dst);
+    o.pair_of.emplace_back(src, dst, l);
     o.sent_at.push_back(now);
   }
   const auto rest = drain(net);
@@ -58,7 +61,7 @@ Outcome random_traffic(const NetworkParams& params, uint64_t seed) {
 void expect_ordered(const Outcome& o) {
   ASSERT_EQ(o.delivered.size(), o.pair_of.size() - 1);
   std::vector<bool> seen(o.pair_of.size(), false);
-  std::map<std::pair<int, int>, uint64_t> last_of_pair;
+  std::map<std::tuple<int, int, int>, uint64_t> last_of_pair;
   int64_t last_time = 0;
   for (const Delivery& d : o.delivered) {
     ASSERT_LT(d.message, seen.size());
@@ -68,8 +71,9 @@ void expect_ordered(const Outcome& o) {
     last_time = d.time_ns;
     EXPECT_GT(d.time_ns, o.sent_at[d.message]);
     uint64_t& last = last_of_pair[o.pair_of[d.message]];
-    EXPECT_GT(d.message, last) << "pair " << o.pair_of[d.message].first << " -> "
-                               << o.pair_of[d.message].second << " out of order";
+    const auto [src, dst, lane] = o.pair_of[d.message];
+    EXPECT_GT(d.message, last) << "connection " << src << " -> " << dst << " lane " << lane
+                               << " out of order";
     last = d.message;
   }
 }

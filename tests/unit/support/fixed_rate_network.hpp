@@ -16,7 +16,7 @@ class FixedRateNetwork : public simexec::Network {
  public:
   static constexpr int64_t kLatency = 1000;  // ns; then 1 ns per byte
 
-  uint64_t send(int, int, uint64_t bytes, int64_t now) override {
+  uint64_t send(int, int, uint64_t bytes, int64_t now, int) override {
     const uint64_t id = next_++;
     due_.emplace(std::make_pair(now + kLatency + static_cast<int64_t>(bytes), id), id);
     return id;
