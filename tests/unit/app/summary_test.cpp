@@ -181,7 +181,7 @@ TEST(Summary, OneNodeScanHeadlineIsFlaggedAsALocalCopy) {
 
 // Event builders: the network figure counts what the BUs booked as coming
 // from other nodes.
-TEST(Summary, EventBuilderNetworkFigureLeavesTheOwnFragmentOut) {
+TEST(Summary, EventBuildingNetworkFigureLeavesTheOwnFragmentOut) {
   Config c = noevm(10);
   c.events = 0;
   c.duration_s = 1;
