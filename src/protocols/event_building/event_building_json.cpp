@@ -126,7 +126,7 @@ void EventBuildingReport::results_fields(JsonWriter& w, const Config& c, const T
   own.max_ms = s.max_ms;
   write_figures(w, s, own);
   w.begin_object("integrity");
-  write_integrity_counters(w, s, {s.incomplete, s.lost, s.duplicate_events, s.ring_overrun});
+  write_integrity_counters(w, s, event_losses(s));
   // off: header checks only (verify.payload; `evbench sim` shares payloads).
   w.value("payload_checks", std::string(payload_checks(c) ? "on" : "off"));
   w.value("incomplete_lost_peer", s.incomplete_lost_peer);
@@ -154,9 +154,7 @@ void EventBuildingReport::results_fields(JsonWriter& w, const Config& c, const T
   }
   w.end_array();
   phase_fields(w, s);
-  write_bounds(
-      w, {s.fu_processed, s.fu_accepted, s.max_requests_in_flight, s.max_events_in_flight,
-          s.max_outstanding_per_bu, s.ring_slots, s.max_events_held, s.assignments_held_back});
+  write_bounds(w, event_bounds(s));
   w.value("samples_from", s.samples_from);
   write_samples(w, c, s.sample_bytes, s.sample_events);
 }

@@ -209,8 +209,7 @@ Verdict EventBuildingReport::verdict(const Summary& summary) const {
 
 std::vector<std::string> EventBuildingReport::errors(const Summary& summary) const {
   const auto& s = summary_as<EventBuildingSummary>(summary);
-  std::vector<std::string> out = integrity_errors(
-      s, integrity_ok(s), {s.incomplete, s.lost, s.duplicate_events, s.ring_overrun});
+  std::vector<std::string> out = integrity_errors(s, integrity_ok(s), event_losses(s));
   if (data_source_lost(s)) out.push_back("data source lost: " + data_source_loss(s));
   return out;
 }

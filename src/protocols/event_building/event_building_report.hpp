@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "protocols/api/protocol_report.hpp"
+#include "protocols/api/report_parts.hpp"
 #include "protocols/event_building/event_building_summary.hpp"
 
 namespace evb {
@@ -32,6 +33,11 @@ class EventBuildingReport final : public ProtocolReport {
   void results_fields(JsonWriter& w, const Config& config, const Topology& topo, const Summary& s,
                       const ReportContext& context) const override;
 };
+
+// The summary's figures as the shared report parts take them: the events
+// it lost (stderr, results.integrity), filter units and bounds.
+EventLosses event_losses(const EventBuildingSummary& s);
+EventBounds event_bounds(const EventBuildingSummary& s);
 
 // What was lost: "RU 3 (rank 3) at 2.00 s, 12 events incomplete, assignment
 // stopped at 2.01 s" (empty when no data source was lost).

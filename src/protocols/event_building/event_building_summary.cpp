@@ -153,6 +153,24 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
 
 }  // namespace
 
+EventLosses event_losses(const EventBuildingSummary& s) {
+  return {.incomplete = s.incomplete,
+          .lost = s.lost,
+          .built_twice = s.duplicate_events,
+          .ring_overruns = s.ring_overrun};
+}
+
+EventBounds event_bounds(const EventBuildingSummary& s) {
+  return {.fu_processed = s.fu_processed,
+          .fu_accepted = s.fu_accepted,
+          .max_requests_in_flight = s.max_requests_in_flight,
+          .max_events_in_flight = s.max_events_in_flight,
+          .max_outstanding_per_bu = s.max_outstanding_per_bu,
+          .ring_slots = s.ring_slots,
+          .max_events_held = s.max_events_held,
+          .assignments_held_back = s.assignments_held_back};
+}
+
 std::unique_ptr<Summary> EventBuildingReport::summarize(const Config& c, const Topology& t,
                                                         const std::vector<RankStats>& ranks,
                                                         bool) const {
