@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <optional>
 
 #include "apps/evbench/host_load_report.hpp"
@@ -68,9 +69,6 @@ void print_table(const ProtocolReport& report, const Config& c, const Topology& 
     std::printf("# %s\n", line.c_str());
   if (const std::string line = host_load_line(load); !line.empty())
     std::printf("# %s\n", line.c_str());
-  if (s.warmup_ignored)
-    std::printf("# every event finished within the warm-up (%.2f s): the whole run is measured\n",
-                c.warmup_s);
   report.print_body(stdout, c, s, context);
   std::printf("# %s\n", footer(report.verdict(s)).c_str());
   std::fflush(stdout);
@@ -156,7 +154,10 @@ std::string results_json(const ProtocolFactory& protocol, const Config& c, const
 int report_run(const ProtocolFactory& protocol, const Config& initial, const Topology& t,
                const std::vector<RankStats>& ranks, const RunOptions& o, const DriverProbe& probe) {
   const ProtocolReport& report = *protocol.report;
-  const Summary s = report.summarize(initial, t, ranks, !o.simulated_platform.empty());
+  // The protocol's own kind of summary: only its report reads past Summary.
+  const std::unique_ptr<Summary> summary =
+      report.summarize(initial, t, ranks, !o.simulated_platform.empty());
+  const Summary& s = *summary;
   // A steered run is shown with the knobs it ended with; the ones it began
   // with are in the summary's phases and results.control_initial.
   const Config c = report.as_ended(initial, s);

@@ -7,6 +7,7 @@
 // (docs/METRICS.md). EventBuildingReport (protocols/event_building) and
 // MicrobenchReport (protocols/microbench) implement it.
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -40,15 +41,18 @@ struct Verdict {
 };
 
 // One protocol family's share of the report; stateless, so one instance
-// serves every run.
+// serves every run. The summary it makes is its family's own kind
+// (EventBuildingSummary, MicrobenchSummary), which every other member reads
+// back as that kind (summary_as): the app passes it on as a Summary.
 class ProtocolReport {
  public:
   virtual ~ProtocolReport() = default;
 
   // Rank 0's figures from every rank's statistics (a lost rank sent none);
   // `simulated`: the ranks ran under `evbench sim`.
-  virtual Summary summarize(const Config& config, const Topology& topo,
-                            const std::vector<RankStats>& ranks, bool simulated) const = 0;
+  virtual std::unique_ptr<Summary> summarize(const Config& config, const Topology& topo,
+                                             const std::vector<RankStats>& ranks,
+                                             bool simulated) const = 0;
 
   // The configuration as the run ended, which the table's header and the
   // JSON's config show: `config` with the run-time changes the summary

@@ -45,15 +45,13 @@ std::string human_size(uint64_t b) {
   return buf;
 }
 
-Summary begin_summary(const Topology& t, const std::vector<RankStats>& ranks) {
-  Summary s;
+void begin_summary(Summary& s, const Topology& t, const std::vector<RankStats>& ranks) {
   s.ranks_lost = t.nprocs - static_cast<int>(ranks.size());
   std::vector<uint8_t> present(static_cast<size_t>(t.nprocs), 0);
   for (const RankStats& r : ranks)
     if (r.rank >= 0 && r.rank < t.nprocs) present[static_cast<size_t>(r.rank)] = 1;
   for (int q = 0; q < t.nprocs; ++q)
     if (!present[static_cast<size_t>(q)]) s.lost_ranks.push_back(q);
-  return s;
 }
 
 void finish_summary(Summary& s, const std::vector<RankStats>& ranks) {
@@ -114,7 +112,7 @@ std::string integrity_failures(const Summary& s, bool ok) {
   return out;
 }
 
-std::vector<std::string> integrity_errors(const Summary& s, bool ok) {
+std::vector<std::string> integrity_errors(const Summary& s, bool ok, const EventLosses& losses) {
   if (ok) return {};
   char buf[512];
   std::snprintf(buf, sizeof buf,
@@ -123,16 +121,17 @@ std::vector<std::string> integrity_errors(const Summary& s, bool ok) {
                 static_cast<unsigned long long>(s.integrity.corrupt),
                 static_cast<unsigned long long>(s.integrity.out_of_sync),
                 static_cast<unsigned long long>(s.integrity.duplicate),
-                static_cast<unsigned long long>(s.incomplete),
-                static_cast<unsigned long long>(s.lost),
-                static_cast<unsigned long long>(s.duplicate_events),
-                static_cast<unsigned long long>(s.ring_overrun));
+                static_cast<unsigned long long>(losses.incomplete),
+                static_cast<unsigned long long>(losses.lost),
+                static_cast<unsigned long long>(losses.built_twice),
+                static_cast<unsigned long long>(losses.ring_overruns));
   std::vector<std::string> out{buf};
   if (!s.integrity_problem.empty()) out.push_back("first problem: " + s.integrity_problem);
   return out;
 }
 
-void write_loss_fields(JsonWriter& w, const Summary& s, const std::vector<FailureRecord>& lost) {
+void write_loss_fields(JsonWriter& w, const std::vector<FailureRecord>& lost,
+                       double assign_stopped_at_s) {
   // The RUs lost under on_failure exclude (status data_source_lost): each
   // with its rank and when it was lost; the events left incomplete for lack
   // of them are integrity.incomplete_lost_peer.
@@ -146,8 +145,8 @@ void write_loss_fields(JsonWriter& w, const Summary& s, const std::vector<Failur
     w.end_object();
   }
   w.end_array();
-  if (s.assign_stopped_at_s >= 0)
-    w.value("assign_stopped_at_s", s.assign_stopped_at_s);
+  if (assign_stopped_at_s >= 0)
+    w.value("assign_stopped_at_s", assign_stopped_at_s);
   else
     w.raw("assign_stopped_at_s", "null");
 }
@@ -164,15 +163,15 @@ void write_per_node(JsonWriter& w, double lo, double avg, double hi,
   w.end_array();
 }
 
-void write_figures(JsonWriter& w, const Summary& s) {
+void write_figures(JsonWriter& w, const Summary& s, const OwnFigures& own) {
   w.value("window_s", s.window_s);
   w.value("warmup_s", s.warmup_s);
-  w.value("warmup_ignored", s.warmup_ignored);
-  w.value("headline_local_copy", s.headline_local_copy);
+  w.value("warmup_ignored", own.warmup_ignored);
+  w.value("headline_local_copy", own.headline_local_copy);
   w.value("events_built", s.events_built);
   w.value("events_assigned", s.events_assigned);
   w.value("events_per_second", s.events_per_second);
-  w.value("fragments_in_place", s.fragments_in_place);
+  w.value("fragments_in_place", own.fragments_in_place);
   w.begin_object("bandwidth_gbps");
   write_per_node(w, s.min_gbps, s.avg_gbps, s.max_gbps, s.per_node_gbps);
   w.value("aggregate", s.aggregate_gbps);
@@ -183,25 +182,25 @@ void write_figures(JsonWriter& w, const Summary& s) {
   w.value("aggregate", s.network_aggregate_gbps);
   w.end_object();
   // Event builders: fragment bytes as they arrived in the window.
-  if (!s.arrival_per_node_gbps.empty()) {
+  if (own.arrivals && !own.arrivals->per_node.empty()) {
+    const NodeRates& a = *own.arrivals;
     w.begin_object("arrivals");
-    write_per_node(w, s.arrival_min_gbps, s.arrival_avg_gbps, s.arrival_max_gbps,
-                   s.arrival_per_node_gbps);
-    w.value("aggregate", s.arrival_aggregate_gbps);
+    write_per_node(w, a.min, a.avg, a.max, a.per_node);
+    w.value("aggregate", a.aggregate);
     w.end_object();
   }
   w.end_object();
   w.begin_object("latency_ms");
-  w.value("p50", s.p50_ms);
-  w.value("p99", s.p99_ms);
-  w.value("max", s.max_ms);
+  w.value("p50", own.p50_ms);
+  w.value("p99", own.p99_ms);
+  w.value("max", own.max_ms);
   w.end_object();
 }
 
-void write_integrity_counters(JsonWriter& w, const Summary& s) {
-  w.value("incomplete", s.incomplete);
-  w.value("lost", s.lost);
-  w.value("duplicate_events", s.duplicate_events);
+void write_integrity_counters(JsonWriter& w, const Summary& s, const EventLosses& losses) {
+  w.value("incomplete", losses.incomplete);
+  w.value("lost", losses.lost);
+  w.value("duplicate_events", losses.built_twice);
   w.value("duplicate", s.integrity.duplicate);
   w.value("corrupt", s.integrity.corrupt);
   w.value("corrupt_events", s.integrity.bad_events);
@@ -247,30 +246,31 @@ void write_corrupt_fault(JsonWriter& w, const Config& c, const Summary& s) {
   w.end_object();
 }
 
-void write_bounds(JsonWriter& w, const Summary& s) {
+void write_bounds(JsonWriter& w, const EventBounds& b) {
   w.begin_object("filter_units");
-  w.value("events_processed", s.fu_processed);
-  w.value("events_accepted", s.fu_accepted);
+  w.value("events_processed", b.fu_processed);
+  w.value("events_accepted", b.fu_accepted);
   w.end_object();
   w.begin_object("bounds");
-  w.value("max_requests_in_flight_per_credit", s.max_requests_in_flight);
-  w.value("max_events_in_flight_per_bu", s.max_events_in_flight);
-  w.value("max_events_assigned_per_bu", s.max_outstanding_per_bu);
-  w.value("ru_ring_slots", s.ring_slots);
-  w.value("max_events_held_per_ru", s.max_events_held);
-  w.value("assignments_held_back", s.assignments_held_back);
+  w.value("max_requests_in_flight_per_credit", b.max_requests_in_flight);
+  w.value("max_events_in_flight_per_bu", b.max_events_in_flight);
+  w.value("max_events_assigned_per_bu", b.max_outstanding_per_bu);
+  w.value("ru_ring_slots", b.ring_slots);
+  w.value("max_events_held_per_ru", b.max_events_held);
+  w.value("assignments_held_back", b.assignments_held_back);
   w.end_object();
 }
 
-void write_samples(JsonWriter& w, const Config& c, const Summary& s) {
+void write_samples(JsonWriter& w, const Config& c, const std::vector<uint64_t>& bytes,
+                   const std::vector<uint64_t>& events) {
   w.begin_array("samples");
-  for (size_t k = 0; k < s.sample_bytes.size(); ++k) {
+  for (size_t k = 0; k < bytes.size(); ++k) {
     const double t_end = (k + 1) * c.report_interval_s;
     w.begin_object();
     w.value("t_s", t_end);
     w.value("warmup", t_end <= c.warmup_s);
-    w.value("events_per_second", s.sample_events[k] / c.report_interval_s);
-    w.value("aggregate_gbps", s.sample_bytes[k] * 8.0 / c.report_interval_s / 1e9);
+    w.value("events_per_second", events[k] / c.report_interval_s);
+    w.value("aggregate_gbps", bytes[k] * 8.0 / c.report_interval_s / 1e9);
     w.end_object();
   }
   w.end_array();

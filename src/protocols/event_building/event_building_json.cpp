@@ -13,7 +13,8 @@ namespace {
 
 // One entry per configured stall, delay, kill or desync: its unit and rank,
 // and for a fault that ends, how the aggregate recovered.
-void fault_entries(JsonWriter& w, const Config& c, const Topology& t, const Summary& s) {
+void fault_entries(JsonWriter& w, const Config& c, const Topology& t,
+                   const EventBuildingSummary& s) {
   for (const FaultSpec& f : c.faults) {
     if (f.kind == FaultSpec::Kind::corrupt) continue;  // write_corrupt_fault's entry
     w.begin_object();
@@ -36,7 +37,7 @@ void fault_entries(JsonWriter& w, const Config& c, const Topology& t, const Summ
 
 // What the EVM saw: one entry per lost or excluded peer, with what became
 // of its events and how the aggregate recovered.
-void failure_entries(JsonWriter& w, const Summary& s) {
+void failure_entries(JsonWriter& w, const EventBuildingSummary& s) {
   for (const FailureRecord& f : s.failures) {
     w.begin_object();
     w.value("kind", f.cause == "silent"        ? "excluded_silent"
@@ -49,7 +50,7 @@ void failure_entries(JsonWriter& w, const Summary& s) {
     w.value("time_to_detect_s", f.detected_at_s - f.lost_at_s);
     w.value("events_reassigned", f.reassigned);
     if (!f.action.empty()) w.value("action", f.action);  // reassigned, masked, stopped
-    if (f.unit.rfind("BU", 0) == 0) {
+    if (f.bu >= 0) {
       if (f.recovered_at_s >= 0)
         w.value("time_to_rebuild_s", f.recovered_at_s - f.detected_at_s);
       else
@@ -89,7 +90,7 @@ void knobs_json(JsonWriter& w, const std::string& name, const ControlKnobs& k,
 
 // A steered run: the knobs it started with, and its window split at each
 // change (results.phases; empty without changes).
-void phase_fields(JsonWriter& w, const Summary& s) {
+void phase_fields(JsonWriter& w, const EventBuildingSummary& s) {
   knobs_json(w, "control_initial", s.control_initial, {});
   const std::vector<std::string> steered = steered_knobs(s.control);
   w.begin_array("phases");
@@ -108,15 +109,24 @@ void phase_fields(JsonWriter& w, const Summary& s) {
 
 }  // namespace
 
-void EventBuildingReport::status_fields(JsonWriter& w, const Summary& s) const {
-  write_loss_fields(w, s, lost_data_sources(s));
+void EventBuildingReport::status_fields(JsonWriter& w, const Summary& summary) const {
+  const auto& s = summary_as<EventBuildingSummary>(summary);
+  write_loss_fields(w, lost_data_sources(s), s.assign_stopped_at_s);
 }
 
 void EventBuildingReport::results_fields(JsonWriter& w, const Config& c, const Topology& t,
-                                         const Summary& s, const ReportContext&) const {
-  write_figures(w, s);
+                                         const Summary& summary, const ReportContext&) const {
+  const auto& s = summary_as<EventBuildingSummary>(summary);
+  OwnFigures own;
+  own.warmup_ignored = s.warmup_ignored;
+  own.fragments_in_place = s.fragments_in_place;
+  own.arrivals = &s.arrivals;
+  own.p50_ms = s.p50_ms;
+  own.p99_ms = s.p99_ms;
+  own.max_ms = s.max_ms;
+  write_figures(w, s, own);
   w.begin_object("integrity");
-  write_integrity_counters(w, s);
+  write_integrity_counters(w, s, event_losses(s));
   // off: header checks only (verify.payload; `evbench sim` shares payloads).
   w.value("payload_checks", std::string(payload_checks(c) ? "on" : "off"));
   w.value("incomplete_lost_peer", s.incomplete_lost_peer);
@@ -144,9 +154,9 @@ void EventBuildingReport::results_fields(JsonWriter& w, const Config& c, const T
   }
   w.end_array();
   phase_fields(w, s);
-  write_bounds(w, s);
+  write_bounds(w, event_bounds(s));
   w.value("samples_from", s.samples_from);
-  write_samples(w, c, s);
+  write_samples(w, c, s.sample_bytes, s.sample_events);
 }
 
 }  // namespace evb

@@ -31,10 +31,10 @@ void check_driver_limits(const Config& c, const Driver& driver) {
 
 }  // namespace
 
-void build_event_builder(EventBuilderRank& out, Engine& engine, Bootstrap& boot,
-                         const Topology& topo, RankStats& stats, bool quiet,
-                         const ProtocolAgents& make, const std::string& keep_dir,
-                         MonitorState* monitor, const MonitorLabels& labels) {
+void build_event_building_rank(EventBuildingRank& out, Engine& engine, Bootstrap& boot,
+                               const Topology& topo, RankStats& stats, bool quiet,
+                               const ProtocolAgents& make, const std::string& keep_dir,
+                               MonitorState* monitor, const MonitorLabels& labels) {
   const Config& config = engine.config();
   Driver& driver = engine.driver();
   const RankRoles& me = topo.ranks.at(engine.rank());

@@ -26,7 +26,7 @@ namespace evb {
 // Units, registrations and agents hosted by one rank, kept alive for the run
 // (members are destroyed in reverse order: agents, then registrations, then
 // the memory they cover).
-struct EventBuilderRank {
+struct EventBuildingRank {
   std::unique_ptr<ReadoutUnit> ru;
   std::unique_ptr<BuilderUnit> bu;
   std::unique_ptr<FilterUnits> fus;
@@ -65,9 +65,9 @@ ProtocolAgents agents_of(bool pulls) {
 // `keep_dir`: where a BU keeps a fragment it finds out of sync ("": here).
 // With monitor.port set, every rank gets a MonitorReporter and the EVM's
 // rank a MonitorHub publishing into `monitor` (its state; null elsewhere).
-void build_event_builder(EventBuilderRank& out, Engine& engine, Bootstrap& boot,
-                         const Topology& topo, RankStats& stats, bool quiet,
-                         const ProtocolAgents& make, const std::string& keep_dir = "",
-                         MonitorState* monitor = nullptr, const MonitorLabels& labels = {});
+void build_event_building_rank(EventBuildingRank& out, Engine& engine, Bootstrap& boot,
+                               const Topology& topo, RankStats& stats, bool quiet,
+                               const ProtocolAgents& make, const std::string& keep_dir = "",
+                               MonitorState* monitor = nullptr, const MonitorLabels& labels = {});
 
 }  // namespace evb

@@ -20,7 +20,7 @@ std::string rank_list(const std::vector<int>& ranks) {
 
 // One line per run-time change ("# control at 2.80 s: parallel 1 (from event
 // 68606)"), then the session as a `control:` list to replay it.
-void print_control(std::FILE* out, const Summary& s) {
+void print_control(std::FILE* out, const EventBuildingSummary& s) {
   if (s.control.empty()) return;
   std::string replay;
   for (const ControlRecord& r : s.control) {
@@ -39,7 +39,7 @@ void print_control(std::FILE* out, const Summary& s) {
 // the knobs that changed as they stood then and its figures as the
 // headline computes them ("  0.00-1.20 s  parallel=4  12.345 Gb/s per node
 // ...").
-void print_phases(std::FILE* out, const Summary& s) {
+void print_phases(std::FILE* out, const EventBuildingSummary& s) {
   if (s.phases.empty()) return;
   const std::vector<std::string> knobs = steered_knobs(s.control);
   std::fprintf(out,
@@ -53,7 +53,7 @@ void print_phases(std::FILE* out, const Summary& s) {
 
 // One line per peer the EVM lost or excluded, with what became of its
 // events and how the aggregate recovered; one per stall or delay fault.
-void print_failures(std::FILE* out, const Config& c, const Summary& s) {
+void print_failures(std::FILE* out, const Config& c, const EventBuildingSummary& s) {
   for (const FailureRecord& f : s.failures) {
     if (f.action == "masked") {  // "# RU 2 (rank 2) lost at 2.00 s: masked; 8123 events ..."
       std::fprintf(out, "# %s (rank %d) lost at %.2f s, detected after %.2f s: masked%s",
@@ -69,7 +69,7 @@ void print_failures(std::FILE* out, const Config& c, const Summary& s) {
                                             : "lost at",
                  f.lost_at_s, f.detected_at_s - f.lost_at_s,
                  static_cast<unsigned long long>(f.reassigned));
-    if (f.unit.rfind("BU", 0) != 0) {
+    if (f.bu < 0) {
       std::fprintf(out, "\n");
       continue;
     }
@@ -89,8 +89,8 @@ void print_failures(std::FILE* out, const Config& c, const Summary& s) {
 
 }  // namespace
 
-Config EventBuildingReport::as_ended(const Config& c, const Summary& s) const {
-  return config_as_ended(c, s.control);
+Config EventBuildingReport::as_ended(const Config& c, const Summary& summary) const {
+  return config_as_ended(c, summary_as<EventBuildingSummary>(summary).control);
 }
 
 std::string EventBuildingReport::title(const Config& c) const {
@@ -101,7 +101,9 @@ std::string EventBuildingReport::shape(const Config& c) const {
   return std::string(", ") + to_string(c.scheduling) + " scheduling";
 }
 
-void EventBuildingReport::print_settings(std::FILE* out, const Config& c, const Summary& s) const {
+void EventBuildingReport::print_settings(std::FILE* out, const Config& c,
+                                         const Summary& summary) const {
+  const auto& s = summary_as<EventBuildingSummary>(summary);
   std::fprintf(out,
                "# credits %d, parallel %d, data path %s, poll mode %s, fragment %s %s, ru_buffer "
                "%s, window %.2f s (warm-up %.2f s excluded)%s\n",
@@ -111,8 +113,13 @@ void EventBuildingReport::print_settings(std::FILE* out, const Config& c, const 
                s.control.empty() ? "" : "; knobs as the run ended, phases below");
 }
 
-void EventBuildingReport::print_body(std::FILE* out, const Config& c, const Summary& s,
+void EventBuildingReport::print_body(std::FILE* out, const Config& c, const Summary& summary,
                                      const ReportContext& context) const {
+  const auto& s = summary_as<EventBuildingSummary>(summary);
+  if (s.warmup_ignored)
+    std::fprintf(out,
+                 "# every event finished within the warm-up (%.2f s): the whole run is measured\n",
+                 c.warmup_s);
   if (context.per_node) print_per_node_rows(out, s, "BU Gb/s");
   std::fprintf(out, "#\n# %12s %12s %12s %14s %12s %10s %10s %10s\n", "min Gb/s", "avg Gb/s",
                "max Gb/s", "aggregate Gb/s", "events/s", "p50 ms", "p99 ms", "max ms");
@@ -123,8 +130,7 @@ void EventBuildingReport::print_body(std::FILE* out, const Config& c, const Summ
   std::fprintf(out,
                "# fragment bytes as they arrived (not whole events): per node min %.3f avg %.3f "
                "max %.3f, aggregate %.3f Gb/s\n",
-               s.arrival_min_gbps, s.arrival_avg_gbps, s.arrival_max_gbps,
-               s.arrival_aggregate_gbps);
+               s.arrivals.min, s.arrivals.avg, s.arrivals.max, s.arrivals.aggregate);
   std::fprintf(
       out,
       "#\n# events built %llu of %llu assigned; incomplete %llu, lost %llu, built twice %llu,"
@@ -167,7 +173,7 @@ void EventBuildingReport::print_body(std::FILE* out, const Config& c, const Summ
         static_cast<unsigned long long>(s.assignments_held_back));
 }
 
-std::string data_source_loss(const Summary& s) {
+std::string data_source_loss(const EventBuildingSummary& s) {
   if (!data_source_lost(s)) return "";
   std::string out;
   char buf[160];
@@ -189,7 +195,8 @@ std::string data_source_loss(const Summary& s) {
 // What failed: integrity errors, a lost data source, or both. A run that
 // masked RUs (on_ru_loss mask) is degraded: "RU 2 (rank 2) masked at 2.00
 // s, 8123 events built without it" (the app's "OK, degraded: ...").
-Verdict EventBuildingReport::verdict(const Summary& s) const {
+Verdict EventBuildingReport::verdict(const Summary& summary) const {
+  const auto& s = summary_as<EventBuildingSummary>(summary);
   Verdict v;
   v.failures = integrity_failures(s, integrity_ok(s));
   if (data_source_lost(s))
@@ -200,18 +207,20 @@ Verdict EventBuildingReport::verdict(const Summary& s) const {
   return v;
 }
 
-std::vector<std::string> EventBuildingReport::errors(const Summary& s) const {
-  std::vector<std::string> out = integrity_errors(s, integrity_ok(s));
+std::vector<std::string> EventBuildingReport::errors(const Summary& summary) const {
+  const auto& s = summary_as<EventBuildingSummary>(summary);
+  std::vector<std::string> out = integrity_errors(s, integrity_ok(s), event_losses(s));
   if (data_source_lost(s)) out.push_back("data source lost: " + data_source_loss(s));
   return out;
 }
 
-int EventBuildingReport::exit_code(const Summary& s) const {
+int EventBuildingReport::exit_code(const Summary& summary) const {
+  const auto& s = summary_as<EventBuildingSummary>(summary);
   return integrity_ok(s) && !data_source_lost(s) ? kExitOk : kExitIntegrity;
 }
 
-const char* EventBuildingReport::status(const Summary& s) const {
-  return event_building_status(s);
+const char* EventBuildingReport::status(const Summary& summary) const {
+  return event_building_status(summary_as<EventBuildingSummary>(summary));
 }
 
 }  // namespace evb

@@ -38,7 +38,7 @@ KeyRule control_rule(bool pulls) {
       }};
 }
 
-std::vector<KeyRule> event_builder_rules() {
+std::vector<KeyRule> event_building_rules() {
   return {
       {"`parallel` must not exceed `nodes` (the number of RUs) for the event builders",
        [](const Config& c, const PluginKeys&) -> std::optional<KeyProblem> {

@@ -9,10 +9,10 @@
 
 namespace evb {
 
-EventBuilderRun::EventBuilderRun(const ProtocolContext& ctx, const ProtocolAgents& agents)
+EventBuildingRun::EventBuildingRun(const ProtocolContext& ctx, const ProtocolAgents& agents)
     : ctx_(ctx), agents_(agents), faults_(ctx.config, ctx.topo, ctx.boot.rank()) {}
 
-void EventBuilderRun::set_up() {
+void EventBuildingRun::set_up() {
   engine_.emplace(ctx_.driver, ctx_.boot.rank(), ctx_.config, ctx_.mode, ctx_.peer_names);
   if (!faults_.empty()) engine_->set_faults(&faults_);
   const Config& c = ctx_.config;
@@ -27,11 +27,11 @@ void EventBuilderRun::set_up() {
       labels.variant += std::string(" ") + to_string(c.data_path);
     labels.data_path = to_string(c.data_path);
   }
-  build_event_builder(units_, *engine_, ctx_.boot, ctx_.topo, ctx_.stats, ctx_.quiet, agents_,
-                      ctx_.keep_dir, monitor_.state.get(), labels);
+  build_event_building_rank(units_, *engine_, ctx_.boot, ctx_.topo, ctx_.stats, ctx_.quiet, agents_,
+                            ctx_.keep_dir, monitor_.state.get(), labels);
 }
 
-void EventBuilderRun::finish(RankStats& stats) {
+void EventBuildingRun::finish(RankStats& stats) {
   if (units_.bu) {
     stats.integrity = units_.bu->integrity();
     if (stats.integrity_problem.empty())  // else the RU's (ring overrun) came first
@@ -45,7 +45,7 @@ void EventBuilderRun::finish(RankStats& stats) {
   }
 }
 
-std::vector<MemoryNeed> event_builder_memory(const Config& c, const RankRoles& roles) {
+std::vector<MemoryNeed> event_building_memory(const Config& c, const RankRoles& roles) {
   std::vector<MemoryNeed> out;
   auto add = [&](const char* what, const char* keys, uint64_t bytes, bool block = true) {
     if (bytes > 0) out.push_back({what, keys, block ? mapped_bytes(bytes, c.page_size) : bytes});
@@ -59,8 +59,9 @@ std::vector<MemoryNeed> event_builder_memory(const Config& c, const RankRoles& r
   return out;
 }
 
-ProtocolFactory event_builder_factory(std::string name, std::string summary,
-                                      std::vector<std::string> keys, const ProtocolAgents& agents) {
+ProtocolFactory event_building_factory(std::string name, std::string summary,
+                                       std::vector<std::string> keys,
+                                       const ProtocolAgents& agents) {
   ProtocolFactory f;
   f.name = std::move(name);
   f.summary = std::move(summary);
@@ -68,16 +69,16 @@ ProtocolFactory event_builder_factory(std::string name, std::string summary,
   f.uses_evm = agents.evm != nullptr;
   f.builds_events = true;
   f.sim_waits_for_any = true;
-  f.rules = event_builder_rules();
+  f.rules = event_building_rules();
   if (f.uses_evm) f.rules.push_back(control_rule(agents.pulls));
-  f.memory_needs = event_builder_memory;
+  f.memory_needs = event_building_memory;
   f.resolve = [](const Config& config, const Driver& driver) {
     Config resolved = config;
     resolved.data_path = resolve_data_path(config, driver);
     return resolved;
   };
   f.create = [agents](const ProtocolContext& ctx) -> std::unique_ptr<ProtocolRun> {
-    return std::make_unique<EventBuilderRun>(ctx, agents);
+    return std::make_unique<EventBuildingRun>(ctx, agents);
   };
   f.report = std::make_shared<EventBuildingReport>();
   return f;

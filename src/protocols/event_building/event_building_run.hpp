@@ -16,9 +16,9 @@
 
 namespace evb {
 
-class EventBuilderRun : public ProtocolRun {
+class EventBuildingRun : public ProtocolRun {
  public:
-  EventBuilderRun(const ProtocolContext& ctx, const ProtocolAgents& agents);
+  EventBuildingRun(const ProtocolContext& ctx, const ProtocolAgents& agents);
   void set_up() override;
   void run() override { engine_->run(); }
   void finish(RankStats& stats) override;
@@ -29,22 +29,22 @@ class EventBuilderRun : public ProtocolRun {
   FaultInjector faults_;
   MonitorEndpoint monitor_;  // the EVM's rank, monitor.port set (outlives the engine's agents)
   std::optional<Engine> engine_;
-  EventBuilderRank units_;
+  EventBuildingRank units_;
 };
 
 // A factory with what every event builder shares filled in; `agents` are
 // the folder's classes.
-ProtocolFactory event_builder_factory(std::string name, std::string summary,
-                                      std::vector<std::string> keys, const ProtocolAgents& agents);
+ProtocolFactory event_building_factory(std::string name, std::string summary,
+                                       std::vector<std::string> keys, const ProtocolAgents& agents);
 
 // The rules every event builder adds (parallel, fragment segments, the ring
 // under on_failure exclude).
-std::vector<KeyRule> event_builder_rules();
+std::vector<KeyRule> event_building_rules();
 // `control:` entries must pass the monitor's /control parser against this
 // run's limits (`pulls`: PULL-style builders, which read `parallel`).
 KeyRule control_rule(bool pulls);
 
 // The RU ring and checksum table, the BU windows of a rank with `roles`.
-std::vector<MemoryNeed> event_builder_memory(const Config& config, const RankRoles& roles);
+std::vector<MemoryNeed> event_building_memory(const Config& config, const RankRoles& roles);
 
 }  // namespace evb

@@ -7,23 +7,23 @@
 // micro-benchmarks have rules of their own.
 #include <vector>
 
-#include "protocols/api/run_summary.hpp"
 #include "protocols/common/failure_record.hpp"
+#include "protocols/event_building/event_building_summary.hpp"
 
 namespace evb {
 
 // The integrity counters hold (integrity_counters_ok) and every assigned
 // event is built, corrupt, out of sync or reported incomplete: none lost,
 // none built twice, no RU ring overrun.
-bool integrity_ok(const Summary& s);
+bool integrity_ok(const EventBuildingSummary& s);
 
 // RUs the EVM reported lost (on_failure exclude) under on_ru_loss stop:
 // each ends assignment, and the events missing its fragment stay
 // incomplete. A masked RU (on_ru_loss mask) is not one: masked_sources().
 // RUs are told from BUs by the record's role (FailureRecord::ru).
-std::vector<FailureRecord> lost_data_sources(const Summary& s);
+std::vector<FailureRecord> lost_data_sources(const EventBuildingSummary& s);
 // RUs the EVM masked (on_ru_loss mask): the run went on without them.
-std::vector<FailureRecord> masked_sources(const Summary& s);
+std::vector<FailureRecord> masked_sources(const EventBuildingSummary& s);
 
 // A data source was lost: an RU the EVM reported lost, or events some BU
 // could not complete for lack of one. Not an integrity error (nothing was
@@ -35,9 +35,9 @@ std::vector<FailureRecord> masked_sources(const Summary& s);
 // whose events were all built elsewhere is recovery working, not counted;
 // nor are late deliveries to an excluded BU (late_discarded, expected
 // under exclude).
-bool data_source_lost(const Summary& s);
+bool data_source_lost(const EventBuildingSummary& s);
 
 // results.status: "integrity_error" wins over "data_source_lost", else "ok".
-const char* event_building_status(const Summary& s);
+const char* event_building_status(const EventBuildingSummary& s);
 
 }  // namespace evb

@@ -1,3 +1,5 @@
+#include "protocols/event_building/event_building_summary.hpp"
+
 #include <algorithm>
 
 #include "core/histogram.hpp"
@@ -12,14 +14,15 @@ namespace {
 // lost BU built (on_failure exclude): throughput and latency over the
 // window, and every assigned event accounted for as built, corrupt, out of
 // sync, incomplete or lost (docs/METRICS.md).
-void summarize_event_building(const Config& c, const std::vector<RankStats>& ranks, Summary& s) {
+void summarize_event_building(const Config& c, const std::vector<RankStats>& ranks,
+                              EventBuildingSummary& s) {
   int64_t last = 0;
   uint64_t in_window = 0;
   uint64_t started = 0;
   Histogram latency;
   s.per_node_gbps.assign(c.nodes, 0.0);
   s.network_per_node_gbps.assign(c.nodes, 0.0);
-  s.arrival_per_node_gbps.assign(c.nodes, 0.0);
+  s.arrivals.per_node.assign(c.nodes, 0.0);
   // Under on_failure exclude the EVM's books count for an excluded BU: what
   // it reported built before it was taken out (later deliveries were
   // discarded), also when its rank was lost and sent no statistics.
@@ -130,7 +133,7 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
       const uint64_t net = s.warmup_ignored ? r.network_bytes_total : r.network_bytes_in_window;
       s.network_per_node_gbps[r.bu] = net * 8.0 / s.window_s / 1e9;
       const uint64_t arrived = s.warmup_ignored ? r.arrival_bytes_total : r.arrival_bytes_in_window;
-      s.arrival_per_node_gbps[r.bu] = arrived * 8.0 / s.window_s / 1e9;
+      s.arrivals.per_node[r.bu] = arrived * 8.0 / s.window_s / 1e9;
     }
     s.events_per_second = (s.warmup_ignored ? s.events_built : in_window) / s.window_s;
   }
@@ -138,8 +141,8 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
   for (double g : s.per_node_gbps) s.aggregate_gbps += g;
   min_avg_max(s.network_per_node_gbps, s.network_min_gbps, s.network_avg_gbps, s.network_max_gbps);
   for (double g : s.network_per_node_gbps) s.network_aggregate_gbps += g;
-  min_avg_max(s.arrival_per_node_gbps, s.arrival_min_gbps, s.arrival_avg_gbps, s.arrival_max_gbps);
-  for (double g : s.arrival_per_node_gbps) s.arrival_aggregate_gbps += g;
+  min_avg_max(s.arrivals.per_node, s.arrivals.min, s.arrivals.avg, s.arrivals.max);
+  for (double g : s.arrivals.per_node) s.arrivals.aggregate += g;
   s.control_initial = ControlKnobs::at_start(c);
   s.phases = split_phases(phase_books, s.control, s.control_initial, s.warmup_s,
                           s.warmup_s + s.window_s, s.warmup_ignored, c.nodes);
@@ -150,11 +153,31 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
 
 }  // namespace
 
-Summary EventBuildingReport::summarize(const Config& c, const Topology& t,
-                                       const std::vector<RankStats>& ranks, bool) const {
-  Summary s = begin_summary(t, ranks);
-  summarize_event_building(c, ranks, s);
-  finish_summary(s, ranks);
+EventLosses event_losses(const EventBuildingSummary& s) {
+  return {.incomplete = s.incomplete,
+          .lost = s.lost,
+          .built_twice = s.duplicate_events,
+          .ring_overruns = s.ring_overrun};
+}
+
+EventBounds event_bounds(const EventBuildingSummary& s) {
+  return {.fu_processed = s.fu_processed,
+          .fu_accepted = s.fu_accepted,
+          .max_requests_in_flight = s.max_requests_in_flight,
+          .max_events_in_flight = s.max_events_in_flight,
+          .max_outstanding_per_bu = s.max_outstanding_per_bu,
+          .ring_slots = s.ring_slots,
+          .max_events_held = s.max_events_held,
+          .assignments_held_back = s.assignments_held_back};
+}
+
+std::unique_ptr<Summary> EventBuildingReport::summarize(const Config& c, const Topology& t,
+                                                        const std::vector<RankStats>& ranks,
+                                                        bool) const {
+  auto s = std::make_unique<EventBuildingSummary>();
+  begin_summary(*s, t, ranks);
+  summarize_event_building(c, ranks, *s);
+  finish_summary(*s, ranks);
   return s;
 }
 

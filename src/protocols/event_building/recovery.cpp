@@ -7,7 +7,7 @@
 
 namespace evb {
 
-AggregateRecovery aggregate_recovery(const Summary& s, double fault_s, double since_s,
+AggregateRecovery aggregate_recovery(const EventBuildingSummary& s, double fault_s, double since_s,
                                      double level) {
   AggregateRecovery out;
   if (s.rate_bins.empty() || s.rate_bin_s <= 0 || level <= 0) return out;

@@ -1,13 +1,13 @@
 #pragma once
 // How an event builder's aggregate came back after a fault (docs/METRICS.md,
-// "Faults"): read from the EVM's built-bytes timeline in the Summary
-// (rate_timeline.hpp's find_recovery), and told as the tail of a fault's
+// "Faults"): read from the EVM's built-bytes timeline in the run's
+// EventBuildingSummary (rate_timeline.hpp's find_recovery), and told as the tail of a fault's
 // table line and as the recovery fields of its results.faults entry.
 #include <optional>
 #include <string>
 
 #include "core/json_writer.hpp"
-#include "protocols/api/run_summary.hpp"
+#include "protocols/event_building/event_building_summary.hpp"
 
 namespace evb {
 
@@ -29,7 +29,7 @@ struct AggregateRecovery {
   double level() const { return rus > 0 ? static_cast<double>(rus_left) / rus : 1.0; }
 };
 // `level`: the share of the pre-fault aggregate to come back to (90 % of it).
-AggregateRecovery aggregate_recovery(const Summary& s, double fault_s, double since_s,
+AggregateRecovery aggregate_recovery(const EventBuildingSummary& s, double fault_s, double since_s,
                                      double level = 1.0);
 
 // The end of a fault's table line: "; aggregate back to >= 90 % of its

@@ -6,7 +6,7 @@
 
 namespace evb {
 
-AggregateRecovery recovery_after(const Summary& s, double fault_s, double since_s) {
+AggregateRecovery recovery_after(const EventBuildingSummary& s, double fault_s, double since_s) {
   int masked = 0;
   for (const FailureRecord& f : masked_sources(s))
     if (f.lost_at_s <= since_s + 1e-9) ++masked;
@@ -18,22 +18,22 @@ AggregateRecovery recovery_after(const Summary& s, double fault_s, double since_
   return r;
 }
 
-uint64_t built_without(const Summary& s, int ru) {
+uint64_t built_without(const EventBuildingSummary& s, int ru) {
   return ru >= 0 && static_cast<size_t>(ru) < s.masked_per_ru.size() ? s.masked_per_ru[ru] : 0;
 }
 
-uint64_t built_without(const Summary& s, const FailureRecord& f) {
+uint64_t built_without(const EventBuildingSummary& s, const FailureRecord& f) {
   return built_without(s, f.ru);
 }
 
-std::string masked_line(const Summary& s, const FailureRecord& f) {
+std::string masked_line(const EventBuildingSummary& s, const FailureRecord& f) {
   char buf[96];
   std::snprintf(buf, sizeof buf, "; %llu events built without it",
                 static_cast<unsigned long long>(built_without(s, f)));
   return buf;
 }
 
-std::string masked_summary(const Summary& s) {
+std::string masked_summary(const EventBuildingSummary& s) {
   std::string out;
   char buf[160];
   for (const FailureRecord& f : masked_sources(s)) {
@@ -45,7 +45,7 @@ std::string masked_summary(const Summary& s) {
   return out;
 }
 
-void masked_events_json(JsonWriter& w, const Summary& s) {
+void masked_events_json(JsonWriter& w, const EventBuildingSummary& s) {
   w.begin_object("masked_events");
   w.value("count", s.masked_events);
   w.begin_array("sources");

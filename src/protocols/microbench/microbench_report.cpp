@@ -6,6 +6,7 @@
 #include "protocols/api/report_parts.hpp"
 #include "protocols/api/shift_predictions.hpp"
 #include "protocols/microbench/microbench_detail.hpp"
+#include "protocols/microbench/microbench_summary.hpp"
 #include "topo/prediction_json.hpp"
 
 namespace evb {
@@ -31,7 +32,7 @@ std::vector<double> step_rates(const Config& c, const std::vector<RankStats>& ra
 // apart: docs/METRICS.md). Per node: the mean of its rates over those steps;
 // aggregate: the mean of the steps' aggregates; events/s likewise.
 void summarize_microbench(const Config& c, const std::vector<RankStats>& ranks, bool simulated,
-                          Summary& s) {
+                          MicrobenchSummary& s) {
   size_t steps = 0;
   for (const RankStats& r : ranks) steps = std::max(steps, r.step_bytes.size());
   const bool scan = micro::pattern_of(c) == micro::Pattern::one_to_one && c.shift_scan;
@@ -53,7 +54,7 @@ void summarize_microbench(const Config& c, const std::vector<RankStats>& ranks, 
       }
     }
     if (k < first) continue;
-    Summary::Step st;
+    MicrobenchSummary::Step st;
     st.shift = scan ? static_cast<int>(k) : c.shift;
     min_avg_max(per_node, st.min, st.avg, st.max);
     for (double g : per_node) st.aggregate += g;
@@ -92,7 +93,7 @@ void summarize_microbench(const Config& c, const std::vector<RankStats>& ranks, 
 
 // A shift scan's table: one row per shift, with the predicted rates
 // (topology.platform) when there are some, and what the headline averages.
-void print_steps(std::FILE* out, const Config& c, const Summary& s,
+void print_steps(std::FILE* out, const Config& c, const MicrobenchSummary& s,
                  const ShiftPredictions* predicted) {
   if (predicted)
     std::fprintf(out, "#\n# %5s %12s %12s %12s %14s %14s %9s  %s\n", "shift", "min Gb/s",
@@ -135,11 +136,13 @@ void print_steps(std::FILE* out, const Config& c, const Summary& s,
 
 }  // namespace
 
-Summary MicrobenchReport::summarize(const Config& c, const Topology& t,
-                                    const std::vector<RankStats>& ranks, bool simulated) const {
-  Summary s = begin_summary(t, ranks);
-  summarize_microbench(c, ranks, simulated, s);
-  finish_summary(s, ranks);
+std::unique_ptr<Summary> MicrobenchReport::summarize(const Config& c, const Topology& t,
+                                                     const std::vector<RankStats>& ranks,
+                                                     bool simulated) const {
+  auto s = std::make_unique<MicrobenchSummary>();
+  begin_summary(*s, t, ranks);
+  summarize_microbench(c, ranks, simulated, *s);
+  finish_summary(*s, ranks);
   return s;
 }
 
@@ -164,8 +167,9 @@ void MicrobenchReport::print_settings(std::FILE* out, const Config& c, const Sum
                  s.poll_mode.c_str(), human_size(c.ru_buffer).c_str(), s.window_s, s.warmup_s);
 }
 
-void MicrobenchReport::print_body(std::FILE* out, const Config& c, const Summary& s,
+void MicrobenchReport::print_body(std::FILE* out, const Config& c, const Summary& summary,
                                   const ReportContext& context) const {
+  const auto& s = summary_as<MicrobenchSummary>(summary);
   if (!s.steps.empty() && c.shift_scan) print_steps(out, c, s, context.predicted);
   if (s.headline_local_copy)
     std::fprintf(out,
@@ -187,7 +191,7 @@ Verdict MicrobenchReport::verdict(const Summary& s) const {
 }
 
 std::vector<std::string> MicrobenchReport::errors(const Summary& s) const {
-  return integrity_errors(s, integrity_counters_ok(s.integrity));
+  return integrity_errors(s, integrity_counters_ok(s.integrity), {});
 }
 
 int MicrobenchReport::exit_code(const Summary& s) const {
@@ -199,33 +203,37 @@ const char* MicrobenchReport::status(const Summary& s) const {
 }
 
 // The results schema is the same for every protocol (docs/METRICS.md): what
-// a micro-benchmark does not measure (lost data sources, latency, masked
-// RUs, bounds) is written empty or 0.
-void MicrobenchReport::status_fields(JsonWriter& w, const Summary& s) const {
-  write_loss_fields(w, s, {});
+// a micro-benchmark does not measure (lost data sources, latency, the
+// event builders' losses, masked RUs, bounds, samples) is written empty or 0.
+void MicrobenchReport::status_fields(JsonWriter& w, const Summary&) const {
+  write_loss_fields(w, {}, -1);
 }
 
 void MicrobenchReport::results_fields(JsonWriter& w, const Config& c, const Topology&,
-                                      const Summary& s, const ReportContext& context) const {
-  write_figures(w, s);
+                                      const Summary& summary, const ReportContext& context) const {
+  const auto& s = summary_as<MicrobenchSummary>(summary);
+  OwnFigures own;
+  own.headline_local_copy = s.headline_local_copy;
+  write_figures(w, s, own);
   w.begin_object("integrity");
-  write_integrity_counters(w, s);
-  w.value("incomplete_lost_peer", s.incomplete_lost_peer);
+  write_integrity_counters(w, s, {});
+  constexpr uint64_t kNone = 0;  // the event builders' four loss counts
+  w.value("incomplete_lost_peer", kNone);
   w.begin_object("masked_events");
-  w.value("count", s.masked_events);
+  w.value("count", kNone);
   w.begin_array("sources");
   w.end_array();
   w.end_object();
-  w.value("late_discarded", s.late_discarded);
-  w.value("ring_overrun", s.ring_overrun);
+  w.value("late_discarded", kNone);
+  w.value("ring_overrun", kNone);
   w.value("first_problem", s.integrity_problem);
   w.end_object();
   write_memory(w, s);
   w.begin_array("faults");  // a micro-benchmark takes fault.corrupt only
   write_corrupt_fault(w, c, s);
   w.end_array();
-  write_bounds(w, s);
-  write_samples(w, c, s);
+  write_bounds(w, {});
+  write_samples(w, c, {}, {});
   if (s.self_shift_left_out) {
     w.begin_array("shifts_left_out");
     w.value("", 0);

@@ -3,15 +3,19 @@
 // the gathers, alltoall): per step (a one-to-one shift scan's shifts) the
 // receiving nodes' rates, the headline over the network shifts, the
 // messages received, and a scan's predicted rates beside the measured ones
-// (docs/METRICS.md, docs/MICROBENCH.md).
+// (docs/METRICS.md, docs/MICROBENCH.md). It makes a MicrobenchSummary
+// (microbench_summary.hpp) and reads every summary it is given as one.
+#include <memory>
+
 #include "protocols/api/protocol_report.hpp"
 
 namespace evb {
 
 class MicrobenchReport final : public ProtocolReport {
  public:
-  Summary summarize(const Config& config, const Topology& topo, const std::vector<RankStats>& ranks,
-                    bool simulated) const override;
+  std::unique_ptr<Summary> summarize(const Config& config, const Topology& topo,
+                                     const std::vector<RankStats>& ranks,
+                                     bool simulated) const override;
   std::string title(const Config& config) const override;
   std::string shape(const Config& config) const override;
   void print_settings(std::FILE* out, const Config& config, const Summary& s) const override;

@@ -6,7 +6,7 @@
 
 void evb_register_protocol_pull(evb::ProtocolRegistry& registry) {
   using namespace evb;
-  registry.add(event_builder_factory(
+  registry.add(event_building_factory(
       "pull", "event builder: the EVM assigns events, each BU requests the fragments from the RUs",
       {"credits",         "parallel",      "scheduling",         "topology.platform",
        "topology.order",  "seed",          "data_path",          "evm",

@@ -6,7 +6,7 @@
 
 void evb_register_protocol_pull_noevm(evb::ProtocolRegistry& registry) {
   using namespace evb;
-  registry.add(event_builder_factory(
+  registry.add(event_building_factory(
       "pull-noevm", "event builder without an EVM: BU b builds events b, b + nodes, ... and pulls",
       {"credits", "parallel", "scheduling", "topology.platform", "topology.order", "seed",
        "data_path", "events", "fu_per_bu", "fu.processing_time", "fu.accept_ratio",

@@ -31,7 +31,7 @@ KeyRule desync_needs_two_nodes() {
 
 void evb_register_protocol_push(evb::ProtocolRegistry& registry) {
   using namespace evb;
-  ProtocolFactory f = event_builder_factory(
+  ProtocolFactory f = event_building_factory(
       "push", "event builder: the EVM assigns events, the RUs send their fragments to the BU",
       {"credits",
        "scheduling",

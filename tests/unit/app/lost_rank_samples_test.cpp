@@ -48,7 +48,7 @@ std::vector<RankStats> all_ranks() {
 
 TEST(LostRankSamples, WithoutALossTheBuildersSamplesStay) {
   const Config c = exclude_config();
-  const Summary s = summarize(c, make_topology(c), all_ranks());
+  const auto s = summarize<EventBuildingSummary>(c, make_topology(c), all_ranks());
   EXPECT_TRUE(s.lost_ranks.empty());
   EXPECT_EQ(s.samples_from, "builders");
   EXPECT_EQ(s.sample_bytes, (std::vector<uint64_t>{2000, 2000}));
@@ -60,7 +60,7 @@ TEST(LostRankSamples, ALostRankIsNamedAndTheEvmsSamplesStandIn) {
   r.erase(r.begin() + 3);                // BU 1's rank: lost, nothing gathered from it
   r[3].evm_sample_bytes = {2000, 1000};  // the EVM saw BU 1's bytes before the loss
   r[3].evm_sample_events = {50, 25};
-  const Summary s = summarize(c, make_topology(c), r);
+  const auto s = summarize<EventBuildingSummary>(c, make_topology(c), r);
   EXPECT_EQ(s.lost_ranks, (std::vector<int>{3}));
   EXPECT_EQ(s.ranks_lost, 1);
   EXPECT_EQ(s.samples_from, "evm");

@@ -59,7 +59,7 @@ std::vector<RankStats> ranks(const std::string& action) {
 
 TEST(MaskedSummary, AMaskedRuIsADegradedSuccess) {
   const Config c = masked_config();
-  const Summary s = summarize(c, make_topology(c), ranks("masked"));
+  const auto s = summarize<EventBuildingSummary>(c, make_topology(c), ranks("masked"));
   EXPECT_TRUE(integrity_ok(s));
   EXPECT_FALSE(data_source_lost(s));
   EXPECT_STREQ(event_building_status(s), "ok");
@@ -76,7 +76,7 @@ TEST(MaskedSummary, AMaskedRuIsADegradedSuccess) {
 TEST(MaskedSummary, AStoppedRuIsStillALostDataSource) {
   Config c = masked_config();
   c.on_ru_loss = OnRuLoss::stop;
-  const Summary s = summarize(c, make_topology(c), ranks("stopped"));
+  const auto s = summarize<EventBuildingSummary>(c, make_topology(c), ranks("stopped"));
   EXPECT_TRUE(data_source_lost(s));
   EXPECT_STREQ(event_building_status(s), "data_source_lost");
   EXPECT_TRUE(masked_sources(s).empty());
@@ -88,7 +88,7 @@ TEST(MaskedSummary, AStoppedRuIsStillALostDataSource) {
 // whole level is never reached again.
 TEST(MaskedSummary, RecoveryIsMeasuredAgainstTheShareTheRusLeftCanGive) {
   const Config c = masked_config();
-  Summary s = summarize(c, make_topology(c), ranks("masked"));
+  auto s = summarize<EventBuildingSummary>(c, make_topology(c), ranks("masked"));
   s.rate_bin_s = 0.01;
   s.rate_bins.assign(300, 100);
   for (size_t k = 100; k < 300; ++k) s.rate_bins[k] = 75;

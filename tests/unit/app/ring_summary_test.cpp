@@ -48,7 +48,7 @@ std::vector<RankStats> ranks(uint64_t overrun) {
 
 TEST(RingSummary, BoundsReportTheRings) {
   const Config c = excluding();
-  const Summary s = summarize(c, make_topology(c), ranks(0));
+  const auto s = summarize<EventBuildingSummary>(c, make_topology(c), ranks(0));
   EXPECT_TRUE(integrity_ok(s));
   EXPECT_EQ(s.ring_overrun, 0u);
   EXPECT_EQ(s.max_events_held, 4u);
@@ -58,7 +58,7 @@ TEST(RingSummary, BoundsReportTheRings) {
 
 TEST(RingSummary, AnOverrunIsAnIntegrityErrorNamedByItsRu) {
   const Config c = excluding();
-  const Summary s = summarize(c, make_topology(c), ranks(2));
+  const auto s = summarize<EventBuildingSummary>(c, make_topology(c), ranks(2));
   EXPECT_FALSE(integrity_ok(s));
   EXPECT_EQ(s.ring_overrun, 2u);
   EXPECT_EQ(s.integrity_problem, "RU 1: ring overrun: event 9 needs ring slot 1");

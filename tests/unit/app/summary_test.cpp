@@ -39,7 +39,7 @@ std::vector<RankStats> bus(uint64_t built0, uint64_t built1) {
 // pull-noevm assigns statically: an event nobody built is lost, not ignored.
 TEST(Summary, PullNoEvmEventNeverBuiltIsLost) {
   const Config c = noevm(10);
-  const Summary s = summarize(c, make_topology(c), bus(5, 4));
+  const auto s = summarize<EventBuildingSummary>(c, make_topology(c), bus(5, 4));
   EXPECT_EQ(s.events_assigned, 10u);
   EXPECT_EQ(s.lost, 1u);
   EXPECT_FALSE(integrity_ok(s));
@@ -48,7 +48,7 @@ TEST(Summary, PullNoEvmEventNeverBuiltIsLost) {
 // More built than assigned is an event built twice, reported, not clamped away.
 TEST(Summary, EventBuiltTwiceIsReported) {
   const Config c = noevm(10);
-  Summary s = summarize(c, make_topology(c), bus(6, 5));
+  auto s = summarize<EventBuildingSummary>(c, make_topology(c), bus(6, 5));
   EXPECT_EQ(s.duplicate_events, 1u);
   EXPECT_EQ(s.lost, 0u);
   EXPECT_FALSE(integrity_ok(s));
@@ -61,7 +61,7 @@ TEST(Summary, EventBuiltTwiceIsReported) {
   evm.evm = true;
   evm.events_assigned = 10;
   ranks.push_back(evm);
-  s = summarize(pull, make_topology(pull), ranks);
+  s = summarize<EventBuildingSummary>(pull, make_topology(pull), ranks);
   EXPECT_EQ(s.duplicate_events, 1u);
   EXPECT_FALSE(integrity_ok(s));
 }
@@ -71,12 +71,12 @@ TEST(Summary, ReportedIncompleteIsNotLost) {
   const Config c = noevm(10);
   auto ranks = bus(5, 4);
   ranks[1].integrity.incomplete = 1;
-  const Summary s = summarize(c, make_topology(c), ranks);
+  const auto s = summarize<EventBuildingSummary>(c, make_topology(c), ranks);
   EXPECT_EQ(s.incomplete, 1u);
   EXPECT_EQ(s.lost, 0u);
   EXPECT_EQ(s.duplicate_events, 0u);
 
-  const Summary ok = summarize(c, make_topology(c), bus(5, 5));
+  const auto ok = summarize<EventBuildingSummary>(c, make_topology(c), bus(5, 5));
   EXPECT_TRUE(integrity_ok(ok));
   EXPECT_EQ(ok.lost, 0u);
 }
@@ -115,7 +115,7 @@ Config scan_config() {
 // `steps`, flagged as a local copy, but its headline is shift 1's too.
 TEST(Summary, SimulatedShiftScanLeavesTheSelfShiftOut) {
   const Config c = scan_config();
-  const Summary sim = summarize(c, make_topology(c), scan_ranks(), true);
+  const auto sim = summarize<MicrobenchSummary>(c, make_topology(c), scan_ranks(), true);
   EXPECT_TRUE(sim.self_shift_left_out);
   ASSERT_EQ(sim.steps.size(), 1u);
   EXPECT_EQ(sim.steps[0].shift, 1);
@@ -123,7 +123,7 @@ TEST(Summary, SimulatedShiftScanLeavesTheSelfShiftOut) {
   EXPECT_EQ(sim.events_built, 4u);
   EXPECT_DOUBLE_EQ(sim.events_per_second, 4.0);
 
-  const Summary real = summarize(c, make_topology(c), scan_ranks(), false);
+  const auto real = summarize<MicrobenchSummary>(c, make_topology(c), scan_ranks(), false);
   EXPECT_FALSE(real.self_shift_left_out);
   ASSERT_EQ(real.steps.size(), 2u);
   EXPECT_EQ(real.steps[0].shift, 0);
@@ -151,7 +151,7 @@ TEST(Summary, ShiftScanHeadlineIsTheMeanOfTheNetworkShifts) {
     r[b].step_messages = {10, 1, 2};
     r[b].step_window_s = {1.0, 1.0, 1.0};
   }
-  const Summary s = summarize(c, make_topology(c), r, false);
+  const auto s = summarize<MicrobenchSummary>(c, make_topology(c), r, false);
   ASSERT_EQ(s.steps.size(), 3u);
   EXPECT_EQ(s.per_node_gbps, (std::vector<double>{3.0, 3.0, 5.0}));
   EXPECT_EQ(s.network_per_node_gbps, s.per_node_gbps);
@@ -171,7 +171,7 @@ TEST(Summary, OneNodeScanHeadlineIsFlaggedAsALocalCopy) {
   r[0].step_network_bytes = {0};
   r[0].step_messages = {10};
   r[0].step_window_s = {1.0};
-  const Summary s = summarize(c, make_topology(c), r, false);
+  const auto s = summarize<MicrobenchSummary>(c, make_topology(c), r, false);
   EXPECT_TRUE(s.headline_local_copy);
   EXPECT_DOUBLE_EQ(s.avg_gbps, 8.0);
   EXPECT_DOUBLE_EQ(s.network_avg_gbps, 0.0);
@@ -181,13 +181,13 @@ TEST(Summary, OneNodeScanHeadlineIsFlaggedAsALocalCopy) {
 
 // Event builders: the network figure counts what the BUs booked as coming
 // from other nodes.
-TEST(Summary, EventBuilderNetworkFigureLeavesTheOwnFragmentOut) {
+TEST(Summary, EventBuildingNetworkFigureLeavesTheOwnFragmentOut) {
   Config c = noevm(10);
   c.events = 0;
   c.duration_s = 1;
   std::vector<RankStats> r = bus(5, 5);
   for (RankStats& x : r) x.network_bytes_in_window = x.bytes_in_window / 2;
-  const Summary s = summarize(c, make_topology(c), r);
+  const auto s = summarize<EventBuildingSummary>(c, make_topology(c), r);
   EXPECT_DOUBLE_EQ(s.network_aggregate_gbps, s.aggregate_gbps / 2);
   EXPECT_EQ(s.network_per_node_gbps.size(), 2u);
 }

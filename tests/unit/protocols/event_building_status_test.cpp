@@ -22,7 +22,7 @@ FailureRecord record(const std::string& unit, int bu, int ru, const std::string&
 }
 
 TEST(EventBuildingStatus, RusAreToldByRoleNotByName) {
-  Summary s;
+  EventBuildingSummary s;
   // A BU whatever its name says, and an RU whatever its name says.
   s.failures.push_back(record("RU-like BU", 1, -1, "reassigned"));
   EXPECT_TRUE(lost_data_sources(s).empty());
@@ -36,7 +36,7 @@ TEST(EventBuildingStatus, RusAreToldByRoleNotByName) {
 }
 
 TEST(EventBuildingStatus, AMaskedRuIsNoLostDataSource) {
-  Summary s;
+  EventBuildingSummary s;
   s.failures.push_back(record("RU 3", -1, 3, "masked"));
   EXPECT_TRUE(lost_data_sources(s).empty());
   ASSERT_EQ(masked_sources(s).size(), 1u);
@@ -46,7 +46,7 @@ TEST(EventBuildingStatus, AMaskedRuIsNoLostDataSource) {
 }
 
 TEST(EventBuildingStatus, IntegrityErrorsWinAndEventsMustBeAccountedFor) {
-  Summary s;
+  EventBuildingSummary s;
   s.failures.push_back(record("RU 0", -1, 0, "stopped"));
   EXPECT_TRUE(integrity_ok(s));
   s.lost = 1;
