@@ -2,7 +2,8 @@
 // network: the hub (src/protocols/event_building/monitor_hub.*) alone is fed
 // every stats command a run of N nodes sends it per report_interval (per
 // BU: its totals, its latency quantiles and its row of the traffic matrix,
-// three RUs a command; per RU: its totals), as MonitorReporter builds them,
+// three RUs, or over 64 nodes three RU groups, a command; per RU: its
+// totals), as MonitorReporter builds them,
 // for a number of intervals, each followed by the hub's publication of a
 // snapshot. Prints the commands per second such a run needs beside those
 // the hub takes on one core (their ratio), the CPU time per command and per
@@ -23,6 +24,7 @@
 #include "../tests/unit/support/recording_driver.hpp"
 #include "core/clock.hpp"
 #include "core/topology.hpp"
+#include "monitor/traffic.hpp"
 #include "protocols/event_building/monitor_hub.hpp"
 #include "protocols/pull/pull.hpp"
 
@@ -51,6 +53,7 @@ std::vector<std::pair<evb::PeerId, evb::Command>> interval_commands(const evb::T
   using evb::MonitorStat;
   const auto n = static_cast<uint32_t>(topo.nodes);
   const auto kk = static_cast<uint64_t>(k + 1);
+  const auto rows = static_cast<uint32_t>(evb::matrix_rows(topo.nodes));  // RUs or RU groups
   std::vector<std::pair<evb::PeerId, Command>> out;
   auto put = [&](evb::PeerId from, Command c) {
     c.type = CommandType::stats;
@@ -69,8 +72,8 @@ std::vector<std::pair<evb::PeerId, evb::Command>> interval_commands(const evb::T
                       .bu = b,
                       .bytes = 2000000,
                       .value = 3000000});
-    for (uint32_t r = 0; r < n; r += 3) {
-      const uint32_t count = std::min<uint32_t>(3, n - r);
+    for (uint32_t r = 0; r < rows; r += 3) {
+      const uint32_t count = std::min<uint32_t>(3, rows - r);
       put(from, Command{.event_id = 4000000 * kk,
                         .slot = static_cast<uint32_t>(MonitorStat::matrix),
                         .bu = b,

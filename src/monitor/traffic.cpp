@@ -10,12 +10,15 @@ size_t node_count(int nodes) {
 template <typename T>
 std::vector<T> grouped(const std::vector<T>& m, int nodes) {
   const size_t n = node_count(nodes);
-  if (n == 0 || m.size() != n * n) return {};
   const size_t size = matrix_group_size(nodes);
   const size_t groups = matrix_groups(nodes);
+  // Rows per RU, or already per RU group (a row's group: r / row_size).
+  const size_t rows = m.size() == n * n ? n : groups;
+  if (n == 0 || m.size() != rows * n) return {};
+  const size_t row_size = rows == n ? size : 1;
   std::vector<T> out(groups * groups, T{});
-  for (size_t r = 0; r < n; ++r) {
-    T* row = &out[(r / size) * groups];
+  for (size_t r = 0; r < rows; ++r) {
+    T* row = &out[(r / row_size) * groups];
     for (size_t b = 0; b < n; ++b) row[b / size] += m[r * n + b];
   }
   return out;
@@ -32,6 +35,17 @@ size_t matrix_group_size(int nodes) {
 size_t matrix_groups(int nodes) {
   const size_t size = matrix_group_size(nodes);
   return (node_count(nodes) + size - 1) / size;
+}
+
+size_t matrix_rows(int nodes) {
+  return nodes > kMatrixFullNodes ? matrix_groups(nodes) : node_count(nodes);
+}
+
+void matrix_row(const std::vector<uint64_t>& per_ru, int nodes, std::vector<uint64_t>& row) {
+  const size_t rows = matrix_rows(nodes);
+  const size_t size = rows == node_count(nodes) ? 1 : matrix_group_size(nodes);
+  row.assign(rows, 0);
+  for (size_t r = 0; r < per_ru.size() && r / size < rows; ++r) row[r / size] += per_ru[r];
 }
 
 std::string matrix_group_label(int nodes, size_t g) {

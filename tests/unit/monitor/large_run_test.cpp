@@ -83,6 +83,28 @@ TEST(LargeRun, GroupsHoldConsecutiveUnits) {
   EXPECT_EQ(g[1 * matrix_groups(100) + matrix_groups(100) - 1], cell);
 }
 
+// Over the bound each BU sends its row per RU group; the views give the
+// same groups as from the full matrix.
+TEST(LargeRun, RowsPerRuGroupGiveTheSameGroups) {
+  for (const int n : {kMatrixFullNodes, kMatrixFullNodes + 1, 100, 512}) {
+    const MonitorSnapshot s = synthetic_snapshot(n, 2);
+    const auto nodes = static_cast<size_t>(n);
+    std::vector<uint64_t> by_rows(matrix_rows(n) * nodes), row;
+    for (size_t b = 0; b < nodes; ++b) {
+      std::vector<uint64_t> per_ru(nodes);
+      for (size_t r = 0; r < nodes; ++r) per_ru[r] = s.matrix[r * nodes + b];
+      matrix_row(per_ru, n, row);
+      ASSERT_EQ(row.size(), matrix_rows(n));
+      for (size_t g = 0; g < row.size(); ++g) by_rows[g * nodes + b] = row[g];
+    }
+    EXPECT_EQ(matrix_rows(n), n > kMatrixFullNodes ? matrix_groups(n) : nodes) << n;
+    EXPECT_EQ(grouped_matrix(by_rows, n), grouped_matrix(s.matrix, n)) << n;
+    if (n <= kMatrixFullNodes) {
+      EXPECT_EQ(by_rows, s.matrix);
+    }
+  }
+}
+
 TEST(LargeRun, MetricsGiveTheFullMatrixUpToTheBound) {
   const MonitorSnapshot s = synthetic_snapshot(kMatrixFullNodes, 2);
   const std::string text = prometheus_text(s, nullptr);
