@@ -224,7 +224,8 @@ class SyntheticRun:
     def state_at_start(self):
         """The state before any unit has reported: no history, zeros, nothing flagged."""
         n = self.nodes
-        zeros = [[0.0] * n for _ in range(n)]
+        size = -(-n // MATRIX_GROUPS) if n > MATRIX_FULL_NODES else 1
+        zeros = [[0.0] * -(-n // size) for _ in range(-(-n // size))]
         return {"run": {"protocol": "pull", "variant": "tcp", "data_path": "send", "nodes": n,
                         "interval_s": self.interval_s, "t_s": 0.0, "finished": False},
                 "config_yaml": CONFIG_YAML.format(nodes=n), "params": dict(self.params),
@@ -239,7 +240,8 @@ class SyntheticRun:
                 "rus": [{"ru": r, "bytes": 0, "fragments": 0, "rate_bytes_per_s": 0.0, "rate_interval_s": 0.0,
                          "rate_carried": False, "rate_factor": 1.0, "masked": False, "lost": False,
                          "reported": False, "gbps": 0.0} for r in range(n)],
-                "matrix": {"rows": "ru", "cols": "bu", "bytes": [[0] * n for _ in range(n)], "gbps": zeros},
+                "matrix": dict({"rows": "ru", "cols": "bu", "bytes": [[0] * len(zeros) for _ in zeros], "gbps": zeros},
+                               **({"group_size": size} if size > 1 else {})),
                 "faults": [], "control": []}
 
 
