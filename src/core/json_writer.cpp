@@ -40,8 +40,12 @@ std::string JsonWriter::escape(const std::string& s) {
 void JsonWriter::key_prefix(const std::string& key) {
   if (!first_.back()) out_ << ',';
   first_.back() = false;
-  out_ << '\n' << std::string(2 * depth_, ' ');
-  if (!key.empty()) out_ << escape(key) << ": ";
+  newline();
+  if (!key.empty()) out_ << escape(key) << (compact_ ? ":" : ": ");
+}
+
+void JsonWriter::newline() {
+  if (!compact_) out_ << '\n' << std::string(2 * depth_, ' ');
 }
 
 JsonWriter& JsonWriter::begin_object(const std::string& key) {
@@ -55,7 +59,8 @@ JsonWriter& JsonWriter::begin_object(const std::string& key) {
 JsonWriter& JsonWriter::end_object() {
   first_.pop_back();
   --depth_;
-  out_ << '\n' << std::string(2 * depth_, ' ') << '}';
+  newline();
+  out_ << '}';
   return *this;
 }
 
@@ -70,7 +75,8 @@ JsonWriter& JsonWriter::begin_array(const std::string& key) {
 JsonWriter& JsonWriter::end_array() {
   first_.pop_back();
   --depth_;
-  out_ << '\n' << std::string(2 * depth_, ' ') << ']';
+  newline();
+  out_ << ']';
   return *this;
 }
 

@@ -1,5 +1,7 @@
 #pragma once
-// Minimal streaming JSON writer (objects, arrays, scalars) for results.
+// Minimal streaming JSON writer (objects, arrays, scalars) for results:
+// indented, one member or element a line; or compact (no whitespace at all)
+// for bodies sent often, such as the monitor's /api/state.
 #include <cstdint>
 #include <sstream>
 #include <string>
@@ -9,6 +11,7 @@ namespace evb {
 
 class JsonWriter {
  public:
+  explicit JsonWriter(bool compact = false) : compact_(compact) {}
   JsonWriter& begin_object(const std::string& key = {});
   JsonWriter& end_object();
   JsonWriter& begin_array(const std::string& key = {});
@@ -28,9 +31,11 @@ class JsonWriter {
 
  private:
   void key_prefix(const std::string& key);
+  void newline();  // and the indent of the depth (nothing when compact)
   std::ostringstream out_;
   std::vector<bool> first_{true};
   int depth_ = 0;
+  bool compact_ = false;
 };
 
 }  // namespace evb

@@ -53,7 +53,8 @@ enum class MonitorStat : uint32_t {
                 // requests in flight; value: integrity errors; ru: events waiting for an FU
   latency = 1,  // bu; event_id, bytes, value: latency p50, p90, p99 in ns
   matrix = 2,   // bu; ru: first RU; count: entries (1..3); event_id, bytes, value:
-                // fragment bytes received from RUs ru, ru+1, ru+2
+                // fragment bytes received from RUs ru, ru+1, ru+2 (over 64 nodes:
+                // RU groups, each the sum of its RUs: monitor/traffic.hpp)
   ru = 3,       // ru; bytes: fragment bytes sent; event_id: fragments sent
 };
 // Which knob a control command sets (Command::slot); the value is in

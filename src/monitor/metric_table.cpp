@@ -5,6 +5,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "monitor/traffic_metrics.hpp"
+
 namespace evb {
 namespace {
 
@@ -194,7 +196,7 @@ void bu_families(std::vector<MetricDescriptor>& t) {
   t.back().state.push_back("history[].bu_carried");
 }
 
-// Per RU, and the RU->BU traffic matrix.
+// Per RU, and the RU->BU traffic matrix (traffic_metrics.cpp).
 void ru_families(std::vector<MetricDescriptor>& t) {
   constexpr auto gauge = MetricType::gauge;
   constexpr auto counter = MetricType::counter;
@@ -218,26 +220,7 @@ void ru_families(std::vector<MetricDescriptor>& t) {
   t.push_back(
       ru("evbench_ru_masked", gauge, "0/1", "1 when on_ru_loss mask left the RU out.", "masked"));
   t.push_back(ru("evbench_ru_lost", gauge, "0/1", "1 when the RU's rank was lost.", "lost"));
-  t.push_back({"evbench_traffic_bytes_total",
-               counter,
-               "bytes",
-               {{"ru", ""}, {"bu", ""}},
-               "Payload bytes RU `ru` sent to BU `bu` since t0.",
-               {"matrix.bytes"},
-               false,
-               [](const MetricInput& in) {
-                 Samples out;
-                 const MonitorSnapshot& s = in.latest;
-                 const auto n = static_cast<size_t>(s.nodes > 0 ? s.nodes : 0);
-                 if (s.matrix.size() != n * n) return out;
-                 for (size_t r = 0; r < n; ++r) {
-                   for (size_t b = 0; b < n; ++b) {
-                     out.push_back({{{"ru", std::to_string(r)}, {"bu", std::to_string(b)}},
-                                    s.matrix[r * n + b]});
-                   }
-                 }
-                 return out;
-               }});
+  append_traffic_families(t);
 }
 
 // The knobs as they stand (POST /control changes them).

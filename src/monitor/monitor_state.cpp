@@ -1,6 +1,7 @@
 #include "monitor/monitor_state.hpp"
 
 #include <utility>
+#include <vector>
 
 #include "monitor/exposition.hpp"
 #include "monitor/state_json.hpp"
@@ -12,8 +13,30 @@ MonitorState::MonitorState(std::string config_yaml, ControlLimits limits, size_t
       limits_(std::move(limits)),
       history_max_(history < 2 ? 2 : history) {}
 
+namespace {
+
+// What a snapshot no longer the latest keeps: the timeline (state_json's
+// history, the rates of /metrics) reads only its time, the EVM's counters
+// and its BUs. Moving an empty vector in frees the memory (clear() would not).
+void thin(MonitorSnapshot& s) {
+  s.matrix = std::vector<uint64_t>{};
+  s.matrix_rate = std::vector<double>{};
+  s.rus = std::vector<MonitorRu>{};
+  s.faults = std::vector<MonitorFault>{};
+  s.control = std::vector<ControlRecord>{};
+  s.params.ru_rate_factors = std::vector<double>{};
+}
+
+template <typename T>
+size_t vector_bytes(const std::vector<T>& v) {
+  return v.capacity() * sizeof(T);
+}
+
+}  // namespace
+
 void MonitorState::publish(MonitorSnapshot snapshot) {
   const std::lock_guard lock(mutex_);
+  if (!history_.empty()) thin(history_.back());
   history_.push_back(std::move(snapshot));
   while (history_.size() > history_max_) history_.pop_front();
 }
@@ -36,6 +59,17 @@ std::string MonitorState::metrics_text() const {
 std::string MonitorState::state_json() const {
   const std::lock_guard lock(mutex_);
   return evb::state_json(history_, config_yaml_);
+}
+
+size_t MonitorState::held_bytes() const {
+  const std::lock_guard lock(mutex_);
+  size_t total = 0;
+  for (const MonitorSnapshot& s : history_) {
+    total += sizeof s + vector_bytes(s.bus) + vector_bytes(s.rus) + vector_bytes(s.matrix) +
+             vector_bytes(s.matrix_rate) + vector_bytes(s.faults) + vector_bytes(s.control) +
+             vector_bytes(s.params.ru_rate_factors);
+  }
+  return total;
 }
 
 void MonitorState::submit(ControlRequest request) {

@@ -5,6 +5,9 @@
 // published and queues checked requests. One mutex, held for a copy or a
 // format, never across I/O; the engine's per-tick check is one relaxed
 // atomic load (has_requests), so a run without requests pays nothing more.
+// Memory stays bounded as the node count grows: only the latest snapshot
+// keeps the RU->BU matrix, the RUs, faults and control records; the older
+// ones keep what the rate timeline reads (the EVM's counters and each BU).
 #include <atomic>
 #include <cstddef>
 #include <deque>
@@ -33,6 +36,10 @@ class MonitorState {
   std::string state_json() const;    // the page's data (docs/MONITORING.md)
   void submit(ControlRequest request);
   const ControlLimits& limits() const { return limits_; }
+
+  // Bytes the kept snapshots hold in their vectors (capacity), for tests and
+  // docs: one matrix and `history` thinned snapshots at most.
+  size_t held_bytes() const;
 
  private:
   mutable std::mutex mutex_;

@@ -92,9 +92,10 @@ struct MonitorSnapshot {
   uint64_t bytes_built = 0;    // payload bytes of the built events
   std::vector<MonitorBu> bus;  // by BU index (nodes entries)
   std::vector<MonitorRu> rus;  // by RU index (nodes entries)
-  // Counter: payload bytes RU r sent to BU b at [r * nodes + b].
+  // Counter: payload bytes RU r sent to BU b at [r * nodes + b]; over
+  // kMatrixFullNodes nodes row r is RU group r (monitor/traffic.hpp).
   std::vector<uint64_t> matrix;
-  // Bytes/s RU r sent to BU b at [r * nodes + b], by BU b's clock as its rate.
+  // Bytes/s RU r sent to BU b, as `matrix`, by BU b's clock as its rate.
   std::vector<double> matrix_rate;
   std::vector<MonitorFault> faults;
   std::vector<ControlRecord> control;

@@ -1,5 +1,6 @@
 #include "monitor/state_json.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <span>
@@ -9,6 +10,7 @@
 
 #include "core/json_writer.hpp"
 #include "monitor/figures.hpp"
+#include "monitor/traffic.hpp"
 
 namespace evb {
 namespace {
@@ -73,11 +75,23 @@ void run_part(JsonWriter& w, const MonitorSnapshot& s, const Rates& r,
       .end_object();
 }
 
-// "history": one point per snapshot after the first, the last kHistoryMax.
+// Every how many snapshots the history gives a point: 1, or more when the
+// BUs' series of kHistoryMax points would hold over kHistoryUnitCells
+// figures (traffic.hpp): the same time span, fewer points.
+size_t history_stride(const std::deque<MonitorSnapshot>& h) {
+  const size_t bus = h.empty() ? 0 : h.back().bus.size();
+  const size_t points_max = bus > 0 ? std::max<size_t>(1, kHistoryUnitCells / bus) : kHistoryMax;
+  return points_max >= kHistoryMax ? 1 : (kHistoryMax + points_max - 1) / points_max;
+}
+
+// "history": one point per snapshot after the first, the last kHistoryMax,
+// every history_stride()-th of them counted back from the latest.
 void history_part(JsonWriter& w, const std::deque<MonitorSnapshot>& h) {
   w.begin_array("history");
   const size_t first = h.size() > kHistoryMax + 1 ? h.size() - kHistoryMax : 1;
-  for (size_t i = first; i < h.size(); ++i) {
+  const size_t stride = history_stride(h);
+  const size_t start = h.size() > first ? first + (h.size() - 1 - first) % stride : first;
+  for (size_t i = start; i < h.size(); i += stride) {
     const Rates r = rates(h[i], &h[i - 1]);
     w.begin_object()
         .value("t_s", finite(h[i].t_s))
@@ -128,24 +142,33 @@ void units_part(JsonWriter& w, const MonitorSnapshot& s, const Rates& r) {
 }
 
 // "matrix": nodes x nodes, rows RUs, columns BUs; bytes since t0 and Gb/s
-// as each BU measured it. A cell the snapshot lacks shows as 0.
+// as each BU measured it. A cell the snapshot lacks shows as 0. Over
+// kMatrixFullNodes nodes, the cells are sums over groups of consecutive
+// units (traffic.hpp) and "group_size" says how many a group holds.
 void matrix_part(JsonWriter& w, const MonitorSnapshot& s) {
-  const size_t n = s.nodes > 0 ? static_cast<size_t>(s.nodes) : 0;
-  const bool bytes = s.matrix.size() == n * n;
-  const bool rates = s.matrix_rate.size() == n * n;
+  const size_t group = matrix_group_size(s.nodes);
+  const size_t n = matrix_groups(s.nodes);
+  const std::vector<uint64_t> grouped_bytes =
+      group > 1 ? grouped_matrix(s.matrix, s.nodes) : std::vector<uint64_t>{};
+  const std::vector<double> grouped_rates =
+      group > 1 ? grouped_matrix(s.matrix_rate, s.nodes) : std::vector<double>{};
+  const std::vector<uint64_t>& m = group > 1 ? grouped_bytes : s.matrix;
+  const std::vector<double>& mr = group > 1 ? grouped_rates : s.matrix_rate;
+  const bool bytes = m.size() == n * n;
+  const bool rates = mr.size() == n * n;
   w.begin_object("matrix").value("rows", "ru").value("cols", "bu");
+  if (group > 1) w.value("group_size", static_cast<uint64_t>(group));
   w.begin_array("bytes");
   for (size_t ru = 0; ru < n; ++ru) {
     w.begin_array();
-    for (size_t bu = 0; bu < n; ++bu) w.value("", bytes ? s.matrix[ru * n + bu] : uint64_t{0});
+    for (size_t bu = 0; bu < n; ++bu) w.value("", bytes ? m[ru * n + bu] : uint64_t{0});
     w.end_array();
   }
   w.end_array();
   w.begin_array("gbps");
   for (size_t ru = 0; ru < n; ++ru) {
     w.begin_array();
-    for (size_t bu = 0; bu < n; ++bu)
-      w.value("", rates ? finite(gbps(s.matrix_rate[ru * n + bu])) : 0.0);
+    for (size_t bu = 0; bu < n; ++bu) w.value("", rates ? finite(gbps(mr[ru * n + bu])) : 0.0);
     w.end_array();
   }
   w.end_array();
@@ -191,7 +214,7 @@ std::string state_json(const std::deque<MonitorSnapshot>& history, const std::st
   const MonitorSnapshot& latest = history.empty() ? empty : history.back();
   const MonitorSnapshot* previous = history.size() > 1 ? &history[history.size() - 2] : nullptr;
   const Rates r = rates(latest, previous);
-  JsonWriter w;
+  JsonWriter w(true);  // compact: the page asks for it every interval
   w.begin_object();
   run_part(w, latest, r, config_yaml);
   history_part(w, history);

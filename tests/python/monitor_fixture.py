@@ -1,11 +1,11 @@
 """A stand-in for the run's monitor endpoint, to develop and test the live page without a run.
 
-Serves src/monitor/page/ (live.html at /, live.js, live.css) and a synthetic,
+Serves src/monitor/page/ (live.html at /, live.js, live_units.js, live.css) and a synthetic,
 changing GET /api/state in the schema of the real server (docs/MONITORING.md),
 on 127.0.0.1 only, on a port in 18300-18399 (this helper's range). The token
 is checked like the real server does: `/`, `/api/state` and `/control` need
-`Authorization: Bearer TOKEN` or `?token=TOKEN` (401 otherwise); live.js and
-live.css are public static assets (no run data in them).
+`Authorization: Bearer TOKEN` or `?token=TOKEN` (401 otherwise); live.js,
+live_units.js and live.css are public static assets (no run data in them).
 
 POST /control takes the JSON the page sends ({"parallel": 2}, {"pause": true},
 ...), checks it against the synthetic run's limits and answers 202 or 400 with
@@ -37,8 +37,14 @@ PAGE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", 
 PORTS = range(18300, 18400)
 ASSETS = {"/": ("live.html", "text/html; charset=utf-8"),
           "/live.js": ("live.js", "text/javascript; charset=utf-8"),
+          "/live_units.js": ("live_units.js", "text/javascript; charset=utf-8"),
           "/live.css": ("live.css", "text/css; charset=utf-8")}
-PUBLIC = ("/live.js", "/live.css", "/probe.js")
+PUBLIC = ("/live.js", "/live_units.js", "/live.css", "/probe.js")
+# The real server's bounds for a large run (src/monitor/traffic.hpp): over
+# MATRIX_FULL_NODES nodes the matrix is summed over at most MATRIX_GROUPS
+# groups a side, and the history gives every k-th of its last 600 snapshots
+# so that it holds at most HISTORY_UNIT_CELLS BU figures.
+MATRIX_FULL_NODES, MATRIX_GROUPS, HISTORY_UNIT_CELLS = 64, 16, 600 * 64
 CONFIG_YAML = """protocol: pull
 driver: tcp
 bootstrap: local
@@ -127,7 +133,7 @@ class SyntheticRun:
                 out.append(0.0)
                 continue
             scale = 0.0 if self.paused_at(t) else 1.0
-            out.append(scale * (9.0 + 2.0 * math.sin(t / 2.0 + b) + 0.5 * b))
+            out.append(scale * (9.0 + 2.0 * math.sin(t / 2.0 + b) + 0.5 * (b % 8)))
         return out
 
     def apply(self, request):
@@ -169,7 +175,12 @@ class SyntheticRun:
             n = self.nodes
             steps = int(t / self.interval_s)
             history = []
-            for i in range(max(0, steps - 899), steps + 1):
+            first, stride = max(0, steps - 899), 1
+            if n > MATRIX_FULL_NODES:  # the real server's bound on the history
+                first, stride = max(0, steps - 599), -(-600 // (HISTORY_UNIT_CELLS // n))
+            for i in range(first, steps + 1):
+                if (steps - i) % stride:
+                    continue
                 ti = i * self.interval_s
                 bu = self.bu_gbps(ti)
                 history.append({"t_s": ti, "rate_gbps": sum(bu), "events_per_s": sum(bu) * 1e9 / 8 / (64 * 1024 * n),
@@ -193,8 +204,10 @@ class SyntheticRun:
                     "rate_carried": False, "rate_factor": 1.0, "masked": False, "lost": False, "reported": True,
                     "gbps": rate / n} for r in range(n)]
             gbps = [[now_bu[b] / n * (0.6 + 0.2 * ((r + b) % 3)) for b in range(n)] for r in range(n)]
-            matrix = {"rows": "ru", "cols": "bu", "gbps": gbps,
-                      "bytes": [[int(g * 1e9 / 8 * t) for g in row] for row in gbps]}
+            matrix = {"rows": "ru", "cols": "bu", "gbps": gbps}
+            if n > MATRIX_FULL_NODES:
+                matrix.update(group_size=-(-n // MATRIX_GROUPS), gbps=grouped(gbps, -(-n // MATRIX_GROUPS)))
+            matrix["bytes"] = [[int(g * 1e9 / 8 * t) for g in row] for row in matrix["gbps"]]
             faults = []
             if t >= 7.0:
                 faults.append({"unit": "BU 2", "cause": "peer lost", "action": "reassigned", "lost_at_s": 6.0,
@@ -211,7 +224,8 @@ class SyntheticRun:
     def state_at_start(self):
         """The state before any unit has reported: no history, zeros, nothing flagged."""
         n = self.nodes
-        zeros = [[0.0] * n for _ in range(n)]
+        size = -(-n // MATRIX_GROUPS) if n > MATRIX_FULL_NODES else 1
+        zeros = [[0.0] * -(-n // size) for _ in range(-(-n // size))]
         return {"run": {"protocol": "pull", "variant": "tcp", "data_path": "send", "nodes": n,
                         "interval_s": self.interval_s, "t_s": 0.0, "finished": False},
                 "config_yaml": CONFIG_YAML.format(nodes=n), "params": dict(self.params),
@@ -226,8 +240,20 @@ class SyntheticRun:
                 "rus": [{"ru": r, "bytes": 0, "fragments": 0, "rate_bytes_per_s": 0.0, "rate_interval_s": 0.0,
                          "rate_carried": False, "rate_factor": 1.0, "masked": False, "lost": False,
                          "reported": False, "gbps": 0.0} for r in range(n)],
-                "matrix": {"rows": "ru", "cols": "bu", "bytes": [[0] * n for _ in range(n)], "gbps": zeros},
+                "matrix": dict({"rows": "ru", "cols": "bu", "bytes": [[0] * len(zeros) for _ in zeros], "gbps": zeros},
+                               **({"group_size": size} if size > 1 else {})),
                 "faults": [], "control": []}
+
+
+def grouped(cells, size):
+    """The square matrix `cells` summed over groups of `size` consecutive rows and columns."""
+    n, groups = len(cells), -(-len(cells) // size)
+    out = [[0.0] * groups for _ in range(groups)]
+    for r in range(n):
+        row = out[r // size]
+        for b in range(n):
+            row[b // size] += cells[r][b]
+    return out
 
 
 def parse_duration(value):
@@ -312,7 +338,7 @@ class FixtureServer:
     """The fixture on its own thread; a context manager that always shuts it down."""
 
     def __init__(self, token="fixture-token", port=None, nodes=4, end_after=None, public_page=False,
-                 unreported=False):
+                 unreported=False, t0_s=12.0):
         self.token = token
         self.httpd = None
         for candidate in ([port] if port else PORTS):
@@ -325,7 +351,7 @@ class FixtureServer:
             raise OSError("no free port in %d-%d on 127.0.0.1" % (PORTS[0], PORTS[-1]))
         self.httpd.daemon_threads = True
         self.httpd.token = token
-        self.httpd.run = SyntheticRun(nodes, unreported=unreported)
+        self.httpd.run = SyntheticRun(nodes, t0_s=t0_s, unreported=unreported)
         self.httpd.end_after = end_after
         self.httpd.public_page = public_page
         self.httpd.state_requests = 0
@@ -350,8 +376,9 @@ def main():
     parser.add_argument("--token", default="fixture-token")
     parser.add_argument("--port", type=int, default=None, help="in 18300-18399 (default: the first free)")
     parser.add_argument("--nodes", type=int, default=4)
+    parser.add_argument("--t0", type=float, default=12.0, help="seconds of run already behind at start")
     args = parser.parse_args()
-    with FixtureServer(args.token, args.port, args.nodes) as server:
+    with FixtureServer(args.token, args.port, args.nodes, t0_s=args.t0) as server:
         print("# monitor: %s" % server.url(), flush=True)
         try:
             server.thread.join()

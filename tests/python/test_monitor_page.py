@@ -105,6 +105,31 @@ def test_the_page_draws_the_fixture_run(tmp_path):
     assert "parallel = 2 from event 3,000 (config)" in events and "BU 2: peer lost" in events
 
 
+def test_the_page_of_512_units_stays_usable(tmp_path):
+    # The real server's shape at 512 nodes (the fixture follows its bounds):
+    # the matrix summed over groups of 32, the history every 8th snapshot.
+    # The page labels the groups, shows 24 BUs (flagged first) with a note,
+    # and the spread of the BUs' rates instead of 512 lines.
+    with FixtureServer(token="t", nodes=512, t0_s=300.0) as server:
+        dom = dump_dom(server.url(), tmp_path)
+        png = tmp_path / "page-512.png"
+        dump_dom(server.url(), tmp_path, screenshot=png)
+    assert page_errors(dom) == []
+    assert text_of(dom, "status") == "live"
+    assert number(text_of(dom, "rate")) > 0
+    attrs = attributes_of(dom, "matrix")[1]
+    assert (attrs.get("data-rows"), attrs.get("data-cols"), attrs.get("data-group-size")) == ("16", "16", "32"), attrs
+    bus = re.search(r'<table id="bus".*?</table>', dom, re.S).group(0)
+    assert bus.count("<tr") == 1 + 24
+    # Flagged BUs come first: 2 (excluded), 0 (rate carried), 1 (integrity errors).
+    assert re.search(r'<tr class="excluded"><td>BU 2</td>', bus) and "3 integrity errors" in bus
+    assert text_of(dom, "bus-note").startswith("24 of 512 BUs: flagged first")
+    legend = re.search(r'id="timeline-legend".*?</div>', dom, re.S).group(0)
+    assert "BU median" in legend and "BU min" in legend and "BU 511" not in legend
+    assert "512 entries, all 1" in re.search(r'<dl id="params".*?</dl>', dom, re.S).group(0)
+    assert png.stat().st_size > 10000
+
+
 def test_a_wrong_token_says_so(tmp_path):
     # The fixture serves the page itself without the token here, so the
     # page's own handling of a 401 from /api/state is what is looked at (a

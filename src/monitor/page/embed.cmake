@@ -2,6 +2,7 @@
 # behind evb::page_asset(path). Run by src/monitor/CMakeLists.txt.
 set(assets "")
 foreach(entry "/|live.html|text/html; charset=utf-8" "/live.js|live.js|text/javascript; charset=utf-8"
+        "/live_units.js|live_units.js|text/javascript; charset=utf-8"
         "/live.css|live.css|text/css; charset=utf-8")
   string(REPLACE "|" ";" parts "${entry}")
   list(GET parts 0 url)

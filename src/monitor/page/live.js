@@ -12,7 +12,7 @@
   var CONTROL_COLOUR = '#2563eb', FAULT_COLOUR = '#d62728', RECOVERED_COLOUR = '#15803d';
   var LABEL_ROWS = 3;  // rows of marker labels above the timeline
   var last = null;  // the last state drawn (kept when the run ends)
-  var requestsMax = 1;  // scale of the requests bars (largest seen)
+  var units = window.evbUnits;  // live_units.js: the BU table, and a large run's groups and spread
 
   function $(id) { return document.getElementById(id); }
   function text(id, value) { $(id).textContent = value; }
@@ -91,7 +91,7 @@
     text('run-time', 't = ' + fixed(run.t_s, 1) + ' s, ' + count(t.events_in_flight) + ' in flight');
     drawTimeline($('timeline'), state);
     drawMatrix($('matrix'), state);
-    drawBus(state);
+    units.drawBus(state, {$: $, el: el, fixed: fixed, count: count, duration: duration});
     drawParams(state);
     drawEvents(state);
     if ($('config').textContent !== state.config_yaml) text('config', state.config_yaml);
@@ -196,8 +196,8 @@
     });
 
     pane(top, 'aggregate (Gb/s)', [{value: function (h) { return h.rate_gbps; }, colour: '#111827', width: 2.5}]);
-    var per = [];  // each BU's rate by its own clock (carried forward ones flagged in the BU table)
-    for (var b = 0; b < nbu; b++)
+    var per = units.isLarge(nbu) ? units.spread() : [];  // each BU's rate by its own clock, or their spread
+    for (var b = 0; b < nbu && !units.isLarge(nbu); b++)
       per.push({value: (function (k) { return function (h) { return h.bu_gbps[k]; }; })(b), colour: PALETTE[b % PALETTE.length], width: 1.5});
     pane(low, 'per BU (Gb/s)', per);
 
@@ -212,12 +212,12 @@
       ctx.fillStyle = '#6b7280'; ctx.textBaseline = 'middle';
       ctx.fillText('no interval reported yet', m.l + pw / 2, top.y + top.h / 2);
     }
-    legend(nbu, state);
+    legend(state, per);
   }
 
-  function legend(nbu, state) {
+  function legend(state, per) {
     var box = $('timeline-legend'), entries = [['aggregate', '#111827', '']];
-    for (var b = 0; b < nbu; b++) entries.push(['BU ' + b, PALETTE[b % PALETTE.length], '']);
+    for (var b = 0; b < per.length; b++) entries.push([per[b].name || 'BU ' + b, per[b].colour, '']);
     entries.push(['control change', CONTROL_COLOUR, ' marker'], ['fault (lost, then detected)', FAULT_COLOUR, ' marker']);
     if ((state.faults || []).some(function (f) { return f.recovered_at_s !== null && f.recovered_at_s >= 0; }))
       entries.push(['recovered', RECOVERED_COLOUR, ' marker']);
@@ -244,11 +244,13 @@
   function drawMatrix(canvas, state) {
     var c = prepare(canvas), ctx = c.ctx, g = (state.matrix && state.matrix.gbps) || [];
     var bytes = (state.matrix && state.matrix.bytes) || [], rows = g.length, cols = rows ? g[0].length : 0, vmax = 0, flowing = Infinity;
+    var size = (state.matrix && state.matrix.group_size) || 1, n = state.run.nodes;  // units a row or column holds
     g.forEach(function (row) { row.forEach(function (v) { vmax = Math.max(vmax, v); }); });
     var m = {l: 92, r: 86, t: 40, b: 10};
     var cell = Math.max(4, Math.min((c.w - m.l - m.r) / Math.max(cols, 1), (c.h - m.t - m.b) / Math.max(rows, 1)));
     canvas.dataset.rows = rows;
     canvas.dataset.cols = cols;
+    canvas.dataset.groupSize = size;
     ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
     var rus = state.rus || [], bus = state.bus || [];
     for (var r = 0; r < rows; r++) {
@@ -262,16 +264,18 @@
           ctx.fillText(fixed(v, cell >= 48 ? 2 : 1), m.l + (b + 0.5) * cell, m.t + (r + 0.5) * cell);
         }
       }
-      var ru = rus[r] || {}, note = ru.lost ? ' lost' : (ru.masked ? ' masked' : '');
+      var lost = units.groupAny(rus, r, size, function (u) { return u.lost; }), note = lost ? ' lost' : '';
+      if (!lost && units.groupAny(rus, r, size, function (u) { return u.masked; })) note = ' masked';
       ctx.fillStyle = note ? FAULT_COLOUR : '#1d2330'; ctx.textAlign = 'right';
-      if (cell >= 10 || r % Math.ceil(10 / cell) === 0) ctx.fillText('RU ' + r + note, m.l - 6, m.t + (r + 0.5) * cell);
+      if (cell >= 10 || r % Math.ceil(10 / cell) === 0) ctx.fillText(units.groupLabel('RU', r, size, n) + note, m.l - 6, m.t + (r + 0.5) * cell);
       ctx.textAlign = 'center';
     }
     for (b = 0; b < cols; b++) {
-      var excluded = bus[b] && bus[b].excluded;
+      var excluded = units.groupAny(bus, b, size, function (u) { return u.excluded; }), label = units.groupLabel('BU', b, size, n);
+      var room = size > 1 ? ctx.measureText(units.groupLabel('BU', cols - 1, size, n)).width + 12 : 30;  // a label's pixels
       ctx.fillStyle = excluded ? FAULT_COLOUR : '#1d2330';
-      if (cell >= 30 || b % Math.ceil(30 / cell) === 0)
-        ctx.fillText('BU ' + b + (excluded && cell >= 60 ? ' excl.' : ''), m.l + (b + 0.5) * cell, m.t - 10);
+      if (cell >= room || b % Math.ceil(room / cell) === 0)
+        ctx.fillText(label + (excluded && cell >= 60 ? ' excl.' : ''), m.l + (b + 0.5) * cell, m.t - 10);
     }
     canvas.dataset.minFlowingGbps = isFinite(flowing) ? flowing : '';  // the palest cell that carried traffic
     ctx.fillStyle = '#4a5568'; ctx.textAlign = 'left';
@@ -291,53 +295,13 @@
     if (!rows) { ctx.textAlign = 'center'; ctx.fillText('no traffic reported yet', c.w / 2, c.h / 2); }
   }
 
-  // ---- 3. BUs: credits and requests as bars, flags -------------------------
-  function bar(value, scale, tickAt, cls, label) {
-    var line = el('div', 'barline'), b = el('div', 'bar'), f = el('div', 'fill ' + cls);
-    f.style.width = Math.min(100, scale > 0 ? value / scale * 100 : 0) + '%';
-    b.appendChild(f);
-    if (tickAt !== null) {
-      var t = el('div', 'tick');
-      t.style.left = 'calc(' + Math.min(100, tickAt / scale * 100) + '% - 1px)';
-      b.appendChild(t);
-    }
-    line.appendChild(b);
-    line.appendChild(el('span', 'num', label));
-    return line;
-  }
-  function drawBus(state) {
-    var body = $('bus').tBodies[0], p = state.params, alloc = Math.max(p.credits_allocated || 0, p.credits || 0, 1);
-    (state.bus || []).forEach(function (b) { requestsMax = Math.max(requestsMax, b.requests_in_flight); });
-    body.textContent = '';
-    (state.bus || []).forEach(function (b) {
-      var tr = el('tr', b.excluded ? 'excluded' : ''), flags = el('td');
-      tr.appendChild(el('td', '', 'BU ' + b.bu));
-      var credits = el('td');
-      credits.appendChild(bar(b.events_in_flight, alloc, p.credits, '', b.events_in_flight + ' / ' + p.credits + ' (of ' + alloc + ')'));
-      tr.appendChild(credits);
-      var req = el('td');
-      req.appendChild(bar(b.requests_in_flight, requestsMax, null, 'requests', String(b.requests_in_flight)));
-      tr.appendChild(req);
-      tr.appendChild(el('td', '', String(b.fu_queue || 0)));
-      tr.appendChild(el('td', '', fixed(b.gbps, 2)));
-      tr.appendChild(el('td', '', duration(b.latency_p50_s) + ' / ' + duration(b.latency_p99_s)));
-      if (b.excluded) flags.appendChild(el('span', 'flag off', 'excluded'));
-      if (b.integrity_errors > 0) flags.appendChild(el('span', 'flag bad', count(b.integrity_errors) + ' integrity errors'));
-      if (!b.reported) flags.appendChild(el('span', 'flag off', 'not reported yet'));
-      if (b.rate_carried) flags.appendChild(el('span', 'flag off', 'rate carried forward'));
-      if (!flags.childNodes.length) flags.appendChild(el('span', 'flag ok', 'ok'));
-      tr.appendChild(flags);
-      body.appendChild(tr);
-    });
-  }
-
   // ---- 5. knobs and the control form ---------------------------------------
   function drawParams(state) {
     var p = state.params, dl = $('params'), lost = (state.rus || []).filter(function (r) { return r.lost || r.masked; });
     var items = [['parallel', p.parallel + ' (1..' + state.run.nodes + ')'],
       ['credits', p.credits + ' of ' + p.credits_allocated + ' allocated'],
       ['fu.processing_time', duration(p['fu.processing_time'])],
-      ['ru_rate_factors', '[' + (p.ru_rate_factors || []).join(', ') + ']'],
+      ['ru_rate_factors', units.factorsText(p.ru_rate_factors || [])],
       ['paused', p.paused ? 'yes' : 'no'],
       ['RUs lost or masked', lost.length ? lost.map(function (r) { return 'RU ' + r.ru; }).join(', ') : 'none']];
     dl.textContent = '';

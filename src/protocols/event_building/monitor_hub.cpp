@@ -6,6 +6,7 @@
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "monitor/traffic.hpp"
 
 namespace evb {
 namespace {
@@ -30,8 +31,9 @@ MonitorHub::MonitorHub(Engine& engine, const Topology& topo, EvmAgent& evm, Rank
   const Config& c = engine.config();
   const auto nodes = static_cast<size_t>(topo.nodes);
   const uint8_t id = engine_.add_agent(this);
-  // Per interval each rank sends 2 + nodes/3 (BU) and 1 (RU) commands.
-  const size_t per_rank = 3 + (nodes + 2) / 3;
+  // Per interval each rank sends 2 + rows/3 (BU) and 1 (RU) commands.
+  const size_t rows = matrix_rows(topo.nodes);  // per RU, or per RU group
+  const size_t per_rank = 3 + (rows + 2) / 3;
   engine_.listen(Channel::monitor, id,
                  static_cast<int>(std::min<size_t>(4096, per_rank * topo.ranks.size())));
   MonitorSnapshot& s = snapshot_;
@@ -42,11 +44,11 @@ MonitorHub::MonitorHub(Engine& engine, const Topology& topo, EvmAgent& evm, Rank
   s.interval_s = c.report_interval_s;
   s.bus.assign(nodes, MonitorBu{});
   s.rus.assign(nodes, MonitorRu{});
-  s.matrix.assign(nodes * nodes, 0);
-  s.matrix_rate.assign(nodes * nodes, 0.0);
+  s.matrix.assign(rows * nodes, 0);
+  s.matrix_rate.assign(rows * nodes, 0.0);
   bu_rate_.resize(nodes);
   ru_rate_.resize(nodes);
-  matrix_rate_.resize(nodes * nodes);
+  matrix_rate_.resize(rows * nodes);
   s.params.parallel = c.parallel;
   s.params.credits = c.credits;
   s.params.credits_allocated = c.credits;
@@ -106,7 +108,8 @@ void MonitorHub::on_command(PeerId from, const Command& cmd) {
     }
     case MonitorStat::matrix: {
       own_bu();
-      if (cmd.count < 1 || cmd.count > 3 || cmd.ru >= nodes || cmd.count > nodes - cmd.ru)
+      const auto rows = static_cast<uint32_t>(matrix_rows(topo_.nodes));
+      if (cmd.count < 1 || cmd.count > 3 || cmd.ru >= rows || cmd.count > rows - cmd.ru)
         refuse("a traffic row outside the RUs");
       const uint64_t v[3] = {cmd.event_id, cmd.bytes, cmd.value};
       for (uint32_t k = 0; k < cmd.count; ++k) {

@@ -7,7 +7,9 @@
 // covers by the sender's clock sound and following the last one) before it
 // is used. Once per report_interval it publishes a copy into MonitorState,
 // every per-BU, per-RU and matrix rate computed over the senders' own
-// intervals (IntervalRate): what arrived in a tick does not matter.
+// intervals (IntervalRate): what arrived in a tick does not matter. Over
+// kMatrixFullNodes nodes the matrix has a row per RU group, not per RU
+// (monitor/traffic.hpp): the BUs send it so.
 // It applies control requests queued by POST /control at its next tick,
 // between two assignments (the event boundary: the next event to be
 // assigned is the first under the change): credits and pause on the EVM

@@ -6,6 +6,7 @@
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "monitor/traffic.hpp"
 
 namespace evb {
 namespace {
@@ -47,9 +48,11 @@ void MonitorReporter::report(int64_t now) {
   if (units_.bu_agent) {
     const BuAgent& a = *units_.bu_agent;
     const auto b = static_cast<uint32_t>(a.index());
-    const std::vector<uint64_t>& from = a.bytes_from_ru();
+    const std::vector<uint64_t>& per_ru = a.bytes_from_ru();
     uint64_t bytes = 0;
-    for (uint64_t v : from) bytes += v;
+    for (uint64_t v : per_ru) bytes += v;
+    // Over kMatrixFullNodes nodes, the sums per RU group (rows_ is sized once).
+    const std::vector<uint64_t>& from = by_group(per_ru);
     send(Command{.type = CommandType::stats,
                  .event_id = a.fragments_received(),
                  .slot = static_cast<uint32_t>(MonitorStat::bu),
@@ -85,6 +88,12 @@ void MonitorReporter::report(int64_t now) {
                  .ru = static_cast<uint32_t>(units_.ru->index()),
                  .bytes = stats_.bytes_sent});
   since_ns_ = now;  // the next interval starts where this one ended
+}
+
+const std::vector<uint64_t>& MonitorReporter::by_group(const std::vector<uint64_t>& per_ru) {
+  if (topo_.nodes <= kMatrixFullNodes) return per_ru;
+  matrix_row(per_ru, topo_.nodes, rows_);
+  return rows_;
 }
 
 void MonitorReporter::on_tick(int64_t now) {

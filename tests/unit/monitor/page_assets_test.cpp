@@ -12,6 +12,8 @@ TEST(PageAssets, ThePageAndItsFilesAreEmbedded) {
   EXPECT_NE(page->content_type.find("text/html"), std::string_view::npos);
   EXPECT_NE(page->body.find("live.js"), std::string_view::npos);
   ASSERT_TRUE(page_asset("/live.js").has_value());
+  ASSERT_TRUE(page_asset("/live_units.js").has_value());
+  EXPECT_NE(page->body.find("live_units.js"), std::string_view::npos);
   ASSERT_TRUE(page_asset("/live.css").has_value());
 }
 

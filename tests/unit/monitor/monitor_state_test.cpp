@@ -1,0 +1,61 @@
+// MonitorState keeps the rate timeline without keeping a matrix per
+// snapshot: what it holds is one full snapshot and thinned older ones, and
+// what it serves is byte for byte what the full history would give.
+#include "monitor/monitor_state.hpp"
+
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <string>
+
+#include "monitor/exposition.hpp"
+#include "monitor/state_json.hpp"
+#include "synthetic_snapshot.hpp"
+
+namespace evb {
+namespace {
+
+using test_support::synthetic_snapshot;
+
+constexpr int kNodes = 48;
+constexpr size_t kHistory = 40;
+
+// One snapshot's vectors without the matrix, RUs and records: what a
+// thinned snapshot may hold at most.
+size_t thinned_bytes(const MonitorSnapshot& s) {
+  return sizeof s + s.bus.capacity() * sizeof(MonitorBu);
+}
+size_t matrix_bytes(const MonitorSnapshot& s) {
+  return s.matrix.capacity() * sizeof(uint64_t) + s.matrix_rate.capacity() * sizeof(double) +
+         s.rus.capacity() * sizeof(MonitorRu) + s.faults.capacity() * sizeof(MonitorFault) +
+         s.control.capacity() * sizeof(ControlRecord) +
+         s.params.ru_rate_factors.capacity() * sizeof(double);
+}
+
+TEST(MonitorState, KeepsOneMatrixWhateverTheHistory) {
+  MonitorState state("nodes: 48\n", ControlLimits{}, kHistory);
+  const MonitorSnapshot probe = synthetic_snapshot(kNodes, 1);
+  // Twice the history: the oldest have been dropped, every kept one but the
+  // latest thinned.
+  for (int k = 1; k <= static_cast<int>(2 * kHistory); ++k)
+    state.publish(synthetic_snapshot(kNodes, k));
+  const size_t bound = kHistory * thinned_bytes(probe) + matrix_bytes(probe);
+  EXPECT_LE(state.held_bytes(), bound);
+  // Without thinning it would hold a matrix per snapshot, far above.
+  EXPECT_GT(kHistory * (thinned_bytes(probe) + matrix_bytes(probe)), 2 * bound);
+}
+
+TEST(MonitorState, ServesWhatTheFullHistoryGives) {
+  MonitorState state("nodes: 48\n", ControlLimits{}, kHistory);
+  std::deque<MonitorSnapshot> full;
+  for (int k = 1; k <= static_cast<int>(kHistory + 5); ++k) {
+    state.publish(synthetic_snapshot(kNodes, k));
+    full.push_back(synthetic_snapshot(kNodes, k));
+    if (full.size() > kHistory) full.pop_front();
+  }
+  EXPECT_EQ(state.state_json(), evb::state_json(full, "nodes: 48\n"));
+  EXPECT_EQ(state.metrics_text(), prometheus_text(full.back(), &full[full.size() - 2]));
+}
+
+}  // namespace
+}  // namespace evb
