@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "shipped_platform.hpp"
 #include "simnet_util.hpp"
 
 namespace evb::simnet::test {
