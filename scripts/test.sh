@@ -154,7 +154,15 @@ mark build-sim
 run_step ctest-sim ctest_run ctest-sim build-sim -L sim
 mark ctest-sim
 
-run_step pytest env EVBENCH_TESTS_STRICT=1 /usr/bin/python3 -m pytest -q tests/python \
+# The Python tests, one worker per CPU (pytest-xdist, install-deps.sh --test)
+# and each test file in one worker (--dist loadfile: the module-wide Slurm
+# cluster and docs scratch copy start once): most of them wait on real runs,
+# a 20 s steady monitor run or a Slurm job (docs/TESTING.md "How long").
+xdist=()
+if /usr/bin/python3 -c 'import xdist' 2>/dev/null; then
+  xdist=(-n "$(nproc)" --dist loadfile)
+fi
+run_step pytest env EVBENCH_TESTS_STRICT=1 /usr/bin/python3 -m pytest -q tests/python "${xdist[@]}" \
     --junitxml="$results/pytest.xml" -o junit_family=xunit1
 mark pytest
 
