@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages evbench needs (run as root).
 #   install-deps.sh          build + run: compiler, CMake, Ninja, yaml-cpp, Open MPI, libfabric, UCX,
 #                            rdma-core (libibverbs, librdmacm), libpsm2
-#   install-deps.sh --test   also: ccache (the four builds of scripts/test.sh), GoogleTest, clang-format and clang-tidy (scripts/tidy.sh), pytest, matplotlib, Jinja2 (reports), Chromium (report render test), iperf3, Slurm + munge,
+#   install-deps.sh --test   also: ccache (the four builds of scripts/test.sh), GoogleTest, clang-format and clang-tidy (scripts/tidy.sh), pytest (and pytest-xdist: test.sh runs the Python tests one worker per CPU), matplotlib, Jinja2 (reports), Chromium (report render test), iperf3, Slurm + munge,
 #                            iproute2 (ip netns, bridges, tc: the emulated cluster of
 #                            scripts/netns-cluster.sh; unshare comes with util-linux),
 #                            clang-14 + libclang-rt-14-dev (libFuzzer targets, scripts/fuzz.sh),
@@ -19,7 +19,7 @@ packages=(build-essential cmake ninja-build pkg-config git libyaml-cpp-dev
           libibverbs-dev librdmacm-dev libpsm2-dev libmicrohttpd-dev util-linux
           python3 python3-yaml)
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(ccache libgtest-dev clang-format clang-tidy python3-pytest python3-matplotlib python3-jinja2 chromium iperf3 procps iproute2
+  packages+=(ccache libgtest-dev clang-format clang-tidy python3-pytest python3-pytest-xdist python3-matplotlib python3-jinja2 chromium iperf3 procps iproute2
              slurm-wlm slurm-wlm-torque munge clang-14 libclang-rt-14-dev libsimgrid-dev
              prometheus)  # tests/python/test_monitor*.py: a real Prometheus scrapes a run
   packages+=(man-db)  # ctest install_relocatable renders the installed man page

@@ -49,6 +49,10 @@ finish() {
   local rc=$? acct=0
   trap - EXIT INT TERM
   set +e
+  if [ -n "${tidy_pid:-}" ]; then  # the script stopped while clang-tidy ran beside ctest
+    kill -- "-$tidy_pid" 2>/dev/null
+    wait "$tidy_pid" 2>/dev/null
+  fi
   if [ -f "$results/times.tsv" ]; then
     printf 'test.sh: wall time per step (s):'
     while IFS=$'\t' read -r name secs; do printf ' %s %s,' "$name" "$secs"; done < "$results/times.tsv"
@@ -100,12 +104,25 @@ required_drivers=(-DEVBENCH_WITH_TCP=ON -DEVBENCH_WITH_MPI=ON -DEVBENCH_WITH_LIB
 step=build
 scripts/build.sh --all -DEVBENCH_REQUIRE_GTEST=ON "${required_drivers[@]}"
 mark build
-run_step ctest ctest_run ctest build
-mark ctest
 
 # clang-tidy (.clang-tidy) on the sources the last 20 commits changed
-# (scripts/tidy.sh; clang-tidy compiles every file again, so not the whole tree).
-run_step clang-tidy scripts/tidy.sh
+# (scripts/tidy.sh; clang-tidy compiles every file again, so not the whole
+# tree), while ctest runs: at idle priority (SCHED_IDLE), so it takes only the
+# CPU time the tests leave unused (much of ctest waits: timeouts, killed
+# ranks, loopback transfers; docs/TESTING.md "How long"). It reads build/'s
+# compile commands and the sources, which ctest does not change. Its output
+# is printed after ctest's; `clang-tidy` in times.tsv is the wait after ctest.
+tidy_pid=
+setsid chrt --idle 0 scripts/tidy.sh > "$results/clang-tidy.log" 2>&1 &
+tidy_pid=$!  # its own process group (setsid): finish() ends clang-tidy with it
+run_step ctest ctest_run ctest build
+mark ctest
+step=clang-tidy
+tidy_rc=0
+wait "$tidy_pid" || tidy_rc=$?
+tidy_pid=
+cat "$results/clang-tidy.log"
+printf '%s\t%s\n' clang-tidy "$tidy_rc" >> "$results/steps.tsv"
 mark clang-tidy
 
 # Sanitizer build of the unit tests and the runs labelled sanitize (fragment
@@ -137,7 +154,15 @@ mark build-sim
 run_step ctest-sim ctest_run ctest-sim build-sim -L sim
 mark ctest-sim
 
-run_step pytest env EVBENCH_TESTS_STRICT=1 /usr/bin/python3 -m pytest -q tests/python \
+# The Python tests, one worker per CPU (pytest-xdist, install-deps.sh --test)
+# and each test file in one worker (--dist loadfile: the module-wide Slurm
+# cluster and docs scratch copy start once): most of them wait on real runs,
+# a 20 s steady monitor run or a Slurm job (docs/TESTING.md "How long").
+xdist=()
+if /usr/bin/python3 -c 'import xdist' 2>/dev/null; then
+  xdist=(-n "$(nproc)" --dist loadfile)
+fi
+run_step pytest env EVBENCH_TESTS_STRICT=1 /usr/bin/python3 -m pytest -q tests/python "${xdist[@]}" \
     --junitxml="$results/pytest.xml" -o junit_family=xunit1
 mark pytest
 

@@ -35,6 +35,12 @@ DEFAULT_TIMEOUT_S = 60
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "timeout(seconds): fail the test after this many seconds")
+    # Under pytest-xdist (`-n`, scripts/test.sh) the tests run in worker
+    # processes whose terminal summaries nobody sees: the docs blocks' summary
+    # is then the controller's, from the reports the workers send back.
+    if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
+        import test_docs_commands
+        config.pluginmanager.register(test_docs_commands.Summary(), "docs-commands-summary")
 
 
 @pytest.fixture(autouse=True)

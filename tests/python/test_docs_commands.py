@@ -218,6 +218,8 @@ class Summary:
             self.outcomes[report.nodeid] = report.outcome
 
     def pytest_terminal_summary(self, terminalreporter):
+        if not self.outcomes:
+            return  # no block ran in this session (a selection without them)
         tr = terminalreporter
         tr.section("docs command blocks (tests/python/test_docs_commands.py)")
         count = lambda outcome: sum(1 for o in self.outcomes.values() if o == outcome)

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "core/error.hpp"
+#include "support/source_dir.hpp"
 
 namespace evb {
 namespace {

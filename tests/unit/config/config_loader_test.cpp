@@ -11,6 +11,7 @@
 
 #include "core/error.hpp"
 #include "real_plugins.hpp"
+#include "support/source_dir.hpp"
 
 namespace evb {
 namespace {

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "monitor/metric_table.hpp"
+#include "support/source_dir.hpp"
 
 namespace evb {
 namespace {

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <string>
 
+#include "shipped_platform.hpp"
 #include "sim/credit/all_to_all.hpp"
 #include "simnet_util.hpp"
 

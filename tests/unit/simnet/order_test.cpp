@@ -8,6 +8,7 @@
 #include <tuple>
 #include <vector>
 
+#include "shipped_platform.hpp"
 #include "simnet_util.hpp"
 
 namespace evb::simnet::test {

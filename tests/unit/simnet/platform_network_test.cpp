@@ -6,8 +6,10 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "shipped_platform.hpp"
 #include "simnet_util.hpp"
 #include "topo/platform_keys.hpp"
+#include "topo/platform_loader.hpp"
 
 namespace evb::simnet::test {
 namespace {

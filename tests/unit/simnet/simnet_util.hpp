@@ -7,7 +7,6 @@
 
 #include "sim/credit/network.hpp"
 #include "topo/platform.hpp"
-#include "topo/platform_loader.hpp"
 #include "topo/routing.hpp"
 
 namespace evb::simnet::test {
@@ -45,10 +44,6 @@ inline topo::Platform chain(const std::vector<double>& bandwidth, double latency
   topo::fill_shortest_tables(p);
   p.finish();
   return p;
-}
-
-inline topo::Platform shipped(const std::string& file) {
-  return topo::load_platform(std::string(EVBENCH_SOURCE_DIR) + "/configs/platforms/" + file);
 }
 
 // Runs the network until nothing is in flight; every delivery, in order.

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "support/source_dir.hpp"
 #include "topo/fat_tree.hpp"
 #include "topo/platform_loader.hpp"
 

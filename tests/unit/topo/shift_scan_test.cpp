@@ -5,6 +5,7 @@
 
 #include <numeric>
 
+#include "support/source_dir.hpp"
 #include "topo/fat_tree.hpp"
 #include "topo/order_search.hpp"
 #include "topo/platform_loader.hpp"
