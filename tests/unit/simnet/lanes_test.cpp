@@ -26,17 +26,6 @@ std::vector<uint64_t> big_then_small(const NetworkParams& params, int small_lane
   return order;
 }
 
-std::vector<NetworkParams> every_mode() {
-  NetworkParams fifo;
-  NetworkParams voq = fifo;
-  voq.queueing = Queueing::voq;
-  NetworkParams store = fifo;
-  store.switching = Switching::store_and_forward;
-  NetworkParams inf = fifo;
-  inf.infinite_buffers = true;
-  return {fifo, voq, store, inf};
-}
-
 TEST(SimnetLanes, AMessageOnAnotherLaneOvertakesALargeOneOfTheSamePair) {
   for (const NetworkParams& params : every_mode()) {
     EXPECT_EQ(big_then_small(params, 1), (std::vector<uint64_t>{2, 1}));

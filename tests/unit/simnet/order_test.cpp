@@ -83,14 +83,7 @@ TEST(SimnetOrder, EachPairIsDeliveredInSendOrderUnderEveryMode) {
   NetworkParams fifo;
   fifo.chunk_bytes = 16 * 1024;
   fifo.buffer_bytes = 32 * 1024;
-  NetworkParams voq = fifo;
-  voq.queueing = Queueing::voq;
-  NetworkParams store = fifo;
-  store.switching = Switching::store_and_forward;
-  NetworkParams inf = fifo;
-  inf.infinite_buffers = true;
-  for (const NetworkParams& params : {fifo, voq, store, inf})
-    expect_ordered(random_traffic(params, 7));
+  for (const NetworkParams& params : every_mode(fifo)) expect_ordered(random_traffic(params, 7));
 }
 
 TEST(SimnetOrder, SameInputsGiveTheSameOutputs) {

@@ -54,6 +54,18 @@ inline std::vector<Delivery> drain(CreditNetwork& net) {
   return out;
 }
 
+// `base` in each of the model's modes: fifo, voq, store-and-forward and
+// infinite buffers (every other setting as `base` has it).
+inline std::vector<NetworkParams> every_mode(const NetworkParams& base = {}) {
+  NetworkParams voq = base;
+  voq.queueing = Queueing::voq;
+  NetworkParams store = base;
+  store.switching = Switching::store_and_forward;
+  NetworkParams inf = base;
+  inf.infinite_buffers = true;
+  return {base, voq, store, inf};
+}
+
 // Bytes per second as a fraction of `bandwidth` bit/s.
 inline double line_fraction(double bytes, double seconds, double bandwidth) {
   return bytes * 8 / seconds / bandwidth;
