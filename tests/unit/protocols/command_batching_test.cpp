@@ -3,9 +3,14 @@
 // list leaves at once, a flush or any other command to the same peer and
 // channel sends what is held (order kept), and batch.events 1 sends every
 // command alone as before. The CommandBatcher's lists fall due after
-// batch.max_wait. Over a driver that only records sends.
+// batch.max_wait. A received batch reaches the agent command by command,
+// from its peer; a hostile one ends the run naming the peer before any of
+// its commands is used. Over a driver that only records posts.
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "../support/recording_driver.hpp"
@@ -127,6 +132,82 @@ TEST(CommandBatcher, OneEventPerCommandHoldsNothing) {
   const CommandBatcher b(1, 1000, 3);
   EXPECT_FALSE(b.active());
   EXPECT_FALSE(b.holds(1, Channel::to_evm));
+}
+
+// Takes what reaches Channel::to_evm; done after `expected` commands.
+class Listener : public Agent {
+ public:
+  explicit Listener(size_t expected) : expected_(expected) {}
+  void start(int64_t) override {}
+  void on_command(PeerId from, const Command& cmd) override { got.emplace_back(from, cmd); }
+  void on_completion(const Completion&) override {}
+  bool done() const override { return got.size() >= expected_; }
+  std::string waiting_for() const override { return "commands"; }
+  std::vector<std::pair<PeerId, Command>> got;
+
+ private:
+  size_t expected_;
+};
+
+// Rank 0 receives `message` from rank 1 on Channel::to_evm (batch.events 4)
+// and runs its loop; returns the engine's error ("" when none).
+std::string receive(const std::vector<unsigned char>& message, Listener& agent) {
+  Config c = batching(4);
+  c.peer_timeout_s = 0;
+  RecordingDriver driver;
+  Engine engine(driver, 0, c, PollMode::busy, {"rank 0", "rank 1"});
+  engine.listen(Channel::to_evm, engine.add_agent(&agent), 1);
+  const RecordingDriver::Recv r = driver.recvs.at(0);
+  EXPECT_LE(message.size(), r.size);
+  std::memcpy(r.buffer, message.data(), message.size());
+  driver.pending.push_back(
+      Completion{r.cookie, OpType::recv, OpStatus::ok, 1, r.tag, message.size(), 0});
+  try {
+    engine.run();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::vector<Command> credits(int n) {
+  std::vector<Command> v;
+  for (int i = 0; i < n; ++i)
+    v.push_back(Command{.type = CommandType::credit, .slot = static_cast<uint32_t>(i), .bu = 1});
+  return v;
+}
+
+std::vector<unsigned char> batch_of(const std::vector<Command>& cmds) {
+  std::vector<unsigned char> m(batch_message_size(4));
+  encode_batch(cmds, m.data());
+  return m;
+}
+
+TEST(CommandBatching, AReceivedBatchReachesTheAgentCommandByCommand) {
+  Listener agent(3);
+  EXPECT_EQ(receive(batch_of(credits(3)), agent), "");
+  ASSERT_EQ(agent.got.size(), 3u);
+  for (uint32_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(agent.got[i].first, 1);  // the peer the message came from
+    EXPECT_EQ(agent.got[i].second.type, CommandType::credit);
+    EXPECT_EQ(agent.got[i].second.slot, i);
+  }
+}
+
+TEST(CommandBatching, AHostileBatchIsRefusedNamingThePeerBeforeAnyCommandIsUsed) {
+  auto too_many = batch_of(credits(4));
+  Command head;
+  std::memcpy(&head, too_many.data(), sizeof head);
+  head.count = 5;  // over batch.events, and past the message
+  std::memcpy(too_many.data(), &head, sizeof head);
+  auto mixed = credits(3);
+  mixed[2].type = CommandType::stop;
+  for (const auto& m : {too_many, batch_of(mixed)}) {
+    Listener agent(1);
+    const std::string e = receive(m, agent);
+    EXPECT_NE(e.find("a command batch from rank 1 refused"), std::string::npos) << e;
+    EXPECT_TRUE(agent.got.empty());
+  }
 }
 
 }  // namespace
