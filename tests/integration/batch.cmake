@@ -46,3 +46,42 @@ add_test(NAME cli_batch_over_command_size
                  --set command_size=256 --set credits=16 --set batch.events=8)
 set_tests_properties(cli_batch_refused_without_evm cli_batch_over_credits
                      cli_batch_over_command_size PROPERTIES TIMEOUT 60 LABELS integration)
+# The same over the other drivers' command paths, where built: libfabric tcp
+# and UCX shared memory (data path write, so commands and fragments travel
+# apart), pull and push.
+foreach(protocol pull push)
+  if(TARGET evbench_driver_libfabric)
+    set(name eb_batch16_libfabric_tcp_${protocol})
+    add_test(NAME ${name}
+             COMMAND ${_evb_batch_check} --expect-json config.batch.events=16
+                     -- $<TARGET_FILE:evbench> run ${_evb_batch_short} --set driver=libfabric
+                     --set driver_options.provider=tcp --set protocol=${protocol}
+                     --set fragment.size=4KiB --set batch.events=16)
+    set_tests_properties(${name} PROPERTIES TIMEOUT 60 LABELS integration)
+  endif()
+  if(TARGET evbench_driver_ucx)
+    set(name eb_batch16_ucx_sm_${protocol})
+    add_test(NAME ${name}
+             COMMAND ${_evb_batch_check} --expect-json config.batch.events=16
+                     --expect-json results.data_path=write
+                     -- $<TARGET_FILE:evbench> run ${_evb_batch_short} --set driver=ucx
+                     --set driver_options.tls=sm --set data_path=write
+                     --set protocol=${protocol} --set fragment.size=4KiB --set batch.events=16)
+    set_tests_properties(${name} PROPERTIES TIMEOUT 60 LABELS integration)
+  endif()
+endforeach()
+# And over the MPI driver under mpirun (vader and tcp BTLs, PULL): its own
+# receive matching and message sizes.
+if(TARGET evbench_driver_mpi AND TARGET evbench_bootstrap_mpi)
+  foreach(btl vader tcp)
+    set(name mpi_eb_batch16_${btl}_pull)
+    add_test(NAME ${name}
+             COMMAND ${_evb_batch_check} --expect-json config.batch.events=16
+                     -- ${EVBENCH_MPIRUN} --oversubscribe --mca oob_tcp_if_include lo
+                     --mca btl_tcp_if_include lo --mca pml ob1 --mca btl self,${btl} -np 5
+                     $<TARGET_FILE:evbench> run ${_evb_batch_short} --set bootstrap=mpi
+                     --set driver=mpi --set fragment.size=4KiB --set batch.events=16)
+    set_tests_properties(${name} PROPERTIES TIMEOUT 90 LABELS "integration;mpi"
+                         ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+  endforeach()
+endif()
