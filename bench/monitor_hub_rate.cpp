@@ -106,7 +106,7 @@ int run(const Options& o) {
   for (size_t r = 0; r < topo.ranks.size(); ++r) names.push_back("rank " + std::to_string(r));
   evb::test_support::RecordingDriver driver;
   evb::Engine engine{driver, topo.evm_rank, c, evb::PollMode::busy, names};
-  evb::RankStats stats;
+  evb::EventBuildingStats stats;
   evb::pull::PullEvmAgent evm{engine, topo, stats, false};
   evb::MonitorState state("nodes: " + std::to_string(o.nodes) + "\n", evb::ControlLimits{});
   evb::MonitorHub hub(engine, topo, evm, stats, state, {"pull", "bench", "send"}, true);

@@ -65,7 +65,7 @@ Config two_nodes(bool exclude) {
 }
 
 // The RU's ring under exclude: bounded, nothing below the watermark.
-void check_ring(const RuAgent& agent, const RankStats& stats) {
+void check_ring(const RuAgent& agent, const EventBuildingStats& stats) {
   const RingOwnership* ring = agent.ownership();
   if (!ring) return;
   FUZZ_ASSERT(ring->held() <= ring->slots() && stats.max_events_held <= ring->slots(),
@@ -124,7 +124,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Engine evm_engine(evm_driver, topo.evm_rank, c, PollMode::busy, names);
   ReadoutUnit ru(0, c);
   auto ring_reg = ru_driver.register_memory(ru.memory().data(), ru.memory().size());
-  RankStats ru_stats, evm_stats;
+  EventBuildingStats ru_stats, evm_stats;
   RuAgent ru_agent(ru_engine, ru, *ring_reg, topo, ru_stats, nullptr);
   pull::PullEvmAgent evm(evm_engine, topo, evm_stats, false);
   evm.start(0);

@@ -14,6 +14,7 @@
 #include "core/json_writer.hpp"
 #include "core/topology.hpp"
 #include "protocols/api/run_summary.hpp"
+#include "protocols/common/failure_record.hpp"
 #include "protocols/common/rank_stats.hpp"
 
 namespace evb {

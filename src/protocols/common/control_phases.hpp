@@ -4,7 +4,7 @@
 // measured window split at each run-time change (POST /control or the
 // `control:` list), each stretch with the knobs in force and its own
 // figures, computed the way the headline is. The EVM books the built
-// events per phase (PhaseBook, protocols/common/rank_stats.hpp) as their
+// events per phase (PhaseBook, below) as their
 // credits arrive, counting those each BU counted in its window; rank 0
 // splits them here. The configuration the results show is the one the run
 // ended with (config_as_ended); the knobs it started with stay in
@@ -15,9 +15,22 @@
 
 #include "core/config.hpp"
 #include "monitor/snapshot.hpp"
-#include "protocols/common/rank_stats.hpp"
 
 namespace evb {
+
+// The EVM's books of one stretch of a steered run, from `from_s` (seconds
+// since its t0) until the next one begins: the built events whose credits
+// arrived in it, all of them and those their BU counted in its window.
+// `first_control`: the run-time changes (EventBuildingStats::control)
+// applied before it began.
+struct PhaseBook {
+  double from_s = 0;
+  uint64_t first_control = 0;
+  uint64_t events = 0;
+  uint64_t bytes = 0;
+  uint64_t window_events = 0;
+  uint64_t window_bytes = 0;
+};
 
 // The knobs POST /control can turn, as they stand at one moment.
 struct ControlKnobs {

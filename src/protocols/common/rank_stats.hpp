@@ -1,5 +1,9 @@
 #pragma once
-// What one rank measured, gathered to rank 0 at the end of a run.
+// What one rank measured, gathered to rank 0 at the end of a run: the part
+// every protocol's rank has (who it was, where it ran, its memory, start-up
+// and host load) and the protocol's own part, which only that protocol
+// reads (EventBuildingStats, protocols/event_building/event_building_stats.hpp;
+// MicrobenchStats, protocols/microbench/microbench_stats.hpp).
 //
 // Times are relative to the rank's start of the data phase (t0, right after
 // the start barrier). "Window" means after warm-up and, for deadline runs,
@@ -8,28 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "core/histogram.hpp"
 #include "core/host_load.hpp"
 #include "core/lifecycle.hpp"
-#include "monitor/snapshot.hpp"
-#include "protocols/common/failure_record.hpp"
-#include "units/builder_unit.hpp"
 
 namespace evb {
-
-// The EVM's books of one stretch of a steered run, from `from_s` (seconds
-// since its t0) until the next one begins: the built events whose credits
-// arrived in it, all of them and those their BU counted in its window
-// (control_phases.hpp splits them into results.phases). `first_control`:
-// the run-time changes (RankStats::control) applied before it began.
-struct PhaseBook {
-  double from_s = 0;
-  uint64_t first_control = 0;
-  uint64_t events = 0;
-  uint64_t bytes = 0;
-  uint64_t window_events = 0;
-  uint64_t window_bytes = 0;
-};
 
 // Each member has a line in FieldTable<RankStats> (stats_fields.hpp): the
 // members without one do not reach rank 0.
@@ -38,83 +24,6 @@ struct RankStats {
   std::string host;
   std::string poll_mode;  // the mode this rank ran (poll_mode auto resolved)
   std::vector<int> cpus;  // the CPUs it may run on (sched_getaffinity, after binding)
-  // BU
-  int bu = -1;
-  uint64_t events_built = 0;
-  uint64_t events_started = 0;  // events this BU began building (pull-noevm: its assignment)
-  uint64_t events_in_window = 0;
-  uint64_t bytes_in_window = 0;  // bytes received by this BU in the window
-  uint64_t bytes_total = 0;
-  // The same for the bytes that crossed a driver: fragments from RUs of
-  // other nodes (the node's own RU's fragment left out), counted exactly.
-  uint64_t network_bytes_in_window = 0;
-  uint64_t network_bytes_total = 0;
-  // Fragment bytes as they arrived at this BU, whatever their event: a byte
-  // rate inside the window not quantised by whole events (results.bandwidth_gbps.arrivals).
-  uint64_t arrival_bytes_in_window = 0;
-  uint64_t arrival_bytes_total = 0;
-  int64_t last_completion_ns = 0;      // since t0
-  std::vector<uint64_t> sample_bytes;  // per report interval
-  std::vector<uint64_t> sample_events;
-  // The EVM's view of the same (bytes and events of the events BUs report
-  // finished with their credits, per report interval): it keeps what a BU
-  // built before it was lost, which that BU's own samples take with it.
-  // Kept under on_failure exclude only (no rank can be lost otherwise).
-  std::vector<uint64_t> evm_sample_bytes;
-  std::vector<uint64_t> evm_sample_events;
-  Histogram latency;
-  IntegrityCounters integrity;
-  std::string integrity_problem;  // the BU's first corrupt/duplicate fragment, if any
-  uint64_t fu_processed = 0;
-  uint64_t fu_accepted = 0;
-  int max_requests_in_flight = 0;   // most fragment requests one slot had outstanding
-  int max_events_in_flight = 0;     // most slots busy at once
-  uint64_t fragments_in_place = 0;  // own RU's fragments checked in its ring (local_fragment)
-  // RU
-  int ru = -1;
-  uint64_t fragments_sent = 0;
-  uint64_t bytes_sent = 0;
-  // on_failure exclude (RingOwnership): requests whose fragment the ring no
-  // longer held (an integrity error; the first goes to integrity_problem),
-  // and the most events the ring held at once.
-  uint64_t ring_overrun = 0;
-  uint64_t max_events_held = 0;
-  // EVM
-  bool evm = false;
-  uint64_t events_assigned = 0;
-  int max_outstanding_per_bu = 0;          // most events one BU held at once
-  std::vector<uint64_t> completed_per_bu;  // events each BU reported finished (accepted)
-  std::vector<int> excluded_bus;           // BUs excluded during the run
-  std::vector<FailureRecord> failures;
-  // Bytes of built events per time bin since t0 (RateTimeline), the bin
-  // width, and when assignment stopped: what recovery times are read from.
-  std::vector<uint64_t> rate_bins;
-  double rate_bin_s = 0;
-  double assign_stopped_at_s = -1;
-  // EVM: run-time changes applied (the monitor's POST /control), in order.
-  std::vector<ControlRecord> control;
-  // EVM: built events per stretch between those changes (one from t0 on).
-  std::vector<PhaseBook> phases;
-  // on_failure exclude: free slots that waited for a release (back-pressure).
-  uint64_t assignments_held_back = 0;
-  // Deliveries refused after an exclusion: credits from an excluded BU (EVM),
-  // requests from it (RU), fragments reaching it (BU).
-  uint64_t late_discarded = 0;
-  // BU: events that could not be completed because an RU was lost (never
-  // built short; expected under on_failure exclude).
-  uint64_t incomplete_lost_peer = 0;
-  // on_ru_loss mask. BU: events it built without some lost RU's fragment,
-  // and per RU how many lacked that RU's. EVM: the events it accepted as
-  // built so (the run's count: an excluded BU's late credits left out).
-  uint64_t masked_events = 0;
-  std::vector<uint64_t> masked_per_ru;
-  uint64_t evm_masked_events = 0;
-  // Micro-benchmarks: bytes received in the window, per shift step (one-to-one
-  // scan) or one entry; and each step's window length.
-  std::vector<uint64_t> step_bytes;
-  std::vector<uint64_t> step_messages;       // data messages received in the window, per step
-  std::vector<uint64_t> step_network_bytes;  // of step_bytes, those from other nodes' RUs
-  std::vector<double> step_window_s;
   // The process's peak resident set size (getrusage ru_maxrss), bytes.
   uint64_t peak_rss_bytes = 0;
   // Bytes of transparent huge pages backing the process while its buffers
@@ -128,16 +37,16 @@ struct RankStats {
   HostLoadWindow host_load;
   // Failure, if any (empty when the rank succeeded).
   std::string error;
+  // The protocol's own part as its one-line record (encode_own_part in
+  // stats_fields.hpp, from the protocol's field table), opaque here: the
+  // protocol's run writes it (ProtocolRun::finish), its report reads it
+  // back (own_parts). Empty: the protocol sent none.
+  std::string own;
 
   // One line of text, field by field (the table in stats_fields.hpp), and
   // back: deserialize throws evb::Error on text that is not such a record.
   std::string serialize() const;
   static RankStats deserialize(const std::string& text);
-
-  // Books a completed event's bytes (`network_bytes` of them from other
-  // nodes) into the window and the samples; true when it counted in the window.
-  bool book(int64_t t_ns, uint64_t bytes, uint64_t network_bytes, uint64_t events,
-            int64_t warmup_ns, int64_t end_ns, int64_t interval_ns);
 };
 
 }  // namespace evb

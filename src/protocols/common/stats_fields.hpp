@@ -1,12 +1,16 @@
 #pragma once
-// The field tables of what a rank sends rank 0 at the end of a run
-// (RankStats and the records inside it) and the codecs of the values that
-// are neither numbers, strings, lists nor tabled records. One line per
-// field: a field missing here is not sent (field_table.hpp reads and
-// writes them; tests/unit/protocols/stats_fields_test.cpp walks them).
+// The field tables of the part of what a rank sends rank 0 at the end of a
+// run that every protocol shares (RankStats and the records inside it),
+// the failure record's, and the codecs of the values that are neither
+// numbers, strings, lists nor tabled records. One line per field: a field
+// missing here is not sent (field_table.hpp reads and writes them;
+// tests/unit/protocols/stats_fields_test.cpp walks them). A protocol's own
+// part has its own table in the protocol's folder and travels inside
+// RankStats::own (encode_own_part, own_parts below).
 #include <yaml-cpp/yaml.h>
 
 #include <tuple>
+#include <vector>
 
 #include "core/histogram.hpp"
 #include "core/host_load.hpp"
@@ -60,29 +64,6 @@ struct FieldTable<FailureRecord> {
 };
 
 template <>
-struct FieldTable<ControlRecord> {
-  static constexpr const char* what = "control record";
-  static constexpr std::tuple fields{
-      Field<&ControlRecord::t_s>{"t_s"},       Field<&ControlRecord::key>{"key"},
-      Field<&ControlRecord::value>{"value"},   Field<&ControlRecord::from_event>{"from_event"},
-      Field<&ControlRecord::source>{"source"},
-  };
-};
-
-template <>
-struct FieldTable<PhaseBook> {
-  static constexpr const char* what = "phase";
-  static constexpr std::tuple fields{
-      Field<&PhaseBook::from_s>{"from_s"},
-      Field<&PhaseBook::first_control>{"first_control"},
-      Field<&PhaseBook::events>{"events"},
-      Field<&PhaseBook::bytes>{"bytes"},
-      Field<&PhaseBook::window_events>{"window_events"},
-      Field<&PhaseBook::window_bytes>{"window_bytes"},
-  };
-};
-
-template <>
 struct FieldTable<Lifecycle> {
   static constexpr const char* what = "lifecycle";
   static constexpr std::tuple fields{
@@ -96,79 +77,37 @@ struct FieldTable<Lifecycle> {
 template <>
 struct FieldTable<RankStats> {
   using S = RankStats;
-  using I = IntegrityCounters;
   static constexpr const char* what = "rank statistics";
   static constexpr std::tuple fields{
       Field<&S::rank>{"rank"},
       Field<&S::host>{"host"},
       Field<&S::poll_mode>{"poll_mode"},
       Field<&S::cpus>{"cpus"},
-      Field<&S::bu>{"bu"},
-      Field<&S::events_built>{"events_built"},
-      Field<&S::events_started>{"events_started"},
-      Field<&S::events_in_window>{"events_in_window"},
-      Field<&S::bytes_in_window>{"bytes_in_window"},
-      Field<&S::bytes_total>{"bytes_total"},
-      Field<&S::network_bytes_in_window>{"network_bytes_in_window"},
-      Field<&S::network_bytes_total>{"network_bytes_total"},
-      Field<&S::arrival_bytes_in_window>{"arrival_bytes_in_window"},
-      Field<&S::arrival_bytes_total>{"arrival_bytes_total"},
-      Field<&S::last_completion_ns>{"last_completion_ns"},
-      Field<&S::sample_bytes>{"sample_bytes"},
-      Field<&S::sample_events>{"sample_events"},
-      Field<&S::evm_sample_bytes>{"evm_sample_bytes"},
-      Field<&S::evm_sample_events>{"evm_sample_events"},
-      Field<&S::latency>{"latency"},
-      Field<&S::integrity, &I::corrupt>{"corrupt"},
-      Field<&S::integrity, &I::duplicate>{"duplicate"},
-      Field<&S::integrity, &I::incomplete>{"incomplete"},
-      Field<&S::integrity, &I::verified>{"verified"},
-      Field<&S::integrity, &I::bad_events>{"bad_events"},
-      Field<&S::integrity, &I::out_of_sync>{"out_of_sync"},
-      Field<&S::integrity, &I::out_of_sync_events>{"out_of_sync_events"},
-      Field<&S::integrity, &I::injected>{"injected"},
-      Field<&S::integrity, &I::injected_detected>{"injected_detected"},
-      Field<&S::integrity, &I::injected_in>{"injected_in"},
-      Field<&S::integrity, &I::detected_in>{"detected_in"},
-      Field<&S::integrity_problem>{"integrity_problem"},
-      Field<&S::fu_processed>{"fu_processed"},
-      Field<&S::fu_accepted>{"fu_accepted"},
-      Field<&S::max_requests_in_flight>{"max_requests_in_flight"},
-      Field<&S::max_events_in_flight>{"max_events_in_flight"},
-      Field<&S::fragments_in_place>{"fragments_in_place"},
-      Field<&S::ru>{"ru"},
-      Field<&S::fragments_sent>{"fragments_sent"},
-      Field<&S::bytes_sent>{"bytes_sent"},
-      Field<&S::ring_overrun>{"ring_overrun"},
-      Field<&S::max_events_held>{"max_events_held"},
-      Field<&S::evm>{"evm"},
-      Field<&S::events_assigned>{"events_assigned"},
-      Field<&S::max_outstanding_per_bu>{"max_outstanding_per_bu"},
-      Field<&S::completed_per_bu>{"completed_per_bu"},
-      Field<&S::excluded_bus>{"excluded_bus"},
-      Field<&S::failures>{"failures"},
-      Field<&S::rate_bins>{"rate_bins"},
-      Field<&S::rate_bin_s>{"rate_bin_s"},
-      Field<&S::assign_stopped_at_s>{"assign_stopped_at_s"},
-      Field<&S::control>{"control"},
-      Field<&S::phases>{"phases"},
-      Field<&S::assignments_held_back>{"assignments_held_back"},
-      Field<&S::late_discarded>{"late_discarded"},
-      Field<&S::incomplete_lost_peer>{"incomplete_lost_peer"},
-      Field<&S::masked_events>{"masked_events"},
-      Field<&S::masked_per_ru>{"masked_per_ru"},
-      Field<&S::evm_masked_events>{"evm_masked_events"},
-      Field<&S::step_bytes>{"step_bytes"},
-      Field<&S::step_messages>{"step_messages"},
-      Field<&S::step_network_bytes>{"step_network_bytes"},
-      Field<&S::step_window_s>{"step_window_s"},
       Field<&S::peak_rss_bytes>{"peak_rss_bytes"},
       Field<&S::anon_huge_bytes>{"anon_huge_bytes"},
       Field<&S::anon_rss_bytes>{"anon_rss_bytes"},
       Field<&S::lifecycle>{"lifecycle"},
       Field<&S::host_load>{"host_load"},
       Field<&S::error>{"error"},
+      Field<&S::own>{"own"},
   };
 };
+
+// A protocol's own part as RankStats::own (one line of its table's text).
+template <TabledRecord Own>
+void encode_own_part(RankStats& stats, const Own& own) {
+  stats.own = encode_record(own);
+}
+
+// Every rank's own part, in the order of `ranks`, read back as the
+// protocol's record: evb::Error when one is not such a record. A rank
+// whose part is empty (it sent none) reads as a record of defaults.
+template <TabledRecord Own>
+std::vector<Own> own_parts(const std::vector<RankStats>& ranks) {
+  std::vector<Own> out;
+  out.reserve(ranks.size());
+  for (const RankStats& r : ranks) out.push_back(r.own.empty() ? Own{} : decode_record<Own>(r.own));
+  return out;
+}
 
 }  // namespace evb

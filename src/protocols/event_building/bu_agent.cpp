@@ -10,7 +10,7 @@
 namespace evb {
 
 BuAgent::BuAgent(Engine& engine, BuilderUnit& bu, FilterUnits& fus, const Registration& windows,
-                 const Topology& topo, RankStats& stats, bool write_path, bool live)
+                 const Topology& topo, EventBuildingStats& stats, bool write_path, bool live)
     : engine_(engine),
       bu_(bu),
       fus_(fus),

@@ -26,7 +26,7 @@
 
 #include "core/topology.hpp"
 #include "protocols/common/engine.hpp"
-#include "protocols/common/rank_stats.hpp"
+#include "protocols/event_building/event_building_stats.hpp"
 #include "units/builder_unit.hpp"
 #include "units/filter_units.hpp"
 #include "units/readout_unit.hpp"
@@ -38,7 +38,7 @@ class BuAgent : public Agent {
   // `windows`: the registration of bu.memory(). `write_path`: fragments
   // arrive as writes (no receives posted). `live`: print the live line.
   BuAgent(Engine& engine, BuilderUnit& bu, FilterUnits& fus, const Registration& windows,
-          const Topology& topo, RankStats& stats, bool write_path, bool live);
+          const Topology& topo, EventBuildingStats& stats, bool write_path, bool live);
   // local_fragment in_place: the fragment of `ru`, the RU of this same
   // process, is checked where it lies in its ring instead of being requested
   // and copied (used by request_fragments; PULL and PULL-without-EVM).
@@ -130,7 +130,7 @@ class BuAgent : public Agent {
   FilterUnits& fus_;
   const Registration& windows_;
   const Topology& topo_;
-  RankStats& stats_;
+  EventBuildingStats& stats_;
   bool write_path_;
   uint8_t id_ = 0;
   int64_t warmup_ns_ = 0;

@@ -32,7 +32,7 @@ void check_driver_limits(const Config& c, const Driver& driver) {
 }  // namespace
 
 void build_event_building_rank(EventBuildingRank& out, Engine& engine, Bootstrap& boot,
-                               const Topology& topo, RankStats& stats, bool quiet,
+                               const Topology& topo, EventBuildingStats& stats, bool quiet,
                                const ProtocolAgents& make, const std::string& keep_dir,
                                MonitorState* monitor, const MonitorLabels& labels) {
   const Config& config = engine.config();

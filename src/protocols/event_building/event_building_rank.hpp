@@ -13,8 +13,8 @@
 #include "core/topology.hpp"
 #include "drivers/api/bootstrap.hpp"
 #include "protocols/common/engine.hpp"
-#include "protocols/common/rank_stats.hpp"
 #include "protocols/event_building/bu_agent.hpp"
+#include "protocols/event_building/event_building_stats.hpp"
 #include "protocols/event_building/evm_agent.hpp"
 #include "protocols/event_building/monitor_hub.hpp"
 #include "units/builder_unit.hpp"
@@ -41,8 +41,10 @@ struct EventBuildingRank {
 // PULL-style (then a BU may take its own RU's fragment in place).
 struct ProtocolAgents {
   std::unique_ptr<BuAgent> (*bu)(Engine&, BuilderUnit&, FilterUnits&, const Registration&,
-                                 const Topology&, RankStats&, bool write, bool live) = nullptr;
-  std::unique_ptr<EvmAgent> (*evm)(Engine&, const Topology&, RankStats&, bool live) = nullptr;
+                                 const Topology&, EventBuildingStats&, bool write,
+                                 bool live) = nullptr;
+  std::unique_ptr<EvmAgent> (*evm)(Engine&, const Topology&, EventBuildingStats&,
+                                   bool live) = nullptr;
   bool pulls = false;
 };
 
@@ -50,11 +52,12 @@ template <class Bu, class Evm>
 ProtocolAgents agents_of(bool pulls) {
   ProtocolAgents a{};
   a.bu = [](Engine& e, BuilderUnit& b, FilterUnits& f, const Registration& r, const Topology& t,
-            RankStats& s, bool write, bool live) -> std::unique_ptr<BuAgent> {
+            EventBuildingStats& s, bool write, bool live) -> std::unique_ptr<BuAgent> {
     return std::make_unique<Bu>(e, b, f, r, t, s, write, live);
   };
   if constexpr (!std::is_same_v<Evm, void>)
-    a.evm = [](Engine& e, const Topology& t, RankStats& s, bool live) -> std::unique_ptr<EvmAgent> {
+    a.evm = [](Engine& e, const Topology& t, EventBuildingStats& s,
+               bool live) -> std::unique_ptr<EvmAgent> {
       return std::make_unique<Evm>(e, t, s, live);
     };
   a.pulls = pulls;
@@ -66,7 +69,7 @@ ProtocolAgents agents_of(bool pulls) {
 // With monitor.port set, every rank gets a MonitorReporter and the EVM's
 // rank a MonitorHub publishing into `monitor` (its state; null elsewhere).
 void build_event_building_rank(EventBuildingRank& out, Engine& engine, Bootstrap& boot,
-                               const Topology& topo, RankStats& stats, bool quiet,
+                               const Topology& topo, EventBuildingStats& stats, bool quiet,
                                const ProtocolAgents& make, const std::string& keep_dir = "",
                                MonitorState* monitor = nullptr, const MonitorLabels& labels = {});
 

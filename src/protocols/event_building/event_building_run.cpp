@@ -4,6 +4,7 @@
 #include "protocols/common/data_path.hpp"
 #include "protocols/event_building/control_limits.hpp"
 #include "protocols/event_building/event_building_report.hpp"
+#include "protocols/event_building/event_building_stats_fields.hpp"
 #include "units/builder_unit.hpp"
 #include "units/readout_unit.hpp"
 
@@ -27,22 +28,23 @@ void EventBuildingRun::set_up() {
       labels.variant += std::string(" ") + to_string(c.data_path);
     labels.data_path = to_string(c.data_path);
   }
-  build_event_building_rank(units_, *engine_, ctx_.boot, ctx_.topo, ctx_.stats, ctx_.quiet, agents_,
+  build_event_building_rank(units_, *engine_, ctx_.boot, ctx_.topo, own_, ctx_.quiet, agents_,
                             ctx_.keep_dir, monitor_.state.get(), labels);
 }
 
 void EventBuildingRun::finish(RankStats& stats) {
   if (units_.bu) {
-    stats.integrity = units_.bu->integrity();
-    if (stats.integrity_problem.empty())  // else the RU's (ring overrun) came first
-      stats.integrity_problem = units_.bu->first_problem();
-    stats.fu_processed = units_.fus->processed();
-    stats.fu_accepted = units_.fus->accepted();
+    own_.integrity = units_.bu->integrity();
+    if (own_.integrity_problem.empty())  // else the RU's (ring overrun) came first
+      own_.integrity_problem = units_.bu->first_problem();
+    own_.fu_processed = units_.fus->processed();
+    own_.fu_accepted = units_.fus->accepted();
   }
   if (units_.ru || units_.bu) {  // buffers still held
     stats.anon_huge_bytes = anon_huge_bytes();
     stats.anon_rss_bytes = anon_rss_bytes();
   }
+  encode_own_part(stats, own_);
 }
 
 std::vector<MemoryNeed> event_building_memory(const Config& c, const RankRoles& roles) {

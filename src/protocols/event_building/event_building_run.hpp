@@ -13,6 +13,7 @@
 #include "protocols/common/engine.hpp"
 #include "protocols/common/fault_injector.hpp"
 #include "protocols/event_building/event_building_rank.hpp"
+#include "protocols/event_building/event_building_stats.hpp"
 
 namespace evb {
 
@@ -27,6 +28,7 @@ class EventBuildingRun : public ProtocolRun {
   ProtocolContext ctx_;
   ProtocolAgents agents_;
   FaultInjector faults_;
+  EventBuildingStats own_;   // what the agents count (outlives them), rank 0's at the end
   MonitorEndpoint monitor_;  // the EVM's rank, monitor.port set (outlives the engine's agents)
   std::optional<Engine> engine_;
   EventBuildingRank units_;

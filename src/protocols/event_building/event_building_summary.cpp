@@ -6,6 +6,7 @@
 #include "core/ring_geometry.hpp"
 #include "protocols/api/report_parts.hpp"
 #include "protocols/event_building/event_building_report.hpp"
+#include "protocols/event_building/event_building_stats_fields.hpp"
 
 namespace evb {
 namespace {
@@ -14,7 +15,7 @@ namespace {
 // lost BU built (on_failure exclude): throughput and latency over the
 // window, and every assigned event accounted for as built, corrupt, out of
 // sync, incomplete or lost (docs/METRICS.md).
-void summarize_event_building(const Config& c, const std::vector<RankStats>& ranks,
+void summarize_event_building(const Config& c, const std::vector<EventBuildingStats>& ranks,
                               EventBuildingSummary& s) {
   int64_t last = 0;
   uint64_t in_window = 0;
@@ -31,7 +32,7 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
   std::vector<uint8_t> excluded(static_cast<size_t>(c.nodes), 0);
   s.ring_slots = min_ring_slots(c);
   s.nodes = c.nodes;
-  for (const RankStats& r : ranks) {
+  for (const EventBuildingStats& r : ranks) {
     s.late_discarded += r.late_discarded;
     s.fragments_in_place += r.fragments_in_place;
     if (r.ru >= 0) {
@@ -53,7 +54,7 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
       if (bu >= 0 && bu < c.nodes) excluded[bu] = 1;
   }
   std::vector<uint8_t> seen(static_cast<size_t>(c.nodes), 0);
-  for (const RankStats& r : ranks) {
+  for (const EventBuildingStats& r : ranks) {
     if (r.evm) {
       s.events_assigned = r.events_assigned;
       s.max_outstanding_per_bu = r.max_outstanding_per_bu;
@@ -103,7 +104,7 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
   // A lost rank's samples went with it: the EVM's (from the credits) keep
   // what its BU built before (the rate before a fault, next to after it).
   if (!s.lost_ranks.empty())
-    for (const RankStats& r : ranks)
+    for (const EventBuildingStats& r : ranks)
       if (r.evm && !r.evm_sample_bytes.empty()) {
         s.sample_bytes = r.evm_sample_bytes;
         s.sample_events = r.evm_sample_events;
@@ -126,7 +127,7 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
   if (s.warmup_ignored) s.warmup_s = 0;
   s.window_s = c.events ? last * 1e-9 - s.warmup_s : c.duration_s - s.warmup_s;
   if (s.window_s > 0) {
-    for (const RankStats& r : ranks) {
+    for (const EventBuildingStats& r : ranks) {
       if (r.bu < 0) continue;
       const uint64_t bytes = s.warmup_ignored ? r.bytes_total : r.bytes_in_window;
       s.per_node_gbps[r.bu] = bytes * 8.0 / s.window_s / 1e9;
@@ -176,7 +177,7 @@ std::unique_ptr<Summary> EventBuildingReport::summarize(const Config& c, const T
                                                         bool) const {
   auto s = std::make_unique<EventBuildingSummary>();
   begin_summary(*s, t, ranks);
-  summarize_event_building(c, ranks, *s);
+  summarize_event_building(c, own_parts<EventBuildingStats>(ranks), *s);
   finish_summary(*s, ranks);
   return s;
 }

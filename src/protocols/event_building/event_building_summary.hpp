@@ -58,7 +58,7 @@ struct EventBuildingSummary : Summary {
   ControlKnobs control_initial;
   std::vector<ControlPhase> phases;
   // The EVM's built bytes per time bin and when assignment stopped
-  // (RankStats): recovery times are read from them (aggregate_recovery).
+  // (EventBuildingStats): recovery times are read from them (aggregate_recovery).
   std::vector<uint64_t> rate_bins;
   double rate_bin_s = 0;
   double assign_stopped_at_s = -1;

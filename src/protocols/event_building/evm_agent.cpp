@@ -10,7 +10,7 @@
 
 namespace evb {
 
-EvmAgent::EvmAgent(Engine& engine, const Topology& topo, RankStats& stats, bool live)
+EvmAgent::EvmAgent(Engine& engine, const Topology& topo, EventBuildingStats& stats, bool live)
     : engine_(engine),
       topo_(topo),
       stats_(stats),

@@ -19,7 +19,7 @@
 // end the run with an error naming it.
 // It keeps the bytes of built events over time (RateTimeline) for the
 // recovery times of results.faults, and the events and bytes built between
-// two run-time changes (RankStats::phases) for results.phases: a credit
+// two run-time changes (EventBuildingStats::phases) for results.phases: a credit
 // says whether its BU counted the event in its window (Command::count).
 // A BU that finds an RU out of sync (desync) makes it stop assigning: the
 // events in flight finish, unbuilt, and the run ends with an integrity
@@ -38,7 +38,7 @@
 
 #include "core/topology.hpp"
 #include "protocols/common/engine.hpp"
-#include "protocols/common/rank_stats.hpp"
+#include "protocols/event_building/event_building_stats.hpp"
 #include "protocols/event_building/rate_timeline.hpp"
 #include "units/event_manager.hpp"
 
@@ -48,7 +48,7 @@ class EvmAgent : public Agent {
  public:
   // A finished event a BU could not identify (PUSH: no sound header arrived).
   static constexpr uint64_t kEventUnknown = UINT64_MAX;
-  EvmAgent(Engine& engine, const Topology& topo, RankStats& stats, bool live);
+  EvmAgent(Engine& engine, const Topology& topo, EventBuildingStats& stats, bool live);
   void start(int64_t now_ns) override;
   void on_command(PeerId from, const Command& cmd) override;
   void on_completion(const Completion&) override {}
@@ -64,8 +64,8 @@ class EvmAgent : public Agent {
   // change is undone. Applied between assignments, so at an event boundary.
   void set_credits(int credits);
   void set_paused(bool paused);
-  // A new stretch of the run's books (RankStats::phases) from `now`, under
-  // the first `changes` of RankStats::control: called once a request has
+  // A new stretch of the run's books (EventBuildingStats::phases) from `now`, under
+  // the first `changes` of EventBuildingStats::control: called once a request has
   // been applied.
   void begin_phase(int64_t now_ns, size_t changes);
   int credits() const { return credits_; }
@@ -104,9 +104,9 @@ class EvmAgent : public Agent {
   void on_desync(PeerId from, const Command& cmd);
   void exclude_bu(int bu, int64_t now, const char* cause, int64_t lost_ns);
   void book_reassigned_built(uint64_t event, int64_t now);
-  // Books a built event into the current stretch of RankStats::phases.
+  // Books a built event into the current stretch of EventBuildingStats::phases.
   void book_phase(uint64_t bytes, bool in_window);
-  // Books a finished event's bytes in RankStats::evm_sample_* (per report interval).
+  // Books a finished event's bytes in EventBuildingStats::evm_sample_* (per report interval).
   void book_sample(int64_t now, uint64_t bytes);
   // on_failure exclude: sends the RUs the watermark when it is due (always
   // when `final`), then offers the idle slots again.
@@ -115,7 +115,7 @@ class EvmAgent : public Agent {
   void serve(PeerId from, int bu, uint32_t slot);
   double since_t0(int64_t ns) const;
 
-  RankStats& stats_;
+  EventBuildingStats& stats_;
   EventManager evm_;
   bool live_;
   uint8_t id_ = 0;

@@ -25,8 +25,9 @@ std::string factors_text(const std::vector<double>& f) {
 
 }  // namespace
 
-MonitorHub::MonitorHub(Engine& engine, const Topology& topo, EvmAgent& evm, RankStats& stats,
-                       MonitorState& state, MonitorLabels labels, bool quiet)
+MonitorHub::MonitorHub(Engine& engine, const Topology& topo, EvmAgent& evm,
+                       EventBuildingStats& stats, MonitorState& state, MonitorLabels labels,
+                       bool quiet)
     : engine_(engine), topo_(topo), evm_(evm), stats_(stats), state_(state), quiet_(quiet) {
   const Config& c = engine.config();
   const auto nodes = static_cast<size_t>(topo.nodes);

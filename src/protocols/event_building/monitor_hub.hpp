@@ -26,7 +26,7 @@
 #include "monitor/interval_rate.hpp"
 #include "monitor/monitor_state.hpp"
 #include "protocols/common/engine.hpp"
-#include "protocols/common/rank_stats.hpp"
+#include "protocols/event_building/event_building_stats.hpp"
 #include "protocols/event_building/evm_agent.hpp"
 
 namespace evb {
@@ -40,7 +40,7 @@ struct MonitorLabels {
 
 class MonitorHub : public Agent {
  public:
-  MonitorHub(Engine& engine, const Topology& topo, EvmAgent& evm, RankStats& stats,
+  MonitorHub(Engine& engine, const Topology& topo, EvmAgent& evm, EventBuildingStats& stats,
              MonitorState& state, MonitorLabels labels, bool quiet);
   void start(int64_t now_ns) override;
   void on_command(PeerId from, const Command& cmd) override;
@@ -63,7 +63,7 @@ class MonitorHub : public Agent {
   Engine& engine_;
   const Topology& topo_;
   EvmAgent& evm_;
-  RankStats& stats_;
+  EventBuildingStats& stats_;
   MonitorState& state_;
   bool quiet_;
   MonitorSnapshot snapshot_;

@@ -17,7 +17,7 @@ uint64_t integrity_errors(const IntegrityCounters& i) {
 
 }  // namespace
 
-MonitorReporter::MonitorReporter(Engine& engine, const Topology& topo, RankStats& stats,
+MonitorReporter::MonitorReporter(Engine& engine, const Topology& topo, EventBuildingStats& stats,
                                  ReportedUnits units)
     : engine_(engine), topo_(topo), stats_(stats), units_(units) {
   const uint8_t id = engine_.add_agent(this);

@@ -18,8 +18,8 @@
 
 #include "core/topology.hpp"
 #include "protocols/common/engine.hpp"
-#include "protocols/common/rank_stats.hpp"
 #include "protocols/event_building/bu_agent.hpp"
+#include "protocols/event_building/event_building_stats.hpp"
 #include "units/builder_unit.hpp"
 #include "units/filter_units.hpp"
 #include "units/readout_unit.hpp"
@@ -37,7 +37,8 @@ struct ReportedUnits {
 
 class MonitorReporter : public Agent {
  public:
-  MonitorReporter(Engine& engine, const Topology& topo, RankStats& stats, ReportedUnits units);
+  MonitorReporter(Engine& engine, const Topology& topo, EventBuildingStats& stats,
+                  ReportedUnits units);
   void start(int64_t now_ns) override;
   void on_command(PeerId from, const Command& cmd) override;
   void on_completion(const Completion&) override {}
@@ -55,7 +56,7 @@ class MonitorReporter : public Agent {
 
   Engine& engine_;
   const Topology& topo_;
-  RankStats& stats_;
+  EventBuildingStats& stats_;
   ReportedUnits units_;
   int64_t interval_ns_ = 0;
   int64_t next_ns_ = -1;

@@ -11,7 +11,7 @@ constexpr uint64_t kInlineHeader = 0xFFFFFF;  // cookie: header lives in the rin
 }
 
 RuAgent::RuAgent(Engine& engine, ReadoutUnit& ru, const Registration& ring, const Topology& topo,
-                 RankStats& stats, const std::vector<WriteTarget>* windows)
+                 EventBuildingStats& stats, const std::vector<WriteTarget>* windows)
     : engine_(engine),
       ru_(ru),
       ring_(ring),

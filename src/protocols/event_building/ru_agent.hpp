@@ -29,8 +29,8 @@
 
 #include "core/topology.hpp"
 #include "protocols/common/engine.hpp"
-#include "protocols/common/rank_stats.hpp"
 #include "protocols/common/registered_pool.hpp"
+#include "protocols/event_building/event_building_stats.hpp"
 #include "units/readout_unit.hpp"
 #include "units/ring_ownership.hpp"
 #include "units/window_layout.hpp"
@@ -41,7 +41,7 @@ class RuAgent : public Agent {
  public:
   // `windows`: per BU index, where to write (data_path write); null: send.
   RuAgent(Engine& engine, ReadoutUnit& ru, const Registration& ring, const Topology& topo,
-          RankStats& stats, const std::vector<WriteTarget>* windows);
+          EventBuildingStats& stats, const std::vector<WriteTarget>* windows);
   void start(int64_t now_ns) override;
   void on_command(PeerId from, const Command& cmd) override;
   void on_completion(const Completion& c) override;
@@ -69,7 +69,7 @@ class RuAgent : public Agent {
   ReadoutUnit& ru_;
   const Registration& ring_;
   const Topology& topo_;
-  RankStats& stats_;
+  EventBuildingStats& stats_;
   const std::vector<WriteTarget>* windows_;
   WindowLayout layout_;
   uint8_t id_ = 0;

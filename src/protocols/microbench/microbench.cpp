@@ -100,9 +100,9 @@ micro::StepPlan plan_step(const Config& c, const RankRoles& me, int step, int sh
   return p;
 }
 
-void run_point_to_point(Driver& driver, Bootstrap& boot, const Topology& topo, const Config& c,
-                        PollMode mode, const std::vector<std::string>& peer_names, RankStats& stats,
-                        bool live) {
+uint64_t run_point_to_point(Driver& driver, Bootstrap& boot, const Topology& topo, const Config& c,
+                            PollMode mode, const std::vector<std::string>& peer_names,
+                            MicrobenchStats& stats, bool live) {
   const RankRoles& me = topo.ranks.at(boot.rank());
   const std::vector<int> shifts = step_shifts(c);
   std::vector<micro::StepPlan> plans;
@@ -164,22 +164,21 @@ void run_point_to_point(Driver& driver, Bootstrap& boot, const Topology& topo, c
     agent.begin_step(plans[k]);
     engine.run();
   }
-  stats.anon_huge_bytes = anon_huge_bytes();  // the buffers are still held
+  return anon_huge_bytes();  // the buffers are still held
 }
 
 }  // namespace
 }  // namespace micro
 
-void run_microbench(Driver& driver, Bootstrap& boot, const Topology& topo, const Config& config,
-                    PollMode mode, const std::vector<std::string>& peer_names, RankStats& stats,
-                    bool live) {
+uint64_t run_microbench(Driver& driver, Bootstrap& boot, const Topology& topo, const Config& config,
+                        PollMode mode, const std::vector<std::string>& peer_names,
+                        MicrobenchStats& stats, bool live) {
   const RankRoles& me = topo.ranks.at(boot.rank());
   stats.ru = me.ru;
   stats.bu = me.bu;
   if (micro::pattern_of(config) == micro::Pattern::alltoall)
-    micro::run_alltoall(driver, boot, topo, config, stats);
-  else
-    micro::run_point_to_point(driver, boot, topo, config, mode, peer_names, stats, live);
+    return micro::run_alltoall(driver, boot, topo, config, stats);
+  return micro::run_point_to_point(driver, boot, topo, config, mode, peer_names, stats, live);
 }
 
 }  // namespace evb

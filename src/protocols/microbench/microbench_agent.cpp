@@ -26,7 +26,7 @@ size_t MicroAgent::arena_bytes(const Config& c, size_t max_sources) {
 MicroAgent::MicroAgent(Engine& engine, const Topology& topo, DataPool* pool,
                        const Registration* pool_reg, uint8_t* arena, const Registration& arena_reg,
                        size_t max_sources, const std::vector<WriteTarget>* windows,
-                       RankStats& stats)
+                       MicrobenchStats& stats)
     : engine_(engine),
       topo_(topo),
       config_(engine.config()),

@@ -25,7 +25,6 @@
 
 #include "core/topology.hpp"
 #include "protocols/common/engine.hpp"
-#include "protocols/common/rank_stats.hpp"
 #include "protocols/common/registered_pool.hpp"
 #include "protocols/microbench/microbench_detail.hpp"
 
@@ -44,7 +43,7 @@ class MicroAgent : public Agent {
   // `windows` (data_path write; null: send) holds every BU's arena by BU index.
   MicroAgent(Engine& engine, const Topology& topo, DataPool* pool, const Registration* pool_reg,
              uint8_t* arena, const Registration& arena_reg, size_t max_sources,
-             const std::vector<WriteTarget>* windows, RankStats& stats);
+             const std::vector<WriteTarget>* windows, MicrobenchStats& stats);
 
   // Bytes of receive arena needed for `max_sources` sources.
   static size_t arena_bytes(const Config& config, size_t max_sources);
@@ -111,7 +110,7 @@ class MicroAgent : public Agent {
   uint8_t* arena_;
   size_t max_sources_;
   const std::vector<WriteTarget>* windows_;
-  RankStats& stats_;
+  MicrobenchStats& stats_;
   uint8_t id_ = 0;
   bool with_cmd_ = false;
   bool with_meta_ = false;

@@ -41,8 +41,8 @@ Decision agree(Bootstrap& boot, const Decision& mine) {
 
 }  // namespace
 
-void run_alltoall(Driver& driver, Bootstrap& boot, const Topology& topo, const Config& c,
-                  RankStats& stats) {
+uint64_t run_alltoall(Driver& driver, Bootstrap& boot, const Topology& topo, const Config& c,
+                      MicrobenchStats& stats) {
   require_capability(driver, driver.capabilities().alltoall, "alltoall", "protocol alltoall");
   if (c.layout != Layout::rubu || topo.nprocs != topo.nodes || topo.evm_rank >= 0)
     throw ConfigError("protocol alltoall needs layout rubu (one rank per node, no EVM)");
@@ -121,7 +121,7 @@ void run_alltoall(Driver& driver, Bootstrap& boot, const Topology& topo, const C
   stats.step_messages.assign(1, measured_calls * static_cast<uint64_t>(n));
   stats.step_network_bytes.assign(1, measured_calls * static_cast<uint64_t>(n - 1) * block);
   stats.step_window_s.assign(1, ns_to_s(measured_ns));
-  stats.anon_huge_bytes = anon_huge_bytes();  // the buffers are still held
+  return anon_huge_bytes();  // the buffers are still held
 }
 
 }  // namespace evb::micro

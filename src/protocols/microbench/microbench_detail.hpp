@@ -11,7 +11,7 @@
 #include "core/topology.hpp"
 #include "drivers/api/bootstrap.hpp"
 #include "drivers/api/driver.hpp"
-#include "protocols/common/rank_stats.hpp"
+#include "protocols/microbench/microbench_stats.hpp"
 
 namespace evb::micro {
 
@@ -83,8 +83,9 @@ class DataPool {
 // sizes the receive arena); 0 for a rank without a BU (bu < 0).
 size_t max_sources_of(const Config& config, int bu);
 
-// The MPI_Alltoall baseline (microbench_alltoall.cpp).
-void run_alltoall(Driver& driver, Bootstrap& boot, const Topology& topo, const Config& config,
-                  RankStats& stats);
+// The MPI_Alltoall baseline (microbench_alltoall.cpp); returns the
+// process's transparent huge page bytes while its buffers were held.
+uint64_t run_alltoall(Driver& driver, Bootstrap& boot, const Topology& topo, const Config& config,
+                      MicrobenchStats& stats);
 
 }  // namespace evb::micro

@@ -6,6 +6,7 @@
 #include "protocols/api/report_parts.hpp"
 #include "protocols/api/shift_predictions.hpp"
 #include "protocols/microbench/microbench_detail.hpp"
+#include "protocols/microbench/microbench_stats_fields.hpp"
 #include "protocols/microbench/microbench_summary.hpp"
 #include "topo/prediction_json.hpp"
 
@@ -13,10 +14,10 @@ namespace evb {
 namespace {
 
 // A step's per-node Gb/s (all bytes, or those from other nodes' RUs) by BU.
-std::vector<double> step_rates(const Config& c, const std::vector<RankStats>& ranks, size_t k,
+std::vector<double> step_rates(const Config& c, const std::vector<MicrobenchStats>& ranks, size_t k,
                                bool network) {
   std::vector<double> per_node(c.nodes, 0.0);
-  for (const RankStats& r : ranks) {
+  for (const MicrobenchStats& r : ranks) {
     if (r.bu < 0 || r.bu >= c.nodes || k >= r.step_bytes.size() || r.step_window_s[k] <= 0)
       continue;
     const uint64_t bytes = !network                          ? r.step_bytes[k]
@@ -31,10 +32,10 @@ std::vector<double> step_rates(const Config& c, const std::vector<RankStats>& ra
 // shifts 1..N-1 of a one-to-one scan (shift 0, a node to itself, is reported
 // apart: docs/METRICS.md). Per node: the mean of its rates over those steps;
 // aggregate: the mean of the steps' aggregates; events/s likewise.
-void summarize_microbench(const Config& c, const std::vector<RankStats>& ranks, bool simulated,
-                          MicrobenchSummary& s) {
+void summarize_microbench(const Config& c, const std::vector<MicrobenchStats>& ranks,
+                          bool simulated, MicrobenchSummary& s) {
   size_t steps = 0;
-  for (const RankStats& r : ranks) steps = std::max(steps, r.step_bytes.size());
+  for (const MicrobenchStats& r : ranks) steps = std::max(steps, r.step_bytes.size());
   const bool scan = micro::pattern_of(c) == micro::Pattern::one_to_one && c.shift_scan;
   s.self_shift_left_out = simulated && scan && steps > 1;
   const size_t first = s.self_shift_left_out ? 1 : 0;
@@ -71,7 +72,7 @@ void summarize_microbench(const Config& c, const std::vector<RankStats>& ranks, 
   min_avg_max(s.network_per_node_gbps, s.network_min_gbps, s.network_avg_gbps, s.network_max_gbps);
   for (double g : s.network_per_node_gbps) s.network_aggregate_gbps += g;
   uint64_t head_messages = 0;
-  for (const RankStats& r : ranks) {
+  for (const MicrobenchStats& r : ranks) {
     s.integrity.corrupt += r.integrity.corrupt;
     s.integrity.verified += r.integrity.verified;
     s.events_built += r.events_built;  // messages received
@@ -82,7 +83,7 @@ void summarize_microbench(const Config& c, const std::vector<RankStats>& ranks, 
   }
   if (s.self_shift_left_out) {  // what the summary shows: the steps kept, in their windows
     s.events_built = 0;
-    for (const RankStats& r : ranks)
+    for (const MicrobenchStats& r : ranks)
       for (size_t k = first; k < r.step_messages.size(); ++k) s.events_built += r.step_messages[k];
   }
   s.events_assigned = s.events_built;
@@ -141,7 +142,7 @@ std::unique_ptr<Summary> MicrobenchReport::summarize(const Config& c, const Topo
                                                      bool simulated) const {
   auto s = std::make_unique<MicrobenchSummary>();
   begin_summary(*s, t, ranks);
-  summarize_microbench(c, ranks, simulated, *s);
+  summarize_microbench(c, own_parts<MicrobenchStats>(ranks), simulated, *s);
   finish_summary(*s, ranks);
   return s;
 }

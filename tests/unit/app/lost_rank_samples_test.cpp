@@ -26,8 +26,8 @@ Config exclude_config() {
 
 // Ranks of 2 nodes split with a dedicated EVM: RU0, BU0, RU1, BU1, EVM (4).
 // BU 1 (rank 3) built 40 events; each builder sampled 1000 bytes per interval.
-std::vector<RankStats> all_ranks() {
-  std::vector<RankStats> r(5);
+std::vector<EventBuildingRank> all_ranks() {
+  std::vector<EventBuildingRank> r(5);
   for (int q = 0; q < 5; ++q) r[q].rank = q;
   r[0].ru = 0;
   r[2].ru = 1;
@@ -56,7 +56,7 @@ TEST(LostRankSamples, WithoutALossTheBuildersSamplesStay) {
 
 TEST(LostRankSamples, ALostRankIsNamedAndTheEvmsSamplesStandIn) {
   const Config c = exclude_config();
-  std::vector<RankStats> r = all_ranks();
+  std::vector<EventBuildingRank> r = all_ranks();
   r.erase(r.begin() + 3);                // BU 1's rank: lost, nothing gathered from it
   r[3].evm_sample_bytes = {2000, 1000};  // the EVM saw BU 1's bytes before the loss
   r[3].evm_sample_events = {50, 25};

@@ -38,8 +38,8 @@ FailureRecord ru_record(const std::string& action) {
 }
 
 // Four BUs built 25 events each, 10 of them (BU 0: 6, BU 1: 4) without RU 2.
-std::vector<RankStats> ranks(const std::string& action) {
-  std::vector<RankStats> r(4);
+std::vector<EventBuildingRank> ranks(const std::string& action) {
+  std::vector<EventBuildingRank> r(4);
   for (int b = 0; b < 4; ++b) {
     r[b].rank = r[b].bu = r[b].ru = b;
     r[b].events_built = r[b].events_started = r[b].events_in_window = 25;

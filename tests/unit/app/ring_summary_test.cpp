@@ -26,8 +26,8 @@ Config excluding() {
 
 // One unit per rank (RUs, BUs, the EVM: the summary goes by the units a
 // rank reports, not by its number); every event built.
-std::vector<RankStats> ranks(uint64_t overrun) {
-  std::vector<RankStats> r(5);
+std::vector<EventBuildingRank> ranks(uint64_t overrun) {
+  std::vector<EventBuildingRank> r(5);
   for (int i = 0; i < 5; ++i) r[i].rank = i;
   for (int n = 0; n < 2; ++n) {
     r[n].ru = n;

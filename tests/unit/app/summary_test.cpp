@@ -22,8 +22,8 @@ Config noevm(uint64_t events) {
   return c;
 }
 
-std::vector<RankStats> bus(uint64_t built0, uint64_t built1) {
-  std::vector<RankStats> r(2);
+std::vector<EventBuildingRank> bus(uint64_t built0, uint64_t built1) {
+  std::vector<EventBuildingRank> r(2);
   for (int b = 0; b < 2; ++b) {
     r[b].rank = b;
     r[b].bu = b;
@@ -56,7 +56,7 @@ TEST(Summary, EventBuiltTwiceIsReported) {
   Config pull = c;
   pull.protocol = "pull";
   auto ranks = bus(6, 5);
-  RankStats evm;
+  EventBuildingRank evm;
   evm.rank = 2;
   evm.evm = true;
   evm.events_assigned = 10;
@@ -88,8 +88,8 @@ namespace evb {
 namespace {
 
 // A one-to-one scan over 2 nodes: shift 0 (each node to itself) then shift 1.
-std::vector<RankStats> scan_ranks() {
-  std::vector<RankStats> r(2);
+std::vector<MicrobenchRank> scan_ranks() {
+  std::vector<MicrobenchRank> r(2);
   for (int b = 0; b < 2; ++b) {
     r[b].rank = r[b].ru = r[b].bu = b;
     r[b].step_bytes = {1000000000, 125000};  // 1 s windows: 8 Gb/s, then 0.001 Gb/s
@@ -142,7 +142,7 @@ TEST(Summary, SimulatedShiftScanLeavesTheSelfShiftOut) {
 TEST(Summary, ShiftScanHeadlineIsTheMeanOfTheNetworkShifts) {
   Config c = scan_config();
   c.nodes = 3;
-  std::vector<RankStats> r(3);
+  std::vector<MicrobenchRank> r(3);
   for (int b = 0; b < 3; ++b) {
     r[b].rank = r[b].ru = r[b].bu = b;
     // 1 s windows: 80 Gb/s local, then 2 and 4 Gb/s (node 2: 6 and 4)
@@ -165,7 +165,7 @@ TEST(Summary, ShiftScanHeadlineIsTheMeanOfTheNetworkShifts) {
 TEST(Summary, OneNodeScanHeadlineIsFlaggedAsALocalCopy) {
   Config c = scan_config();
   c.nodes = 1;
-  std::vector<RankStats> r(1);
+  std::vector<MicrobenchRank> r(1);
   r[0].ru = r[0].bu = 0;
   r[0].step_bytes = {1000000000};
   r[0].step_network_bytes = {0};
@@ -185,29 +185,32 @@ TEST(Summary, EventBuildingNetworkFigureLeavesTheOwnFragmentOut) {
   Config c = noevm(10);
   c.events = 0;
   c.duration_s = 1;
-  std::vector<RankStats> r = bus(5, 5);
-  for (RankStats& x : r) x.network_bytes_in_window = x.bytes_in_window / 2;
+  std::vector<EventBuildingRank> r = bus(5, 5);
+  for (EventBuildingRank& x : r) x.network_bytes_in_window = x.bytes_in_window / 2;
   const auto s = summarize<EventBuildingSummary>(c, make_topology(c), r);
   EXPECT_DOUBLE_EQ(s.network_aggregate_gbps, s.aggregate_gbps / 2);
   EXPECT_EQ(s.network_per_node_gbps.size(), 2u);
 }
 
-// What a rank sends rank 0 keeps the network byte counts.
-TEST(RankStatsWire, NetworkBytesSurviveSerialization) {
-  RankStats a;
+// What a rank sends rank 0 keeps the network byte counts (each protocol's
+// own part, RankStats::own).
+TEST(OwnStatsWire, NetworkBytesSurviveSerialization) {
+  EventBuildingStats a;
   a.network_bytes_in_window = 123456789012ull;
   a.network_bytes_total = 223456789012ull;
-  a.step_network_bytes = {0, 7, 9};
-  const RankStats b = RankStats::deserialize(a.serialize());
+  const auto b = decode_record<EventBuildingStats>(encode_record(a));
   EXPECT_EQ(b.network_bytes_in_window, a.network_bytes_in_window);
   EXPECT_EQ(b.network_bytes_total, a.network_bytes_total);
-  EXPECT_EQ(b.step_network_bytes, a.step_network_bytes);
+  MicrobenchStats m;
+  m.step_network_bytes = {0, 7, 9};
+  EXPECT_EQ(decode_record<MicrobenchStats>(encode_record(m)).step_network_bytes,
+            m.step_network_bytes);
 }
 
-// RankStats::book counts the network part of an event apart, in the window
+// EventBuildingStats::book counts the network part of an event apart, in the window
 // only for the window counter.
-TEST(RankStatsWire, BookSplitsNetworkBytes) {
-  RankStats r;
+TEST(OwnStatsWire, BookSplitsNetworkBytes) {
+  EventBuildingStats r;
   r.book(5, 100, 75, 1, 10, 0, 0);   // inside the warm-up
   r.book(20, 100, 75, 1, 10, 0, 0);  // in the window
   EXPECT_EQ(r.bytes_total, 200u);

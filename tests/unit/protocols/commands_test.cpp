@@ -43,7 +43,7 @@ TEST(Commands, RuServesOnlyTheEntitledSender) {
   Engine engine(driver, 0, c, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)"});
   ReadoutUnit ru(0, c);
   auto ring = driver.register_memory(ru.memory().data(), ru.memory().size());
-  RankStats stats;
+  EventBuildingStats stats;
   RuAgent agent(engine, ru, *ring, topo, stats, nullptr);
   auto cmd = [](CommandType t, uint32_t bu, uint32_t slot, uint32_t r) {
     return Command{.type = t, .event_id = 5, .slot = slot, .bu = bu, .ru = r};
@@ -78,7 +78,7 @@ TEST(Commands, EvmTakesCreditsOnlyForSlotsInTheRightState) {
   const Topology topo = make_topology(c);
   RecordingDriver driver;
   Engine engine(driver, 2, c, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)"});
-  RankStats stats;
+  EventBuildingStats stats;
   pull::PullEvmAgent evm(engine, topo, stats, false);
   evm.start(0);
   auto credit = [](uint32_t bu, uint32_t slot, uint64_t event, bool finished) {

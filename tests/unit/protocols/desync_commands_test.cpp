@@ -64,7 +64,7 @@ TEST(DesyncCommands, PushEvmNamesTheRuWhoseLabelDiffersFromItsAssignment) {
   const Topology topo = make_topology(c);
   RecordingDriver driver;
   Engine engine(driver, 2, c, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)"});
-  RankStats stats;
+  EventBuildingStats stats;
   push::PushEvmAgent evm(engine, topo, stats, false);
   evm.start(0);
   ASSERT_EQ(test_support::command_outcome(evm, 0, credit(0, 0)), "accepted");  // event 0
@@ -97,7 +97,7 @@ TEST(DesyncCommands, EvmChecksEveryFieldOfAReport) {
   const Topology topo = make_topology(c);
   RecordingDriver driver;
   Engine engine(driver, 2, c, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)"});
-  RankStats stats;
+  EventBuildingStats stats;
   push::PushEvmAgent evm(engine, topo, stats, false);
   evm.start(0);
   ASSERT_EQ(test_support::command_outcome(evm, 0, credit(0, 0)), "accepted");  // event 0
@@ -117,7 +117,7 @@ TEST(DesyncCommands, PullEvmStopsAssigningOnAReport) {
   const Topology topo = make_topology(c);
   RecordingDriver driver;
   Engine engine(driver, 2, c, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)"});
-  RankStats stats;
+  EventBuildingStats stats;
   pull::PullEvmAgent evm(engine, topo, stats, false);
   evm.start(0);
   ASSERT_EQ(test_support::command_outcome(evm, 0, credit(0, 0)), "accepted");  // event 0
@@ -138,7 +138,7 @@ TEST(DesyncCommands, PushBuAsksTheEvmAndFollowsOnlyItsAnswer) {
   const Topology topo = make_topology(c);
   RecordingDriver driver;
   Engine engine(driver, 0, c, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)"});
-  RankStats stats;
+  EventBuildingStats stats;
   BuilderUnit bu(0, c);
   FilterUnits fus(0, c);
   auto windows = driver.register_memory(bu.memory().data(), bu.memory().size());
@@ -230,7 +230,7 @@ TEST(DesyncMask, PullEvmMasksTheRuAndTellsEveryBu) {
   const Topology topo = make_topology(c);
   RecordingDriver driver;
   Engine engine(driver, 2, c, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)"});
-  RankStats stats;
+  EventBuildingStats stats;
   pull::PullEvmAgent evm(engine, topo, stats, false);
   evm.start(0);
   ASSERT_EQ(test_support::command_outcome(evm, 0, credit(0, 0)), "accepted");  // event 0
@@ -266,7 +266,7 @@ TEST(DesyncMask, BuTakesAMaskOnlyFromTheEvm) {
   const Topology topo = make_topology(c);
   RecordingDriver driver;
   Engine engine(driver, 0, c, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)"});
-  RankStats stats;
+  EventBuildingStats stats;
   BuilderUnit bu(0, c);
   FilterUnits fus(0, c);
   auto windows = driver.register_memory(bu.memory().data(), bu.memory().size());
@@ -281,7 +281,7 @@ TEST(DesyncMask, BuTakesAMaskOnlyFromTheEvm) {
   stop.on_failure = OnFailure::exclude;
   Engine engine2(driver, 0, stop, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)"});
   BuilderUnit bu2(0, stop);
-  RankStats stats2;
+  EventBuildingStats stats2;
   pull::PullBuAgent agent2(engine2, bu2, fus, *windows, topo, stats2, false, false);
   EXPECT_TRUE(refused(agent2, 2, mask, "refused"));
 }
@@ -302,7 +302,7 @@ TEST(MaskedNode, ABuLostWithItsRuIsRebuiltAndItsRecordClosed) {
   const Topology topo = make_topology(c);
   RecordingDriver driver;
   Engine engine(driver, 2, c, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)"});
-  RankStats stats;
+  EventBuildingStats stats;
   pull::PullEvmAgent evm(engine, topo, stats, false);
   evm.start(0);
   ASSERT_EQ(test_support::command_outcome(evm, 1, credit(1, 0)), "accepted");  // event 0 -> BU 1

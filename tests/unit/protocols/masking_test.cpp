@@ -8,7 +8,7 @@
 #include <stdexcept>
 
 #include "core/ring_geometry.hpp"
-#include "protocols/common/rank_stats.hpp"
+#include "protocols/common/failure_record.hpp"
 #include "units/builder_unit.hpp"
 #include "units/event_manager.hpp"
 #include "units/readout_unit.hpp"

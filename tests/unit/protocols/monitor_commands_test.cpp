@@ -45,7 +45,7 @@ struct EvmRank {
   Topology topo = make_topology(c);
   RecordingDriver driver;
   Engine engine{driver, 2, c, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)"}};
-  RankStats stats;
+  EventBuildingStats stats;
   pull::PullEvmAgent evm{engine, topo, stats, false};
 };
 
@@ -70,7 +70,7 @@ TEST(MonitorCommands, ARankTakesChangesOnlyFromTheEvmAndOnlyForItsUnits) {
   const Topology topo = make_topology(c);
   RecordingDriver driver;
   Engine engine(driver, 0, c, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)"});
-  RankStats stats;
+  EventBuildingStats stats;
   ReadoutUnit ru(0, c);
   MonitorReporter reporter(engine, topo, stats, ReportedUnits{.ru = &ru});
   using K = ControlKnob;

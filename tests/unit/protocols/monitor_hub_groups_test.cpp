@@ -36,7 +36,7 @@ struct LargeEvmRank {
   Topology topo = make_topology(c);
   test_support::RecordingDriver driver;
   Engine engine{driver, topo.evm_rank, c, PollMode::busy, names(topo)};
-  RankStats stats;
+  EventBuildingStats stats;
   pull::PullEvmAgent evm{engine, topo, stats, false};
 
   static std::vector<std::string> names(const Topology& t) {

@@ -185,7 +185,7 @@ struct RuFixture {
   Engine engine;
   ReadoutUnit ru;
   RegistrationPtr ring;
-  RankStats stats;
+  EventBuildingStats stats;
   RuAgent agent;
 };
 
@@ -292,7 +292,7 @@ TEST(EvmRelease, HoldsBackNewEventsAndReleasesTheRings) {
   const Topology topo = make_topology(c);
   RecordingDriver driver;
   Engine engine(driver, 2, c, PollMode::busy, kNames);
-  RankStats stats;
+  EventBuildingStats stats;
   pull::PullEvmAgent evm(engine, topo, stats, false);
   evm.start(0);
   // Four BU slots take events 0..3: the rings' 4 slots.
@@ -328,7 +328,7 @@ TEST(EvmRelease, AbortSendsNoRelease) {
   const Topology topo = make_topology(c);
   RecordingDriver driver;
   Engine engine(driver, 2, c, PollMode::busy, kNames);
-  RankStats stats;
+  EventBuildingStats stats;
   push::PushEvmAgent evm(engine, topo, stats, false);
   evm.start(0);
   EXPECT_EQ(outcome(evm, 0, credit(0, 0, 0, false)), "accepted");

@@ -1,6 +1,7 @@
 // What a rank sends rank 0, written from one field table per record
-// (protocols/common/stats_fields.hpp): every field of RankStats and of the
-// records inside it survives serialize/deserialize with a value of its own,
+// (protocols/common/stats_fields.hpp for the common part, each protocol's
+// own for its part): every field of RankStats, of the protocols' parts and
+// of the records inside them survives the wire with a value of its own,
 // and reading refuses, with an error naming the field, what a peer should
 // never send (unknown or missing fields, values of another shape, lists of
 // the wrong length, text that is not a record).
@@ -12,6 +13,8 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "protocols/event_building/event_building_stats_fields.hpp"
+#include "protocols/microbench/microbench_stats_fields.hpp"
 
 namespace evb {
 namespace {
@@ -119,6 +122,15 @@ TEST(StatsFields, EveryRankStatsFieldSurvivesTheWire) {
   sample(sent, 0);
   const RankStats back = RankStats::deserialize(sent.serialize());
   expect_every_field_carried(sent, back);
+  EXPECT_TRUE(back.host_load.measured);
+  EXPECT_EQ(back.host_load.end.freq_mhz, sent.host_load.end.freq_mhz);
+}
+
+TEST(StatsFields, EveryEventBuildingStatsFieldSurvivesTheWire) {
+  EventBuildingStats sent;
+  sample(sent, 0);
+  const auto back = decode_record<EventBuildingStats>(encode_record(sent));
+  expect_every_field_carried(sent, back);
   // Spot checks beyond the text: the members themselves.
   EXPECT_EQ(back.integrity.detected_in, sent.integrity.detected_in);
   EXPECT_EQ(back.failures.size(), 2u);
@@ -128,8 +140,40 @@ TEST(StatsFields, EveryRankStatsFieldSurvivesTheWire) {
   // Doubles exactly, not only as the same text.
   EXPECT_EQ(back.rate_bin_s, sent.rate_bin_s);
   EXPECT_EQ(back.failures[0].lost_at_s, sent.failures[0].lost_at_s);
-  EXPECT_TRUE(back.host_load.measured);
-  EXPECT_EQ(back.host_load.end.freq_mhz, sent.host_load.end.freq_mhz);
+}
+
+TEST(StatsFields, EveryMicrobenchStatsFieldSurvivesTheWire) {
+  MicrobenchStats sent;
+  sample(sent, 0);
+  const auto back = decode_record<MicrobenchStats>(encode_record(sent));
+  expect_every_field_carried(sent, back);
+  EXPECT_EQ(back.step_window_s, sent.step_window_s);
+}
+
+// A protocol's part travels inside the rank's record (RankStats::own) and
+// is read back, rank by rank, as that protocol's record; a rank that sent
+// none reads as nothing counted.
+TEST(StatsFields, AProtocolsPartTravelsInsideTheRanksRecord) {
+  EventBuildingStats part;
+  sample(part, 7);
+  RankStats sent;
+  sent.rank = 3;
+  encode_own_part(sent, part);
+  const std::vector<RankStats> ranks = {RankStats::deserialize(sent.serialize()), RankStats{}};
+  const std::vector<EventBuildingStats> back = own_parts<EventBuildingStats>(ranks);
+  ASSERT_EQ(back.size(), 2u);
+  expect_every_field_carried(part, back[0]);
+  EXPECT_EQ(text_of(back[1]), text_of(EventBuildingStats{}));
+}
+
+TEST(StatsFields, APartOfAnotherProtocolIsRefused) {
+  RankStats sent;
+  encode_own_part(sent, MicrobenchStats{});
+  const std::string wrong =
+      error_of([&] { own_parts<EventBuildingStats>(std::vector<RankStats>{sent}); });
+  EXPECT_NE(wrong.find("event-building statistics"), std::string::npos) << wrong;
+  sent.own = "{bu: [";
+  EXPECT_NE(error_of([&] { own_parts<MicrobenchStats>(std::vector<RankStats>{sent}); }), "");
 }
 
 TEST(StatsFields, EveryFailureRecordFieldSurvivesTheWire) {
@@ -140,6 +184,8 @@ TEST(StatsFields, EveryFailureRecordFieldSurvivesTheWire) {
 
 TEST(StatsFields, NamesAreUniqueAndTheTextIsKeyedByThem) {
   EXPECT_EQ(names<RankStats>().size(), field_count<RankStats>());
+  EXPECT_EQ(names<EventBuildingStats>().size(), field_count<EventBuildingStats>());
+  EXPECT_EQ(names<MicrobenchStats>().size(), field_count<MicrobenchStats>());
   EXPECT_EQ(names<FailureRecord>().size(), field_count<FailureRecord>());
   const YAML::Node n = YAML::Load(RankStats{}.serialize());
   ASSERT_TRUE(n.IsMap());
@@ -202,6 +248,26 @@ TEST(StatsFields, RankStatsOfTheWrongShapeAreRefused) {
   const std::string unknown = decode(edited(good, [](YAML::Node& n) { n["colour"] = 1; }));
   EXPECT_NE(unknown.find("rank statistics"), std::string::npos) << unknown;
   EXPECT_NE(unknown.find("unknown field 'colour'"), std::string::npos) << unknown;
+  EXPECT_NE(decode(edited(good, [](YAML::Node& n) { n.remove("peak_rss_bytes"); }))
+                .find("missing field 'peak_rss_bytes'"),
+            std::string::npos);
+  EXPECT_NE(decode(edited(good, [](YAML::Node& n) { n["lifecycle"] = 1; })).find("'lifecycle'"),
+            std::string::npos);
+  EXPECT_NE(decode(edited(good, [](YAML::Node& n) { n["own"] = YAML::Load("[1]"); })).find("'own'"),
+            std::string::npos);
+  EXPECT_NE(decode("[1, 2]"), "");
+  EXPECT_NE(decode("{rank: 0"), "");
+}
+
+TEST(StatsFields, AnEventBuildingPartOfTheWrongShapeIsRefused) {
+  const std::string good = encode_record(EventBuildingStats{});
+  const auto decode = [](const std::string& text) {
+    return error_of([&] { decode_record<EventBuildingStats>(text); });
+  };
+  EXPECT_EQ(decode(good), "");
+  const std::string unknown = decode(edited(good, [](YAML::Node& n) { n["colour"] = 1; }));
+  EXPECT_NE(unknown.find("event-building statistics"), std::string::npos) << unknown;
+  EXPECT_NE(unknown.find("unknown field 'colour'"), std::string::npos) << unknown;
   EXPECT_NE(decode(edited(good, [](YAML::Node& n) { n.remove("bytes_total"); }))
                 .find("missing field 'bytes_total'"),
             std::string::npos);
@@ -217,14 +283,11 @@ TEST(StatsFields, RankStatsOfTheWrongShapeAreRefused) {
   }));
   EXPECT_NE(inner.find("'failures'"), std::string::npos) << inner;
   EXPECT_NE(inner.find("failure record: unknown field 'colour'"), std::string::npos) << inner;
-  EXPECT_NE(decode(edited(good, [](YAML::Node& n) { n["lifecycle"] = 1; })).find("'lifecycle'"),
-            std::string::npos);
   // A latency histogram that is not what Histogram::serialize writes.
   const std::string latency =
       decode(edited(good, [](YAML::Node& n) { n["latency"] = "3:1,x:2,;3;5"; }));
   EXPECT_NE(latency.find("field 'latency': latency histogram:"), std::string::npos) << latency;
   EXPECT_NE(decode("[1, 2]"), "");
-  EXPECT_NE(decode("{rank: 0"), "");
 }
 
 }  // namespace
