@@ -82,15 +82,15 @@ void family(std::string& out, const std::string& run_labels, const MetricDescrip
 }  // namespace
 
 std::string prometheus_text(const MonitorSnapshot& latest, const MonitorSnapshot* previous) {
-  const std::string run_labels = label("protocol", latest.protocol) + "," +
-                                 label("variant", latest.variant) + "," +
-                                 label("data_path", latest.data_path);
+  std::string what_runs;  // the run's labels (figures.hpp), on every series
+  for (const RunLabel& l : run_labels())
+    what_runs += (what_runs.empty() ? "" : ",") + label(l.key, latest.*l.value);
   const MetricInput in{latest, previous};
   std::string out;
   for (const MetricDescriptor& d : metric_table()) {
     // Before the first report there is little to say.
     if (latest.nodes <= 0 && !d.before_first_report) continue;
-    family(out, run_labels, d, d.read(in));
+    family(out, what_runs, d, d.read(in));
   }
   return out;
 }

@@ -61,6 +61,39 @@ constexpr std::array<UnitField<MonitorRu>, 9> kRuFields{{
     {"reported", [](const MonitorRu& u) -> Figure { return u.reported; }},
 }};
 
+// Seconds from `previous` to `latest` (0 without one: no rate).
+double interval_s(const MonitorSnapshot& latest, const MonitorSnapshot* previous) {
+  return previous ? latest.t_s - previous->t_s : 0;
+}
+
+constexpr std::array<RunLabel, 3> kRunLabels{{
+    {"protocol", &MonitorSnapshot::protocol},
+    {"variant", &MonitorSnapshot::variant},
+    {"data_path", &MonitorSnapshot::data_path},
+}};
+
+using Snap = MonitorSnapshot;
+constexpr std::array<RunField, 9> kRunFields{{
+    {"run", "nodes",
+     [](const Snap& s, const Snap*) -> Figure { return static_cast<int64_t>(s.nodes); }},
+    {"run", "interval_s", [](const Snap& s, const Snap*) -> Figure { return s.interval_s; }},
+    {"run", "t_s", [](const Snap& s, const Snap*) -> Figure { return s.t_s; }},
+    {"run", "finished", [](const Snap& s, const Snap*) -> Figure { return s.finished; }},
+    {"totals", "events_assigned",
+     [](const Snap& s, const Snap*) -> Figure { return s.events_assigned; }},
+    {"totals", "events_built", [](const Snap& s, const Snap*) -> Figure { return s.events_built; }},
+    {"totals", "events_in_flight",
+     [](const Snap& s, const Snap*) -> Figure { return events_in_flight(s); }},
+    {"totals", "rate_gbps",
+     [](const Snap& s, const Snap* p) -> Figure {
+       return p ? gbps(s.bytes_built, p->bytes_built, interval_s(s, p)) : 0.0;
+     }},
+    {"totals", "events_per_s",
+     [](const Snap& s, const Snap* p) -> Figure {
+       return p ? per_second(s.events_built, p->events_built, interval_s(s, p)) : 0.0;
+     }},
+}};
+
 template <typename Unit>
 const UnitField<Unit>& find(std::span<const UnitField<Unit>> fields, std::string_view key) {
   for (const UnitField<Unit>& f : fields) {
@@ -70,6 +103,21 @@ const UnitField<Unit>& find(std::span<const UnitField<Unit>> fields, std::string
 }
 
 }  // namespace
+
+std::span<const RunLabel> run_labels() {
+  return kRunLabels;
+}
+std::span<const RunField> run_fields() {
+  return kRunFields;
+}
+const RunField& run_field(std::string_view path) {
+  for (const RunField& f : kRunFields) {
+    if (path.size() == f.group.size() + 1 + f.key.size() && path.starts_with(f.group) &&
+        path[f.group.size()] == '.' && path.ends_with(f.key))
+      return f;
+  }
+  throw std::logic_error("monitor: no run field '" + std::string(path) + "'");
+}
 
 std::span<const UnitField<MonitorBu>> bu_fields() {
   return kBuFields;

@@ -1,11 +1,13 @@
 #pragma once
 // How the monitor reads figures from snapshots, for every view of them (the
 // metric table behind /metrics and docs/MONITORING.md, and /api/state): the
-// rate of a counter between two snapshots, the events in flight, and the
-// figures of one BU or RU by the key /api/state gives them. Both views call
-// these, so a figure is computed one way.
+// rate of a counter between two snapshots, the events in flight, the run's
+// own figures and labels, and the figures of one BU or RU, each by the key
+// /api/state gives it. Both views call these, so a figure is computed one
+// way and named once.
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 #include <variant>
 
@@ -30,6 +32,31 @@ double gbps(double bytes_per_s);
 
 // Events assigned and not yet built (0 if the counters disagree).
 uint64_t events_in_flight(const MonitorSnapshot& s);
+
+// What runs, as text: /api/state's run.protocol, run.variant and
+// run.data_path, the labels of every /metrics series.
+struct RunLabel {
+  std::string_view key;  // in /api/state's "run" object and as the label's name
+  std::string MonitorSnapshot::*value;
+};
+std::span<const RunLabel> run_labels();
+
+// One figure of the run as a whole, read from the latest snapshot and the
+// one before it (null: a rate is 0), under its /api/state group ("run" or
+// "totals") and key; the metric table reads the run's series by the same
+// entries ("run.t_s": group.key).
+struct RunField {
+  std::string_view group;
+  std::string_view key;
+  Figure (*read)(const MonitorSnapshot& latest, const MonitorSnapshot* previous);
+};
+
+// In /api/state order (each group's object, after the run's labels).
+std::span<const RunField> run_fields();
+
+// The field at `path` ("totals.events_built"); throws std::logic_error
+// when there is none.
+const RunField& run_field(std::string_view path);
 
 // One figure of a unit (BU or RU) as it last reported, under its /api/state
 // key; the metric table reads per-unit series by the same key.

@@ -26,6 +26,17 @@ MetricDescriptor scalar(std::string name, MetricType type, std::string unit, std
           false,           [read](const MetricInput& in) { return Samples{{{}, read(in)}}; }};
 }
 
+// A run-wide family of one series, read through /api/state's field at
+// `path` ("run.t_s", figures.hpp), which it names as its key.
+MetricDescriptor run(std::string name, MetricType type, std::string unit, std::string help,
+                     std::string_view path) {
+  auto read = [f = run_field(path).read](const MetricInput& in) {
+    return Samples{{{}, f(in.latest, in.previous)}};
+  };
+  return {std::move(name), type, std::move(unit), {}, std::move(help), {std::string(path)},
+          false,           read};
+}
+
 // Per-unit families: one series per BU (or RU), labelled by its index, read
 // through the unit's /api/state field `key`.
 template <typename Unit>
@@ -77,41 +88,40 @@ const std::vector<Quantile>& latency_quantiles() {
 void run_families(std::vector<MetricDescriptor>& t) {
   constexpr auto gauge = MetricType::gauge;
   constexpr auto counter = MetricType::counter;
-  t.push_back({"evbench_info",
-               gauge,
-               "-",
-               {{"nodes", ""}},
-               "What runs: protocol, variant, data path and node count as labels; the value is 1.",
-               {"run.protocol", "run.variant", "run.data_path", "run.nodes"},
-               true,
-               [](const MetricInput& in) {
-                 return Samples{{{{"nodes", std::to_string(in.latest.nodes)}}, uint64_t{1}}};
-               }});
-  t.push_back(scalar("evbench_uptime_seconds", gauge, "seconds",
-                     "Time since the start of the data phase (t0) at the latest report.",
-                     {"run.t_s"}, [](const MetricInput& in) -> Figure { return in.latest.t_s; }));
+  MetricDescriptor info{
+      "evbench_info",
+      gauge,
+      "-",
+      {{"nodes", ""}},
+      "What runs: protocol, variant, data path and node count as labels; the value is 1.",
+      {},
+      true,
+      [](const MetricInput& in) {
+        return Samples{{{{"nodes", std::to_string(in.latest.nodes)}}, uint64_t{1}}};
+      }};
+  for (const RunLabel& l : run_labels()) info.state.push_back("run." + std::string(l.key));
+  info.state.push_back("run.nodes");
+  t.push_back(std::move(info));
+  t.push_back(run("evbench_uptime_seconds", gauge, "seconds",
+                  "Time since the start of the data phase (t0) at the latest report.", "run.t_s"));
   t.back().before_first_report = true;
-  t.push_back(scalar("evbench_report_interval_seconds", gauge, "seconds",
-                     "Time between two reports of the running event builder (report_interval).",
-                     {"run.interval_s"},
-                     [](const MetricInput& in) -> Figure { return in.latest.interval_s; }));
-  t.push_back(scalar("evbench_run_finished", gauge, "0/1",
-                     "1 once assignment has ended (the last report), else 0.", {"run.finished"},
-                     [](const MetricInput& in) -> Figure { return in.latest.finished; }));
-  t.push_back(scalar("evbench_events_assigned_total", counter, "events",
-                     "Events the EVM assigned to a BU since the start of the data phase (t0).",
-                     {"totals.events_assigned"},
-                     [](const MetricInput& in) -> Figure { return in.latest.events_assigned; }));
-  t.push_back(scalar("evbench_events_built_total", counter, "events",
-                     "Events the EVM accepted as built since the start of the data phase (t0).",
-                     {"totals.events_built"},
-                     [](const MetricInput& in) -> Figure { return in.latest.events_built; }));
+  t.push_back(run("evbench_report_interval_seconds", gauge, "seconds",
+                  "Time between two reports of the running event builder (report_interval).",
+                  "run.interval_s"));
+  t.push_back(run("evbench_run_finished", gauge, "0/1",
+                  "1 once assignment has ended (the last report), else 0.", "run.finished"));
+  t.push_back(run("evbench_events_assigned_total", counter, "events",
+                  "Events the EVM assigned to a BU since the start of the data phase (t0).",
+                  "totals.events_assigned"));
+  t.push_back(run("evbench_events_built_total", counter, "events",
+                  "Events the EVM accepted as built since the start of the data phase (t0).",
+                  "totals.events_built"));
   t.push_back(scalar("evbench_built_bytes_total", counter, "bytes",
                      "Payload bytes of the events built since the start of the data phase (t0).",
                      {}, [](const MetricInput& in) -> Figure { return in.latest.bytes_built; }));
-  t.push_back(scalar("evbench_events_in_flight", gauge, "events",
-                     "Events assigned and not yet built.", {"totals.events_in_flight"},
-                     [](const MetricInput& in) -> Figure { return events_in_flight(in.latest); }));
+  t.push_back(run("evbench_events_in_flight", gauge, "events", "Events assigned and not yet built.",
+                  "totals.events_in_flight"));
+  // Bytes/s here, Gb/s in /api/state: the same rate, read apart.
   t.push_back(scalar(
       "evbench_aggregate_rate_bytes_per_second", gauge, "bytes/s",
       "Payload bytes of built events per second over the last report interval (0 before the "
@@ -121,14 +131,11 @@ void run_families(std::vector<MetricDescriptor>& t) {
                    ? per_second(in.latest.bytes_built, in.previous->bytes_built, interval(in))
                    : 0.0;
       }));
-  t.push_back(scalar(
-      "evbench_events_per_second", gauge, "events/s",
-      "Events built per second over the last report interval (0 before the second report).",
-      {"totals.events_per_s", "history[].events_per_s"}, [](const MetricInput& in) -> Figure {
-        return in.previous
-                   ? per_second(in.latest.events_built, in.previous->events_built, interval(in))
-                   : 0.0;
-      }));
+  t.push_back(
+      run("evbench_events_per_second", gauge, "events/s",
+          "Events built per second over the last report interval (0 before the second report).",
+          "totals.events_per_s"));
+  t.back().state.push_back("history[].events_per_s");
 }
 
 // Per BU, as it last reported.

@@ -4,8 +4,9 @@
 // same figure, and how to read its series from a snapshot. /metrics
 // (exposition.cpp) and the metrics table of docs/MONITORING.md
 // (metrics_doc.cpp) are both written from it; /api/state (state_json.cpp)
-// reads the same figures (figures.hpp), and a unit test checks that every
-// key named here is in it.
+// is written from the same figure tables (figures.hpp) that the run's and
+// the units' families read through, taking their keys from there; unit
+// tests check that every key named here is in it with the same figure.
 #include <functional>
 #include <string>
 #include <string_view>

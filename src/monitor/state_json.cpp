@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -22,21 +23,25 @@ double finite(double v) {
   return std::isfinite(v) ? v : 0.0;
 }
 
-// The EVM's rates between two consecutive snapshots (`prev` may be null:
-// 0); each unit's rate is the one its own clock measured (the snapshot's).
-struct Rates {
-  double rate_gbps = 0;
-  double events_per_s = 0;
-  std::vector<double> bu_gbps;  // one per BU of `cur`
-};
-Rates rates(const MonitorSnapshot& cur, const MonitorSnapshot* prev) {
-  Rates r;
-  for (const MonitorBu& b : cur.bus) r.bu_gbps.push_back(gbps(b.rate_bytes_per_s));
-  if (!prev) return r;
-  const double dt = cur.t_s - prev->t_s;
-  r.rate_gbps = gbps(cur.bytes_built, prev->bytes_built, dt);
-  r.events_per_s = per_second(cur.events_built, prev->events_built, dt);
-  return r;
+// One figure under `key`: doubles finite, the others as they are.
+void figure(JsonWriter& w, std::string_view key, const Figure& v) {
+  if (const auto* b = std::get_if<bool>(&v)) {
+    w.value(std::string(key), *b);
+  } else if (const auto* d = std::get_if<double>(&v)) {
+    w.value(std::string(key), finite(*d));
+  } else if (const auto* n = std::get_if<uint64_t>(&v)) {
+    w.value(std::string(key), *n);
+  } else {
+    w.value(std::string(key), std::get<int64_t>(v));
+  }
+}
+
+// The run-wide figures of `group` (figures.hpp), in table order.
+void run_group(JsonWriter& w, std::string_view group, const MonitorSnapshot& s,
+               const MonitorSnapshot* previous) {
+  for (const RunField& f : run_fields()) {
+    if (f.group == group) figure(w, f.key, f.read(s, previous));
+  }
 }
 
 void doubles(JsonWriter& w, const std::string& key, const std::vector<double>& v) {
@@ -46,18 +51,13 @@ void doubles(JsonWriter& w, const std::string& key, const std::vector<double>& v
 }
 
 // "run", "config_yaml", "params" and "totals": what runs, how it was
-// configured, the knobs, the EVM's counters.
-void run_part(JsonWriter& w, const MonitorSnapshot& s, const Rates& r,
+// configured, the knobs, the EVM's counters and rates since `previous`.
+void run_part(JsonWriter& w, const MonitorSnapshot& s, const MonitorSnapshot* previous,
               const std::string& config_yaml) {
-  w.begin_object("run")
-      .value("protocol", s.protocol)
-      .value("variant", s.variant)
-      .value("data_path", s.data_path)
-      .value("nodes", s.nodes)
-      .value("interval_s", finite(s.interval_s))
-      .value("t_s", finite(s.t_s))
-      .value("finished", s.finished)
-      .end_object();
+  w.begin_object("run");
+  for (const RunLabel& l : run_labels()) w.value(std::string(l.key), s.*l.value);
+  run_group(w, "run", s, previous);
+  w.end_object();
   w.value("config_yaml", config_yaml);
   w.begin_object("params")
       .value("parallel", s.params.parallel)
@@ -66,13 +66,9 @@ void run_part(JsonWriter& w, const MonitorSnapshot& s, const Rates& r,
       .value("fu.processing_time", finite(s.params.processing_time_s));
   doubles(w, "ru_rate_factors", s.params.ru_rate_factors);
   w.value("paused", s.params.paused).end_object();
-  w.begin_object("totals")
-      .value("events_assigned", s.events_assigned)
-      .value("events_built", s.events_built)
-      .value("events_in_flight", events_in_flight(s))
-      .value("rate_gbps", finite(r.rate_gbps))
-      .value("events_per_s", finite(r.events_per_s))
-      .end_object();
+  w.begin_object("totals");
+  run_group(w, "totals", s, previous);
+  w.end_object();
 }
 
 // Every how many snapshots the history gives a point: 1, or more when the
@@ -91,13 +87,15 @@ void history_part(JsonWriter& w, const std::deque<MonitorSnapshot>& h) {
   const size_t first = h.size() > kHistoryMax + 1 ? h.size() - kHistoryMax : 1;
   const size_t stride = history_stride(h);
   const size_t start = h.size() > first ? first + (h.size() - 1 - first) % stride : first;
+  const RunField& rate = run_field("totals.rate_gbps");
+  const RunField& events = run_field("totals.events_per_s");
   for (size_t i = start; i < h.size(); i += stride) {
-    const Rates r = rates(h[i], &h[i - 1]);
-    w.begin_object()
-        .value("t_s", finite(h[i].t_s))
-        .value("rate_gbps", finite(r.rate_gbps))
-        .value("events_per_s", finite(r.events_per_s));
-    doubles(w, "bu_gbps", r.bu_gbps);
+    w.begin_object().value("t_s", finite(h[i].t_s));
+    figure(w, "rate_gbps", rate.read(h[i], &h[i - 1]));
+    figure(w, "events_per_s", events.read(h[i], &h[i - 1]));
+    w.begin_array("bu_gbps");
+    for (const MonitorBu& b : h[i].bus) w.value("", finite(gbps(b.rate_bytes_per_s)));
+    w.end_array();
     w.begin_array("bu_carried");
     for (const MonitorBu& b : h[i].bus) w.value("", b.rate_carried);
     w.end_array();
@@ -109,27 +107,16 @@ void history_part(JsonWriter& w, const std::deque<MonitorSnapshot>& h) {
 // A unit's figures (figures.hpp), after its index.
 template <typename Unit>
 void unit_fields(JsonWriter& w, std::span<const UnitField<Unit>> fields, const Unit& u) {
-  for (const UnitField<Unit>& f : fields) {
-    const Figure v = f.read(u);
-    if (const auto* b = std::get_if<bool>(&v)) {
-      w.value(std::string(f.key), *b);
-    } else if (const auto* d = std::get_if<double>(&v)) {
-      w.value(std::string(f.key), finite(*d));
-    } else if (const auto* n = std::get_if<uint64_t>(&v)) {
-      w.value(std::string(f.key), *n);
-    } else {
-      w.value(std::string(f.key), std::get<int64_t>(v));
-    }
-  }
+  for (const UnitField<Unit>& f : fields) figure(w, f.key, f.read(u));
 }
 
 // "bus" and "rus": each unit as it last reported, and a BU's rate.
-void units_part(JsonWriter& w, const MonitorSnapshot& s, const Rates& r) {
+void units_part(JsonWriter& w, const MonitorSnapshot& s) {
   w.begin_array("bus");
   for (size_t b = 0; b < s.bus.size(); ++b) {
     w.begin_object().value("bu", static_cast<int64_t>(b));
     unit_fields(w, bu_fields(), s.bus[b]);
-    w.value("gbps", finite(r.bu_gbps[b])).end_object();
+    w.value("gbps", finite(gbps(s.bus[b].rate_bytes_per_s))).end_object();
   }
   w.end_array();
   w.begin_array("rus");
@@ -213,12 +200,11 @@ std::string state_json(const std::deque<MonitorSnapshot>& history, const std::st
   const MonitorSnapshot empty;
   const MonitorSnapshot& latest = history.empty() ? empty : history.back();
   const MonitorSnapshot* previous = history.size() > 1 ? &history[history.size() - 2] : nullptr;
-  const Rates r = rates(latest, previous);
   JsonWriter w(true);  // compact: the page asks for it every interval
   w.begin_object();
-  run_part(w, latest, r, config_yaml);
+  run_part(w, latest, previous, config_yaml);
   history_part(w, history);
-  units_part(w, latest, r);
+  units_part(w, latest);
   matrix_part(w, latest);
   records_part(w, latest);
   w.end_object();

@@ -1,8 +1,8 @@
 // The metric descriptor table against what is made from it: every series a
 // family's reader gives carries exactly the labels the row declares (so the
 // docs' Labels column is true), names are unique and counters end in
-// _total, every /api/state key a row names is in /api/state, and a BU's or
-// RU's series there hold the same figures as /metrics.
+// _total, every /api/state key a row names is in /api/state, and the run's,
+// a BU's or an RU's series there hold the same figures as /metrics.
 #include "monitor/metric_table.hpp"
 
 #include <gtest/gtest.h>
@@ -11,6 +11,7 @@
 #include <deque>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -172,6 +173,52 @@ TEST(MetricTable, UnitSeriesMatchApiState) {
     }
   }
   EXPECT_GT(checked, 0u);
+}
+
+// A run-wide family read through a run field (figures.hpp) names that
+// field's key first; its one series holds what /api/state gives there, and
+// every run field but the Gb/s rate (bytes/s in /metrics) has such a family.
+TEST(MetricTable, RunSeriesMatchApiState) {
+  const std::deque<MonitorSnapshot> h{snapshot(1), snapshot(2)};
+  const YAML::Node state = YAML::Load(state_json(h, "nodes: 3\n"));
+  std::set<std::string> covered;
+  for (const MetricDescriptor& d : metric_table()) {
+    if (!d.labels.empty() || d.state.empty()) continue;
+    for (const RunField& f : run_fields()) {
+      const std::string path = std::string(f.group) + "." + std::string(f.key);
+      if (d.state[0] != path || f.key == "rate_gbps") continue;
+      const std::vector<MetricSample> samples = d.read({h.back(), &h.front()});
+      ASSERT_EQ(samples.size(), 1u) << d.name;
+      const double want =
+          std::visit([](auto v) { return static_cast<double>(v); }, samples[0].value);
+      const YAML::Node got = state[std::string(f.group)][std::string(f.key)];
+      ASSERT_TRUE(got.IsDefined()) << path;
+      const double v = got.as<std::string>() == "true"    ? 1.0
+                       : got.as<std::string>() == "false" ? 0.0
+                                                          : got.as<double>();
+      EXPECT_DOUBLE_EQ(v, want) << d.name << " " << path;
+      covered.insert(path);
+    }
+  }
+  for (const RunField& f : run_fields()) {
+    const std::string path = std::string(f.group) + "." + std::string(f.key);
+    if (f.key != "rate_gbps" && f.key != "nodes") {
+      EXPECT_TRUE(covered.count(path)) << path;
+    }
+  }
+  EXPECT_THROW(run_field("totals.no_such_key"), std::logic_error);
+}
+
+// The run's labels on every /metrics series are /api/state's run.* texts.
+TEST(MetricTable, RunLabelsAreApiStateKeys) {
+  const std::deque<MonitorSnapshot> h{snapshot(1), snapshot(2)};
+  const YAML::Node state = YAML::Load(state_json(h, "nodes: 3\n"));
+  size_t n = 0;
+  for (const RunLabel& l : run_labels()) {
+    EXPECT_EQ(state["run"][std::string(l.key)].as<std::string>(), h.back().*l.value) << l.key;
+    ++n;
+  }
+  EXPECT_EQ(n, 3u);
 }
 
 }  // namespace
