@@ -21,7 +21,7 @@ double gbps(double bytes_per_s) {
 }
 
 uint64_t events_in_flight(const MonitorSnapshot& s) {
-  return s.events_assigned > s.events_built ? s.events_assigned - s.events_built : 0;
+  return s.eb.events_assigned > s.eb.events_built ? s.eb.events_assigned - s.eb.events_built : 0;
 }
 
 namespace {
@@ -80,17 +80,18 @@ constexpr std::array<RunField, 9> kRunFields{{
     {"run", "t_s", [](const Snap& s, const Snap*) -> Figure { return s.t_s; }},
     {"run", "finished", [](const Snap& s, const Snap*) -> Figure { return s.finished; }},
     {"totals", "events_assigned",
-     [](const Snap& s, const Snap*) -> Figure { return s.events_assigned; }},
-    {"totals", "events_built", [](const Snap& s, const Snap*) -> Figure { return s.events_built; }},
+     [](const Snap& s, const Snap*) -> Figure { return s.eb.events_assigned; }},
+    {"totals", "events_built",
+     [](const Snap& s, const Snap*) -> Figure { return s.eb.events_built; }},
     {"totals", "events_in_flight",
      [](const Snap& s, const Snap*) -> Figure { return events_in_flight(s); }},
     {"totals", "rate_gbps",
      [](const Snap& s, const Snap* p) -> Figure {
-       return p ? gbps(s.bytes_built, p->bytes_built, interval_s(s, p)) : 0.0;
+       return p ? gbps(s.eb.bytes_built, p->eb.bytes_built, interval_s(s, p)) : 0.0;
      }},
     {"totals", "events_per_s",
      [](const Snap& s, const Snap* p) -> Figure {
-       return p ? per_second(s.events_built, p->events_built, interval_s(s, p)) : 0.0;
+       return p ? per_second(s.eb.events_built, p->eb.events_built, interval_s(s, p)) : 0.0;
      }},
 }};
 

@@ -47,9 +47,9 @@ MetricDescriptor per_unit(std::string name, MetricType type, std::string unit, s
   auto read = [label, f = field.read](const MetricInput& in) {
     const auto& units = [&]() -> const std::vector<Unit>& {
       if constexpr (bu) {
-        return in.latest.bus;
+        return in.latest.eb.bus;
       } else {
-        return in.latest.rus;
+        return in.latest.eb.rus;
       }
     }();
     Samples out;
@@ -118,7 +118,7 @@ void run_families(std::vector<MetricDescriptor>& t) {
                   "totals.events_built"));
   t.push_back(scalar("evbench_built_bytes_total", counter, "bytes",
                      "Payload bytes of the events built since the start of the data phase (t0).",
-                     {}, [](const MetricInput& in) -> Figure { return in.latest.bytes_built; }));
+                     {}, [](const MetricInput& in) -> Figure { return in.latest.eb.bytes_built; }));
   t.push_back(run("evbench_events_in_flight", gauge, "events", "Events assigned and not yet built.",
                   "totals.events_in_flight"));
   // Bytes/s here, Gb/s in /api/state: the same rate, read apart.
@@ -128,7 +128,7 @@ void run_families(std::vector<MetricDescriptor>& t) {
       "second report).",
       {"totals.rate_gbps", "history[].rate_gbps"}, [](const MetricInput& in) -> Figure {
         return in.previous
-                   ? per_second(in.latest.bytes_built, in.previous->bytes_built, interval(in))
+                   ? per_second(in.latest.eb.bytes_built, in.previous->eb.bytes_built, interval(in))
                    : 0.0;
       }));
   t.push_back(
@@ -171,10 +171,10 @@ void bu_families(std::vector<MetricDescriptor>& t) {
       false,
       [](const MetricInput& in) {
         Samples out;
-        for (size_t i = 0; i < in.latest.bus.size(); ++i) {
+        for (size_t i = 0; i < in.latest.eb.bus.size(); ++i) {
           for (const Quantile& q : latency_quantiles()) {
             out.push_back({{{"bu", std::to_string(i)}, {"quantile", q.label}},
-                           bu_field(q.key).read(in.latest.bus[i])});
+                           bu_field(q.key).read(in.latest.eb.bus[i])});
           }
         }
         return out;
@@ -233,32 +233,33 @@ void ru_families(std::vector<MetricDescriptor>& t) {
 // The knobs as they stand (POST /control changes them).
 void knob_families(std::vector<MetricDescriptor>& t) {
   constexpr auto gauge = MetricType::gauge;
-  t.push_back(
-      scalar("evbench_parallel", gauge, "events", "Events assigned in parallel (parallel) now.",
-             {"params.parallel"},
-             [](const MetricInput& in) -> Figure { return int64_t{in.latest.params.parallel}; }));
+  t.push_back(scalar(
+      "evbench_parallel", gauge, "events", "Events assigned in parallel (parallel) now.",
+      {"params.parallel"},
+      [](const MetricInput& in) -> Figure { return int64_t{in.latest.eb.params.parallel}; }));
   t.push_back(scalar(
       "evbench_credits", gauge, "slots", "Slots per BU in use (credits) now.", {"params.credits"},
-      [](const MetricInput& in) -> Figure { return int64_t{in.latest.params.credits}; }));
-  t.push_back(scalar(
-      "evbench_credits_allocated", gauge, "slots",
-      "Slots per BU allocated at start (the most credits can be).", {"params.credits_allocated"},
-      [](const MetricInput& in) -> Figure { return int64_t{in.latest.params.credits_allocated}; }));
+      [](const MetricInput& in) -> Figure { return int64_t{in.latest.eb.params.credits}; }));
+  t.push_back(scalar("evbench_credits_allocated", gauge, "slots",
+                     "Slots per BU allocated at start (the most credits can be).",
+                     {"params.credits_allocated"}, [](const MetricInput& in) -> Figure {
+                       return int64_t{in.latest.eb.params.credits_allocated};
+                     }));
   t.push_back(scalar("evbench_fu_processing_time_seconds", gauge, "seconds",
                      "Time a filter unit spends on each built event (fu.processing_time) now.",
                      {"params.fu.processing_time"}, [](const MetricInput& in) -> Figure {
-                       return in.latest.params.processing_time_s;
+                       return in.latest.eb.params.processing_time_s;
                      }));
   t.push_back(scalar("evbench_paused", gauge, "0/1",
                      "1 while assignment is paused (POST /control pause).", {"params.paused"},
-                     [](const MetricInput& in) -> Figure { return in.latest.params.paused; }));
+                     [](const MetricInput& in) -> Figure { return in.latest.eb.params.paused; }));
 }
 
 // A unit's latest failure record (a unit that failed more than once shows
 // its latest: one series per unit), by unit name.
 std::map<std::string, const MonitorFault*> latest_fault_by_unit(const MonitorSnapshot& s) {
   std::map<std::string, const MonitorFault*> by_unit;
-  for (const MonitorFault& f : s.faults) by_unit[f.unit] = &f;
+  for (const MonitorFault& f : s.eb.faults) by_unit[f.unit] = &f;
   return by_unit;
 }
 
@@ -275,7 +276,7 @@ void record_families(std::vector<MetricDescriptor>& t) {
                false,
                [](const MetricInput& in) {
                  std::map<std::string, uint64_t> by_action;
-                 for (const MonitorFault& f : in.latest.faults) ++by_action[f.action];
+                 for (const MonitorFault& f : in.latest.eb.faults) ++by_action[f.action];
                  Samples out;
                  for (const auto& [action, count] : by_action) {
                    out.push_back({{{"action", action}}, count});
@@ -315,7 +316,7 @@ void record_families(std::vector<MetricDescriptor>& t) {
   t.push_back(scalar("evbench_control_changes_total", counter, "changes",
                      "Run-time changes applied (POST /control and the control: key).",
                      {"control[]"}, [](const MetricInput& in) -> Figure {
-                       return static_cast<uint64_t>(in.latest.control.size());
+                       return static_cast<uint64_t>(in.latest.eb.control.size());
                      }));
   t.push_back({"evbench_control_last_change_seconds",
                gauge,
@@ -325,7 +326,7 @@ void record_families(std::vector<MetricDescriptor>& t) {
                {"control[].t_s"},
                false,
                [](const MetricInput& in) {
-                 const auto& c = in.latest.control;
+                 const auto& c = in.latest.eb.control;
                  return c.empty() ? Samples{} : Samples{{{}, c.back().t_s}};
                }});
 }

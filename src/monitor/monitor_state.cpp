@@ -19,12 +19,12 @@ namespace {
 // history, the rates of /metrics) reads only its time, the EVM's counters
 // and its BUs. Moving an empty vector in frees the memory (clear() would not).
 void thin(MonitorSnapshot& s) {
-  s.matrix = std::vector<uint64_t>{};
-  s.matrix_rate = std::vector<double>{};
-  s.rus = std::vector<MonitorRu>{};
-  s.faults = std::vector<MonitorFault>{};
-  s.control = std::vector<ControlRecord>{};
-  s.params.ru_rate_factors = std::vector<double>{};
+  s.eb.matrix = std::vector<uint64_t>{};
+  s.eb.matrix_rate = std::vector<double>{};
+  s.eb.rus = std::vector<MonitorRu>{};
+  s.eb.faults = std::vector<MonitorFault>{};
+  s.eb.control = std::vector<ControlRecord>{};
+  s.eb.params.ru_rate_factors = std::vector<double>{};
 }
 
 template <typename T>
@@ -65,9 +65,10 @@ size_t MonitorState::held_bytes() const {
   const std::lock_guard lock(mutex_);
   size_t total = 0;
   for (const MonitorSnapshot& s : history_) {
-    total += sizeof s + vector_bytes(s.bus) + vector_bytes(s.rus) + vector_bytes(s.matrix) +
-             vector_bytes(s.matrix_rate) + vector_bytes(s.faults) + vector_bytes(s.control) +
-             vector_bytes(s.params.ru_rate_factors);
+    total += sizeof s + vector_bytes(s.eb.bus) + vector_bytes(s.eb.rus) +
+             vector_bytes(s.eb.matrix) + vector_bytes(s.eb.matrix_rate) +
+             vector_bytes(s.eb.faults) + vector_bytes(s.eb.control) +
+             vector_bytes(s.eb.params.ru_rate_factors);
   }
   return total;
 }

@@ -1,12 +1,13 @@
 #pragma once
-// MonitorSnapshot: what the monitor shows of a running event builder at one
-// report interval. The EVM's rank assembles it from its own view (events
-// assigned and built, slots held, failures, control changes) and from the
-// stats each BU and RU sends it every interval (protocols/common/
-// monitor_hub.* assembles it from what monitor_reporter.* sends). Plain
-// data: the engine thread publishes it (MonitorState::publish); the HTTP
-// thread formats it (/metrics from the metric table, /api/state; both read
-// it through figures.hpp) and never touches the engine.
+// MonitorSnapshot: what the monitor shows of a running protocol at one
+// report interval, today only the event builders' (EventBuilderView): the
+// EVM's rank assembles it from its own view (events assigned and built,
+// slots held, failures, control changes) and from the stats each BU and RU
+// sends it every interval (protocols/event_building/monitor_hub.*
+// assembles it from what monitor_reporter.* sends). Plain data: the engine
+// thread publishes it (MonitorState::publish); the HTTP thread formats it
+// (/metrics from the metric table, /api/state; both read it through
+// figures.hpp) and never touches the engine.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -48,7 +49,7 @@ struct MonitorRu {
   bool reported = false;
 };
 
-// A failure as the EVM recorded it (RankStats' FailureRecord, times since t0).
+// A failure as the EVM recorded it (a FailureRecord, times since t0).
 struct MonitorFault {
   std::string unit;    // "BU 2", "RU 1"
   std::string cause;   // "peer lost", "silent", "out of sync"
@@ -78,14 +79,12 @@ struct MonitorParams {
   bool paused = false;
 };
 
-struct MonitorSnapshot {
-  double t_s = 0;         // since t0, when assembled
-  double interval_s = 1;  // report_interval
-  // Labels of every series: what runs.
-  std::string protocol;   // "pull"
-  std::string variant;    // "ucx/sm write", as results.variant
-  std::string data_path;  // "send" or "write"
-  int nodes = 0;
+// The event builders' view of one report interval: the EVM's counters,
+// each BU and RU as last reported, the RU->BU traffic, failures, run-time
+// changes and the knobs. The monitor's unit figures (figures.hpp), the
+// traffic matrix and /api/state's bus, rus, matrix, faults, control and
+// params are read from it.
+struct EventBuilderView {
   // The EVM's view (counters since t0).
   uint64_t events_assigned = 0;
   uint64_t events_built = 0;
@@ -100,7 +99,22 @@ struct MonitorSnapshot {
   std::vector<MonitorFault> faults;
   std::vector<ControlRecord> control;
   MonitorParams params;
+};
+
+// One report interval of a running protocol: what every run has (when,
+// what runs, on how many nodes, whether it is over) and the view of the
+// protocol family that reports live (the event builders' today: a family
+// that comes to report would add its own view beside `eb`).
+struct MonitorSnapshot {
+  double t_s = 0;         // since t0, when assembled
+  double interval_s = 1;  // report_interval
+  // Labels of every series: what runs.
+  std::string protocol;   // "pull"
+  std::string variant;    // "ucx/sm write", as results.variant
+  std::string data_path;  // "send" or "write"
+  int nodes = 0;
   bool finished = false;  // the last snapshot: assignment has ended
+  EventBuilderView eb;
 };
 
 }  // namespace evb

@@ -60,12 +60,12 @@ void run_part(JsonWriter& w, const MonitorSnapshot& s, const MonitorSnapshot* pr
   w.end_object();
   w.value("config_yaml", config_yaml);
   w.begin_object("params")
-      .value("parallel", s.params.parallel)
-      .value("credits", s.params.credits)
-      .value("credits_allocated", s.params.credits_allocated)
-      .value("fu.processing_time", finite(s.params.processing_time_s));
-  doubles(w, "ru_rate_factors", s.params.ru_rate_factors);
-  w.value("paused", s.params.paused).end_object();
+      .value("parallel", s.eb.params.parallel)
+      .value("credits", s.eb.params.credits)
+      .value("credits_allocated", s.eb.params.credits_allocated)
+      .value("fu.processing_time", finite(s.eb.params.processing_time_s));
+  doubles(w, "ru_rate_factors", s.eb.params.ru_rate_factors);
+  w.value("paused", s.eb.params.paused).end_object();
   w.begin_object("totals");
   run_group(w, "totals", s, previous);
   w.end_object();
@@ -75,7 +75,7 @@ void run_part(JsonWriter& w, const MonitorSnapshot& s, const MonitorSnapshot* pr
 // BUs' series of kHistoryMax points would hold over kHistoryUnitCells
 // figures (traffic.hpp): the same time span, fewer points.
 size_t history_stride(const std::deque<MonitorSnapshot>& h) {
-  const size_t bus = h.empty() ? 0 : h.back().bus.size();
+  const size_t bus = h.empty() ? 0 : h.back().eb.bus.size();
   const size_t points_max = bus > 0 ? std::max<size_t>(1, kHistoryUnitCells / bus) : kHistoryMax;
   return points_max >= kHistoryMax ? 1 : (kHistoryMax + points_max - 1) / points_max;
 }
@@ -94,10 +94,10 @@ void history_part(JsonWriter& w, const std::deque<MonitorSnapshot>& h) {
     figure(w, "rate_gbps", rate.read(h[i], &h[i - 1]));
     figure(w, "events_per_s", events.read(h[i], &h[i - 1]));
     w.begin_array("bu_gbps");
-    for (const MonitorBu& b : h[i].bus) w.value("", finite(gbps(b.rate_bytes_per_s)));
+    for (const MonitorBu& b : h[i].eb.bus) w.value("", finite(gbps(b.rate_bytes_per_s)));
     w.end_array();
     w.begin_array("bu_carried");
-    for (const MonitorBu& b : h[i].bus) w.value("", b.rate_carried);
+    for (const MonitorBu& b : h[i].eb.bus) w.value("", b.rate_carried);
     w.end_array();
     w.end_object();
   }
@@ -113,17 +113,17 @@ void unit_fields(JsonWriter& w, std::span<const UnitField<Unit>> fields, const U
 // "bus" and "rus": each unit as it last reported, and a BU's rate.
 void units_part(JsonWriter& w, const MonitorSnapshot& s) {
   w.begin_array("bus");
-  for (size_t b = 0; b < s.bus.size(); ++b) {
+  for (size_t b = 0; b < s.eb.bus.size(); ++b) {
     w.begin_object().value("bu", static_cast<int64_t>(b));
-    unit_fields(w, bu_fields(), s.bus[b]);
-    w.value("gbps", finite(gbps(s.bus[b].rate_bytes_per_s))).end_object();
+    unit_fields(w, bu_fields(), s.eb.bus[b]);
+    w.value("gbps", finite(gbps(s.eb.bus[b].rate_bytes_per_s))).end_object();
   }
   w.end_array();
   w.begin_array("rus");
-  for (size_t i = 0; i < s.rus.size(); ++i) {
+  for (size_t i = 0; i < s.eb.rus.size(); ++i) {
     w.begin_object().value("ru", static_cast<int64_t>(i));
-    unit_fields(w, ru_fields(), s.rus[i]);
-    w.value("gbps", finite(gbps(s.rus[i].rate_bytes_per_s))).end_object();
+    unit_fields(w, ru_fields(), s.eb.rus[i]);
+    w.value("gbps", finite(gbps(s.eb.rus[i].rate_bytes_per_s))).end_object();
   }
   w.end_array();
 }
@@ -136,11 +136,11 @@ void matrix_part(JsonWriter& w, const MonitorSnapshot& s) {
   const size_t group = matrix_group_size(s.nodes);
   const size_t n = matrix_groups(s.nodes);
   const std::vector<uint64_t> grouped_bytes =
-      group > 1 ? grouped_matrix(s.matrix, s.nodes) : std::vector<uint64_t>{};
+      group > 1 ? grouped_matrix(s.eb.matrix, s.nodes) : std::vector<uint64_t>{};
   const std::vector<double> grouped_rates =
-      group > 1 ? grouped_matrix(s.matrix_rate, s.nodes) : std::vector<double>{};
-  const std::vector<uint64_t>& m = group > 1 ? grouped_bytes : s.matrix;
-  const std::vector<double>& mr = group > 1 ? grouped_rates : s.matrix_rate;
+      group > 1 ? grouped_matrix(s.eb.matrix_rate, s.nodes) : std::vector<double>{};
+  const std::vector<uint64_t>& m = group > 1 ? grouped_bytes : s.eb.matrix;
+  const std::vector<double>& mr = group > 1 ? grouped_rates : s.eb.matrix_rate;
   const bool bytes = m.size() == n * n;
   const bool rates = mr.size() == n * n;
   w.begin_object("matrix").value("rows", "ru").value("cols", "bu");
@@ -165,7 +165,7 @@ void matrix_part(JsonWriter& w, const MonitorSnapshot& s) {
 // "faults" and "control": the EVM's records, in order.
 void records_part(JsonWriter& w, const MonitorSnapshot& s) {
   w.begin_array("faults");
-  for (const MonitorFault& f : s.faults) {
+  for (const MonitorFault& f : s.eb.faults) {
     w.begin_object()
         .value("unit", f.unit)
         .value("cause", f.cause)
@@ -182,7 +182,7 @@ void records_part(JsonWriter& w, const MonitorSnapshot& s) {
   }
   w.end_array();
   w.begin_array("control");
-  for (const ControlRecord& c : s.control) {
+  for (const ControlRecord& c : s.eb.control) {
     w.begin_object()
         .value("t_s", finite(c.t_s))
         .value("key", c.key)

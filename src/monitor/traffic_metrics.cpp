@@ -12,10 +12,11 @@ std::vector<MetricSample> cells(const MetricInput& in) {
   const MonitorSnapshot& s = in.latest;
   if (s.nodes > kMatrixFullNodes) return out;
   const auto n = static_cast<size_t>(s.nodes > 0 ? s.nodes : 0);
-  if (s.matrix.size() != n * n) return out;
+  if (s.eb.matrix.size() != n * n) return out;
   for (size_t r = 0; r < n; ++r) {
     for (size_t b = 0; b < n; ++b) {
-      out.push_back({{{"ru", std::to_string(r)}, {"bu", std::to_string(b)}}, s.matrix[r * n + b]});
+      out.push_back(
+          {{{"ru", std::to_string(r)}, {"bu", std::to_string(b)}}, s.eb.matrix[r * n + b]});
     }
   }
   return out;
@@ -25,7 +26,7 @@ std::vector<MetricSample> groups(const MetricInput& in) {
   std::vector<MetricSample> out;
   const MonitorSnapshot& s = in.latest;
   if (s.nodes <= kMatrixFullNodes) return out;
-  const std::vector<uint64_t> m = grouped_matrix(s.matrix, s.nodes);
+  const std::vector<uint64_t> m = grouped_matrix(s.eb.matrix, s.nodes);
   const size_t g = matrix_groups(s.nodes);
   if (m.size() != g * g) return out;
   for (size_t r = 0; r < g; ++r) {

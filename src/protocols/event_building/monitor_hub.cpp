@@ -43,21 +43,21 @@ MonitorHub::MonitorHub(Engine& engine, const Topology& topo, EvmAgent& evm,
   s.data_path = std::move(labels.data_path);
   s.nodes = topo.nodes;
   s.interval_s = c.report_interval_s;
-  s.bus.assign(nodes, MonitorBu{});
-  s.rus.assign(nodes, MonitorRu{});
-  s.matrix.assign(rows * nodes, 0);
-  s.matrix_rate.assign(rows * nodes, 0.0);
+  s.eb.bus.assign(nodes, MonitorBu{});
+  s.eb.rus.assign(nodes, MonitorRu{});
+  s.eb.matrix.assign(rows * nodes, 0);
+  s.eb.matrix_rate.assign(rows * nodes, 0.0);
   bu_rate_.resize(nodes);
   ru_rate_.resize(nodes);
   matrix_rate_.resize(rows * nodes);
-  s.params.parallel = c.parallel;
-  s.params.credits = c.credits;
-  s.params.credits_allocated = c.credits;
-  s.params.processing_time_s = c.fu.processing_time_s;
-  s.params.ru_rate_factors.assign(nodes, 1.0);
+  s.eb.params.parallel = c.parallel;
+  s.eb.params.credits = c.credits;
+  s.eb.params.credits_allocated = c.credits;
+  s.eb.params.processing_time_s = c.fu.processing_time_s;
+  s.eb.params.ru_rate_factors.assign(nodes, 1.0);
   for (size_t r = 0; r < c.ru_rate_factors.size() && r < nodes; ++r)
-    s.params.ru_rate_factors[r] = c.ru_rate_factors[r];
-  for (size_t r = 0; r < nodes; ++r) s.rus[r].rate_factor = s.params.ru_rate_factors[r];
+    s.eb.params.ru_rate_factors[r] = c.ru_rate_factors[r];
+  for (size_t r = 0; r < nodes; ++r) s.eb.rus[r].rate_factor = s.eb.params.ru_rate_factors[r];
   // Scrapes before the data phase see the run's labels and knobs, at t 0.
   state_.publish(s);
 }
@@ -76,7 +76,7 @@ void MonitorHub::on_command(PeerId from, const Command& cmd) {
   const auto nodes = static_cast<uint32_t>(topo_.nodes);
   auto own_bu = [&] {
     if (cmd.bu >= nodes || topo_.bu_rank[cmd.bu] != from) refuse("it names a BU it does not host");
-    return &snapshot_.bus[cmd.bu];
+    return &snapshot_.eb.bus[cmd.bu];
   };
   // The interval it covers, by the sender's clock; each rate checks that
   // it follows the last one of the same counter.
@@ -116,7 +116,7 @@ void MonitorHub::on_command(PeerId from, const Command& cmd) {
       for (uint32_t k = 0; k < cmd.count; ++k) {
         const size_t at = static_cast<size_t>(cmd.ru + k) * nodes + cmd.bu;
         count(matrix_rate_[at], v[k]);
-        snapshot_.matrix[at] = v[k];
+        snapshot_.eb.matrix[at] = v[k];
       }
       return;
     }
@@ -124,7 +124,7 @@ void MonitorHub::on_command(PeerId from, const Command& cmd) {
       if (cmd.ru >= nodes || topo_.ru_rank[cmd.ru] != from)
         refuse("it names an RU it does not host");
       count(ru_rate_[cmd.ru], cmd.bytes);
-      MonitorRu& r = snapshot_.rus[cmd.ru];
+      MonitorRu& r = snapshot_.eb.rus[cmd.ru];
       r.bytes = cmd.bytes;
       r.fragments = cmd.event_id;
       r.reported = true;
@@ -151,7 +151,7 @@ void MonitorHub::record(int64_t now, std::string key, std::string value) {
                  r.value.empty() ? "" : " ", r.value.c_str(),
                  static_cast<unsigned long long>(r.from_event));
   stats_.control.push_back(r);
-  snapshot_.control.push_back(std::move(r));
+  snapshot_.eb.control.push_back(std::move(r));
 }
 
 void MonitorHub::apply_scheduled(int64_t now) {
@@ -168,7 +168,7 @@ void MonitorHub::apply(const ControlRequest& r, int64_t now, const char* source)
   // Every change of one request applies from the same event on: the next
   // one to be assigned (a resume or more credits assign some at once).
   boundary_ = evm_.next_event();
-  MonitorParams& p = snapshot_.params;
+  MonitorParams& p = snapshot_.eb.params;
   // A pause stops assignment first; a resume comes last, once the other
   // changes are on their way (the events it assigns at once are under them).
   auto pause = [&](bool on) {
@@ -193,7 +193,7 @@ void MonitorHub::apply(const ControlRequest& r, int64_t now, const char* source)
     p.ru_rate_factors = *r.ru_rate_factors;
     for (int ru = 0; ru < topo_.nodes; ++ru) {
       const double f = p.ru_rate_factors[static_cast<size_t>(ru)];
-      snapshot_.rus[static_cast<size_t>(ru)].rate_factor = f;
+      snapshot_.eb.rus[static_cast<size_t>(ru)].rate_factor = f;
       engine_.send_command(topo_.ru_rank[ru], Channel::control,
                            Command{.type = CommandType::control,
                                    .event_id = boundary_,
@@ -219,33 +219,33 @@ void MonitorHub::publish_rates() {
     unit.rate_interval_s = p.interval_s;
     unit.rate_carried = p.carried;
   };
-  for (size_t i = 0; i < bu_rate_.size(); ++i) put(snapshot_.bus[i], bu_rate_[i]);
-  for (size_t i = 0; i < ru_rate_.size(); ++i) put(snapshot_.rus[i], ru_rate_[i]);
+  for (size_t i = 0; i < bu_rate_.size(); ++i) put(snapshot_.eb.bus[i], bu_rate_[i]);
+  for (size_t i = 0; i < ru_rate_.size(); ++i) put(snapshot_.eb.rus[i], ru_rate_[i]);
   for (size_t i = 0; i < matrix_rate_.size(); ++i)
-    snapshot_.matrix_rate[i] = matrix_rate_[i].take().per_s;
+    snapshot_.eb.matrix_rate[i] = matrix_rate_[i].take().per_s;
 }
 
 void MonitorHub::publish(int64_t now, bool finished) {
   MonitorSnapshot& s = snapshot_;
   s.t_s = ns_to_s(now - engine_.t0_ns());
-  s.events_assigned = evm_.next_event();
-  s.events_built = evm_.events_built();
-  s.bytes_built = evm_.bytes_built();
+  s.eb.events_assigned = evm_.next_event();
+  s.eb.events_built = evm_.events_built();
+  s.eb.bytes_built = evm_.bytes_built();
   for (int b = 0; b < topo_.nodes; ++b) {
-    MonitorBu& bu = s.bus[static_cast<size_t>(b)];
+    MonitorBu& bu = s.eb.bus[static_cast<size_t>(b)];
     bu.events_in_flight = static_cast<uint32_t>(evm_.held_slots(b));
     bu.events_built = b < static_cast<int>(stats_.completed_per_bu.size())
                           ? stats_.completed_per_bu[static_cast<size_t>(b)]
                           : 0;
     bu.excluded = evm_.bu_excluded(b);
-    MonitorRu& ru = s.rus[static_cast<size_t>(b)];
+    MonitorRu& ru = s.eb.rus[static_cast<size_t>(b)];
     ru.masked = evm_.ru_is_masked(b);
     ru.lost = engine_.lost(topo_.ru_rank[b]);
   }
-  s.faults.clear();
+  s.eb.faults.clear();
   for (const FailureRecord& f : stats_.failures)
-    s.faults.push_back(MonitorFault{f.unit, f.cause, f.action, f.lost_at_s, f.detected_at_s,
-                                    f.recovered_at_s, f.reassigned});
+    s.eb.faults.push_back(MonitorFault{f.unit, f.cause, f.action, f.lost_at_s, f.detected_at_s,
+                                       f.recovered_at_s, f.reassigned});
   s.finished = finished;
   publish_rates();
   state_.publish(s);

@@ -33,9 +33,9 @@ MonitorSnapshot snapshot(int k) {
   s.variant = kVariant;
   s.data_path = "write";
   s.nodes = 3;
-  s.events_assigned = 1000 * k + 7;
-  s.events_built = 990 * k;
-  s.bytes_built = 123457ULL * k * k;
+  s.eb.events_assigned = 1000 * k + 7;
+  s.eb.events_built = 990 * k;
+  s.eb.bytes_built = 123457ULL * k * k;
   for (int b = 0; b < 3; ++b) {
     MonitorBu u;
     u.bytes = 40000ULL * (b + 1) * k * k;
@@ -52,7 +52,7 @@ MonitorSnapshot snapshot(int k) {
     u.reported = true;
     u.rate_bytes_per_s = 25000.0 * (b + 1) * k;  // as the BU measured it, by its clock
     u.rate_carried = b == 1;
-    s.bus.push_back(u);
+    s.eb.bus.push_back(u);
     MonitorRu r;
     r.bytes = 41000ULL * (b + 1) * k;
     r.fragments = 31ULL * (b + 1) * k;
@@ -61,14 +61,14 @@ MonitorSnapshot snapshot(int k) {
     r.masked = b == 0;
     r.reported = true;
     r.rate_bytes_per_s = 26000.0 * (b + 1) * k;
-    s.rus.push_back(r);
+    s.eb.rus.push_back(r);
   }
-  for (int i = 0; i < 9; ++i) s.matrix.push_back(100ULL * (i + 1) * k);
-  s.faults.push_back({"BU 2", "peer lost", "reassigned", 0.5, 0.75, 1.25, 12});
-  s.faults.push_back({"RU 0", "silent", "masked", 0.5, 1.0, -1, 0});
-  s.control.push_back({0.4, "parallel", "2", 17, "http"});
-  s.control.push_back({0.9, "ru_rate_factors", "[1, 0.5, 1]", 40, "config"});
-  s.params = {2, 3, 4, 0.002, {1, 0.5, 1}, false};
+  for (int i = 0; i < 9; ++i) s.eb.matrix.push_back(100ULL * (i + 1) * k);
+  s.eb.faults.push_back({"BU 2", "peer lost", "reassigned", 0.5, 0.75, 1.25, 12});
+  s.eb.faults.push_back({"RU 0", "silent", "masked", 0.5, 1.0, -1, 0});
+  s.eb.control.push_back({0.4, "parallel", "2", 17, "http"});
+  s.eb.control.push_back({0.9, "ru_rate_factors", "[1, 0.5, 1]", 40, "config"});
+  s.eb.params = {2, 3, 4, 0.002, {1, 0.5, 1}, false};
   return s;
 }
 
@@ -242,11 +242,11 @@ TEST(Exposition, CountersDoNotGoBackBetweenReports) {
   }
   EXPECT_GT(counters, 20);
   EXPECT_GT(grew, 20);
-  EXPECT_EQ(value(after, "evbench_events_built_total"), static_cast<double>(s3.events_built));
+  EXPECT_EQ(value(after, "evbench_events_built_total"), static_cast<double>(s3.eb.events_built));
   EXPECT_EQ(value(after, "evbench_traffic_bytes_total", {{"ru", "2"}, {"bu", "1"}}),
-            static_cast<double>(s3.matrix[2 * 3 + 1]));
+            static_cast<double>(s3.eb.matrix[2 * 3 + 1]));
   EXPECT_EQ(value(after, "evbench_events_in_flight"),
-            static_cast<double>(s3.events_assigned - s3.events_built));
+            static_cast<double>(s3.eb.events_assigned - s3.eb.events_built));
 }
 
 // The EVM's rates are over the last interval between snapshots; each unit's
@@ -257,35 +257,35 @@ TEST(Exposition, RatesAreOverTheLastIntervalOrTheUnitsOwn) {
   const Parsed p = parse(prometheus_text(b, &a));
   const double dt = b.t_s - a.t_s;
   EXPECT_DOUBLE_EQ(*value(p, "evbench_aggregate_rate_bytes_per_second"),
-                   static_cast<double>(b.bytes_built - a.bytes_built) / dt);
+                   static_cast<double>(b.eb.bytes_built - a.eb.bytes_built) / dt);
   EXPECT_DOUBLE_EQ(*value(p, "evbench_events_per_second"),
-                   static_cast<double>(b.events_built - a.events_built) / dt);
-  for (size_t i = 0; i < b.bus.size(); ++i) {
+                   static_cast<double>(b.eb.events_built - a.eb.events_built) / dt);
+  for (size_t i = 0; i < b.eb.bus.size(); ++i) {
     const auto rate = value(p, "evbench_bu_rate_bytes_per_second", {{"bu", std::to_string(i)}});
     ASSERT_TRUE(rate.has_value()) << i;
-    EXPECT_DOUBLE_EQ(*rate, b.bus[i].rate_bytes_per_s);
+    EXPECT_DOUBLE_EQ(*rate, b.eb.bus[i].rate_bytes_per_s);
     const std::map<std::string, std::string> unit{{"bu", std::to_string(i)}};
-    EXPECT_EQ(value(p, "evbench_bu_rate_carried", unit), b.bus[i].rate_carried ? 1.0 : 0.0);
+    EXPECT_EQ(value(p, "evbench_bu_rate_carried", unit), b.eb.bus[i].rate_carried ? 1.0 : 0.0);
     const std::map<std::string, std::string> ru{{"ru", std::to_string(i)}};
-    EXPECT_EQ(value(p, "evbench_ru_rate_bytes_per_second", ru), b.rus[i].rate_bytes_per_s);
+    EXPECT_EQ(value(p, "evbench_ru_rate_bytes_per_second", ru), b.eb.rus[i].rate_bytes_per_s);
   }
   // The first report has no interval behind it: no aggregate rate; a
   // unit's rate does not need one.
   const Parsed first = parse(prometheus_text(a, nullptr));
   EXPECT_EQ(value(first, "evbench_aggregate_rate_bytes_per_second"), 0.0);
   EXPECT_EQ(value(first, "evbench_bu_rate_bytes_per_second", {{"bu", "1"}}),
-            a.bus[1].rate_bytes_per_s);
+            a.eb.bus[1].rate_bytes_per_s);
 }
 
 TEST(Exposition, LatencyQuantilesPerBu) {
   const MonitorSnapshot a = snapshot(1), b = snapshot(2);
   const Parsed p = parse(prometheus_text(b, &a));
   const std::string name = "evbench_bu_event_latency_seconds";
-  for (size_t i = 0; i < b.bus.size(); ++i) {
+  for (size_t i = 0; i < b.eb.bus.size(); ++i) {
     const std::string bu = std::to_string(i);
-    EXPECT_EQ(value(p, name, {{"bu", bu}, {"quantile", "0.5"}}), b.bus[i].latency_p50_s);
-    EXPECT_EQ(value(p, name, {{"bu", bu}, {"quantile", "0.9"}}), b.bus[i].latency_p90_s);
-    EXPECT_EQ(value(p, name, {{"bu", bu}, {"quantile", "0.99"}}), b.bus[i].latency_p99_s);
+    EXPECT_EQ(value(p, name, {{"bu", bu}, {"quantile", "0.5"}}), b.eb.bus[i].latency_p50_s);
+    EXPECT_EQ(value(p, name, {{"bu", bu}, {"quantile", "0.9"}}), b.eb.bus[i].latency_p90_s);
+    EXPECT_EQ(value(p, name, {{"bu", bu}, {"quantile", "0.99"}}), b.eb.bus[i].latency_p99_s);
   }
   int series = 0;
   for (const Sample& s : p.samples) series += s.name == name;
@@ -299,24 +299,24 @@ TEST(Exposition, FaultsAndControlChanges) {
   EXPECT_EQ(value(p, "evbench_faults_total", {{"action", "masked"}}), 1.0);
   EXPECT_EQ(value(p, "evbench_fault_recovered", {{"unit", "BU 2"}}), 1.0);
   EXPECT_EQ(value(p, "evbench_fault_recovered", {{"unit", "RU 0"}}), 0.0);
-  const MonitorFault& f = b.faults[0];
+  const MonitorFault& f = b.eb.faults[0];
   EXPECT_DOUBLE_EQ(*value(p, "evbench_fault_recovery_seconds", {{"unit", "BU 2"}}),
                    f.recovered_at_s - f.lost_at_s);
   EXPECT_FALSE(value(p, "evbench_fault_recovery_seconds", {{"unit", "RU 0"}}).has_value());
-  EXPECT_EQ(value(p, "evbench_control_changes_total"), static_cast<double>(b.control.size()));
-  EXPECT_EQ(value(p, "evbench_control_last_change_seconds"), b.control.back().t_s);
+  EXPECT_EQ(value(p, "evbench_control_changes_total"), static_cast<double>(b.eb.control.size()));
+  EXPECT_EQ(value(p, "evbench_control_last_change_seconds"), b.eb.control.back().t_s);
   EXPECT_EQ(value(p, "evbench_bu_excluded", {{"bu", "2"}}), 1.0);
   EXPECT_EQ(value(p, "evbench_bu_fu_queue_depth", {{"bu", "2"}}),
-            static_cast<double>(b.bus[2].fu_queue));
+            static_cast<double>(b.eb.bus[2].fu_queue));
   EXPECT_EQ(value(p, "evbench_bu_requests_in_flight", {{"bu", "1"}}),
-            static_cast<double>(b.bus[1].requests_in_flight));
+            static_cast<double>(b.eb.bus[1].requests_in_flight));
   EXPECT_EQ(value(p, "evbench_ru_lost", {{"ru", "0"}}), 1.0);
   EXPECT_EQ(value(p, "evbench_ru_rate_factor", {{"ru", "1"}}), 0.5);
-  EXPECT_EQ(value(p, "evbench_credits"), static_cast<double>(b.params.credits));
-  EXPECT_EQ(value(p, "evbench_fu_processing_time_seconds"), b.params.processing_time_s);
+  EXPECT_EQ(value(p, "evbench_credits"), static_cast<double>(b.eb.params.credits));
+  EXPECT_EQ(value(p, "evbench_fu_processing_time_seconds"), b.eb.params.processing_time_s);
 
   MonitorSnapshot quiet = b;
-  quiet.control.clear();
+  quiet.eb.control.clear();
   const Parsed q = parse(prometheus_text(quiet, &a));
   EXPECT_EQ(value(q, "evbench_control_changes_total"), 0.0);
   EXPECT_FALSE(value(q, "evbench_control_last_change_seconds").has_value());

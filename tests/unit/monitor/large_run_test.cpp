@@ -56,8 +56,8 @@ void publish_run(MonitorState& state, int nodes, int reports) {
   for (int k = 1; k <= reports; ++k) {
     MonitorSnapshot s = base;
     s.t_s = 0.5 * k;
-    s.events_built = base.events_built * static_cast<uint64_t>(k);
-    s.bytes_built = base.bytes_built * static_cast<uint64_t>(k);
+    s.eb.events_built = base.eb.events_built * static_cast<uint64_t>(k);
+    s.eb.bytes_built = base.eb.bytes_built * static_cast<uint64_t>(k);
     state.publish(std::move(s));
   }
 }
@@ -72,14 +72,14 @@ TEST(LargeRun, GroupsHoldConsecutiveUnits) {
   EXPECT_EQ(matrix_group_label(512, 1), "32-63");
   EXPECT_EQ(matrix_group_label(100, matrix_groups(100) - 1), "98-99");  // groups of 7
   const MonitorSnapshot s = synthetic_snapshot(100, 3);
-  const std::vector<uint64_t> g = grouped_matrix(s.matrix, 100);
+  const std::vector<uint64_t> g = grouped_matrix(s.eb.matrix, 100);
   ASSERT_EQ(g.size(), matrix_groups(100) * matrix_groups(100));
   EXPECT_EQ(std::accumulate(g.begin(), g.end(), uint64_t{0}),
-            std::accumulate(s.matrix.begin(), s.matrix.end(), uint64_t{0}));
+            std::accumulate(s.eb.matrix.begin(), s.eb.matrix.end(), uint64_t{0}));
   // RU 8 (group 1) to BU 99 (the last group).
   uint64_t cell = 0;
   for (size_t r = 7; r < 14; ++r)
-    for (size_t b = 98; b < 100; ++b) cell += s.matrix[r * 100 + b];
+    for (size_t b = 98; b < 100; ++b) cell += s.eb.matrix[r * 100 + b];
   EXPECT_EQ(g[1 * matrix_groups(100) + matrix_groups(100) - 1], cell);
 }
 
@@ -92,15 +92,15 @@ TEST(LargeRun, RowsPerRuGroupGiveTheSameGroups) {
     std::vector<uint64_t> by_rows(matrix_rows(n) * nodes), row;
     for (size_t b = 0; b < nodes; ++b) {
       std::vector<uint64_t> per_ru(nodes);
-      for (size_t r = 0; r < nodes; ++r) per_ru[r] = s.matrix[r * nodes + b];
+      for (size_t r = 0; r < nodes; ++r) per_ru[r] = s.eb.matrix[r * nodes + b];
       matrix_row(per_ru, n, row);
       ASSERT_EQ(row.size(), matrix_rows(n));
       for (size_t g = 0; g < row.size(); ++g) by_rows[g * nodes + b] = row[g];
     }
     EXPECT_EQ(matrix_rows(n), n > kMatrixFullNodes ? matrix_groups(n) : nodes) << n;
-    EXPECT_EQ(grouped_matrix(by_rows, n), grouped_matrix(s.matrix, n)) << n;
+    EXPECT_EQ(grouped_matrix(by_rows, n), grouped_matrix(s.eb.matrix, n)) << n;
     if (n <= kMatrixFullNodes) {
-      EXPECT_EQ(by_rows, s.matrix);
+      EXPECT_EQ(by_rows, s.eb.matrix);
     }
   }
 }
@@ -121,7 +121,7 @@ TEST(LargeRun, MetricsAt512NodesAreBounded) {
   EXPECT_EQ(series(text, "evbench_traffic_bytes_total"), 0u);
   EXPECT_EQ(series(text, "evbench_traffic_group_bytes_total"), kMatrixGroups * kMatrixGroups);
   EXPECT_EQ(family_sum(text, "evbench_traffic_group_bytes_total"),
-            std::accumulate(s.matrix.begin(), s.matrix.end(), uint64_t{0}));
+            std::accumulate(s.eb.matrix.begin(), s.eb.matrix.end(), uint64_t{0}));
   const size_t total = series(text);
   EXPECT_LE(total, kSeriesPerNode * kNodes + kMatrixGroups * kMatrixGroups + kOtherSeriesMax);
   std::printf("/metrics at %d nodes: %zu series, %zu bytes\n", kNodes, total, text.size());

@@ -32,9 +32,9 @@ MonitorSnapshot snapshot(int k) {
   s.variant = "tcp";
   s.data_path = "send";
   s.nodes = 3;
-  s.events_assigned = 100ULL * k + 2;
-  s.events_built = 100ULL * k;
-  s.bytes_built = 7000ULL * k * k;
+  s.eb.events_assigned = 100ULL * k + 2;
+  s.eb.events_built = 100ULL * k;
+  s.eb.bytes_built = 7000ULL * k * k;
   for (int i = 0; i < 3; ++i) {
     MonitorBu b;
     b.bytes = 900ULL * (i + 1) * k;
@@ -49,7 +49,7 @@ MonitorSnapshot snapshot(int k) {
     b.integrity_errors = i;
     b.excluded = i == 2;
     b.reported = true;
-    s.bus.push_back(b);
+    s.eb.bus.push_back(b);
     MonitorRu r;
     r.bytes = 800ULL * (i + 1) * k;
     r.fragments = 4ULL * (i + 1) * k;
@@ -57,13 +57,13 @@ MonitorSnapshot snapshot(int k) {
     r.masked = i == 0;
     r.lost = i == 0;
     r.reported = true;
-    s.rus.push_back(r);
+    s.eb.rus.push_back(r);
   }
-  for (int i = 0; i < 9; ++i) s.matrix.push_back(10ULL * (i + 1) * k);
-  s.faults.push_back({"BU 2", "peer lost", "reassigned", 0.5, 0.75, 1.5, 4});
-  s.faults.push_back({"RU 0", "silent", "masked", 1.0, 1.25, -1, 0});
-  s.control.push_back({0.25, "parallel", "2", 12, "http"});
-  s.params = {2, 3, 4, 0.001, {1, 0.5, 1}, false};
+  for (int i = 0; i < 9; ++i) s.eb.matrix.push_back(10ULL * (i + 1) * k);
+  s.eb.faults.push_back({"BU 2", "peer lost", "reassigned", 0.5, 0.75, 1.5, 4});
+  s.eb.faults.push_back({"RU 0", "silent", "masked", 1.0, 1.25, -1, 0});
+  s.eb.control.push_back({0.25, "parallel", "2", 12, "http"});
+  s.eb.params = {2, 3, 4, 0.001, {1, 0.5, 1}, false};
   return s;
 }
 

@@ -23,13 +23,13 @@ constexpr size_t kHistory = 40;
 // One snapshot's vectors without the matrix, RUs and records: what a
 // thinned snapshot may hold at most.
 size_t thinned_bytes(const MonitorSnapshot& s) {
-  return sizeof s + s.bus.capacity() * sizeof(MonitorBu);
+  return sizeof s + s.eb.bus.capacity() * sizeof(MonitorBu);
 }
 size_t matrix_bytes(const MonitorSnapshot& s) {
-  return s.matrix.capacity() * sizeof(uint64_t) + s.matrix_rate.capacity() * sizeof(double) +
-         s.rus.capacity() * sizeof(MonitorRu) + s.faults.capacity() * sizeof(MonitorFault) +
-         s.control.capacity() * sizeof(ControlRecord) +
-         s.params.ru_rate_factors.capacity() * sizeof(double);
+  return s.eb.matrix.capacity() * sizeof(uint64_t) + s.eb.matrix_rate.capacity() * sizeof(double) +
+         s.eb.rus.capacity() * sizeof(MonitorRu) + s.eb.faults.capacity() * sizeof(MonitorFault) +
+         s.eb.control.capacity() * sizeof(ControlRecord) +
+         s.eb.params.ru_rate_factors.capacity() * sizeof(double);
 }
 
 TEST(MonitorState, KeepsOneMatrixWhateverTheHistory) {

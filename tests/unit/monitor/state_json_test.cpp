@@ -26,9 +26,9 @@ MonitorSnapshot snapshot(int k) {
   s.variant = "tcp \"loopback\"";
   s.data_path = "send";
   s.nodes = 2;
-  s.events_assigned = 500ULL * k + 3;
-  s.events_built = 480ULL * k;
-  s.bytes_built = 7654321ULL * k * k;
+  s.eb.events_assigned = 500ULL * k + 3;
+  s.eb.events_built = 480ULL * k;
+  s.eb.bytes_built = 7654321ULL * k * k;
   for (int b = 0; b < 2; ++b) {
     MonitorBu u;
     u.bytes = 3000000ULL * (b + 1) * k * k;
@@ -44,21 +44,21 @@ MonitorSnapshot snapshot(int k) {
     u.rate_bytes_per_s = 1.0e9 * (k - 1) * (b + 1);
     u.rate_interval_s = 0.9;
     u.rate_carried = k % 2 == 0;
-    s.bus.push_back(u);
+    s.eb.bus.push_back(u);
     MonitorRu r;
     r.bytes = 3100000ULL * (b + 1) * k;
     r.fragments = 41ULL * k;
     r.rate_factor = b == 0 ? 1.0 : 0.25;
     r.reported = true;
     r.rate_bytes_per_s = 2.0e9 * (k - 1) * (b + 1);
-    s.rus.push_back(r);
+    s.eb.rus.push_back(r);
   }
-  s.matrix = {1000ULL * k * k, 2000ULL * k * k, 3000ULL * k, 4000ULL * k};
-  for (int i = 0; i < 4; ++i) s.matrix_rate.push_back(1.0e8 * (k - 1) * (i + 1));
-  s.faults.push_back({"BU 1", "peer lost", "reassigned", 0.5, 0.7, 1.1, 9});
-  s.faults.push_back({"RU 0", "silent", "stopped", 1.5, 2.0, -1, 0});
-  s.control.push_back({0.3, "credits", "1", 120, "http"});
-  s.params = {1, 1, 4, 0.0005, {1, 0.25}, true};
+  s.eb.matrix = {1000ULL * k * k, 2000ULL * k * k, 3000ULL * k, 4000ULL * k};
+  for (int i = 0; i < 4; ++i) s.eb.matrix_rate.push_back(1.0e8 * (k - 1) * (i + 1));
+  s.eb.faults.push_back({"BU 1", "peer lost", "reassigned", 0.5, 0.7, 1.1, 9});
+  s.eb.faults.push_back({"RU 0", "silent", "stopped", 1.5, 2.0, -1, 0});
+  s.eb.control.push_back({0.3, "credits", "1", 120, "http"});
+  s.eb.params = {1, 1, 4, 0.0005, {1, 0.25}, true};
   return s;
 }
 
@@ -122,20 +122,21 @@ TEST(StateJson, CarriesTheLatestFigures) {
   EXPECT_EQ(j["run"]["variant"].as<std::string>(), s.variant);
   EXPECT_EQ(j["run"]["nodes"].as<int>(), 2);
   EXPECT_FALSE(j["run"]["finished"].as<bool>());
-  EXPECT_EQ(j["totals"]["events_in_flight"].as<uint64_t>(), s.events_assigned - s.events_built);
-  EXPECT_EQ(j["params"]["credits_allocated"].as<int>(), s.params.credits_allocated);
-  expect_near(j["params"]["fu.processing_time"].as<double>(), s.params.processing_time_s);
+  EXPECT_EQ(j["totals"]["events_in_flight"].as<uint64_t>(),
+            s.eb.events_assigned - s.eb.events_built);
+  EXPECT_EQ(j["params"]["credits_allocated"].as<int>(), s.eb.params.credits_allocated);
+  expect_near(j["params"]["fu.processing_time"].as<double>(), s.eb.params.processing_time_s);
   EXPECT_EQ(j["params"]["ru_rate_factors"][1].as<double>(), 0.25);
   EXPECT_TRUE(j["params"]["paused"].as<bool>());
-  EXPECT_EQ(j["bus"][1]["bytes"].as<uint64_t>(), s.bus[1].bytes);
+  EXPECT_EQ(j["bus"][1]["bytes"].as<uint64_t>(), s.eb.bus[1].bytes);
   EXPECT_EQ(j["bus"][1]["bu"].as<int>(), 1);
-  expect_near(j["bus"][0]["latency_p99_s"].as<double>(), s.bus[0].latency_p99_s);
+  expect_near(j["bus"][0]["latency_p99_s"].as<double>(), s.eb.bus[0].latency_p99_s);
   EXPECT_EQ(j["rus"][1]["rate_factor"].as<double>(), 0.25);
   EXPECT_EQ(j["matrix"]["rows"].as<std::string>(), "ru");
   EXPECT_EQ(j["matrix"]["cols"].as<std::string>(), "bu");
-  EXPECT_EQ(j["matrix"]["bytes"][1][0].as<uint64_t>(), s.matrix[1 * 2 + 0]);
+  EXPECT_EQ(j["matrix"]["bytes"][1][0].as<uint64_t>(), s.eb.matrix[1 * 2 + 0]);
   // Recovered: a time; not recovered: null.
-  expect_near(j["faults"][0]["recovered_at_s"].as<double>(), s.faults[0].recovered_at_s);
+  expect_near(j["faults"][0]["recovered_at_s"].as<double>(), s.eb.faults[0].recovered_at_s);
   EXPECT_TRUE(j["faults"][1]["recovered_at_s"].IsNull());
   EXPECT_EQ(j["faults"][0]["reassigned"].as<uint64_t>(), 9u);
   EXPECT_EQ(j["control"][0]["key"].as<std::string>(), "credits");
@@ -155,28 +156,28 @@ TEST(StateJson, RatesComeFromConsecutiveSnapshotsAndTheUnitsOwnClocks) {
     const double dt = b.t_s - a.t_s;
     const YAML::Node e = hist[i - 1];
     expect_near(e["t_s"].as<double>(), b.t_s);
-    expect_near(e["rate_gbps"].as<double>(), gbps(b.bytes_built, a.bytes_built, dt));
+    expect_near(e["rate_gbps"].as<double>(), gbps(b.eb.bytes_built, a.eb.bytes_built, dt));
     expect_near(e["events_per_s"].as<double>(),
-                static_cast<double>(b.events_built - a.events_built) / dt);
-    ASSERT_EQ(e["bu_gbps"].size(), b.bus.size());
-    ASSERT_EQ(e["bu_carried"].size(), b.bus.size());
-    for (size_t u = 0; u < b.bus.size(); ++u) {
-      expect_near(e["bu_gbps"][u].as<double>(), gbps(b.bus[u].rate_bytes_per_s));
-      EXPECT_EQ(e["bu_carried"][u].as<bool>(), b.bus[u].rate_carried);
+                static_cast<double>(b.eb.events_built - a.eb.events_built) / dt);
+    ASSERT_EQ(e["bu_gbps"].size(), b.eb.bus.size());
+    ASSERT_EQ(e["bu_carried"].size(), b.eb.bus.size());
+    for (size_t u = 0; u < b.eb.bus.size(); ++u) {
+      expect_near(e["bu_gbps"][u].as<double>(), gbps(b.eb.bus[u].rate_bytes_per_s));
+      EXPECT_EQ(e["bu_carried"][u].as<bool>(), b.eb.bus[u].rate_carried);
     }
   }
   // The latest interval: totals, per BU, the matrix.
   const MonitorSnapshot &a = h[h.size() - 2], &b = h.back();
   const double dt = b.t_s - a.t_s;
-  expect_near(j["totals"]["rate_gbps"].as<double>(), gbps(b.bytes_built, a.bytes_built, dt));
+  expect_near(j["totals"]["rate_gbps"].as<double>(), gbps(b.eb.bytes_built, a.eb.bytes_built, dt));
   expect_near(j["totals"]["events_per_s"].as<double>(),
-              static_cast<double>(b.events_built - a.events_built) / dt);
-  expect_near(j["bus"][1]["gbps"].as<double>(), gbps(b.bus[1].rate_bytes_per_s));
-  EXPECT_EQ(j["bus"][1]["rate_carried"].as<bool>(), b.bus[1].rate_carried);
-  expect_near(j["rus"][1]["gbps"].as<double>(), gbps(b.rus[1].rate_bytes_per_s));
+              static_cast<double>(b.eb.events_built - a.eb.events_built) / dt);
+  expect_near(j["bus"][1]["gbps"].as<double>(), gbps(b.eb.bus[1].rate_bytes_per_s));
+  EXPECT_EQ(j["bus"][1]["rate_carried"].as<bool>(), b.eb.bus[1].rate_carried);
+  expect_near(j["rus"][1]["gbps"].as<double>(), gbps(b.eb.rus[1].rate_bytes_per_s));
   for (size_t ru = 0; ru < 2; ++ru) {
     for (size_t bu = 0; bu < 2; ++bu) {
-      expect_near(j["matrix"]["gbps"][ru][bu].as<double>(), gbps(b.matrix_rate[ru * 2 + bu]));
+      expect_near(j["matrix"]["gbps"][ru][bu].as<double>(), gbps(b.eb.matrix_rate[ru * 2 + bu]));
     }
   }
   // The rates differ between intervals (the inputs grow quadratically).
@@ -215,10 +216,10 @@ TEST(StateJson, NumbersStayFinite) {
   auto h = run(2);
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
-  h.back().bus[0].latency_p50_s = nan;
-  h.back().rus[1].rate_factor = inf;
-  h.back().params.processing_time_s = -inf;
-  h.back().bus[1].rate_bytes_per_s = nan;
+  h.back().eb.bus[0].latency_p50_s = nan;
+  h.back().eb.rus[1].rate_factor = inf;
+  h.back().eb.params.processing_time_s = -inf;
+  h.back().eb.bus[1].rate_bytes_per_s = nan;
   h.front().t_s = h.back().t_s;  // no time between the two: no rate
   const std::string text = state_json(h, "");
   for (const char* bad : {"nan", "inf", "NaN", "Inf"}) {

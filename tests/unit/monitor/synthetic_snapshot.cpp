@@ -15,9 +15,9 @@ MonitorSnapshot synthetic_snapshot(int nodes, int k) {
   s.variant = "ucx/sm write";
   s.data_path = "write";
   s.nodes = nodes;
-  s.events_assigned = 123456ULL * kk + 7;
-  s.events_built = 123450ULL * kk;
-  s.bytes_built = 98765432109ULL * kk;
+  s.eb.events_assigned = 123456ULL * kk + 7;
+  s.eb.events_built = 123450ULL * kk;
+  s.eb.bytes_built = 98765432109ULL * kk;
   for (size_t i = 0; i < n; ++i) {
     MonitorBu b;
     b.bytes = 1234567890123ULL * kk + i * 7919;
@@ -35,7 +35,7 @@ MonitorSnapshot synthetic_snapshot(int nodes, int k) {
     b.rate_carried = (i + kk) % 11 == 0;
     b.excluded = i == 1;
     b.reported = true;
-    s.bus.push_back(b);
+    s.eb.bus.push_back(b);
     MonitorRu r;
     r.bytes = 1234567000123ULL * kk + i * 104729;
     r.fragments = 7654320ULL * kk + i;
@@ -44,23 +44,23 @@ MonitorSnapshot synthetic_snapshot(int nodes, int k) {
     r.rate_factor = i % 4 == 0 ? 0.75 : 1.0;
     r.masked = i == 2;
     r.reported = true;
-    s.rus.push_back(r);
-    s.params.ru_rate_factors.push_back(r.rate_factor);
+    s.eb.rus.push_back(r);
+    s.eb.params.ru_rate_factors.push_back(r.rate_factor);
   }
-  s.matrix.resize(n * n);
-  s.matrix_rate.resize(n * n);
+  s.eb.matrix.resize(n * n);
+  s.eb.matrix_rate.resize(n * n);
   for (size_t c = 0; c < n * n; ++c) {
-    s.matrix[c] = 2411234567ULL * kk + c * 131;
-    s.matrix_rate[c] = 6.1234567e6 + 1234.5678 * static_cast<double>(c % 977);
+    s.eb.matrix[c] = 2411234567ULL * kk + c * 131;
+    s.eb.matrix_rate[c] = 6.1234567e6 + 1234.5678 * static_cast<double>(c % 977);
   }
-  s.faults.push_back({"BU 1", "peer lost", "reassigned", 1.25, 1.5, 1.75, 17});
-  s.faults.push_back({"RU 2", "silent", "masked", 2.25, 2.5, -1, 0});
-  s.control.push_back({0.75, "parallel", "4", 1200, "http"});
-  s.control.push_back({1.0, "credits", "8", 2400, "config"});
-  s.params.parallel = 4;
-  s.params.credits = 8;
-  s.params.credits_allocated = 16;
-  s.params.processing_time_s = 0.001;
+  s.eb.faults.push_back({"BU 1", "peer lost", "reassigned", 1.25, 1.5, 1.75, 17});
+  s.eb.faults.push_back({"RU 2", "silent", "masked", 2.25, 2.5, -1, 0});
+  s.eb.control.push_back({0.75, "parallel", "4", 1200, "http"});
+  s.eb.control.push_back({1.0, "credits", "8", 2400, "config"});
+  s.eb.params.parallel = 4;
+  s.eb.params.credits = 8;
+  s.eb.params.credits_allocated = 16;
+  s.eb.params.processing_time_s = 0.001;
   return s;
 }
 
