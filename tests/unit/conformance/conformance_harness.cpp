@@ -53,6 +53,12 @@ const std::map<std::string, std::vector<Variant>>& variant_table() {
             "libfabric 1.17 tcp;ofi_rxm drops the connection when it truncates a message of "
             "16 KiB or less (asserted by libfabricQuirks.Tcp117EagerTruncationDropsTheConnection)";
       if (prov == "shm")
+        v.shared_in_process =
+            "libfabric shm maps a peer endpoint of the same process by taking that endpoint's "
+            "own region (smr_map_to_region's ep_name_list), which its fi_close unmaps: a rank "
+            "still sending its goodbye to it then faults in pthread_spin_lock; ranks in "
+            "processes of their own each map the region themselves";
+      if (prov == "shm")
         v.truncation_broken =
             "libfabric 1.17 shm spins forever in fi_cq_read when it truncates a message "
             "above 4 KiB (asserted by "
@@ -386,6 +392,30 @@ class Shared {
     return skip_;
   }
 
+  // Variant::shared_in_process: shutdowns one at a time, in rank order.
+  void serialise_shutdowns() { serial_shutdown_ = true; }
+  // Waits (polling r's driver) until it is r's turn to shut down; true when
+  // turns are taken, and then end_shutdown_turn() must follow.
+  bool await_shutdown_turn(Rank& r) {
+    if (!serial_shutdown_ || boot_) return false;
+    const auto deadline = Clock::now() + std::chrono::seconds(60);
+    for (;;) {
+      {
+        std::lock_guard lock(m_);
+        if (shutdown_turn_ == r.rank()) return true;
+      }
+      if (Clock::now() > deadline) {
+        ADD_FAILURE() << r.who() << ": the ranks before it did not shut down within 60 s";
+        return false;
+      }
+      r.pump();
+    }
+  }
+  void end_shutdown_turn() {
+    std::lock_guard lock(m_);
+    ++shutdown_turn_;
+  }
+
  private:
   std::mutex m_;
   int parties_;
@@ -395,6 +425,8 @@ class Shared {
   uint64_t generation_ = 0;
   int done_[2] = {0, 0};
   std::optional<std::string> skip_;
+  bool serial_shutdown_ = false;
+  int shutdown_turn_ = 0;
 };
 
 // ---------------------------------------------------------------- Rank
@@ -555,12 +587,14 @@ void run_rank(Rank& r, Shared& shared, const Body& body) {
   r.drain(milliseconds(0));
   shared.final_barrier(r, 1);
   check_leftovers("while the other ranks finished");
+  const bool turn = shared.await_shutdown_turn(r);
   try {
     Guard g(r.who() + ": shutdown()", milliseconds(20000));
     r.driver().shutdown();
   } catch (const std::exception& e) {
     ADD_FAILURE() << r.who() << ": shutdown() threw: " << e.what();
   }
+  if (turn) shared.end_shutdown_turn();
 }
 
 // Runs fn(i) for i in [0, n) on n threads; returns the error messages.
@@ -626,6 +660,7 @@ std::optional<std::string> run_in_process(const Variant& v, const DriverFactory&
     return std::nullopt;
   }
   Shared shared(n, nullptr, v.label);
+  if (!v.shared_in_process.empty()) shared.serialise_shutdowns();
   std::vector<std::unique_ptr<Rank>> ranks;
   for (int i = 0; i < n; ++i) ranks.push_back(std::make_unique<Rank>(i, n, *drivers[i], shared));
   on_threads(n, [&](int i) { run_rank(*ranks[i], shared, body); });

@@ -77,6 +77,10 @@ struct Variant {
   // runs the check.
   std::string truncation_broken;
   std::string truncation_broken_in;
+  // Non-empty (the reason): endpoints of one process share library state,
+  // so in-process ranks shut down one after the other, in rank order, each
+  // polling meanwhile; ranks in processes of their own do not share it.
+  std::string shared_in_process;
 };
 
 // The registry filled by register_builtin_plugins() (built once).
