@@ -19,7 +19,7 @@ RuAgent::RuAgent(Engine& engine, ReadoutUnit& ru, const Registration& ring, cons
       stats_(stats),
       windows_(windows),
       layout_(engine.config()),
-      headers_(engine.driver(), sizeof(FragmentHeader)) {
+      headers_(engine.driver(), ru.head_bytes()) {
   const Config& c = engine.config();
   const size_t need = 1 + c.fragment.meta_segments + c.fragment.data_segments;
   const size_t most = engine.driver().capabilities().max_segments;
@@ -95,13 +95,14 @@ void RuAgent::send_fragment(uint64_t event, int bu, uint32_t slot) {
   }
   ru_.fill_header(*header, f, event, bu);
   const uint64_t meta = static_cast<uint64_t>(c.fragment.meta_segments) * c.fragment.meta_size;
-  const uint64_t total = sizeof(FragmentHeader) + meta + f.payload_size;
+  const uint64_t head = ru_.head_bytes();  // header, and a MEP's table
+  const uint64_t total = head + meta + f.payload_size;
   size_t n = 0;
   if (h == kInlineHeader && c.fragment.data_segments <= 1 && c.fragment.meta_segments <= 1) {
     // Header, metadata and payload are contiguous: one segment.
     segments_[n++] = {f.header, total, &ring_};
   } else {
-    segments_[n++] = {header, sizeof(FragmentHeader), header_reg};
+    segments_[n++] = {header, head, header_reg};
     for (uint32_t m = 0; m < c.fragment.meta_segments; ++m)
       segments_[n++] = {f.meta + m * c.fragment.meta_size, c.fragment.meta_size, &ring_};
     // data_segments parts of (nearly) equal size; the first ones one byte longer.
@@ -251,7 +252,7 @@ void RuAgent::on_completion(const Completion& c) {
     return;
   }
   ++stats_.fragments_sent;
-  stats_.bytes_sent += sizeof(FragmentHeader) +
+  stats_.bytes_sent += ru_.head_bytes() +
                        static_cast<uint64_t>(header->meta_size) * header->meta_segments +
                        header->payload_size;
   --slot_sends_[slot];

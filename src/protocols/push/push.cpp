@@ -65,6 +65,19 @@ void PushBuAgent::label_disagreement(const OutOfSync& o) {
                                .value = o.expected});
 }
 
+void PushBuAgent::stop_for_out_of_sync(const OutOfSync& o) {
+  if (!o.in_mep || mep_reported_) return;
+  mep_reported_ = true;
+  engine_.send_command(topo_.evm_rank, Channel::to_evm,
+                       Command{.type = CommandType::desync,
+                               .event_id = o.labelled,
+                               .slot = o.slot,
+                               .bu = static_cast<uint32_t>(bu_.index()),
+                               .ru = static_cast<uint32_t>(o.ru),
+                               .count = kNoRu,
+                               .value = o.expected});
+}
+
 bool PushBuAgent::hold_finished(uint32_t slot) {
   if (!asked_evm_[slot]) return false;
   held_[slot] = 1;
@@ -88,8 +101,8 @@ void PushBuAgent::desync_answer(PeerId from, const Command& cmd) {
   // checked against that.
   e->event = cmd.event_id;
   e->label_ru = -1;
-  ru_out_of_sync(OutOfSync{cmd.slot, ru, cmd.event_id, cmd.value, -1}, *h,
-                 bu_.window(cmd.slot, ru) + sizeof(FragmentHeader));
+  ru_out_of_sync(OutOfSync{cmd.slot, ru, cmd.event_id, cmd.value, -1}, bu_.window(cmd.slot, ru),
+                 bu_.window(cmd.slot, ru) + bu_.head_bytes());
   if (held_[cmd.slot]) {
     held_[cmd.slot] = 0;
     release_held(cmd.slot, now_ns());
