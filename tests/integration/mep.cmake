@@ -52,3 +52,74 @@ add_test(NAME cli_mep_microbench_refused
                  --set fragment.events=4)
 set_tests_properties(cli_mep_events_multiple cli_mep_microbench_refused
                      PROPERTIES TIMEOUT 30 LABELS "integration;mep")
+
+# The fault and monitor suites' cases with MEPs of 64 events
+# (fault_run.py, check_result.py as there): a BU killed (its MEPs
+# reassigned and built once), an RU lost under on_ru_loss mask, seeded bit
+# flips in header, table, metadata and payload all detected, a desync inside
+# MEPs masked instead of stopping the run, and a replayed control list whose
+# phases add up to the headline's events.
+set(_evb_mep_small --set fragment.events=64 --set fragment.size=1KiB)
+add_test(NAME fault_mep_kill_bu_pull
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/fault_run.py $<TARGET_FILE:evbench>
+                 --expect-failure "BU 1" --expect-kind peer_lost --expect-reassigned
+                 -- --set nodes=2 --set parallel=2 --set layout=split --set duration=3s
+                 --set warmup=200ms --set ru_buffer=4MiB --set peer_timeout=20s
+                 --set on_failure=exclude --set protocol=pull ${_evb_mep_small}
+                 --set "faults=[{at: 1s, stall: bu1, for: 200ms}, {at: 1s, kill: bu1}]")
+add_test(NAME fault_mep_mask_ru_push
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/fault_run.py $<TARGET_FILE:evbench>
+                 --expect-masked "RU 2" --expect-failure "RU 2" --expect-failure "BU 2"
+                 --expect-reassigned
+                 -- --set nodes=4 --set on_failure=exclude --set duration=3s --set warmup=200ms
+                 --set peer_timeout=20s --set "faults=[{at: 1s, kill: bu2}]"
+                 --set on_ru_loss=mask --set protocol=push ${_evb_mep_small})
+add_test(NAME fault_mep_corrupt_push
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_result.py
+                 --expect-json results.status=ok --expect-json results.faults.0.undetected=0
+                 --expect-json-gt results.faults.0.header.injected=0
+                 --expect-json-gt results.faults.0.metadata.injected=0
+                 --expect-json-gt results.faults.0.payload.injected=0
+                 --expect-json results.integrity.lost=0
+                 -- $<TARGET_FILE:evbench> run --quiet --set protocol=push --set events=9600
+                 --set fragment.events=16 --set fragment.size=1KiB --set warmup=0s
+                 --set scheduling=random --set fragment.meta_segments=2
+                 --set fragment.meta_size=1KiB --set fault.corrupt=0.05 --set peer_timeout=20s)
+add_test(NAME fault_desync_mep_mask_push
+         COMMAND ${_evb_mep} --events 8 --desync 3 -- $<TARGET_FILE:evbench> run --quiet
+                 --set fragment.events=8 --set fragment.size=4KiB --set duration=3s
+                 --set warmup=200ms --set peer_timeout=20s --set nodes=3 --set protocol=push
+                 --set on_ru_loss=mask --set "faults=[{at: 500ms, desync: ru1, by: 3}]")
+add_test(NAME control_mep_list_replayed_pull
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_result.py
+                 --expect-json results.control.0.key=parallel
+                 --expect-json results.control.3.key=credits --expect-stdout "# control at"
+                 -- $<TARGET_FILE:evbench> run --set duration=2s --set warmup=0s --set nodes=3
+                 --set peer_timeout=20s ${_evb_mep_small}
+                 --set "control=[{at: 1.4s, credits: 1}, {at: 0.5s, parallel: 1}, {at: 0.8s, pause: true}, {at: 1.1s, resume: true}]")
+set_tests_properties(fault_mep_kill_bu_pull fault_mep_mask_ru_push fault_mep_corrupt_push
+                     fault_desync_mep_mask_push PROPERTIES TIMEOUT 90
+                     LABELS "integration;faults;mep")
+set_tests_properties(control_mep_list_replayed_pull PROPERTIES TIMEOUT 90
+                     LABELS "integration;monitor;mep")
+
+# data_path write: MEPs written into BU windows sized for p events (a driver
+# with one-sided writes: libfabric tcp, UCX shared memory).
+set(_evb_mep_write)
+if(TARGET evbench_driver_libfabric)
+  list(APPEND _evb_mep_write "libfabric:provider=tcp")
+endif()
+if(TARGET evbench_driver_ucx)
+  list(APPEND _evb_mep_write "ucx:tls=sm")
+endif()
+foreach(entry IN LISTS _evb_mep_write)
+  string(REPLACE ":" ";" parts "${entry}")
+  list(GET parts 0 driver)
+  list(GET parts 1 option)
+  add_test(NAME eb_mep_write_${driver}
+           COMMAND ${_evb_mep} --events 1000 -- $<TARGET_FILE:evbench> run ${_evb_mep_base}
+                   --set driver=${driver} --set driver_options.${option} --set data_path=write
+                   --set duration=1s --set warmup=200ms)
+  set_tests_properties(eb_mep_write_${driver} PROPERTIES TIMEOUT 90 SKIP_RETURN_CODE 77
+                       LABELS "integration;mep")
+endforeach()

@@ -161,10 +161,18 @@ void count_events_of_meps(const Config& c, EventBuildingSummary& s) {
   s.meps_assigned = s.events_assigned;
   s.meps_per_second = s.events_per_second;
   if (p == 1) return;
-  for (uint64_t* n : {&s.events_built, &s.events_assigned, &s.incomplete, &s.lost,
-                      &s.duplicate_events, &s.incomplete_lost_peer, &s.masked_events,
-                      &s.integrity.bad_events, &s.integrity.out_of_sync_events})
+  for (uint64_t* n :
+       {&s.events_built, &s.events_assigned, &s.incomplete, &s.lost, &s.duplicate_events,
+        &s.incomplete_lost_peer, &s.masked_events, &s.integrity.bad_events,
+        &s.integrity.out_of_sync_events, &s.fu_processed, &s.fu_accepted})
     *n *= p;
+  for (uint64_t& n : s.masked_per_ru) n *= p;
+  for (uint64_t& n : s.sample_events) n *= p;
+  for (FailureRecord& f : s.failures) f.reassigned *= p;
+  for (ControlPhase& ph : s.phases) {
+    ph.events *= p;
+    ph.event_rate *= static_cast<double>(p);
+  }
   s.events_per_second *= static_cast<double>(p);
 }
 
