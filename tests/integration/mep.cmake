@@ -123,3 +123,16 @@ foreach(entry IN LISTS _evb_mep_write)
   set_tests_properties(eb_mep_write_${driver} PROPERTIES TIMEOUT 90 SKIP_RETURN_CODE 77
                        LABELS "integration;mep")
 endforeach()
+
+# The LHCb-like high-rate configuration (200 B per collision and source,
+# MEPs of 5000): valid as shipped, and a shortened run with a 256 MiB ring.
+add_test(NAME cli_validate_config_lhcb-mep
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_result.py --no-json
+                 -- $<TARGET_FILE:evbench> validate ${PROJECT_SOURCE_DIR}/configs/lhcb-mep.yaml)
+add_test(NAME eb_config_lhcb_mep
+         COMMAND ${_evb_mep} --events 5000 -- $<TARGET_FILE:evbench> run
+                 ${PROJECT_SOURCE_DIR}/configs/lhcb-mep.yaml --quiet --set duration=1s
+                 --set warmup=200ms --set verify.sample=1 --set peer_timeout=20s
+                 --set ru_buffer=256MiB)
+set_tests_properties(cli_validate_config_lhcb-mep eb_config_lhcb_mep PROPERTIES TIMEOUT 90
+                     LABELS "integration;mep")
