@@ -120,6 +120,10 @@ class BuAgent : public Agent {
   // in a file (the first per RU) and ends the run with an integrity error
   // (stop_for_out_of_sync). The event is not built.
   void ru_out_of_sync(const OutOfSync& o, const uint8_t* head, const uint8_t* body);
+  // Tells the EVM RU `o.ru`'s fragment in `o.slot` is labelled `o.labelled`
+  // where `o.expected` belongs (a desync command); `second`: the RU whose
+  // label gave `o.expected` (PUSH), kNoRu when this BU knows the culprit.
+  void report_desync(const OutOfSync& o, uint32_t second);
   bool ru_lost(int ru) const { return lost_rus_ > 0 && lost_ru_[ru]; }
   uint64_t cookie(uint32_t slot, int ru) const {
     return Engine::make_cookie(id_, (static_cast<uint64_t>(slot) << 24) | ru);

@@ -42,6 +42,17 @@ std::string keep_fragment(const std::string& dir, const OutOfSync& o, int bu, co
 
 }  // namespace
 
+void BuAgent::report_desync(const OutOfSync& o, uint32_t second) {
+  engine_.send_command(topo_.evm_rank, Channel::to_evm,
+                       Command{.type = CommandType::desync,
+                               .event_id = o.labelled,
+                               .slot = o.slot,
+                               .bu = static_cast<uint32_t>(bu_.index()),
+                               .ru = static_cast<uint32_t>(o.ru),
+                               .count = second,
+                               .value = o.expected});
+}
+
 void BuAgent::ru_out_of_sync(const OutOfSync& o, const uint8_t* head, const uint8_t* body) {
   ++bu_.integrity().out_of_sync;
   const std::string who = "BU " + std::to_string(bu_.index()) + ": RU " + std::to_string(o.ru) +

@@ -19,7 +19,8 @@ RuAgent::RuAgent(Engine& engine, ReadoutUnit& ru, const Registration& ring, cons
       stats_(stats),
       windows_(windows),
       layout_(engine.config()),
-      headers_(engine.driver(), ru.head_bytes()) {
+      // A MEP's head carries its table (up to 256 KiB): fewer spare heads per chunk.
+      headers_(engine.driver(), ru.head_bytes(), ru.head_bytes() > 4096 ? 16 : 256) {
   const Config& c = engine.config();
   const size_t need = 1 + c.fragment.meta_segments + c.fragment.data_segments;
   const size_t most = engine.driver().capabilities().max_segments;
@@ -30,7 +31,7 @@ RuAgent::RuAgent(Engine& engine, ReadoutUnit& ru, const Registration& ring, cons
                       std::to_string(need) + " segments, but driver " + engine.driver().name() +
                       " sends at most " + std::to_string(most) + " per operation");
   segments_.resize(need);
-  headers_.reserve(64);
+  headers_.reserve(ru.head_bytes() > 4096 ? 16 : 64);
   id_ = engine_.add_agent(this);
   // At most one request per BU slot can be outstanding here. Beyond 256 the
   // driver buffers the rest; fewer posted receives keep completion polling cheap.
