@@ -52,6 +52,10 @@ def points():
             out.append({"id": f"infinite-{plat}-{sched}", "model": "credit", "platform": plat,
                         "nodes": 16, "scheduling": sched, "queueing": "infinite",
                         "config": "configs/sim/pull-1mib.yaml"})
+            # ... and with a window of two chunks per connection (the bridge).
+            out.append({"id": f"window-{plat}-{sched}", "model": "credit", "platform": plat,
+                        "nodes": 16, "scheduling": sched, "queueing": "window",
+                        "config": "configs/sim/pull-1mib.yaml"})
     return out
 
 
@@ -61,7 +65,8 @@ def platform_file(p, tmp):
     if q == "fifo":
         return path
     extra = {"voq": "network: {queueing: voq}\n",
-             "infinite": "network: {infinite_buffers: true}\n"}[q]
+             "infinite": "network: {infinite_buffers: true}\n",
+             "window": "network: {infinite_buffers: true, flow_window: 2}\n"}[q]
     copy = os.path.join(tmp, f"{p['platform']}-{q}.yaml")
     with open(os.path.join(ROOT, path)) as f, open(copy, "w") as out:
         out.write(f.read() + extra)

@@ -87,6 +87,14 @@ struct FuConfig {
   double accept_ratio = 1.0;       // fraction of events accepted (counted)
 };
 
+// Batching of commands (PULL, PUSH): how many events one credit, one
+// assignment and one fragment request carry, and how long a partial batch
+// may wait before it is sent anyway. 1: every command carries one event.
+struct BatchConfig {
+  int events = 1;
+  double max_wait_s = 0.001;
+};
+
 // One entry of `control:`: at `at_s` into the data phase, the EVM applies
 // `body` as if POSTed to the monitor's /control (a flow YAML map such as
 // {parallel: 2}; checked against the run's limits by the event builders'
@@ -123,6 +131,7 @@ struct Config {
   uint64_t seed = 1;
   int credits = 2;
   int parallel = 4;
+  BatchConfig batch;
   DataPath data_path = DataPath::automatic;
   int shift = 1;            // one-to-one: target = (rank + shift) mod n
   bool shift_scan = false;  // shift: scan -> every shift 0..n-1 in turn

@@ -16,6 +16,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/command_batch.hpp"
 #include "core/config_detail.hpp"
 #include "core/error.hpp"
 #include "core/ring_geometry.hpp"
@@ -136,6 +137,7 @@ class Loader {
     throw_collected();
     // Keys the user did not set adapt to the ones they did (`--set nodes=3`).
     if (!origin_.count("parallel")) config_.parallel = std::min(config_.parallel, config_.nodes);
+    adapt_to_batch();
     // on_ru_loss mask goes on after a lost peer: on_failure exclude, unless
     // the user said otherwise (then the checks name both keys).
     if (config_.on_ru_loss == OnRuLoss::mask && !origin_.count("on_failure"))
@@ -165,6 +167,16 @@ class Loader {
   }
 
  private:
+  // batch.events > 1: unset `credits` rise to two batches (one being built
+  // while the next fills), unset `command_size` to hold a full list.
+  void adapt_to_batch() {
+    const int k = config_.batch.events;
+    if (k <= 1) return;
+    if (!origin_.count("credits")) config_.credits = std::max(config_.credits, 2 * k);
+    if (!origin_.count("command_size"))
+      config_.command_size = std::max<uint64_t>(config_.command_size, batch_message_size(k));
+  }
+
   // Where a key was set: by the user, else by the embedded default.
   std::string where_set(const std::string& key) const {
     const auto it = origin_.find(key);

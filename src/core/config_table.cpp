@@ -128,6 +128,17 @@ const std::vector<CoreKey>& core_key_table() {
             "nodes if fewer)"),
        [](Config& c, const Value& v) { c.parallel = static_cast<int>(v.integer); },
        [](const Config& c) { return integer(c.parallel); }},
+      {spec("batch.events", K::integer, "1", "events", 1, 256,
+            "PULL, PUSH: events per credit, per assignment and per fragment request, each a "
+            "list behind one command header (1: one event per command); when set, unset "
+            "`credits` rise to twice it and unset `command_size` to hold a full list"),
+       [](Config& c, const Value& v) { c.batch.events = static_cast<int>(v.integer); },
+       [](const Config& c) { return integer(c.batch.events); }},
+      {spec("batch.max_wait", K::duration, "1ms", "s", 1e-6, 1,
+            "PULL, PUSH: the longest a partial batch (fewer than `batch.events` commands to one "
+            "peer) waits before it is sent"),
+       [](Config& c, const Value& v) { c.batch.max_wait_s = v.real; },
+       [](const Config& c) { return real(c.batch.max_wait_s); }},
       {spec("shift", K::integer, "1", "ranks", 0, 65535,
             "one-to-one: target = (rank + shift) mod nodes; scan = every shift in turn", {"scan"}),
        [](Config& c, const Value& v) {

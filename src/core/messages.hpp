@@ -56,6 +56,9 @@ enum class CommandType : uint16_t {
   // The EVM's rank -> every rank (Channel::control): a run-time change;
   // `slot` names the knob (ControlKnob), `event_id` the first event under it.
   control = 14,
+  // Several commands of one kind in one message (batch.events > 1): `count`
+  // commands follow this header, each whole (core/command_batch.hpp).
+  batch = 15,
 };
 // What a stats command carries (Command::slot). Every record also carries
 // the interval it covers by the sender's clock: pad[0] its start, pad[1] its

@@ -21,6 +21,11 @@ struct NetworkSettings {
   Queueing queueing = Queueing::fifo;
   Switching switching = Switching::cut_through;
   bool infinite_buffers = false;  // no credit ever runs out (output queueing)
+  // End-to-end window: the most chunks one connection (queue pair) may have
+  // between its NIC and its destination host; its next chunk waits at the
+  // source until one arrives. 0: no window. With infinite buffers a small
+  // window keeps data at its source, as the fluid model does (docs/SCALE.md).
+  uint32_t flow_window = 0;
   // A message of at most one MTU leaves its NIC ahead of the queue pairs'
   // chunks: a NIC interleaves its queue pairs a packet (an MTU) at a time,
   // the model a chunk at a time, so a command would otherwise wait behind a
@@ -31,6 +36,8 @@ struct NetworkSettings {
 // The words the platform file uses ("fifo", "voq"; "cut-through",
 // "store-and-forward").
 const char* queueing_name(Queueing q);
+// The largest network.flow_window a platform file may set (chunks).
+constexpr int64_t kMaxFlowWindow = 1 << 20;
 const char* switching_name(Switching s);
 
 }  // namespace evb::topo

@@ -74,6 +74,9 @@ const std::vector<PlatformKey>& platform_keys() {
       {"network.infinite_buffers", "boolean",
        "no credit ever runs out and nothing waits behind another output's chunk: output "
        "queueing, each output serving its flows (host pairs) in turn (default false)"},
+      {"network.flow_window", "integer",
+       "the most chunks one connection may have between its NIC and its destination; the next "
+       "waits at the source (0: no window, the default; 0 .. 1048576)"},
   };
   return table;
 }

@@ -234,7 +234,8 @@ void read_tables(const Reader& r, const YAML::Node& tables, Platform& p) {
   }
 }
 
-// `network: {chunk, buffer, mtu, queueing, switching, infinite_buffers}`.
+// `network: {chunk, buffer, mtu, queueing, switching, infinite_buffers,
+// flow_window}`.
 NetworkSettings read_network(const Reader& r, const YAML::Node& n) {
   r.keys(n, "network", "network");
   NetworkSettings s;
@@ -272,6 +273,15 @@ NetworkSettings read_network(const Reader& r, const YAML::Node& n) {
     const auto v = config_detail::try_parse_boolean(r.text(b, "network.infinite_buffers"));
     if (!v) r.fail(b, "network.infinite_buffers", "expected true or false");
     s.infinite_buffers = *v;
+  }
+  if (const auto w = n["flow_window"]) {
+    const std::string t = r.text(w, "network.flow_window");
+    const auto v = config_detail::try_parse_integer(t);
+    if (!v || *v < 0 || *v > kMaxFlowWindow)
+      r.fail(w, "network.flow_window",
+             "expected a whole number of chunks, 0 (no window) .. " +
+                 std::to_string(kMaxFlowWindow) + ", got '" + t + "'");
+    s.flow_window = static_cast<uint32_t>(*v);
   }
   if (!s.infinite_buffers && s.buffer_bytes < s.chunk_bytes)
     r.fail(n["buffer"] ? n["buffer"] : n, "network.buffer",

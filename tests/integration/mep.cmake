@@ -136,3 +136,13 @@ add_test(NAME eb_config_lhcb_mep
                  --set ru_buffer=256MiB)
 set_tests_properties(cli_validate_config_lhcb-mep eb_config_lhcb_mep PROPERTIES TIMEOUT 90
                      LABELS "integration;mep")
+
+# Batches of MEPs: batch.events 16 carries up to 16 MEP credits,
+# assignments or requests per message; every event still checked and counted.
+foreach(protocol pull push)
+  add_test(NAME eb_mep_batch_${protocol}
+           COMMAND ${_evb_mep} --events 1000 -- $<TARGET_FILE:evbench> run ${_evb_mep_base}
+                   --set protocol=${protocol} --set batch.events=16 --set duration=1s
+                   --set warmup=200ms)
+  set_tests_properties(eb_mep_batch_${protocol} PROPERTIES TIMEOUT 90 LABELS "integration;mep")
+endforeach()

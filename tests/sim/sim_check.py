@@ -32,17 +32,19 @@ CHECK is one of
                          stay within the link rate, and shift 4, where all
                          8 flows share the uplink (4 each way), runs at most
                          half of shift 1, where 1 flow each way crosses it
-  credit-infinite-near-fluid  configs/sim/pull-1mib.yaml as pull-noevm on
-                         sim-tree-16 and sim-miscabled-16, barrel and random,
-                         and as pull (with the EVM beside rank 0) on
-                         sim-tree-16, barrel: the credit model with infinite
-                         buffers (output queues serving each flow in turn,
-                         no credit waits: the bridge to a fluid model) within
-                         10 % of the fluid model run with SMPI's bandwidth and
+  credit-infinite-near-fluid  configs/sim/pull-1mib.yaml (pull, the EVM beside
+                         rank 0) on sim-switch-16, sim-tree-16 and
+                         sim-miscabled-16, barrel and random: the credit
+                         model with infinite buffers and a window of two
+                         chunks per connection (network.flow_window: data
+                         waits at its source, output queues serve each flow
+                         in turn: the bridge to a fluid model) within 5 % of
+                         the fluid model run with SMPI's bandwidth and
                          latency factors at 1 (--smpi-factors one), per-node
                          rate of bytes as they arrived
-                         (results.bandwidth_gbps.arrivals); docs/SCALE.md
-                         has the figures
+                         (results.bandwidth_gbps.arrivals); within 10 % for
+                         barrel on sim-miscabled-16, where the models part
+                         (docs/SCALE.md has the figures and why)
   microbench-verify-payload  verify.payload (an event-builder key) given to a
                          one-to-one run under sim is not read, as any other
                          key a protocol does not read: the run ends ok and
@@ -266,36 +268,32 @@ def main():
             options=["--order", order])
     elif check == "credit-infinite-near-fluid":
         config = os.path.join(SOURCE, "configs/sim/pull-1mib.yaml")
-        cases = [(name, scheduling, "pull-noevm") for name in ("sim-tree-16", "sim-miscabled-16")
-                 for scheduling in ("barrel", "random")] + [("sim-tree-16", "barrel", "pull")]
-        rates = {}
-        for name, scheduling, protocol in cases:
+        cases = [(name, scheduling) for name in ("sim-switch-16", "sim-tree-16", "sim-miscabled-16")
+                 for scheduling in ("barrel", "random")]
+        far = []
+        for name, scheduling in cases:
             with open(os.path.join(SOURCE, "configs/platforms", f"{name}.yaml")) as f:
-                text = f.read() + "network: {infinite_buffers: true}\n"
-            infinite = write(os.path.join(workdir, f"{name}-infinite.yaml"), text)
-            tag = f"{name}-{scheduling}-{protocol}"
+                text = f.read() + "network: {infinite_buffers: true, flow_window: 2}\n"
+            bridge = write(os.path.join(workdir, f"{name}-bridge.yaml"), text)
+            tag = f"{name}-{scheduling}"
             # The fluid side without SMPI's calibration (a message above
             # 64 KiB gets 0.9355 of the link): the credit model has none.
             fluid = sim(evbench, workdir, None, scheduling, f"{tag}-fluid", config,
                         os.path.join(SOURCE, "configs/platforms", f"{name}.yaml"),
-                        figure="arrivals", sets=[f"protocol={protocol}"],
-                        options=["--smpi-factors", "one"])
-            credit = sim(evbench, workdir, None, scheduling, f"{tag}-credit", config, infinite,
-                         model="credit", figure="arrivals", sets=[f"protocol={protocol}"])
-            rates[tag] = (fluid, credit)
-            print(f"{name} {scheduling} {protocol}: fluid (SMPI factors 1) {fluid:.2f}, credit "
-                  f"(infinite buffers) {credit:.2f} Gb/s per node: "
-                  f"{100 * abs(credit - fluid) / fluid:.1f} % apart")
-        # docs/SCALE.md: 5 % is met with barrel scheduling on the ideal
-        # tree (with and without the EVM) and on the mis-cabled tree with
-        # random destinations, not with random destinations on the ideal
-        # tree (7 %) nor barrel on the mis-cabled one (9 %), where the
-        # credit model is the faster; asserted is what holds for every case.
-        far = [f"{tag} {100 * abs(c - f) / f:.1f} %" for tag, (f, c) in rates.items()
-               if abs(c - f) > 0.10 * f]
+                        figure="arrivals", options=["--smpi-factors", "one"])
+            credit = sim(evbench, workdir, None, scheduling, f"{tag}-credit", config, bridge,
+                         model="credit", figure="arrivals")
+            apart = abs(credit - fluid) / fluid
+            print(f"{name} {scheduling}: fluid (SMPI factors 1) {fluid:.2f}, credit (infinite "
+                  f"buffers, window 2) {credit:.2f} Gb/s per node: {100 * apart:.1f} % apart")
+            # docs/SCALE.md: barrel on the mis-cabled tree is the case where
+            # the two models part (8 %); every other case is within 5 %.
+            limit = 0.10 if (name, scheduling) == ("sim-miscabled-16", "barrel") else 0.05
+            if apart > limit:
+                far.append(f"{tag} {100 * apart:.1f} % (limit {100 * limit:.0f} %)")
         if far:
-            sys.exit("FAIL: the credit model with infinite buffers is more than 10 % from the "
-                     "fluid model: " + ", ".join(far))
+            sys.exit("FAIL: the credit model's bridge setting is too far from the fluid model: "
+                     + ", ".join(far))
     elif check == "microbench-verify-payload":
         def no_payload_checks(doc):
             assert "payload_checks" not in doc["results"]["integrity"], doc["results"]["integrity"]

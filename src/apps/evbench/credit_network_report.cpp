@@ -33,12 +33,14 @@ std::string credit_network_text(const topo::Platform& p, const simnet::CreditNet
   const auto& s = net.link_stats();
   const auto& q = net.params();
   char line[512];
+  const std::string window =
+      q.flow_window > 0 ? ", flow window " + std::to_string(q.flow_window) + " chunks" : "";
   std::snprintf(line, sizeof line,
-                "# network: chunk %llu B, buffer %llu B per input port, %s, %s%s; %llu events\n",
+                "# network: chunk %llu B, buffer %llu B per input port, %s, %s%s%s; %llu events\n",
                 static_cast<unsigned long long>(q.chunk_bytes),
                 static_cast<unsigned long long>(q.buffer_bytes), topo::queueing_name(q.queueing),
                 topo::switching_name(q.switching), q.infinite_buffers ? ", infinite buffers" : "",
-                static_cast<unsigned long long>(net.events_processed()));
+                window.c_str(), static_cast<unsigned long long>(net.events_processed()));
   std::string out = line;
   const std::vector<int> waited = by(s, false, p, &simnet::LinkStats::credit_wait_ns);
   if (waited.empty()) {
@@ -73,6 +75,7 @@ void write_credit_network(JsonWriter& w, const topo::Platform& p, const simnet::
   w.value("queueing", topo::queueing_name(q.queueing));
   w.value("switching", topo::switching_name(q.switching));
   w.value("infinite_buffers", q.infinite_buffers);
+  w.value("flow_window", static_cast<uint64_t>(q.flow_window));
   w.value("events", net.events_processed());
   w.value("elapsed_s", elapsed_ns * 1e-9);
   w.begin_array("links");

@@ -18,21 +18,6 @@ constexpr uint64_t kRecvFlag = 1ull << 55;
 // reporting its figures is not a rank moving data).
 constexpr uint64_t kQuietFlag = 1ull << 54;
 
-const char* status_text(OpStatus s) {
-  switch (s) {
-    case OpStatus::ok:
-      return "ok";
-    case OpStatus::peer_lost:
-      return "peer lost";
-    case OpStatus::peer_closed:
-      return "peer closed";
-    case OpStatus::truncated:
-      return "message truncated";
-    case OpStatus::error:
-      return "error";
-  }
-  return "?";
-}
 }  // namespace
 
 Engine::Engine(Driver& driver, int rank, const Config& config, PollMode mode,
@@ -43,7 +28,8 @@ Engine::Engine(Driver& driver, int rank, const Config& config, PollMode mode,
       mode_(mode),
       peer_names_(std::move(peer_names)),
       recv_slots_(driver, config.command_size),
-      send_slots_(driver, config.command_size) {
+      send_slots_(driver, config.command_size),
+      batcher_(config.batch.events, s_to_ns(config.batch.max_wait_s), peer_names_.size()) {
   agents_.push_back(nullptr);  // id 0 is the engine itself
   send_slots_.reserve(256);
   exclude_ = config.on_failure == OnFailure::exclude;
@@ -119,14 +105,21 @@ void Engine::listen(Channel channel, uint8_t agent, int depth) {
 }
 
 void Engine::send_command(PeerId peer, Channel channel, const Command& cmd) {
+  if (batcher_.holds(peer, channel)) send_batch(peer, channel);  // keeps the channel's order
+  post_command(peer, channel, &cmd, sizeof cmd);
+}
+
+void Engine::post_command(PeerId peer, Channel channel, const void* bytes, size_t size) {
   if (peer == rank_) {
+    Command cmd;
+    std::memcpy(&cmd, bytes, sizeof cmd);
     local_commands_.push_back({channel, cmd});
     return;
   }
   if (lost(peer)) return;  // on_failure exclude: it is gone
   const size_t idx = send_slots_.acquire();
   std::memset(send_slots_.at(idx), 0, config_.command_size);
-  std::memcpy(send_slots_.at(idx), &cmd, sizeof cmd);
+  std::memcpy(send_slots_.at(idx), bytes, size);
   const Segment seg = send_slots_.segment(idx, config_.command_size);
   ++command_sends_in_flight_;
   const uint64_t cookie =
@@ -238,33 +231,6 @@ void Engine::deliver_local(Tag tag, std::span<const Segment> segments, uint64_t 
   local_completions_.push_back(rc);
 }
 
-std::string Engine::failure_text(const Completion& c) const {
-  if (c.type == OpType::peer_event)
-    return peer_name(c.peer) +
-           (c.status == OpStatus::peer_closed ? " left the run early" : " disappeared");
-  const char* op = c.type == OpType::send         ? "send to "
-                   : c.type == OpType::rdma_write ? "write to "
-                   : c.type == OpType::recv       ? "receive from "
-                                                  : "write from ";
-  return op + peer_name(c.peer) + " failed: " + status_text(c.status);
-}
-
-void Engine::fail(const Completion& c) {
-  std::string what = "rank " + std::to_string(rank_) + ": " + failure_text(c);
-  // Other peers that failed in the same poll, once each.
-  std::vector<PeerId> named{c.peer};
-  for (const Completion& o : batch_) {
-    if (o.status == OpStatus::ok || o.peer < 0 ||
-        std::find(named.begin(), named.end(), o.peer) != named.end())
-      continue;
-    named.push_back(o.peer);
-    what += "; " + failure_text(o);
-  }
-  const std::string detail = driver_.last_error();
-  if (!detail.empty()) what += " (" + detail + ")";
-  throw PeerError(c.peer, what);
-}
-
 void Engine::on_engine_completion(const Completion& c) {
   const uint64_t v = cookie_value(c.cookie);
   if (v & kRecvFlag) {
@@ -275,10 +241,16 @@ void Engine::on_engine_completion(const Completion& c) {
       throw PeerError(c.peer, "rank " + std::to_string(rank_) + ": malformed command from " +
                                   peer_name(c.peer));
     Agent* a = agents_.at(listeners_[static_cast<int>(channel)]);
+    // A batch's list is read out before its buffer takes the next message.
+    if (cmd.type == CommandType::batch) take_batch(c.peer, cmd, recv_slots_.at(idx), c.bytes);
     driver_.post_recv(kAnyPeer, command_tag(channel), recv_slots_.at(idx), config_.command_size,
                       recv_slots_.reg(idx), c.cookie);
     if (channel == Channel::monitor) ++quiet_seen_;
-    a->on_command(c.peer, cmd);
+    if (cmd.type != CommandType::batch) {
+      a->on_command(c.peer, cmd);
+      return;
+    }
+    for (const Command& one : batch_in_) a->on_command(c.peer, one);
   } else {
     if (v & kQuietFlag) ++quiet_seen_;
     send_slots_.release(v & ~kQuietFlag);
@@ -309,7 +281,7 @@ void Engine::dispatch(const Completion& c) {
 
 bool Engine::all_done() const {
   if (command_sends_in_flight_ || !local_commands_.empty() || !local_completions_.empty() ||
-      !delayed_.empty())
+      !delayed_.empty() || !batcher_.empty())
     return false;
   for (size_t i = 1; i < agents_.size(); ++i)
     if (!agents_[i]->done()) return false;
@@ -345,6 +317,7 @@ void Engine::idle(int64_t now) {
       }
       if (faults_ && faults_->next_ns(t0_ns_) >= 0) wake = std::min(wake, faults_->next_ns(t0_ns_));
       if (!delayed_.empty()) wake = std::min(wake, delayed_.front().first);
+      if (const int64_t due = batcher_.next_due_ns(); due >= 0) wake = std::min(wake, due);
       const int64_t us = std::max<int64_t>(0, (wake - now) / 1000);
       if (us > 0) driver_.wait(std::chrono::microseconds(us));
       return;
@@ -396,6 +369,7 @@ void Engine::run() {
       progress |= delayed_.size() != before;
     }
     for (size_t i = 1; i < agents_.size(); ++i) agents_[i]->on_tick(now);
+    if (!batcher_.empty()) flush_due(now);
     if (progress || paused_) {
       last_progress_ns_ = now;
       if (!progress) idle(now);

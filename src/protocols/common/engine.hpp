@@ -19,7 +19,11 @@
 //    peer is marked lost, every agent hears of it once (on_peer_lost), failed
 //    operations go to their agent with their status, and nothing more is
 //    sent to that peer (sends and writes to it complete as peer_lost here);
-//  - fault injection (FaultInjector): kills, stalls and send delays.
+//  - fault injection (FaultInjector): kills, stalls and send delays;
+//  - command batches (batch.events > 1): credits, assignments and requests
+//    held back per peer and channel and sent several to a message
+//    (CommandBatcher, engine_batch.cpp); a received batch is handed to its
+//    agent command by command.
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -33,6 +37,7 @@
 #include "core/messages.hpp"
 #include "core/ring_queue.hpp"
 #include "drivers/api/driver.hpp"
+#include "protocols/common/command_batcher.hpp"
 #include "protocols/common/fault_injector.hpp"
 #include "protocols/common/registered_pool.hpp"
 
@@ -90,6 +95,15 @@ class Engine {
   void write(const WriteTarget& target, std::span<const Segment> segments, uint64_t offset,
              uint32_t immediate, uint64_t cookie);
   void send_command(PeerId peer, Channel channel, const Command& cmd);
+  // A command that may travel with others of its kind (credit, assign,
+  // pull_request, push_assign): with batch.events > 1 it is held back in
+  // the list of its peer and channel and sent with it (CommandBatcher: when
+  // full, after batch.max_wait, before any other command to that peer and
+  // channel, or when flushed); else, and to this rank, as send_command.
+  void batch_command(PeerId peer, Channel channel, const Command& cmd);
+  // Sends every list held back on `channel` now (an agent that answered
+  // all the commands of one incoming message).
+  void flush_commands(Channel channel);
   // Queues `c` for its agent as if the driver had reported it (work an
   // agent did itself, e.g. a fragment checked in place), delivered from the
   // loop like loopback completions, never from inside the caller.
@@ -135,6 +149,16 @@ class Engine {
 
   void dispatch(const Completion& c);
   void on_engine_completion(const Completion& c);
+  // Copies the command message in `bytes` into a send buffer padded to
+  // command_size and posts it (or loops it back, or drops it to a lost peer).
+  void post_command(PeerId peer, Channel channel, const void* bytes, size_t size);
+  // Sends the list held back for (peer, channel): one plain command alone,
+  // else a batch.
+  void send_batch(PeerId peer, Channel channel);
+  void flush_due(int64_t now);
+  // The list of a received batch (header `head`, the message at `bytes`),
+  // checked, then handed to `agent` command by command.
+  void take_batch(PeerId from, const Command& head, const std::byte* bytes, size_t size);
   void deliver_local(Tag tag, std::span<const Segment> segments, uint64_t cookie,
                      const LocalRecv& r);
   [[noreturn]] void fail(const Completion& c);
@@ -175,6 +199,10 @@ class Engine {
   // chance, so it names them all).
   std::span<const Completion> batch_;
   RingQueue<std::pair<Channel, Command>> local_commands_;
+  CommandBatcher batcher_;                     // batch.events > 1: lists held back
+  std::vector<Command> batch_in_;              // a received batch's list
+  std::vector<Command> batch_out_;             // a list being sent
+  std::vector<CommandBatcher::Key> flushing_;  // lists being flushed
   int64_t t0_ns_ = 0;
   int64_t last_progress_ns_ = 0;
   double timeout_s_ = 0;       // peer_timeout + fu.processing_time (0: none)

@@ -154,29 +154,29 @@ void BuAgent::request_fragments(uint32_t slot) {
       continue;
     }
     expect_fragment(slot, r);
-    engine_.send_command(topo_.ru_rank[r], Channel::to_ru,
-                         Command{.type = CommandType::pull_request,
-                                 .event_id = e.event,
-                                 .slot = slot,
-                                 .bu = static_cast<uint32_t>(bu_.index()),
-                                 .ru = static_cast<uint32_t>(r),
-                                 .value = released_at_assign_[slot]});
+    engine_.batch_command(topo_.ru_rank[r], Channel::to_ru,
+                          Command{.type = CommandType::pull_request,
+                                  .event_id = e.event,
+                                  .slot = slot,
+                                  .bu = static_cast<uint32_t>(bu_.index()),
+                                  .ru = static_cast<uint32_t>(r),
+                                  .value = released_at_assign_[slot]});
     ++e.in_flight;
     stats_.max_requests_in_flight = std::max(stats_.max_requests_in_flight, e.in_flight);
   }
 }
 
 void BuAgent::send_credit(uint32_t slot, uint64_t event, uint64_t bytes, bool finished) {
-  engine_.send_command(topo_.evm_rank, Channel::to_evm,
-                       Command{.type = CommandType::credit,
-                               .event_id = event,
-                               .slot = slot,
-                               .bu = static_cast<uint32_t>(bu_.index()),
-                               .count = finished ? slot_in_window_[slot] : 0u,
-                               .bytes = bytes,
-                               .value = !finished            ? 0u
-                                        : slot_masked_[slot] ? 2u
-                                                             : 1u});
+  engine_.batch_command(topo_.evm_rank, Channel::to_evm,
+                        Command{.type = CommandType::credit,
+                                .event_id = event,
+                                .slot = slot,
+                                .bu = static_cast<uint32_t>(bu_.index()),
+                                .count = finished ? slot_in_window_[slot] : 0u,
+                                .bytes = bytes,
+                                .value = !finished            ? 0u
+                                         : slot_masked_[slot] ? 2u
+                                                              : 1u});
 }
 
 bool BuAgent::asked(const EventSlot& e, int ru) {
@@ -305,6 +305,7 @@ void BuAgent::on_tick(int64_t now) {
     }
   }
   protocol_tick(now);
+  engine_.flush_commands(Channel::to_ru);  // the requests of this turn's events
 }
 
 int64_t BuAgent::next_timer_ns() const {

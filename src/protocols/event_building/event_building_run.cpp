@@ -71,6 +71,7 @@ ProtocolFactory event_building_factory(std::string name, std::string summary,
   f.sim_waits_for_any = true;
   f.rules = event_building_rules();
   if (f.uses_evm) f.rules.push_back(control_rule(agents.pulls));
+  for (KeyRule& r : batch_rules(f.uses_evm)) f.rules.push_back(std::move(r));
   f.memory_needs = event_building_memory;
   f.resolve = [](const Config& config, const Driver& driver) {
     Config resolved = config;

@@ -43,6 +43,9 @@ std::vector<KeyRule> event_building_rules();
 // `control:` entries must pass the monitor's /control parser against this
 // run's limits (`pulls`: PULL-style builders, which read `parallel`).
 KeyRule control_rule(bool pulls);
+// The rules on batch.events: within credits, command_size and the driver's
+// messages with an EVM (`with_evm`), else refused (batch_rules.cpp).
+std::vector<KeyRule> batch_rules(bool with_evm);
 
 // The RU ring and checksum table, the BU windows of a rank with `roles`.
 std::vector<MemoryNeed> event_building_memory(const Config& config, const RankRoles& roles);

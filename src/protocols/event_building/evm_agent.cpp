@@ -339,6 +339,9 @@ void EvmAgent::on_tick(int64_t now) {
     interval_events_ = 0;
     next_report_ns_ += interval_ns_;
   }
+  // This turn's assignments, in one message per peer (batch.events > 1).
+  engine_.flush_commands(Channel::to_bu);
+  engine_.flush_commands(Channel::to_ru);
 }
 
 int64_t EvmAgent::next_timer_ns() const {

@@ -55,12 +55,12 @@ void PullBuAgent::on_command(PeerId from, const Command& cmd) {
 
 void PullEvmAgent::assign_event(PeerId from, int, uint32_t slot, uint64_t event) {
   const auto bu = static_cast<uint32_t>(topo_.ranks.at(from).bu);
-  engine_.send_command(from, Channel::to_bu,
-                       Command{.type = CommandType::assign,
-                               .event_id = event,
-                               .slot = slot,
-                               .bu = bu,
-                               .value = released()});
+  engine_.batch_command(from, Channel::to_bu,
+                        Command{.type = CommandType::assign,
+                                .event_id = event,
+                                .slot = slot,
+                                .bu = bu,
+                                .value = released()});
 }
 
 }  // namespace evb::pull

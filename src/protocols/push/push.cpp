@@ -100,13 +100,13 @@ void PushEvmAgent::assign_event(PeerId, int bu, uint32_t slot, uint64_t event) {
   fill_visit_order(c, bu, topo_.nodes, event, order_);
   for (int r : order_) {
     if (ru_masked(r)) continue;  // on_ru_loss mask: the event is built without it
-    engine_.send_command(topo_.ru_rank[r], Channel::to_ru,
-                         Command{.type = CommandType::push_assign,
-                                 .event_id = event,
-                                 .slot = slot,
-                                 .bu = static_cast<uint32_t>(bu),
-                                 .ru = static_cast<uint32_t>(r),
-                                 .value = released()});
+    engine_.batch_command(topo_.ru_rank[r], Channel::to_ru,
+                          Command{.type = CommandType::push_assign,
+                                  .event_id = event,
+                                  .slot = slot,
+                                  .bu = static_cast<uint32_t>(bu),
+                                  .ru = static_cast<uint32_t>(r),
+                                  .value = released()});
   }
 }
 

@@ -52,7 +52,9 @@ void evb_register_protocol_push(evb::ProtocolRegistry& registry) {
        "verify.sample",
        "verify.payload",
        "fault.corrupt_every",
-       "fault.corrupt"},
+       "fault.corrupt",
+       "batch.events",
+       "batch.max_wait"},
       agents_of<push::PushBuAgent, push::PushEvmAgent>(false));
   f.rules.push_back(push::desync_needs_two_nodes());
   registry.add(std::move(f));

@@ -26,6 +26,9 @@ NetworkParams checked(const topo::Platform& platform, const NetworkParams& p) {
   if (!p.infinite_buffers && p.buffer_bytes < p.chunk_bytes)
     throw ConfigError(where + ": network.buffer: " + std::to_string(p.buffer_bytes) +
                       " bytes holds no chunk of " + std::to_string(p.chunk_bytes) + " bytes");
+  if (p.flow_window > topo::kMaxFlowWindow)
+    throw ConfigError(where + ": network.flow_window: " + std::to_string(p.flow_window) +
+                      " chunks is more than " + std::to_string(topo::kMaxFlowWindow));
   if (platform.host_count() < 2) throw ConfigError(where + ": the credit model needs 2 hosts");
   return p;
 }
@@ -51,7 +54,8 @@ Engine::Engine(const topo::Platform& platform, const NetworkParams& params, int 
     : platform_(platform),
       params_(checked(platform, params)),
       fabric_(platform, params_),
-      nics_(platform.host_count(), params.mtu_bytes, checked_lanes(platform, lanes)),
+      nics_(platform.host_count(), params.mtu_bytes, checked_lanes(platform, lanes),
+            params.flow_window),
       queue_(static_cast<uint32_t>(platform.links.size() * 2)),
       lanes_(lanes) {
   if (params_.infinite_buffers) fair_.emplace(platform, lanes_);
@@ -125,7 +129,9 @@ void Engine::try_start(int out) {
   uint32_t c = kNone;
   if (l.from_host) {
     if (nics_.idle(l.host)) return;
-    bytes = std::min(messages_[nics_.front(l.host, messages_)].left, params_.chunk_bytes);
+    const uint32_t m = nics_.front(l.host, messages_);
+    if (m == kNone) return;  // every queue pair at its window: a delivery restarts it
+    bytes = std::min(messages_[m].left, params_.chunk_bytes);
   } else if (fair_) {
     c = fair_->head(out);
     if (c == kNone) return;  // no credit wait with infinite buffers
@@ -209,12 +215,15 @@ void Engine::arrive(int link) {
   const uint32_t c = l.wire.pop(chunks_);
   Chunk& ch = chunks_[c];
   if (l.to_host) {
+    const int src = messages_[ch.message].src;
+    const bool held = nics_.delivered(src, nics_.pair_of(messages_[ch.message]));
     if (ch.last) {
       out_->push_back(Delivery{messages_[ch.message].id, ceil_ns(now_ps_)});
       messages_.release(ch.message);
       --in_flight_;
     }
     chunks_.release(c);
+    if (held) try_start(platform_.host(src).uplink);
     return;
   }
   const int next = ch.hop[1];

@@ -24,9 +24,9 @@ void Nics::enqueue(int src, uint32_t m, Pool<Message>& messages) {
     n.qp.assign(pairs, Queue{});
     n.ring.assign(pairs, kNone);
     n.in_ring.assign(pairs, 0);
+    if (window_ > 0) n.in_net.assign(pairs, 0);
   }
-  const uint32_t q =
-      static_cast<uint32_t>(messages[m].dst) * static_cast<uint32_t>(lanes_) + messages[m].lane;
+  const uint32_t q = pair_of(messages[m]);
   Queue& qp = n.qp[q];
   const bool was_empty = qp.empty();
   qp.push(messages, m);
@@ -47,12 +47,29 @@ uint32_t Nics::front(int src, const Pool<Message>& messages) {
   n.from_express = false;
   // Ring entries whose queue pair the express FIFO emptied are stale.
   const uint32_t size = static_cast<uint32_t>(n.ring.size());
-  while (n.qp[n.ring[n.ring_head]].empty()) {
+  while (n.active > 0 && n.qp[n.ring[n.ring_head]].empty()) {
     n.in_ring[n.ring[n.ring_head]] = 0;
     n.ring_head = n.ring_head + 1 == size ? 0 : n.ring_head + 1;
     --n.active;
   }
-  return n.qp[n.ring[n.ring_head]].head;
+  if (n.active == 0) return kNone;  // only the express FIFO had messages
+  if (window_ == 0) return n.qp[n.ring[n.ring_head]].head;
+  // Queue pairs at their window go to the back, in turn, until one is under it.
+  for (uint32_t k = n.active; k > 0; --k) {
+    const uint32_t q = n.ring[n.ring_head];
+    if (!n.qp[q].empty() && n.in_net[q] < window_) return n.qp[q].head;
+    n.ring_head = n.ring_head + 1 == size ? 0 : n.ring_head + 1;
+    --n.active;
+    n.in_ring[q] = 0;
+    if (!n.qp[q].empty()) to_ring_back(n, q);
+  }
+  return kNone;
+}
+
+bool Nics::delivered(int src, uint32_t q) {
+  if (window_ == 0) return false;
+  Nic& n = nic_[src];
+  return n.in_net[q]-- == window_;
 }
 
 void Nics::served(int src, bool message_done, Pool<Message>& messages) {
@@ -60,6 +77,7 @@ void Nics::served(int src, bool message_done, Pool<Message>& messages) {
   if (n.from_express) {
     // A message of at most one MTU, but perhaps several chunks of a tiny chunk size.
     const uint32_t q = n.express.front();
+    if (window_ > 0) ++n.in_net[q];
     if (!message_done) return;
     n.express.pop_front();
     n.qp[q].pop(messages);
@@ -68,6 +86,7 @@ void Nics::served(int src, bool message_done, Pool<Message>& messages) {
     return;  // its ring entry stays where it was (skipped when empty)
   }
   const uint32_t q = n.ring[n.ring_head];
+  if (window_ > 0) ++n.in_net[q];
   const uint32_t size = static_cast<uint32_t>(n.ring.size());
   n.ring_head = n.ring_head + 1 == size ? 0 : n.ring_head + 1;
   --n.active;

@@ -8,9 +8,13 @@
 // an express FIFO, served first: a real NIC interleaves its queue pairs a
 // packet at a time, so a command waits behind one packet of each busy queue
 // pair, not a whole chunk (only a head goes ahead: each queue pair stays in
-// order). Nics owns the queue pairs, rings and express FIFOs (a host's
-// arrays are sized when it first sends); the messages live in the engine's
-// pool.
+// order). With a window (network.flow_window, W chunks) a queue pair with
+// W chunks between the NIC and its destination is passed over until one
+// arrives, and the NIC serves the next; when every active queue pair is at
+// its window the NIC waits (express messages, at most one MTU, are counted
+// but never held back). Nics owns the queue pairs, rings and express FIFOs
+// (a host's arrays are sized when it first sends); the messages live in
+// the engine's pool.
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -22,21 +26,33 @@ namespace evb::simnet {
 
 class Nics {
  public:
-  Nics(int hosts, uint64_t mtu, int lanes)
-      : hosts_(hosts), lanes_(lanes), mtu_(mtu), nic_(static_cast<size_t>(hosts)) {}
+  Nics(int hosts, uint64_t mtu, int lanes, uint32_t window)
+      : hosts_(hosts),
+        lanes_(lanes),
+        mtu_(mtu),
+        window_(window),
+        nic_(static_cast<size_t>(hosts)) {}
 
   // Message slot `m` (to messages[m].dst on messages[m].lane) joins its
   // queue pair at `src`.
   void enqueue(int src, uint32_t m, Pool<Message>& messages);
   bool idle(int src) const { return nic_[src].queued == 0; }
   // The message whose chunk goes next: the head of the express FIFO's front
-  // queue pair, else of the ring's front one; the host must not be idle.
+  // queue pair, else of the first queue pair in the ring under its window
+  // (kNone when every one is at its window); the host must not be idle.
   // Asked again before served(), it answers the same.
   uint32_t front(int src, const Pool<Message>& messages);
   // A chunk of front(src) left: its queue pair goes to the back of the ring,
   // or leaves it when `message_done` emptied it.
   void served(int src, bool message_done, Pool<Message>& messages);
   uint64_t queued(int src) const { return nic_[src].queued; }
+  // The queue pair of a message (its destination and lane).
+  uint32_t pair_of(const Message& m) const {
+    return static_cast<uint32_t>(m.dst) * static_cast<uint32_t>(lanes_) + m.lane;
+  }
+  // A chunk of queue pair `q` of `src` reached its destination: true when
+  // that queue pair was held back by its window (the NIC may go on).
+  bool delivered(int src, uint32_t q);
 
  private:
   struct Nic {
@@ -48,12 +64,14 @@ class Nics {
     uint64_t queued = 0;           // messages not yet wholly cut into chunks
     std::deque<uint32_t> express;  // queue pairs whose head is at most one MTU
     bool from_express = false;     // front() answered from `express`
+    std::vector<uint32_t> in_net;  // by queue pair: chunks between NIC and destination (window)
   };
   bool small_head(const Nic& n, uint32_t q, const Pool<Message>& messages) const;
   void to_ring_back(Nic& n, uint32_t q);
   int hosts_;
   int lanes_;
   uint64_t mtu_;
+  uint32_t window_;  // 0: none
   std::vector<Nic> nic_;
 };
 

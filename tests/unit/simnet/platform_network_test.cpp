@@ -29,13 +29,14 @@ TEST(SimnetPlatform, NetworkKeysAreReadWithTheirUnits) {
   const topo::Platform p = topo::load_platform_text(
       kTree +
           "network: {chunk: 16KiB, buffer: 1MiB, queueing: voq, switching: store-and-forward, "
-          "infinite_buffers: true}\n",
+          "infinite_buffers: true, flow_window: 3}\n",
       "p.yaml");
   EXPECT_EQ(p.network.chunk_bytes, 16u * 1024);
   EXPECT_EQ(p.network.buffer_bytes, 1024u * 1024);
   EXPECT_EQ(p.network.queueing, Queueing::voq);
   EXPECT_EQ(p.network.switching, Switching::store_and_forward);
   EXPECT_TRUE(p.network.infinite_buffers);
+  EXPECT_EQ(p.network.flow_window, 3u);
   const NetworkParams& params = p.network;  // the model's own type
   EXPECT_EQ(params.chunk_bytes, 16u * 1024);
 }
@@ -48,6 +49,7 @@ TEST(SimnetPlatform, DefaultsWhenTheSectionOrAKeyIsAbsent) {
     EXPECT_EQ(p.network.queueing, Queueing::fifo);
     EXPECT_EQ(p.network.switching, Switching::cut_through);
     EXPECT_FALSE(p.network.infinite_buffers);
+    EXPECT_EQ(p.network.flow_window, 0u);
   }
   // The shipped platforms say nothing of it.
   EXPECT_EQ(shipped("fat-tree-64.yaml").network.chunk_bytes, NetworkParams{}.chunk_bytes);
@@ -70,6 +72,12 @@ TEST(SimnetPlatform, BadValuesAreRefusedNamingFileLineAndKey) {
   EXPECT_NE(error_of("network: {infinite_buffers: maybe}\n")
                 .find("p.yaml:2:29: network.infinite_buffers: expected true or false"),
             std::string::npos);
+  for (const char* w : {"-1", "two", "1.5", "1048577"})
+    EXPECT_EQ(error_of(std::string("network: {flow_window: ") + w + "}\n"),
+              std::string("p.yaml:2:24: network.flow_window: expected a whole number of chunks, 0 "
+                          "(no window) .. 1048576, got '") +
+                  w + "'")
+        << w;
   EXPECT_NE(error_of("network: {chunk: 64KiB, buffer: 32KiB}\n")
                 .find("p.yaml:2:33: network.buffer: 32 KiB holds no chunk of 64 KiB"),
             std::string::npos);
@@ -84,7 +92,7 @@ TEST(SimnetPlatform, BadValuesAreRefusedNamingFileLineAndKey) {
 TEST(SimnetPlatform, EveryNetworkKeyIsDocumented) {
   const std::string table = topo::platform_reference_markdown();
   for (const char* key : {"network", "network.chunk", "network.buffer", "network.queueing",
-                          "network.switching", "network.infinite_buffers"})
+                          "network.switching", "network.infinite_buffers", "network.flow_window"})
     EXPECT_NE(table.find(std::string("| `") + key + "` |"), std::string::npos) << key;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // A driver for driving protocol agents without a network: it accepts every
 // post, records the destination rank of each send (and what a command send
-// carried) and completes only what a test puts in `pending`.
+// carried) and each receive posted, and completes only what a test puts in
+// `pending`.
 // Shared by the command tests (tests/unit/protocols/commands_test.cpp) and
 // the command fuzz target (fuzz/fuzz_command.cpp).
 #include <cstddef>
@@ -26,7 +27,10 @@ class RecordingDriver final : public Driver {
     if (segs.size() == 1 && !decode_command(segs[0].data, segs[0].size, &cmd)) cmd = Command{};
     commands.push_back(cmd);  // a fragment (several segments) records an empty command
   }
-  void post_recv(PeerId, Tag, void*, size_t, const Registration*, uint64_t) override {}
+  void post_recv(PeerId peer, Tag tag, void* buffer, size_t size, const Registration*,
+                 uint64_t cookie) override {
+    recvs.push_back(Recv{peer, tag, buffer, size, cookie});
+  }
   // Hands out `pending` (what a test makes the network report), then nothing.
   size_t poll(std::span<Completion> out) override {
     size_t n = 0;
@@ -44,6 +48,14 @@ class RecordingDriver final : public Driver {
   std::vector<PeerId> sends;        // destination of every post_send, in order
   std::vector<Command> commands;    // by send: the command it carried (type 0: none)
   std::vector<Completion> pending;  // returned by the next poll()
+  struct Recv {
+    PeerId peer;
+    Tag tag;
+    void* buffer;
+    size_t size;
+    uint64_t cookie;
+  };
+  std::vector<Recv> recvs;  // every post_recv, in order (a test may fill one and complete it)
 };
 
 }  // namespace evb::test_support
