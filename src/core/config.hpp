@@ -67,6 +67,10 @@ struct FragmentConfig {
   uint32_t data_segments = 1;  // payload split into this many segments
   uint64_t meta_size = 0;      // bytes per metadata segment
   uint32_t meta_segments = 0;  // number of metadata segments
+  // Events per fragment (the packing factor p): a fragment is a multi-event
+  // packet (MEP) of p consecutive events of one source; `size` stays one
+  // event's payload. 1: one event per fragment (header version 2).
+  uint32_t events = 1;
 };
 
 // scheduling: topology. `ring` is not a key: the application fills it from

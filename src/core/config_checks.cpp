@@ -82,7 +82,8 @@ uint64_t max_fragment_bytes(const Config& c) {
     payload = static_cast<double>(f.max_size);
   else
     payload = 4.0 * static_cast<double>(f.size) * factor;
-  return static_cast<uint64_t>(payload) + f.meta_size * f.meta_segments;
+  // A multi-event fragment carries fragment.events payloads of one event each.
+  return static_cast<uint64_t>(payload) * f.events + f.meta_size * f.meta_segments;
 }
 
 const std::vector<Rule>& rules() {
@@ -180,7 +181,19 @@ const std::vector<Rule>& rules() {
          return Failure{{"ru_buffer", "fragment.size", "fragment.max_size"},
                         "ru_buffer (" + format_size(c.ru_buffer) +
                             ") is smaller than one maximal fragment (" + num(need) +
-                            " B with metadata)"};
+                            " B with metadata" +
+                            (c.fragment.events > 1
+                                 ? ", " + num(c.fragment.events) + " events (fragment.events)"
+                                 : std::string()) +
+                            ")"};
+       }},
+      {"`events` is a multiple of `fragment.events` (whole multi-event fragments are built)",
+       [](const Config& c, const PluginKeys&) -> std::optional<Failure> {
+         if (c.events % c.fragment.events == 0) return std::nullopt;
+         return Failure{{"events", "fragment.events"},
+                        "events (" + num(c.events) + ") is not a multiple of fragment.events (" +
+                            num(c.fragment.events) + "): events are built in MEPs of " +
+                            num(c.fragment.events)};
        }},
       {"with `events` = 0, `warmup` is shorter than `duration`",
        [](const Config& c, const PluginKeys&) -> std::optional<Failure> {

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "core/config_detail.hpp"
+#include "core/messages.hpp"
 
 namespace evb {
 namespace config_detail {
@@ -186,6 +187,11 @@ const std::vector<CoreKey>& core_key_table() {
          c.fragment.meta_segments = static_cast<uint32_t>(v.integer);
        },
        [](const Config& c) { return integer(c.fragment.meta_segments); }},
+      {spec("fragment.events", K::integer, "1", "events", 1, kMaxMepEvents,
+            "events per fragment (packing factor p): a fragment is a multi-event packet of p "
+            "consecutive events of one source, each about fragment.size"),
+       [](Config& c, const Value& v) { c.fragment.events = static_cast<uint32_t>(v.integer); },
+       [](const Config& c) { return integer(c.fragment.events); }},
       {spec("ru_rate_factors", K::real_list, "[]", "", 0.001, 1000,
             "relative fragment size per RU, one per node ([] = all 1)"),
        [](Config& c, const Value& v) { c.ru_rate_factors = v.reals; },
@@ -223,7 +229,7 @@ const std::vector<CoreKey>& core_key_table() {
        [](Config& c, const Value& v) { c.duration_s = v.real; },
        [](const Config& c) { return real(c.duration_s); }},
       {spec("events", K::integer, "0", "events", 0, kInf,
-            "build exactly this many events (0 = run for duration)"),
+            "build exactly this many events (0 = run for duration; a multiple of fragment.events)"),
        [](Config& c, const Value& v) { c.events = static_cast<uint64_t>(v.integer); },
        [](const Config& c) { return integer(static_cast<int64_t>(c.events)); }},
       {spec("warmup", K::duration, "0.5s", "s", 0, 3600,

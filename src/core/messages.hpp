@@ -7,6 +7,14 @@
 // metadata and the payload (contiguous behind the header), `header_crc` the
 // 64 header bytes themselves (with header_crc = 0), so a flipped bit anywhere
 // in a fragment is caught. Tags keep channels apart when RU and BU share a rank.
+//
+// Multi-event fragments (MEPs, fragment.events = p > 1) use header version 3:
+// the header (still 64 bytes) names the MEP in `event_id` (events p*id ..
+// p*id+p-1), `events` = p, and is followed by a table of p MepEntry (event
+// number, payload bytes), then metadata, then the p payloads back to back.
+// `table_crc` (CRC32C of the table) sits in the header, so header_crc covers
+// the table too; crc32c still covers metadata + payload. Version 2 (p = 1)
+// has no table and zeros in `events` and `table_crc`.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -19,6 +27,10 @@ constexpr uint32_t kCommandMagic = 0x45564231;   // "EVB1"
 constexpr uint32_t kFragmentMagic = 0x46524731;  // "FRG1"
 constexpr uint16_t kFragmentVersion =
     2;  // FragmentHeader layout (2: header_crc, metadata in crc32c)
+constexpr uint16_t kMepFragmentVersion = 3;  // 3: a MEP, a table of events behind the header
+// The largest packing factor (fragment.events): bounds the table a BU reads
+// (16 B per event: 256 KiB at most).
+constexpr uint32_t kMaxMepEvents = 16384;
 
 enum class CommandType : uint16_t {
   credit = 1,        // BU -> EVM: slot free (carries the finished event, if any)
@@ -112,10 +124,19 @@ struct FragmentHeader {
   uint32_t meta_size = 0;     // bytes per metadata segment
   uint32_t crc32c = 0;        // of metadata + payload
   uint32_t header_crc = 0;    // of this header with header_crc = 0
-  uint32_t reserved0 = 0;
-  uint64_t reserved1 = 0;
+  uint32_t events = 0;        // v3: events in the MEP (entries in the table); v2: 0
+  uint32_t table_crc = 0;     // v3: CRC32C of the event table; v2: 0
+  uint32_t reserved = 0;
 };
 static_assert(sizeof(FragmentHeader) == 64, "fragment headers are 64 bytes");
+
+// One event of a MEP (header version 3): its event number and its payload
+// bytes; the payloads follow the metadata in table order.
+struct MepEntry {
+  uint64_t event = 0;
+  uint64_t size = 0;
+};
+static_assert(sizeof(MepEntry) == 16, "MEP table entries are 16 bytes");
 
 // CRC32C of `h` with its header_crc field taken as 0.
 inline uint32_t header_checksum(FragmentHeader h) {

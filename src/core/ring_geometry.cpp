@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/messages.hpp"
+
 namespace evb {
 namespace {
 
@@ -27,8 +29,13 @@ uint64_t max_payload(const Config& c) {
   return m;
 }
 
+uint64_t head_bytes(const Config& c) {
+  const uint64_t p = mep_events(c);
+  return sizeof(FragmentHeader) + (p > 1 ? p * sizeof(MepEntry) : 0);
+}
+
 size_t ring_slots(const Config& c, int ru) {
-  return std::max<size_t>(1, c.ru_buffer / (meta_bytes(c) + max_payload(c, ru)));
+  return std::max<size_t>(1, c.ru_buffer / (meta_bytes(c) + max_mep_payload(c, ru)));
 }
 
 size_t min_ring_slots(const Config& c) {
@@ -38,7 +45,7 @@ size_t min_ring_slots(const Config& c) {
 }
 
 uint64_t ring_bytes(const Config& c, uint64_t fragments) {
-  return fragments * (meta_bytes(c) + max_payload(c));
+  return fragments * (meta_bytes(c) + mep_events(c) * max_payload(c));
 }
 
 uint64_t exclude_min_ru_buffer(const Config& c) {

@@ -18,8 +18,24 @@ uint64_t max_payload(const Config& c);
 inline uint64_t meta_bytes(const Config& c) {
   return c.fragment.meta_size * c.fragment.meta_segments;
 }
+// Events per fragment (fragment.events, the packing factor p).
+inline uint64_t mep_events(const Config& c) {
+  return c.fragment.events;
+}
+// Largest payload of one fragment of RU `ru`: p events of the largest payload.
+inline uint64_t max_mep_payload(const Config& c, int ru) {
+  return mep_events(c) * max_payload(c, ru);
+}
+// The MEPs an `events:` run assigns: events / p (`events` is a multiple of p).
+inline uint64_t meps_to_build(const Config& c) {
+  return c.events / mep_events(c);
+}
+// Bytes before the metadata: the 64 B header, and for p > 1 its table of p
+// events (core/messages.hpp).
+uint64_t head_bytes(const Config& c);
 // Slots of RU `ru`'s ring: `ru_buffer` counts fragment bytes (metadata and
-// the largest payload); the header room per slot comes on top. At least 1.
+// the largest payload of p events); the head room per slot comes on top.
+// At least 1.
 size_t ring_slots(const Config& c, int ru);
 // The smallest ring of any RU of the run.
 size_t min_ring_slots(const Config& c);

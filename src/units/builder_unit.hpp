@@ -15,6 +15,12 @@
 // (second fragment from one RU for one event), incomplete (events left
 // unfinished when the run ended), out_of_sync (a sound fragment labelled with
 // another event than its slot's: its RU lost event synchronisation).
+// A multi-event fragment (fragment.events = p > 1, header version 3) also
+// has its table checked before its payload is read (core/messages.hpp): the
+// table's checksum, p entries exactly, sizes that add up to the payload
+// without overflow; and once the label matches, each entry's event number
+// (p*MEP + i): one that does not is out of sync, named by its event. The
+// table, like the payload, is not checked where payloads are not.
 // The event id is checked last: a fragment whose header is sound in every
 // other respect but names another event is not corrupt but out of sync
 // (recorded for the agent, out_of_sync(); the event is not built). The agent
@@ -74,13 +80,17 @@ struct EventSlot {
 
 // A sound fragment labelled with another event than its slot's: RU `ru`'s
 // fragment in `slot` names event `labelled` where the slot builds `expected`
-// (taken from RU `expected_from`'s header in PUSH; -1: assigned).
+// (taken from RU `expected_from`'s header in PUSH; -1: assigned). `in_mep`:
+// the label matched but an event inside MEP `mep` did not; `expected` and
+// `labelled` are then event numbers (the BU knows the RU: expected_from -1).
 struct OutOfSync {
   uint32_t slot = 0;
   int ru = 0;
   uint64_t expected = 0;
   uint64_t labelled = 0;
   int expected_from = -1;
+  bool in_mep = false;
+  uint64_t mep = 0;
 };
 
 class BuilderUnit {
@@ -118,11 +128,14 @@ class BuilderUnit {
   // checks caught it.
   bool accept(uint32_t slot, int ru, size_t bytes);
   // The same checks for a fragment that is not in the slot's window: its
-  // header `h` and, right behind it in memory, `body` (metadata + payload)
-  // where they lie (the RU ring of this process, local_fragment in_place).
-  // No corruption is injected here. `bytes` counts the header too.
-  bool accept_in_place(uint32_t slot, int ru, const FragmentHeader& h, const uint8_t* body,
+  // head `head` (header, then for p > 1 its MEP table: head_bytes() bytes)
+  // and `body` (metadata + payload) where they lie (the RU ring of this
+  // process, local_fragment in_place). No corruption is injected here.
+  // `bytes` counts the head too.
+  bool accept_in_place(uint32_t slot, int ru, const uint8_t* head, const uint8_t* body,
                        size_t bytes);
+  // Bytes of header and MEP table in front of the metadata.
+  uint64_t head_bytes() const { return head_; }
   bool complete(uint32_t slot) const { return slots_.at(slot).received == nru_; }
   // Whether `slot` is building and has every fragment but those of RUs
   // flagged in `lost` (per RU), missing at least one: complete once those
@@ -144,13 +157,19 @@ class BuilderUnit {
  private:
   bool should_verify(uint64_t event, int ru) const;
   static void reset(EventSlot& e);  // back to free, keeping the vectors' capacity
-  bool check(uint32_t slot, int ru, const FragmentHeader* h, const uint8_t* body, size_t bytes);
+  bool check(uint32_t slot, int ru, const uint8_t* head, const uint8_t* body, size_t bytes);
+  // p > 1: what is wrong with the MEP table behind `h` ("" when sound).
+  std::string table_problem(const FragmentHeader& h, const uint8_t* table) const;
+  // p > 1: the first entry whose event is not p*`mep` + i, or -1.
+  int64_t wrong_event(uint64_t mep, const uint8_t* table) const;
   // Returns the region hit (index into kCorruptRegions), or -1: none.
   int inject_corruption(uint32_t slot, int ru, size_t bytes);
 
   const Config& config_;
   int index_;
   int nru_;
+  uint64_t events_;  // fragment.events (p)
+  uint64_t head_;    // header + MEP table bytes
   uint64_t verify_threshold_;
   bool verify_payload_;  // payload_checks(config)
   WindowLayout layout_;

@@ -14,14 +14,16 @@ ReadoutUnit::ReadoutUnit(int index, const Config& config)
     : config_(config),
       index_(index),
       meta_bytes_(meta_bytes(config)),
-      max_payload_(max_payload(config, index)),
+      events_(mep_events(config)),
+      head_(evb::head_bytes(config)),
+      max_payload_(max_mep_payload(config, index)),
       start_factor_(evb::rate_factor(config, index)) {
   stride_ = slot_stride(config, index);
-  // `ru_buffer` counts fragment bytes; the 64 B header room per slot comes on
-  // top, so a ring of N maximal fragments really holds N slots.
+  // `ru_buffer` counts fragment bytes; the head room per slot (64 B header,
+  // MEP table) comes on top, so a ring of N maximal fragments holds N slots.
   slots_ = ring_slots(config, index);
-  // Each slot's header room stays private where payloads are shared (SMPI).
-  ring_ = payload_slots(slots_, stride_, sizeof(FragmentHeader), config.page_size);
+  // Each slot's head room stays private where payloads are shared (SMPI).
+  ring_ = payload_slots(slots_, stride_, head_, config.page_size);
   blocks_per_slot_ = max_payload_ / kCrcBlock + 1;
   prefix_crc_.resize(slots_ * blocks_per_slot_);
   Rng rng(mix(config.seed, 0xF00D, static_cast<uint64_t>(index)));
@@ -31,7 +33,7 @@ ReadoutUnit::ReadoutUnit(int index, const Config& config)
     std::memcpy(p + i, &v, 8);
   }
   for (size_t s = 0; s < slots_; ++s) {
-    const uint8_t* meta = p + s * stride_ + sizeof(FragmentHeader);
+    const uint8_t* meta = p + s * stride_ + head_;
     const uint8_t* payload = meta + meta_bytes_;
     uint32_t crc = crc32c(meta, meta_bytes_);  // the checksum covers metadata, then payload
     for (size_t b = 0; b < blocks_per_slot_; ++b) {
@@ -44,7 +46,7 @@ ReadoutUnit::ReadoutUnit(int index, const Config& config)
 }
 
 uint64_t ReadoutUnit::slot_stride(const Config& config, int index) {
-  return (sizeof(FragmentHeader) + meta_bytes(config) + max_payload(config, index) + 63) &
+  return (evb::head_bytes(config) + meta_bytes(config) + max_mep_payload(config, index) + 63) &
          ~uint64_t{63};
 }
 
@@ -53,7 +55,7 @@ uint64_t ReadoutUnit::ring_bytes(const Config& config, int index) {
 }
 
 uint64_t ReadoutUnit::checksum_table_bytes(const Config& config, int index) {
-  return ring_slots(config, index) * (max_payload(config, index) / kCrcBlock + 1) *
+  return ring_slots(config, index) * (max_mep_payload(config, index) / kCrcBlock + 1) *
          sizeof(uint32_t);
 }
 
@@ -61,11 +63,15 @@ FragmentView ReadoutUnit::fragment(uint64_t event, size_t s) const {
   FragmentView f;
   f.slot = s;
   f.header = ring_.data() + s * stride_;
-  f.meta = f.header + sizeof(FragmentHeader);
+  f.meta = f.header + head_;
   f.payload = f.meta + meta_bytes_;
-  f.payload_size = factors_.empty()
-                       ? fragment_payload(config_, index_, served_event(event))
-                       : fragment_payload(config_, index_, served_event(event), factor_of(event));
+  if (events_ == 1) {
+    f.payload_size = event_payload(event, served_event(event));
+  } else {
+    const uint64_t first = event * events_ + shift_;  // modulo 2^64, as the shift
+    f.payload_size = 0;
+    for (uint64_t i = 0; i < events_; ++i) f.payload_size += event_payload(event, first + i);
+  }
   const uint64_t full = f.payload_size / kCrcBlock;
   f.crc = crc32c_extend(prefix_crc_[s * blocks_per_slot_ + full], f.payload + full * kCrcBlock,
                         f.payload_size - full * kCrcBlock);
@@ -76,6 +82,11 @@ void ReadoutUnit::set_rate_factor(double factor, uint64_t from_event) {
   // A boundary before the last one (a late command) replaces what follows it.
   while (!factors_.empty() && factors_.back().first >= from_event) factors_.pop_back();
   factors_.emplace_back(from_event, factor);
+}
+
+uint64_t ReadoutUnit::event_payload(uint64_t event, uint64_t ev) const {
+  return factors_.empty() ? fragment_payload(config_, index_, ev)
+                          : fragment_payload(config_, index_, ev, factor_of(event));
 }
 
 double ReadoutUnit::factor_of(uint64_t event) const {
@@ -94,6 +105,18 @@ void ReadoutUnit::fill_header(FragmentHeader& h, const FragmentView& f, uint64_t
   h.meta_segments = static_cast<uint16_t>(config_.fragment.meta_segments);
   h.meta_size = static_cast<uint32_t>(config_.fragment.meta_size);
   h.crc32c = f.crc;
+  if (events_ > 1) {
+    // The table right behind the header: the events served, their sizes.
+    h.version = kMepFragmentVersion;
+    h.events = static_cast<uint32_t>(events_);
+    auto* table = reinterpret_cast<uint8_t*>(&h) + sizeof(FragmentHeader);
+    const uint64_t first = event * events_ + shift_;
+    for (uint64_t i = 0; i < events_; ++i) {
+      const MepEntry m{first + i, event_payload(event, first + i)};
+      std::memcpy(table + i * sizeof(MepEntry), &m, sizeof m);
+    }
+    h.table_crc = crc32c(table, events_ * sizeof(MepEntry));
+  }
   if (config_.corrupt_every && h.sequence % config_.corrupt_every == config_.corrupt_every - 1)
     h.crc32c ^= 0x1;  // fault injection: the BU must see this as corrupt
   h.header_crc = header_checksum(h);

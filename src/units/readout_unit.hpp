@@ -14,6 +14,13 @@
 // size, checksum and header event id), well formed, on every path a
 // fragment leaves by (both go through fragment() and fill_header()). The
 // shift is an addition of 0 until then: no branch on the hot path.
+// With fragment.events = p > 1 the protocol's event id names a MEP: the
+// fragment of MEP m carries events p*m .. p*m+p-1, each sized as one event
+// (fragment_sizes.hpp), their payloads back to back in the slot, and the
+// head room holds the header and its table of p events (core/messages.hpp).
+// A desync by K shifts event numbers (served events p*m+K+i); the header
+// labels the MEP holding the first of them, so a shift by a multiple of p
+// shows in the label and any other in the table.
 #include <cstdint>
 #include <vector>
 
@@ -25,7 +32,7 @@ namespace evb {
 
 struct FragmentView {
   size_t slot = 0;                // ring slot the fragment lives in
-  uint8_t* header = nullptr;      // room for a FragmentHeader right before `meta`
+  uint8_t* header = nullptr;      // room for the head (header, MEP table) right before `meta`
   const uint8_t* meta = nullptr;  // meta_segments x meta_size contiguous bytes
   const uint8_t* payload = nullptr;
   uint64_t payload_size = 0;
@@ -43,12 +50,18 @@ class ReadoutUnit {
   FragmentView fragment(uint64_t event) const { return fragment(event, home_slot(event)); }
   // Events rotate through the ring, so a large ring streams from memory.
   size_t home_slot(uint64_t event) const { return event % slots_; }
-  // Fills `h` for `event` going to `bu`; bumps the sequence counter.
+  // Fills `h` for `event` going to `bu`, and for p > 1 the MEP table right
+  // behind it (`h` must have head_bytes() of room); bumps the sequence counter.
   void fill_header(FragmentHeader& h, const FragmentView& f, uint64_t event, int bu);
   // From now on, serve event e + `by` when asked for e (fault injection).
   void desync(int64_t by) { shift_ = static_cast<uint64_t>(by); }
-  // The event whose fragment is served when `event` is asked for.
-  uint64_t served_event(uint64_t event) const { return event + shift_; }
+  // The event (p > 1: the MEP) whose fragment is served when `event` is
+  // asked for: the label its header carries.
+  uint64_t served_event(uint64_t event) const {
+    return events_ == 1 ? event + shift_ : event + floor_div(shift_, events_);
+  }
+  // Bytes of header and MEP table (ring_geometry.hpp head_bytes).
+  uint64_t head_bytes() const { return head_; }
 
   // The header room at the start of ring slot `slot`.
   FragmentHeader* slot_header(size_t slot) {
@@ -71,10 +84,20 @@ class ReadoutUnit {
 
  private:
   double factor_of(uint64_t event) const;
+  // The payload of event number `ev` served within MEP `event`'s fragment.
+  uint64_t event_payload(uint64_t event, uint64_t ev) const;
+  // The shift (int64 as its bits) divided by p, rounded down.
+  static uint64_t floor_div(uint64_t shift, uint64_t p) {
+    const int64_t k = static_cast<int64_t>(shift);
+    const int64_t pp = static_cast<int64_t>(p);
+    return static_cast<uint64_t>(k / pp - (k % pp < 0 ? 1 : 0));
+  }
   static constexpr uint64_t kCrcBlock = 4096;
   const Config& config_;
   int index_;
   uint64_t meta_bytes_;
+  uint64_t events_;  // fragment.events (p)
+  uint64_t head_;    // header + MEP table bytes
   uint64_t max_payload_;
   uint64_t stride_;
   size_t slots_;

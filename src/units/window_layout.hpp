@@ -1,9 +1,9 @@
 #pragma once
 // WindowLayout: where fragments land in a BU's memory. Per event slot, one
-// window per RU, sized for that RU's largest fragment (header + metadata +
-// payload). It follows from the configuration alone, so every rank computes
-// the same layout: an RU writing into a BU's windows (data_path: write)
-// knows the offset of (slot, RU) without being told.
+// window per RU, sized for that RU's largest fragment (header, MEP table,
+// metadata, p events' largest payloads). It follows from the configuration alone, so every rank
+// computes the same layout: an RU writing into a BU's windows (data_path: write) knows the offset
+// of (slot, RU) without being told.
 #include <cstddef>
 #include <cstdint>
 #include <vector>

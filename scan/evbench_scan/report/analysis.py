@@ -43,6 +43,7 @@ class Row:
         self.network = spread("network_per_node_avg_gbps")
         self.aggregate = spread("aggregate_gbps")
         self.eps = spread("events_per_second")
+        self.meps = spread("meps_per_second")   # empty unless the runs packed events in MEPs
         self.p99 = spread("latency_p99_ms")
         self.faults = [m.faults for m in members if m.faults]
         self.status = first.status

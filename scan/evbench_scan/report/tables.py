@@ -72,6 +72,9 @@ def configurations(rows, vary, fmt, base_rows=None):
     rate = "events/s" if all(r.builder for r in rows) else "events/s (messages/s)" if builders else "messages/s"
     head = list(vary) + ["Gb/s per node", "repeats min–max", "runs", "over nodes min / max",
                          "network only", "aggregate Gb/s", rate]
+    meps = any(r.meps for r in rows)   # fragment.events > 1: the MEP rate beside the event rate
+    if meps:
+        head.append("MEPs/s")
     if builders:
         head.append("p99 ms")
     if base_rows is not None:
@@ -83,6 +86,8 @@ def configurations(rows, vary, fmt, base_rows=None):
             _g(r.per_node), _range(r.per_node), str(r.per_node.n),
             "%s / %s" % (_g(r.node_min), _g(r.node_max)), _g(r.network), _g(r.aggregate),
             "%.0f" % r.eps.median if r.eps else "-"]
+        if meps:
+            line.append("%.0f" % r.meps.median if r.meps else "-")
         if builders:
             line.append(_g(r.p99) if r.builder else "-")
         if base_rows is not None:

@@ -43,6 +43,8 @@ def figures(doc):
         "network_per_node_avg_gbps": (network.get("per_node") or {}).get("avg"),
         "network_aggregate_gbps": network.get("aggregate"),
         "events_per_second": res.get("events_per_second"),
+        # multi-event fragments (fragment.events > 1) only; not an index.csv column
+        "meps_per_second": res.get("meps_per_second"),
         # a micro-benchmark has no event latency (its columns would read 0)
         "latency_p99_ms": (res.get("latency_ms") or {}).get("p99") if builder else None,
     }

@@ -222,17 +222,20 @@ void BuAgent::fragment(uint32_t slot, int ru, size_t bytes, PeerId from) {
   if (e.in_flight > 0) --e.in_flight;
   if (local_ru_ && ru == local_ru_->index() && from == engine_.rank()) {
     const FragmentView f = local_ru_->fragment(e.event);
-    FragmentHeader h;
+    const uint64_t head = local_ru_->head_bytes();  // header, and a MEP's table
+    local_head_.resize((head + 7) / 8);
+    auto& h = *reinterpret_cast<FragmentHeader*>(local_head_.data());
     local_ru_->fill_header(h, f, e.event, bu_.index());
     const uint64_t meta = static_cast<uint64_t>(h.meta_size) * h.meta_segments;
-    bu_.accept_in_place(slot, ru, h, f.meta, sizeof(FragmentHeader) + meta + f.payload_size);
+    const auto* head_bytes = reinterpret_cast<const uint8_t*>(local_head_.data());
+    bu_.accept_in_place(slot, ru, head_bytes, f.meta, head + meta + f.payload_size);
     ++stats_.fragments_in_place;
-    if (const OutOfSync* o = bu_.out_of_sync()) ru_out_of_sync(*o, h, f.meta);
+    if (const OutOfSync* o = bu_.out_of_sync()) ru_out_of_sync(*o, head_bytes, f.meta);
   } else if (!bu_.accept(slot, ru, bytes)) {
     if (const OutOfSync* o = bu_.out_of_sync()) {
       const uint8_t* w = bu_.window(slot, ru);
       if (o->expected_from < 0)
-        ru_out_of_sync(*o, *reinterpret_cast<const FragmentHeader*>(w), w + sizeof(FragmentHeader));
+        ru_out_of_sync(*o, w, w + bu_.head_bytes());
       else
         label_disagreement(*o);
     }

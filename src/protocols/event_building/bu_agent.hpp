@@ -113,19 +113,25 @@ class BuAgent : public Agent {
   // Marks RU `ru` lost for this BU's books and finishes what waited for it.
   void write_off(int ru);
   // The one place an RU found out of sync is handled: RU `o.ru`'s fragment
-  // in slot `o.slot` (header `h`, metadata + payload at `body`) is labelled
-  // `o.labelled` where the slot builds `o.expected`. Counts it, makes it the
+  // in slot `o.slot` (header and MEP table at `head`, metadata + payload at
+  // `body`) is labelled `o.labelled` where the slot builds `o.expected`
+  // (o.in_mep: an event inside the MEP). Counts it, makes it the
   // first problem (naming BU, RU and rank, both events), keeps the fragment
   // in a file (the first per RU) and ends the run with an integrity error
   // (stop_for_out_of_sync). The event is not built.
-  void ru_out_of_sync(const OutOfSync& o, const FragmentHeader& h, const uint8_t* body);
+  void ru_out_of_sync(const OutOfSync& o, const uint8_t* head, const uint8_t* body);
+  // Tells the EVM RU `o.ru`'s fragment in `o.slot` is labelled `o.labelled`
+  // where `o.expected` belongs (a desync command); `second`: the RU whose
+  // label gave `o.expected` (PUSH), kNoRu when this BU knows the culprit.
+  void report_desync(const OutOfSync& o, uint32_t second);
   bool ru_lost(int ru) const { return lost_rus_ > 0 && lost_ru_[ru]; }
   uint64_t cookie(uint32_t slot, int ru) const {
     return Engine::make_cookie(id_, (static_cast<uint64_t>(slot) << 24) | ru);
   }
 
   Engine& engine_;
-  ReadoutUnit* local_ru_ = nullptr;  // local_fragment in_place (null: copy)
+  ReadoutUnit* local_ru_ = nullptr;   // local_fragment in_place (null: copy)
+  std::vector<uint64_t> local_head_;  // in_place: the header and MEP table it checks
   BuilderUnit& bu_;
   FilterUnits& fus_;
   const Registration& windows_;

@@ -125,6 +125,12 @@ void EventBuildingReport::results_fields(JsonWriter& w, const Config& c, const T
   own.p99_ms = s.p99_ms;
   own.max_ms = s.max_ms;
   write_figures(w, s, own);
+  if (s.packing_factor > 1) {  // MEPs (fragment.events): the events above are p x these
+    w.value("packing_factor", s.packing_factor);
+    w.value("meps_built", s.meps_built);
+    w.value("meps_assigned", s.meps_assigned);
+    w.value("meps_per_second", s.meps_per_second);
+  }
   w.begin_object("integrity");
   write_integrity_counters(w, s, event_losses(s));
   // off: header checks only (verify.payload; `evbench sim` shares payloads).

@@ -111,6 +111,12 @@ void EventBuildingReport::print_settings(std::FILE* out, const Config& c,
                human_size(c.fragment.size).c_str(), to_string(c.fragment.distribution),
                human_size(c.ru_buffer).c_str(), s.window_s, s.warmup_s,
                s.control.empty() ? "" : "; knobs as the run ended, phases below");
+  if (c.fragment.events > 1)
+    std::fprintf(out,
+                 "# multi-event fragments: %u events per fragment (fragment.events), %s per event "
+                 "and source, about %s per MEP\n",
+                 c.fragment.events, human_size(c.fragment.size).c_str(),
+                 human_size(c.fragment.size * c.fragment.events).c_str());
 }
 
 void EventBuildingReport::print_body(std::FILE* out, const Config& c, const Summary& summary,
@@ -126,6 +132,11 @@ void EventBuildingReport::print_body(std::FILE* out, const Config& c, const Summ
   std::fprintf(out, "  %12.3f %12.3f %12.3f %14.3f %12.1f %10.3f %10.3f %10.3f\n", s.min_gbps,
                s.avg_gbps, s.max_gbps, s.aggregate_gbps, s.events_per_second, s.p50_ms, s.p99_ms,
                s.max_ms);
+  if (s.packing_factor > 1)
+    std::fprintf(out, "# MEPs/s %.1f (events/s = MEPs/s x %llu); %llu of %llu MEPs built\n",
+                 s.meps_per_second, static_cast<unsigned long long>(s.packing_factor),
+                 static_cast<unsigned long long>(s.meps_built),
+                 static_cast<unsigned long long>(s.meps_assigned));
   print_network_lines(out, s, "fragment");
   std::fprintf(out,
                "# fragment bytes as they arrived (not whole events): per node min %.3f avg %.3f "

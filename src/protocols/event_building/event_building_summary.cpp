@@ -115,7 +115,7 @@ void summarize_event_building(const Config& c, const std::vector<EventBuildingSt
       s.events_built += accepted[bu];
   // Without an EVM the assignment is static: an `events:` run assigns every
   // id below `events`, a timed one what the BUs began.
-  if (!c.with_evm) s.events_assigned = c.events ? c.events : started;
+  if (!c.with_evm) s.events_assigned = c.events ? meps_to_build(c) : started;
   const uint64_t accounted = s.events_built + s.integrity.bad_events +
                              s.integrity.out_of_sync_events + s.incomplete + s.incomplete_lost_peer;
   s.lost = s.events_assigned > accounted ? s.events_assigned - accounted : 0;
@@ -152,6 +152,31 @@ void summarize_event_building(const Config& c, const std::vector<EventBuildingSt
   s.max_ms = latency.max() * 1e-6;
 }
 
+// fragment.events = p > 1: what the protocol counted were MEPs; every event
+// count becomes p x that (each MEP is p events, built or not together), the
+// MEPs' own figures kept beside.
+void count_events_of_meps(const Config& c, EventBuildingSummary& s) {
+  const uint64_t p = c.fragment.events;
+  s.packing_factor = p;
+  s.meps_built = s.events_built;
+  s.meps_assigned = s.events_assigned;
+  s.meps_per_second = s.events_per_second;
+  if (p == 1) return;
+  for (uint64_t* n :
+       {&s.events_built, &s.events_assigned, &s.incomplete, &s.lost, &s.duplicate_events,
+        &s.incomplete_lost_peer, &s.masked_events, &s.integrity.bad_events,
+        &s.integrity.out_of_sync_events, &s.fu_processed, &s.fu_accepted})
+    *n *= p;
+  for (uint64_t& n : s.masked_per_ru) n *= p;
+  for (uint64_t& n : s.sample_events) n *= p;
+  for (FailureRecord& f : s.failures) f.reassigned *= p;
+  for (ControlPhase& ph : s.phases) {
+    ph.events *= p;
+    ph.event_rate *= static_cast<double>(p);
+  }
+  s.events_per_second *= static_cast<double>(p);
+}
+
 }  // namespace
 
 EventLosses event_losses(const EventBuildingSummary& s) {
@@ -179,6 +204,7 @@ std::unique_ptr<Summary> EventBuildingReport::summarize(const Config& c, const T
   begin_summary(*s, t, ranks);
   summarize_event_building(c, own_parts<EventBuildingStats>(ranks), *s);
   finish_summary(*s, ranks);
+  count_events_of_meps(c, *s);
   return s;
 }
 

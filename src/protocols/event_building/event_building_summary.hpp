@@ -68,6 +68,12 @@ struct EventBuildingSummary : Summary {
   // Whose samples: "builders" (each BU's, summed), or "evm" (the EVM's
   // books, when a rank was lost and its own samples with it).
   std::string samples_from = "builders";
+  // fragment.events = p > 1: the protocol assigns and builds MEPs of p
+  // events; the event counts and rate above are then p x the MEPs', and
+  // these keep the MEPs' own (events_built = meps_built x p).
+  uint64_t packing_factor = 1;
+  uint64_t meps_built = 0, meps_assigned = 0;
+  double meps_per_second = 0;
 };
 
 }  // namespace evb

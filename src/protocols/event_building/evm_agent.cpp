@@ -14,7 +14,7 @@ EvmAgent::EvmAgent(Engine& engine, const Topology& topo, EventBuildingStats& sta
     : engine_(engine),
       topo_(topo),
       stats_(stats),
-      evm_(topo.nodes, engine.config().events),
+      evm_(topo.nodes, meps_to_build(engine.config())),  // ids name MEPs (fragment.events)
       live_(live) {
   id_ = engine_.add_agent(this);
   // One credit per BU slot can be outstanding (capped; the driver buffers beyond).

@@ -1,7 +1,9 @@
 // EvmAgent::on_desync: a BU found a fragment out of sync. The EVM stops
 // assigning (the run ends with an integrity error once the events in flight
 // are reported); in PUSH it also says which RU is out of sync, from the
-// event it assigned to the BU's slot. Every field is checked before use.
+// event it assigned to the BU's slot, unless the BU names the RU itself (an
+// event inside a MEP, fragment.events > 1: `count` kNoRu, the two events
+// event numbers). Every field is checked before use.
 #include <cstdio>
 
 #include "core/error.hpp"
@@ -22,7 +24,9 @@ void EvmAgent::on_desync(PeerId from, const Command& cmd) {
   // PULL: the BU knows the slot's event and named the RU; PUSH: it names two.
   const bool pull = bu_knows_slot_event();
   if (pull && cmd.count != kNoRu) refuse("a second RU where the BU knows the event");
-  if (!pull && (cmd.count >= nodes || cmd.count == cmd.ru)) refuse("no second RU");
+  // PUSH: a BU names the RU itself only for an event inside a MEP.
+  const bool named = pull || (cmd.count == kNoRu && engine_.config().fragment.events > 1);
+  if (!named && (cmd.count >= nodes || cmd.count == cmd.ru)) refuse("no second RU");
   if (cmd.event_id == cmd.value) refuse("the two events are the same");
   if (exclude_ && evm_.excluded(static_cast<int>(cmd.bu))) {
     ++stats_.late_discarded;  // from a BU taken out of the run
@@ -30,11 +34,11 @@ void EvmAgent::on_desync(PeerId from, const Command& cmd) {
   }
   // PUSH: the BU holds the slot until the answer, so it still holds its event.
   const size_t k = static_cast<size_t>(cmd.bu) * credits + cmd.slot;
-  if (!pull && !held_[k]) refuse("the slot holds no event");
-  // The RU out of sync: the one named (PULL), or the one whose label is not
-  // the event assigned to the slot (PUSH).
-  const uint64_t assigned = pull ? 0 : slot_event_[k];
-  const uint32_t culprit = pull || cmd.event_id != assigned ? cmd.ru : cmd.count;
+  if (!named && !held_[k]) refuse("the slot holds no event");
+  // The RU out of sync: the one named (PULL, a MEP's event), or the one
+  // whose label is not the event assigned to the slot (PUSH).
+  const uint64_t assigned = named ? 0 : slot_event_[k];
+  const uint32_t culprit = named || cmd.event_id != assigned ? cmd.ru : cmd.count;
   if (mask_) {
     // on_ru_loss mask: the RU is masked as if lost, every BU told; the run
     // goes on (the out-of-sync fragments stay counted: an integrity error).
@@ -51,7 +55,7 @@ void EvmAgent::on_desync(PeerId from, const Command& cmd) {
                    cmd.bu);
     evm_.stop_assigning();
   }
-  if (!pull) {
+  if (!named) {
     Command answer{
         .type = CommandType::desync, .event_id = assigned, .slot = cmd.slot, .bu = cmd.bu};
     if (cmd.event_id != assigned) {

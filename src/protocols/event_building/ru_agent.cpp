@@ -19,7 +19,8 @@ RuAgent::RuAgent(Engine& engine, ReadoutUnit& ru, const Registration& ring, cons
       stats_(stats),
       windows_(windows),
       layout_(engine.config()),
-      headers_(engine.driver(), sizeof(FragmentHeader)) {
+      // A MEP's head carries its table (up to 256 KiB): fewer spare heads per chunk.
+      headers_(engine.driver(), ru.head_bytes(), ru.head_bytes() > 4096 ? 16 : 256) {
   const Config& c = engine.config();
   const size_t need = 1 + c.fragment.meta_segments + c.fragment.data_segments;
   const size_t most = engine.driver().capabilities().max_segments;
@@ -30,7 +31,7 @@ RuAgent::RuAgent(Engine& engine, ReadoutUnit& ru, const Registration& ring, cons
                       std::to_string(need) + " segments, but driver " + engine.driver().name() +
                       " sends at most " + std::to_string(most) + " per operation");
   segments_.resize(need);
-  headers_.reserve(64);
+  headers_.reserve(ru.head_bytes() > 4096 ? 16 : 64);
   id_ = engine_.add_agent(this);
   // At most one request per BU slot can be outstanding here. Beyond 256 the
   // driver buffers the rest; fewer posted receives keep completion polling cheap.
@@ -95,13 +96,14 @@ void RuAgent::send_fragment(uint64_t event, int bu, uint32_t slot) {
   }
   ru_.fill_header(*header, f, event, bu);
   const uint64_t meta = static_cast<uint64_t>(c.fragment.meta_segments) * c.fragment.meta_size;
-  const uint64_t total = sizeof(FragmentHeader) + meta + f.payload_size;
+  const uint64_t head = ru_.head_bytes();  // header, and a MEP's table
+  const uint64_t total = head + meta + f.payload_size;
   size_t n = 0;
   if (h == kInlineHeader && c.fragment.data_segments <= 1 && c.fragment.meta_segments <= 1) {
     // Header, metadata and payload are contiguous: one segment.
     segments_[n++] = {f.header, total, &ring_};
   } else {
-    segments_[n++] = {header, sizeof(FragmentHeader), header_reg};
+    segments_[n++] = {header, head, header_reg};
     for (uint32_t m = 0; m < c.fragment.meta_segments; ++m)
       segments_[n++] = {f.meta + m * c.fragment.meta_size, c.fragment.meta_size, &ring_};
     // data_segments parts of (nearly) equal size; the first ones one byte longer.
@@ -251,7 +253,7 @@ void RuAgent::on_completion(const Completion& c) {
     return;
   }
   ++stats_.fragments_sent;
-  stats_.bytes_sent += sizeof(FragmentHeader) +
+  stats_.bytes_sent += ru_.head_bytes() +
                        static_cast<uint64_t>(header->meta_size) * header->meta_segments +
                        header->payload_size;
   --slot_sends_[slot];

@@ -94,6 +94,15 @@ std::vector<KeyRule> common_rules() {
                                "got " +
                                std::to_string(c.nodes)};
        }},
+      {"micro-benchmarks send one message per transfer: `fragment.events` is 1",
+       [](const Config& c, const PluginKeys&) -> std::optional<KeyProblem> {
+         if (c.fragment.events == 1) return std::nullopt;
+         return KeyProblem{{"fragment.events", "protocol"},
+                           "protocol " + c.protocol +
+                               " sends plain messages, not multi-event fragments: "
+                               "fragment.events must be 1, got " +
+                               std::to_string(c.fragment.events)};
+       }},
       {"`senders` is at most `nodes`",
        [](const Config& c, const PluginKeys&) -> std::optional<KeyProblem> {
          if (c.senders <= c.nodes) return std::nullopt;

@@ -18,14 +18,7 @@ void PullBuAgent::stop_for_out_of_sync(const OutOfSync& o) {
   // The EVM stops assigning; the events in flight finish (not built).
   if (desync_reported_) return;
   desync_reported_ = true;
-  engine_.send_command(topo_.evm_rank, Channel::to_evm,
-                       Command{.type = CommandType::desync,
-                               .event_id = o.labelled,
-                               .slot = o.slot,
-                               .bu = static_cast<uint32_t>(bu_.index()),
-                               .ru = static_cast<uint32_t>(o.ru),
-                               .count = kNoRu,
-                               .value = o.expected});
+  report_desync(o, kNoRu);
 }
 
 void PullBuAgent::on_command(PeerId from, const Command& cmd) {

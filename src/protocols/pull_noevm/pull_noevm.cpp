@@ -2,6 +2,7 @@
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "core/ring_geometry.hpp"
 
 namespace evb::pull_noevm {
 
@@ -12,7 +13,7 @@ void NoEvmBuAgent::next_event(uint32_t slot, int64_t now) {
     started_ = true;
   }
   if (stopped_) return;
-  if (c.events && next_event_ >= c.events) {
+  if (c.events && next_event_ >= meps_to_build(c)) {  // ids name MEPs (fragment.events)
     stopped_ = true;
     return;
   }

@@ -55,14 +55,13 @@ void PushBuAgent::on_command(PeerId from, const Command& cmd) {
 void PushBuAgent::label_disagreement(const OutOfSync& o) {
   if (asked_evm_[o.slot]) return;  // one question per slot
   asked_evm_[o.slot] = 1;
-  engine_.send_command(topo_.evm_rank, Channel::to_evm,
-                       Command{.type = CommandType::desync,
-                               .event_id = o.labelled,
-                               .slot = o.slot,
-                               .bu = static_cast<uint32_t>(bu_.index()),
-                               .ru = static_cast<uint32_t>(o.ru),
-                               .count = static_cast<uint32_t>(o.expected_from),
-                               .value = o.expected});
+  report_desync(o, static_cast<uint32_t>(o.expected_from));
+}
+
+void PushBuAgent::stop_for_out_of_sync(const OutOfSync& o) {
+  if (!o.in_mep || mep_reported_) return;
+  mep_reported_ = true;
+  report_desync(o, kNoRu);  // the BU knows the RU: no answer to wait for
 }
 
 bool PushBuAgent::hold_finished(uint32_t slot) {
@@ -88,8 +87,8 @@ void PushBuAgent::desync_answer(PeerId from, const Command& cmd) {
   // checked against that.
   e->event = cmd.event_id;
   e->label_ru = -1;
-  ru_out_of_sync(OutOfSync{cmd.slot, ru, cmd.event_id, cmd.value, -1}, *h,
-                 bu_.window(cmd.slot, ru) + sizeof(FragmentHeader));
+  ru_out_of_sync(OutOfSync{cmd.slot, ru, cmd.event_id, cmd.value, -1}, bu_.window(cmd.slot, ru),
+                 bu_.window(cmd.slot, ru) + bu_.head_bytes());
   if (held_[cmd.slot]) {
     held_[cmd.slot] = 0;
     release_held(cmd.slot, now_ns());

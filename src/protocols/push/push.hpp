@@ -28,12 +28,15 @@ class PushBuAgent final : public BuAgent {
   bool requested(const EventSlot&, int) const override { return true; }
   void offer(uint32_t slot, uint64_t event, uint64_t bytes, bool finished);
   void label_disagreement(const OutOfSync& o) override;
-  void stop_for_out_of_sync(const OutOfSync&) override {}  // the EVM stopped assigning
+  // A label disagreement: the EVM stopped assigning already; an event inside
+  // a MEP (the BU knows the RU): the EVM is told.
+  void stop_for_out_of_sync(const OutOfSync& o) override;
   bool hold_finished(uint32_t slot) override;
   // The EVM's answer to a label disagreement: which RU is out of sync.
   void desync_answer(PeerId from, const Command& cmd);
   std::vector<uint8_t> asked_evm_;  // per slot: a disagreement awaits the EVM's answer
   std::vector<uint8_t> held_;       // per slot: finished, held until that answer
+  bool mep_reported_ = false;       // an event inside a MEP out of sync: the EVM told
 };
 
 // The EVM of PUSH: an event id goes to every RU, naming the BU slot.

@@ -219,5 +219,47 @@ TEST(OwnStatsWire, BookSplitsNetworkBytes) {
   EXPECT_EQ(r.network_bytes_in_window, 75u);
 }
 
+// Multi-event fragments (fragment.events = p): the ranks count MEPs; the
+// summary's event figures are p x theirs, the MEPs' own kept beside, and the
+// accounting still adds up. 10 MEPs of p events assigned.
+Config noevm_meps(uint32_t p) {
+  Config c = noevm(10 * p);
+  c.fragment.events = p;
+  return c;
+}
+
+TEST(MepSummary, EventsArePTimesMeps) {
+  const Config c = noevm_meps(4);
+  const auto s = summarize<EventBuildingSummary>(c, make_topology(c), bus(5, 5));
+  EXPECT_EQ(s.packing_factor, 4u);
+  EXPECT_EQ(s.meps_assigned, 10u);
+  EXPECT_EQ(s.meps_built, 10u);
+  EXPECT_EQ(s.events_assigned, 40u);
+  EXPECT_EQ(s.events_built, 40u);
+  EXPECT_GT(s.meps_per_second, 0);
+  EXPECT_DOUBLE_EQ(s.events_per_second, 4 * s.meps_per_second);
+  EXPECT_TRUE(integrity_ok(s));
+}
+
+// A MEP nobody built loses its p events, not one.
+TEST(MepSummary, AMepNeverBuiltLosesItsEvents) {
+  const Config c = noevm_meps(4);
+  const auto s = summarize<EventBuildingSummary>(c, make_topology(c), bus(5, 4));
+  EXPECT_EQ(s.meps_built, 9u);
+  EXPECT_EQ(s.events_built, 36u);
+  EXPECT_EQ(s.lost, 4u);
+  EXPECT_FALSE(integrity_ok(s));
+}
+
+// p = 1: the MEP figures equal the event figures.
+TEST(MepSummary, OneEventPerFragmentChangesNothing) {
+  const Config c = noevm_meps(1);
+  const auto s = summarize<EventBuildingSummary>(c, make_topology(c), bus(5, 5));
+  EXPECT_EQ(s.packing_factor, 1u);
+  EXPECT_EQ(s.events_built, 10u);
+  EXPECT_EQ(s.meps_built, 10u);
+  EXPECT_DOUBLE_EQ(s.events_per_second, s.meps_per_second);
+}
+
 }  // namespace
 }  // namespace evb

@@ -211,8 +211,9 @@ TEST(BuilderUnit, ChecksEveryHeaderField) {
   const Case cases[] = {
       {"bad magic", [](FragmentHeader& h) { h.magic ^= 1; }},
       {"header version 1, expected 2", [](FragmentHeader& h) { h.version = 1; }},
-      {"reserved header bytes set", [](FragmentHeader& h) { h.reserved0 = 1; }},
-      {"reserved header bytes set", [](FragmentHeader& h) { h.reserved1 = uint64_t{1} << 63; }},
+      {"reserved header bytes set", [](FragmentHeader& h) { h.events = 1; }},
+      {"reserved header bytes set", [](FragmentHeader& h) { h.table_crc = 1; }},
+      {"reserved header bytes set", [](FragmentHeader& h) { h.reserved = uint32_t{1} << 31; }},
       {"header names RU 1", [](FragmentHeader& h) { h.ru = 1; }},
       {"header names BU 0", [](FragmentHeader& h) { h.bu = 0; }},
       {"does not match the header", [](FragmentHeader& h) { h.payload_size -= 1; }},
