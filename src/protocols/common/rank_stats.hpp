@@ -115,6 +115,16 @@ struct RankStats {
   std::vector<uint64_t> step_messages;       // data messages received in the window, per step
   std::vector<uint64_t> step_network_bytes;  // of step_bytes, those from other nodes' RUs
   std::vector<double> step_window_s;
+  // commands: what this rank's roles sent and received, per role (EVM, BU,
+  // RU) messages sent, commands sent, messages received, commands received
+  // (CommandCounts::flat; a batch is one message and its entries commands).
+  std::vector<uint64_t> commands;
+  // EVM cost: thread CPU time in the EVM's handlers with the clock's own
+  // share taken out (CpuMeter::net_ns), the stretches timed, and that share
+  // per stretch.
+  uint64_t evm_cpu_ns = 0;
+  uint64_t evm_cpu_stretches = 0;
+  double evm_clock_overhead_ns = 0;
   // The process's peak resident set size (getrusage ru_maxrss), bytes.
   uint64_t peak_rss_bytes = 0;
   // Bytes of transparent huge pages backing the process while its buffers

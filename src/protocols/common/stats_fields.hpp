@@ -162,6 +162,12 @@ struct FieldTable<RankStats> {
       Field<&S::step_messages>{"step_messages"},
       Field<&S::step_network_bytes>{"step_network_bytes"},
       Field<&S::step_window_s>{"step_window_s"},
+      // commands
+      Field<&S::commands>{"commands"},
+      // EVM cost
+      Field<&S::evm_cpu_ns>{"evm_cpu_ns"},
+      Field<&S::evm_cpu_stretches>{"evm_cpu_stretches"},
+      Field<&S::evm_clock_overhead_ns>{"evm_clock_overhead_ns"},
       Field<&S::peak_rss_bytes>{"peak_rss_bytes"},
       Field<&S::anon_huge_bytes>{"anon_huge_bytes"},
       Field<&S::anon_rss_bytes>{"anon_rss_bytes"},

@@ -39,6 +39,12 @@ void EventBuildingRun::finish(RankStats& stats) {
     stats.fu_processed = units_.fus->processed();
     stats.fu_accepted = units_.fus->accepted();
   }
+  stats.commands = engine_->counts().flat();
+  if (const CpuMeter* m = engine_->meter()) {  // the EVM's rank
+    stats.evm_cpu_ns = m->net_ns();
+    stats.evm_cpu_stretches = m->stretches();
+    stats.evm_clock_overhead_ns = m->overhead_ns();
+  }
   if (units_.ru || units_.bu) {  // buffers still held
     stats.anon_huge_bytes = anon_huge_bytes();
     stats.anon_rss_bytes = anon_rss_bytes();

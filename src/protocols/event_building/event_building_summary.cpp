@@ -149,6 +149,7 @@ void summarize_event_building(const Config& c, const std::vector<RankStats>& ran
   s.p50_ms = latency.quantile(0.5) * 1e-6;
   s.p99_ms = latency.quantile(0.99) * 1e-6;
   s.max_ms = latency.max() * 1e-6;
+  s.cost = sum_cost(ranks, s.events_built);
 }
 
 }  // namespace

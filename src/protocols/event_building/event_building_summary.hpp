@@ -11,6 +11,7 @@
 #include "protocols/api/run_summary.hpp"
 #include "protocols/common/control_phases.hpp"
 #include "protocols/common/failure_record.hpp"
+#include "protocols/event_building/run_cost.hpp"
 
 namespace evb {
 
@@ -68,6 +69,7 @@ struct EventBuildingSummary : Summary {
   // Whose samples: "builders" (each BU's, summed), or "evm" (the EVM's
   // books, when a rank was lost and its own samples with it).
   std::string samples_from = "builders";
+  RunCost cost;  // commands and EVM CPU time per event built (results.cost)
 };
 
 }  // namespace evb
