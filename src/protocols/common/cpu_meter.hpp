@@ -22,6 +22,12 @@ class CpuMeter {
     ++stretches_;
   }
 
+  // The whole loop of the thread (handlers, driver, polling), begun and
+  // ended once (Engine::run).
+  void begin_loop() { loop_ns_ = -thread_cpu_ns(); }
+  void end_loop() { loop_ns_ += thread_cpu_ns(); }
+  uint64_t loop_ns() const { return loop_ns_ > 0 ? static_cast<uint64_t>(loop_ns_) : 0; }
+
   uint64_t raw_ns() const { return raw_ns_; }
   uint64_t stretches() const { return stretches_; }
   // What an empty stretch measures (the clock's own share).
@@ -31,6 +37,7 @@ class CpuMeter {
 
  private:
   int64_t started_ns_ = 0;
+  int64_t loop_ns_ = 0;
   uint64_t raw_ns_ = 0;
   uint64_t stretches_ = 0;
   double overhead_ns_ = 0;

@@ -335,6 +335,7 @@ void Engine::run() {
   last_progress_ns_ = t0_ns_;
   for (size_t i = 1; i < agents_.size(); ++i) agents_[i]->start(t0_ns_);
   set_processing_time(config_.fu.processing_time_s);
+  if (meter_) meter_->begin_loop();
   Completion batch[64];
   while (!all_done()) {
     bool progress = false;
@@ -382,6 +383,7 @@ void Engine::run() {
       idle(now);
     }
   }
+  if (meter_) meter_->end_loop();
 }
 
 }  // namespace evb

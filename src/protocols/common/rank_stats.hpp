@@ -121,10 +121,11 @@ struct RankStats {
   std::vector<uint64_t> commands;
   // EVM cost: thread CPU time in the EVM's handlers with the clock's own
   // share taken out (CpuMeter::net_ns), the stretches timed, and that share
-  // per stretch.
+  // per stretch; and the thread CPU time of the EVM rank's whole loop.
   uint64_t evm_cpu_ns = 0;
   uint64_t evm_cpu_stretches = 0;
   double evm_clock_overhead_ns = 0;
+  uint64_t evm_loop_cpu_ns = 0;
   // The process's peak resident set size (getrusage ru_maxrss), bytes.
   uint64_t peak_rss_bytes = 0;
   // Bytes of transparent huge pages backing the process while its buffers

@@ -168,6 +168,7 @@ struct FieldTable<RankStats> {
       Field<&S::evm_cpu_ns>{"evm_cpu_ns"},
       Field<&S::evm_cpu_stretches>{"evm_cpu_stretches"},
       Field<&S::evm_clock_overhead_ns>{"evm_clock_overhead_ns"},
+      Field<&S::evm_loop_cpu_ns>{"evm_loop_cpu_ns"},
       Field<&S::peak_rss_bytes>{"peak_rss_bytes"},
       Field<&S::anon_huge_bytes>{"anon_huge_bytes"},
       Field<&S::anon_rss_bytes>{"anon_rss_bytes"},

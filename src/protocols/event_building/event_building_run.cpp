@@ -44,6 +44,7 @@ void EventBuildingRun::finish(RankStats& stats) {
     stats.evm_cpu_ns = m->net_ns();
     stats.evm_cpu_stretches = m->stretches();
     stats.evm_clock_overhead_ns = m->overhead_ns();
+    stats.evm_loop_cpu_ns = m->loop_ns();
   }
   if (units_.ru || units_.bu) {  // buffers still held
     stats.anon_huge_bytes = anon_huge_bytes();

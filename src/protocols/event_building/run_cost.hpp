@@ -22,6 +22,7 @@ struct RunCost {
   uint64_t evm_cpu_ns = 0;
   uint64_t evm_cpu_stretches = 0;
   double evm_clock_overhead_ns = 0;
+  uint64_t evm_loop_cpu_ns = 0;  // the EVM rank's whole loop: handlers, driver, polling
 
   // Per event (0 when no event was built).
   double per_event(uint64_t n) const { return events ? static_cast<double>(n) / events : 0.0; }
