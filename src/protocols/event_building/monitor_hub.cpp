@@ -230,6 +230,10 @@ void MonitorHub::publish(int64_t now, bool finished) {
   s.events_assigned = evm_.next_event();
   s.events_built = evm_.events_built();
   s.bytes_built = evm_.bytes_built();
+  if (const CpuMeter* m = engine_.meter()) s.evm_cpu_ns = m->net_ns();
+  const CommandTally& cost = engine_.counts().of(CostRole::evm);
+  s.evm_commands = cost.commands_sent + cost.commands_received;
+  s.evm_messages = cost.messages_sent + cost.messages_received;
   for (int b = 0; b < topo_.nodes; ++b) {
     MonitorBu& bu = s.bus[static_cast<size_t>(b)];
     bu.events_in_flight = static_cast<uint32_t>(evm_.held_slots(b));
