@@ -13,6 +13,7 @@
 #include "apps/evbench/cli.hpp"
 #include "apps/evbench/default_config.hpp"
 #include "bootstrap/rendezvous_protocol.hpp"
+#include "core/command_batch.hpp"
 #include "core/config_loader.hpp"
 #include "core/crc32c.hpp"
 #include "core/messages.hpp"
@@ -73,6 +74,27 @@ void command_seeds(const fs::path& dir) {
             record(3, 1, cmd(T::credit, 1, 0, 1, 1)) + record(3, 0, cmd(T::credit, 0, 0, 0, 1)));
   // One command alone, in a larger command_size slot: padding behind it.
   write(dir, "padded", raw(cmd(T::credit, 0, 0, 0, 0)) + std::string(64, '\0'));
+}
+
+// Messages of fuzz_command_batch: batch.events (less one) in a byte, then a
+// batch as the Engine sends it, padded to command_size or not.
+void command_batch_seeds(const fs::path& dir) {
+  auto batch = [](uint8_t max_events, CommandType type, int n, size_t pad) {
+    std::vector<Command> cmds;
+    for (int i = 0; i < n; ++i)
+      cmds.push_back(Command{.type = type,
+                             .event_id = static_cast<uint64_t>(i),
+                             .slot = static_cast<uint32_t>(i),
+                             .bu = 1,
+                             .value = 1});
+    std::string bytes(batch_message_size(n), '\0');
+    encode_batch(cmds, bytes.data());
+    return std::string(1, static_cast<char>(max_events - 1)) + bytes + std::string(pad, '\0');
+  };
+  write(dir, "credits16", batch(16, CommandType::credit, 16, 0));
+  write(dir, "assign3_padded", batch(16, CommandType::assign, 3, 64 * 13));
+  write(dir, "requests7", batch(7, CommandType::pull_request, 7, 0));
+  write(dir, "push_assign2", batch(64, CommandType::push_assign, 2, 0));
 }
 
 // A fragment as fuzz_fragment_header's configuration expects it (2 x 8 B of
@@ -181,6 +203,7 @@ int main(int argc, char** argv) {
   }
   const fs::path out = argv[1];
   command_seeds(out / "command");
+  command_batch_seeds(out / "command_batch");
   fragment_seeds(out / "fragment_header");
   tcp_seeds(out / "tcp_framing");
   rendezvous_seeds(out / "rendezvous");

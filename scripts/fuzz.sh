@@ -13,7 +13,7 @@
 # FUZZ_TARGETS="config rendezvous" limits the run to some targets.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets=(${FUZZ_TARGETS:-config command fragment_header tcp_framing rendezvous control})
+targets=(${FUZZ_TARGETS:-config command command_batch fragment_header tcp_framing rendezvous control})
 limit=(-max_total_time="${1:-20}")
 mode=run
 case "${1:-}" in

@@ -89,7 +89,8 @@ const std::vector<CoreKey>& core_key_table() {
 
       // ---- protocol
       {spec("protocol", K::choice, "pull", "", -kInf, kInf,
-            "event builder (pull, push, pull-noevm) or micro-benchmark pattern"),
+            "event builder (pull, push, pull-noevm), micro-benchmark pattern, or evm-rate (the EVM "
+            "alone)"),
        [](Config& c, const Value& v) { c.protocol = v.text; },
        [](const Config& c) { return text(c.protocol); }},
       {choice("scheduling", Scheduling::barrel,

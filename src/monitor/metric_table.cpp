@@ -119,6 +119,17 @@ void run_families(std::vector<MetricDescriptor>& t) {
   t.push_back(scalar("evbench_built_bytes_total", counter, "bytes",
                      "Payload bytes of the events built since the start of the data phase (t0).",
                      {}, [](const MetricInput& in) -> Figure { return in.latest.eb.bytes_built; }));
+  // EVM cost: divided by evbench_events_built_total's rate, per event.
+  t.push_back(
+      scalar("evbench_evm_cpu_seconds_total", counter, "seconds",
+             "Thread CPU time the EVM spent in its handlers (results.cost).", {},
+             [](const MetricInput& in) -> Figure { return in.latest.eb.evm_cpu_ns * 1e-9; }));
+  t.push_back(scalar("evbench_evm_commands_total", counter, "commands",
+                     "Commands the EVM sent and received (a batch of k counts k).", {},
+                     [](const MetricInput& in) -> Figure { return in.latest.eb.evm_commands; }));
+  t.push_back(scalar("evbench_evm_messages_total", counter, "messages",
+                     "Messages the EVM sent and received (a batch counts 1).", {},
+                     [](const MetricInput& in) -> Figure { return in.latest.eb.evm_messages; }));
   t.push_back(run("evbench_events_in_flight", gauge, "events", "Events assigned and not yet built.",
                   "totals.events_in_flight"));
   // Bytes/s here, Gb/s in /api/state: the same rate, read apart.

@@ -88,7 +88,12 @@ struct EventBuilderView {
   // The EVM's view (counters since t0).
   uint64_t events_assigned = 0;
   uint64_t events_built = 0;
-  uint64_t bytes_built = 0;    // payload bytes of the built events
+  uint64_t bytes_built = 0;  // payload bytes of the built events
+  // EVM cost (results.cost): its thread CPU time in its handlers and the
+  // commands and messages it sent and received (counters since t0).
+  uint64_t evm_cpu_ns = 0;
+  uint64_t evm_commands = 0;
+  uint64_t evm_messages = 0;
   std::vector<MonitorBu> bus;  // by BU index (nodes entries)
   std::vector<MonitorRu> rus;  // by RU index (nodes entries)
   // Counter: payload bytes RU r sent to BU b at [r * nodes + b]; over

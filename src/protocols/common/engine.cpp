@@ -111,12 +111,14 @@ void Engine::send_command(PeerId peer, Channel channel, const Command& cmd) {
 
 void Engine::post_command(PeerId peer, Channel channel, const void* bytes, size_t size) {
   if (peer == rank_) {
+    counts_.sent(channel, bytes, size, false);
     Command cmd;
     std::memcpy(&cmd, bytes, sizeof cmd);
     local_commands_.push_back({channel, cmd});
     return;
   }
   if (lost(peer)) return;  // on_failure exclude: it is gone
+  counts_.sent(channel, bytes, size, true);
   const size_t idx = send_slots_.acquire();
   std::memset(send_slots_.at(idx), 0, config_.command_size);
   std::memcpy(send_slots_.at(idx), bytes, size);
@@ -240,17 +242,15 @@ void Engine::on_engine_completion(const Completion& c) {
     if (!decode_command(recv_slots_.at(idx), c.bytes, &cmd))
       throw PeerError(c.peer, "rank " + std::to_string(rank_) + ": malformed command from " +
                                   peer_name(c.peer));
-    Agent* a = agents_.at(listeners_[static_cast<int>(channel)]);
     // A batch's list is read out before its buffer takes the next message.
     if (cmd.type == CommandType::batch) take_batch(c.peer, cmd, recv_slots_.at(idx), c.bytes);
     driver_.post_recv(kAnyPeer, command_tag(channel), recv_slots_.at(idx), config_.command_size,
                       recv_slots_.reg(idx), c.cookie);
     if (channel == Channel::monitor) ++quiet_seen_;
-    if (cmd.type != CommandType::batch) {
-      a->on_command(c.peer, cmd);
-      return;
-    }
-    for (const Command& one : batch_in_) a->on_command(c.peer, one);
+    if (cmd.type != CommandType::batch)
+      hand_over(channel, c.peer, std::span<const Command>(&cmd, 1), true);
+    else
+      hand_over(channel, c.peer, batch_in_, true);
   } else {
     if (v & kQuietFlag) ++quiet_seen_;
     send_slots_.release(v & ~kQuietFlag);
@@ -335,6 +335,7 @@ void Engine::run() {
   last_progress_ns_ = t0_ns_;
   for (size_t i = 1; i < agents_.size(); ++i) agents_[i]->start(t0_ns_);
   set_processing_time(config_.fu.processing_time_s);
+  if (meter_) meter_->begin_loop();
   Completion batch[64];
   while (!all_done()) {
     bool progress = false;
@@ -353,7 +354,7 @@ void Engine::run() {
     while (!local_commands_.empty()) {
       const auto [channel, cmd] = local_commands_.front();
       local_commands_.pop_front();
-      agents_.at(listeners_[static_cast<int>(channel)])->on_command(rank_, cmd);
+      hand_over(channel, rank_, std::span<const Command>(&cmd, 1), false);
       progress |= channel != Channel::monitor;
     }
     int64_t now = now_ns();
@@ -368,7 +369,7 @@ void Engine::run() {
       run_delayed(now);
       progress |= delayed_.size() != before;
     }
-    for (size_t i = 1; i < agents_.size(); ++i) agents_[i]->on_tick(now);
+    tick_agents(now);
     if (!batcher_.empty()) flush_due(now);
     if (progress || paused_) {
       last_progress_ns_ = now;
@@ -382,6 +383,7 @@ void Engine::run() {
       idle(now);
     }
   }
+  if (meter_) meter_->end_loop();
 }
 
 }  // namespace evb

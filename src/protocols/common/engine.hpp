@@ -23,11 +23,15 @@
 //  - command batches (batch.events > 1): credits, assignments and requests
 //    held back per peer and channel and sent several to a message
 //    (CommandBatcher, engine_batch.cpp); a received batch is handed to its
-//    agent command by command.
+//    agent command by command;
+//  - cost books (engine_costs.cpp): the commands sent and received per role
+//    (CommandCounts) and the thread CPU time of one timed agent's handlers
+//    (CpuMeter: the EVM's).
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -38,6 +42,8 @@
 #include "core/ring_queue.hpp"
 #include "drivers/api/driver.hpp"
 #include "protocols/common/command_batcher.hpp"
+#include "protocols/common/command_counts.hpp"
+#include "protocols/common/cpu_meter.hpp"
 #include "protocols/common/fault_injector.hpp"
 #include "protocols/common/registered_pool.hpp"
 
@@ -109,6 +115,12 @@ class Engine {
   // loop like loopback completions, never from inside the caller.
   void complete_locally(const Completion& c) { local_completions_.push_back(c); }
 
+  // Times `agent`'s handlers: each received message it is handed (all its
+  // commands) and its tick in a turn that handed it one (engine_costs.cpp).
+  void time_agent(uint8_t agent);
+  const CpuMeter* meter() const { return meter_ ? &*meter_ : nullptr; }
+  const CommandCounts& counts() const { return counts_; }
+
   Driver& driver() { return driver_; }
   // The faults this rank plays (kept by the caller; null: none).
   void set_faults(FaultInjector* faults) { faults_ = faults; }
@@ -159,6 +171,10 @@ class Engine {
   // The list of a received batch (header `head`, the message at `bytes`),
   // checked, then handed to `agent` command by command.
   void take_batch(PeerId from, const Command& head, const std::byte* bytes, size_t size);
+  // Hands the commands of one message (`message`) or of a loopback from
+  // `from` on `channel` to their agent, counted, and timed for the timed agent.
+  void hand_over(Channel channel, PeerId from, std::span<const Command> cmds, bool message);
+  void tick_agents(int64_t now);
   void deliver_local(Tag tag, std::span<const Segment> segments, uint64_t cookie,
                      const LocalRecv& r);
   [[noreturn]] void fail(const Completion& c);
@@ -203,6 +219,10 @@ class Engine {
   std::vector<Command> batch_in_;              // a received batch's list
   std::vector<Command> batch_out_;             // a list being sent
   std::vector<CommandBatcher::Key> flushing_;  // lists being flushed
+  CommandCounts counts_;
+  std::optional<CpuMeter> meter_;
+  uint8_t timed_ = 0xFF;    // the timed agent (0xFF: none)
+  bool timed_due_ = false;  // it was handed a message this turn
   int64_t t0_ns_ = 0;
   int64_t last_progress_ns_ = 0;
   double timeout_s_ = 0;       // peer_timeout + fu.processing_time (0: none)

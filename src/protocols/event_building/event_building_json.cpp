@@ -163,6 +163,7 @@ void EventBuildingReport::results_fields(JsonWriter& w, const Config& c, const T
   write_bounds(w, event_bounds(s));
   w.value("samples_from", s.samples_from);
   write_samples(w, c, s.sample_bytes, s.sample_events);
+  write_cost_json(w, s.cost);
 }
 
 }  // namespace evb

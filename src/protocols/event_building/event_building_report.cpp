@@ -159,6 +159,7 @@ void EventBuildingReport::print_body(std::FILE* out, const Config& c, const Summ
   std::fprintf(out, "# filter units: %llu events processed, %llu accepted\n",
                static_cast<unsigned long long>(s.fu_processed),
                static_cast<unsigned long long>(s.fu_accepted));
+  std::fputs(cost_line(s.cost).c_str(), out);
   print_corrupt_fault(out, c, s);
   print_failures(out, c, s);
   print_control(out, s);

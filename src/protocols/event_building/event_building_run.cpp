@@ -40,6 +40,13 @@ void EventBuildingRun::finish(RankStats& stats) {
     own_.fu_processed = units_.fus->processed();
     own_.fu_accepted = units_.fus->accepted();
   }
+  own_.commands = engine_->counts().flat();
+  if (const CpuMeter* m = engine_->meter()) {  // the EVM's rank
+    own_.evm_cpu_ns = m->net_ns();
+    own_.evm_cpu_stretches = m->stretches();
+    own_.evm_clock_overhead_ns = m->overhead_ns();
+    own_.evm_loop_cpu_ns = m->loop_ns();
+  }
   if (units_.ru || units_.bu) {  // buffers still held
     stats.anon_huge_bytes = anon_huge_bytes();
     stats.anon_rss_bytes = anon_rss_bytes();

@@ -95,6 +95,17 @@ struct EventBuildingStats {
   uint64_t masked_events = 0;
   std::vector<uint64_t> masked_per_ru;
   uint64_t evm_masked_events = 0;
+  // What this rank's roles sent and received, per role (EVM, BU, RU):
+  // messages sent, commands sent, messages received, commands received
+  // (CommandCounts::flat; a batch is one message and its entries commands).
+  std::vector<uint64_t> commands;
+  // EVM cost: thread CPU time in the EVM's handlers with the clock's own
+  // share taken out (CpuMeter::net_ns), the stretches timed, and that share
+  // per stretch; and the thread CPU time of the EVM rank's whole loop.
+  uint64_t evm_cpu_ns = 0;
+  uint64_t evm_cpu_stretches = 0;
+  double evm_clock_overhead_ns = 0;
+  uint64_t evm_loop_cpu_ns = 0;
 
   // Books a completed event's bytes (`network_bytes` of them from other
   // nodes) into the window and the samples; true when it counted in the window.

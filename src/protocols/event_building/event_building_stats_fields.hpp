@@ -96,6 +96,11 @@ struct FieldTable<EventBuildingStats> {
       Field<&S::masked_events>{"masked_events"},
       Field<&S::masked_per_ru>{"masked_per_ru"},
       Field<&S::evm_masked_events>{"evm_masked_events"},
+      Field<&S::commands>{"commands"},
+      Field<&S::evm_cpu_ns>{"evm_cpu_ns"},
+      Field<&S::evm_cpu_stretches>{"evm_cpu_stretches"},
+      Field<&S::evm_clock_overhead_ns>{"evm_clock_overhead_ns"},
+      Field<&S::evm_loop_cpu_ns>{"evm_loop_cpu_ns"},
   };
 };
 

@@ -150,6 +150,7 @@ void summarize_event_building(const Config& c, const std::vector<EventBuildingSt
   s.p50_ms = latency.quantile(0.5) * 1e-6;
   s.p99_ms = latency.quantile(0.99) * 1e-6;
   s.max_ms = latency.max() * 1e-6;
+  s.cost = sum_cost(ranks, s.events_built);
 }
 
 // fragment.events = p > 1: what the protocol counted were MEPs; every event

@@ -11,6 +11,7 @@
 #include "protocols/api/run_summary.hpp"
 #include "protocols/common/control_phases.hpp"
 #include "protocols/common/failure_record.hpp"
+#include "protocols/event_building/run_cost.hpp"
 
 namespace evb {
 
@@ -74,6 +75,7 @@ struct EventBuildingSummary : Summary {
   uint64_t packing_factor = 1;
   uint64_t meps_built = 0, meps_assigned = 0;
   double meps_per_second = 0;
+  RunCost cost;  // commands and EVM CPU time per event built (results.cost)
 };
 
 }  // namespace evb

@@ -17,6 +17,7 @@ EvmAgent::EvmAgent(Engine& engine, const Topology& topo, EventBuildingStats& sta
       evm_(topo.nodes, meps_to_build(engine.config())),  // ids name MEPs (fragment.events)
       live_(live) {
   id_ = engine_.add_agent(this);
+  engine_.time_agent(id_);  // results.cost: the EVM's CPU time per event
   // One credit per BU slot can be outstanding (capped; the driver buffers beyond).
   engine_.listen(Channel::to_evm, id_, std::clamp(topo.nodes * engine.config().credits, 2, 256));
   stats_.evm = true;

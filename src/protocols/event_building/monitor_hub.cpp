@@ -231,6 +231,10 @@ void MonitorHub::publish(int64_t now, bool finished) {
   s.eb.events_assigned = evm_.next_event();
   s.eb.events_built = evm_.events_built();
   s.eb.bytes_built = evm_.bytes_built();
+  if (const CpuMeter* m = engine_.meter()) s.eb.evm_cpu_ns = m->net_ns();
+  const CommandTally& cost = engine_.counts().of(CostRole::evm);
+  s.eb.evm_commands = cost.commands_sent + cost.commands_received;
+  s.eb.evm_messages = cost.messages_sent + cost.messages_received;
   for (int b = 0; b < topo_.nodes; ++b) {
     MonitorBu& bu = s.eb.bus[static_cast<size_t>(b)];
     bu.events_in_flight = static_cast<uint32_t>(evm_.held_slots(b));

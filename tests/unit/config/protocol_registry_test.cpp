@@ -23,9 +23,9 @@ const ProtocolFactory& factory(const std::string& name) {
 TEST(ProtocolRegistry, EveryProtocolUnderItsYamlNameInDocumentationOrder) {
   std::vector<std::string> names;
   for (const ProtocolFactory& f : test::real_protocols().all()) names.push_back(f.name);
-  EXPECT_EQ(names,
-            (std::vector<std::string>{"pull", "push", "pull-noevm", "one-to-one", "many-to-one",
-                                      "gather", "gather-cmd", "gather-cmd-meta", "alltoall"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"pull", "push", "pull-noevm", "one-to-one",
+                                             "many-to-one", "gather", "gather-cmd",
+                                             "gather-cmd-meta", "alltoall", "evm-rate"}));
   for (const ProtocolFactory& f : test::real_protocols().all()) {
     EXPECT_FALSE(f.summary.empty()) << f.name;
     EXPECT_TRUE(f.create && f.resolve && f.memory_needs && f.steps) << f.name;
