@@ -166,7 +166,7 @@ void count_events_of_meps(const Config& c, EventBuildingSummary& s) {
   for (uint64_t* n :
        {&s.events_built, &s.events_assigned, &s.incomplete, &s.lost, &s.duplicate_events,
         &s.incomplete_lost_peer, &s.masked_events, &s.integrity.bad_events,
-        &s.integrity.out_of_sync_events, &s.fu_processed, &s.fu_accepted})
+        &s.integrity.out_of_sync_events, &s.fu_processed, &s.fu_accepted, &s.cost.events})
     *n *= p;
   for (uint64_t& n : s.masked_per_ru) n *= p;
   for (uint64_t& n : s.sample_events) n *= p;

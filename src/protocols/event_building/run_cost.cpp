@@ -67,7 +67,12 @@ std::string cost_line(const RunCost& cost) {
   for (int i = 0; i < kCostRoles; ++i) {
     const CostRole role = kRoles[i];
     if (role == CostRole::evm && !cost.evm) continue;
-    std::snprintf(buf, sizeof buf, "%s %s %.2f commands in %.2f messages", i ? ";" : "", kLabels[i],
+    // Two decimals, or two significant digits below 0.01 (MEPs of
+    // thousands of events cost a small fraction of a command per event).
+    const auto fmt = [](double v) { return v == 0 || v >= 0.01 ? "%.2f" : "%.2g"; };
+    const std::string form = std::string("%s %s ") + fmt(cost.commands_per_event(role)) +
+                             " commands in " + fmt(cost.messages_per_event(role)) + " messages";
+    std::snprintf(buf, sizeof buf, form.c_str(), i ? ";" : "", kLabels[i],
                   cost.commands_per_event(role), cost.messages_per_event(role));
     line += buf;
     if (role == CostRole::evm) {

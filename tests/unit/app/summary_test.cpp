@@ -238,6 +238,7 @@ TEST(MepSummary, EventsArePTimesMeps) {
   EXPECT_EQ(s.events_built, 40u);
   EXPECT_GT(s.meps_per_second, 0);
   EXPECT_DOUBLE_EQ(s.events_per_second, 4 * s.meps_per_second);
+  EXPECT_EQ(s.cost.events, 40u);  // results.cost is per event, not per MEP
   EXPECT_TRUE(integrity_ok(s));
 }
 
