@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/error.hpp"
+#include "sim/exec/connections.hpp"
 
 namespace evb::simexec {
 
@@ -107,14 +108,17 @@ void CreditDriver::check_peer(PeerId peer, const char* what) const {
                 std::to_string(world_.ranks()) + ")");
 }
 
-uint64_t CreditDriver::gather_head(std::span<const Segment> segments, Message& m) {
+uint64_t CreditDriver::gather_head(std::span<const Segment> segments, Message& m, bool whole) {
   uint64_t total = 0;
   for (const Segment& s : segments) {
+    const auto* bytes = static_cast<const std::byte*>(s.data);
+    size_t take = 0;
     if (m.head_bytes < kCopiedHead && s.size > 0) {
-      const size_t take = std::min<size_t>(s.size, kCopiedHead - m.head_bytes);
-      std::memcpy(m.head.data() + m.head_bytes, s.data, take);
+      take = std::min<size_t>(s.size, kCopiedHead - m.head_bytes);
+      std::memcpy(m.head.data() + m.head_bytes, bytes, take);
       m.head_bytes += static_cast<uint32_t>(take);
     }
+    if (whole && take < s.size) m.rest.insert(m.rest.end(), bytes + take, bytes + s.size);
     total += s.size;
   }
   return total;
@@ -129,7 +133,9 @@ void CreditDriver::post_send(PeerId peer, Tag tag, std::span<const Segment> segm
   m.dst = peer;
   m.tag = tag;
   m.cookie = cookie;
-  m.bytes = gather_head(segments, m);
+  // A command travels whole (a batch's list is longer than the head), data
+  // only its head.
+  m.bytes = gather_head(segments, m, Connections::stream(m) == 0);
   ++in_flight_;
   world_.transmit(m);
 }
@@ -157,7 +163,7 @@ void CreditDriver::rdma_write(PeerId peer, std::span<const Segment> local, const
   m.src = context_.rank;
   m.dst = peer;
   m.cookie = cookie;
-  m.bytes = gather_head(local, m);
+  m.bytes = gather_head(local, m, false);
   if (offset > k.size() || m.bytes > k.size() - offset)
     throw Error("sim/credit: a write of " + std::to_string(m.bytes) + " bytes at offset " +
                 std::to_string(offset) + " past the end of rank " + std::to_string(peer) + "'s " +
@@ -178,6 +184,9 @@ void CreditDriver::complete_recv(const PostedRecv& r, const Message& m) {
   c.bytes = static_cast<size_t>(m.bytes);
   c.status = m.bytes > r.size ? OpStatus::truncated : OpStatus::ok;
   std::memcpy(r.buffer, m.head.data(), std::min<size_t>(m.head_bytes, r.size));
+  if (!m.rest.empty() && r.size > m.head_bytes)
+    std::memcpy(r.buffer + m.head_bytes, m.rest.data(),
+                std::min<size_t>(m.rest.size(), r.size - m.head_bytes));
   done_.push_back(c);
 }
 
@@ -262,7 +271,7 @@ void CreditDriver::alltoall(const void* send, void* recv, size_t block) {
     m.dst = to;
     m.tag = kAlltoallTag;
     m.cookie = kCookie;
-    m.bytes = gather_head(std::span<const Segment>(&seg, 1), m);
+    m.bytes = gather_head(std::span<const Segment>(&seg, 1), m, false);
     ++in_flight_;
     world_.transmit(m);
     // Both ends of this step: this rank's block delivered, and from's arrived.

@@ -4,9 +4,9 @@
 // ranks were placed on); time is the World's virtual clock. Protocols see a
 // driver like the others: tagged sends and receives (software tag matching,
 // any-peer receives), one-sided writes with a native immediate, blocking
-// waits, a library alltoall. What it does not do: move payload bytes (only
-// the first kCopiedHead bytes of each message travel: headers and commands),
-// lose a peer, or cost CPU time.
+// waits, a library alltoall. What it does not do: move payload bytes (of a
+// data message only the first kCopiedHead bytes travel, its header; a
+// command message travels whole), lose a peer, or cost CPU time.
 //
 // A send or write completes at the sender when its last byte reached the
 // destination (as an RC queue pair's completion follows the target's
@@ -60,7 +60,9 @@ class CreditDriver : public Driver, public MessageSink {
   };
   void check_peer(PeerId peer, const char* what) const;
   // Fills m's head from the gathered segments; returns the total length.
-  static uint64_t gather_head(std::span<const Segment> segments, Message& m);
+  // Copies `segments`' first kCopiedHead bytes into m.head (all of them,
+  // the rest into m.rest, when `whole`); returns their length.
+  static uint64_t gather_head(std::span<const Segment> segments, Message& m, bool whole);
   void complete_recv(const PostedRecv& r, const Message& m);
 
   World& world_;

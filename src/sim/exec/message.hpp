@@ -1,12 +1,15 @@
 #pragma once
 // Message: one send or one-sided write between simulated ranks, as the
-// credit driver hands it to the World. Only its first kCopiedHead bytes
-// travel as bytes (fragment headers, commands): the payload is counted, not
-// copied, which is what lets 512 ranks of 512 KiB fragments run in one
-// process (results say payload checks are off, as under SMPI).
+// credit driver hands it to the World. Of a data message (a fragment, a
+// one-sided write, a micro-benchmark's) only the first kCopiedHead bytes
+// travel as bytes (its header): the payload is counted, not copied, which is
+// what lets 512 ranks of 512 KiB fragments run in one process (results say
+// payload checks are off, as under SMPI). A command message travels whole: a
+// batch of commands (batch.events > 1) is a list longer than the head.
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "core/messages.hpp"
 #include "drivers/api/driver.hpp"
@@ -32,6 +35,8 @@ struct Message {
   uint32_t immediate = 0;
   uint32_t head_bytes = 0;  // min(bytes, kCopiedHead)
   std::array<std::byte, kCopiedHead> head{};
+  // A command message's bytes past the head (empty for data messages).
+  std::vector<std::byte> rest;
 };
 
 }  // namespace evb::simexec

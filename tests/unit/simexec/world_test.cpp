@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -113,6 +114,45 @@ TEST(SimWorld, SendsMatchReceivesPostedBeforeOrAfterAndCompleteOnDelivery) {
   EXPECT_STREQ(late, "second");
   ASSERT_EQ(at0.size(), 3u);
   for (const Completion& c : at0) EXPECT_EQ(c.type, OpType::send);
+}
+
+// A command batch (batch.events > 1) is longer than the head a data message
+// keeps: a message on a command channel arrives whole, one on the data
+// channel with only its head.
+TEST(SimWorld, CommandsTravelWholeDataOnlyItsHead) {
+  TestNetwork net;
+  World world({0, 1}, net);
+  const size_t length = 4 * kCopiedHead + 3;
+  std::vector<std::byte> sent(length);
+  for (size_t i = 0; i < length; ++i) sent[i] = static_cast<std::byte>(i % 251 + 1);
+  std::vector<std::byte> command(length, std::byte{0}), data(length, std::byte{0});
+  std::vector<Completion> got;
+  world.run(
+      [&](int r) {
+        CreditDriver d(world, context(r, 2));
+        if (r == 1) {
+          d.post_recv(0, command_tag(Channel::to_evm), command.data(), length, nullptr, 1);
+          d.post_recv(0, data_tag(5), data.data(), length, nullptr, 2);
+          got = await(d, 2);
+        } else {
+          const Segment first{sent.data(), 100, nullptr};
+          const Segment second{sent.data() + 100, length - 100, nullptr};
+          const Segment both[] = {first, second};
+          d.post_send(1, command_tag(Channel::to_evm), std::span<const Segment>(both, 2), 1);
+          d.post_send(1, data_tag(5), std::span<const Segment>(both, 2), 2);
+          await(d, 2);
+        }
+      },
+      256 * 1024);
+  ASSERT_EQ(got.size(), 2u);
+  for (const Completion& c : got) {
+    EXPECT_EQ(c.status, OpStatus::ok);
+    EXPECT_EQ(c.bytes, length);
+  }
+  EXPECT_EQ(command, sent);
+  EXPECT_TRUE(std::equal(sent.begin(), sent.begin() + kCopiedHead, data.begin()));
+  EXPECT_EQ(data[kCopiedHead], std::byte{0});  // the payload is counted, not copied
+  EXPECT_EQ(data[length - 1], std::byte{0});
 }
 
 TEST(SimWorld, WritesLandWithTheirImmediateAndOnlyTheHeadTravels) {
