@@ -40,6 +40,25 @@ std::string keep_fragment(const std::string& dir, const OutOfSync& o, int bu, co
   return path.string();
 }
 
+// How a report names `o`. A MEP whose label moved (a desync backwards, or by
+// p or more events) is out of sync in MEP numbers, as a one-event fragment
+// is in event numbers; it is named as a wrong event inside a MEP is, by
+// events: the first it carries (its table's first entry) where the MEP's
+// first belongs. `head`: the sound fragment's header and table.
+OutOfSync named_by_events(const OutOfSync& o, const uint8_t* head) {
+  FragmentHeader h;
+  std::memcpy(&h, head, sizeof h);
+  if (o.in_mep || h.events <= 1) return o;
+  MepEntry first;
+  std::memcpy(&first, head + sizeof h, sizeof first);
+  OutOfSync e = o;
+  e.in_mep = true;
+  e.mep = o.expected;
+  e.expected = o.expected * h.events;
+  e.labelled = first.event;
+  return e;
+}
+
 }  // namespace
 
 void BuAgent::report_desync(const OutOfSync& o, uint32_t second) {
@@ -55,17 +74,18 @@ void BuAgent::report_desync(const OutOfSync& o, uint32_t second) {
 
 void BuAgent::ru_out_of_sync(const OutOfSync& o, const uint8_t* head, const uint8_t* body) {
   ++bu_.integrity().out_of_sync;
-  const std::string who = "BU " + std::to_string(bu_.index()) + ": RU " + std::to_string(o.ru) +
-                          " (rank " + std::to_string(topo_.ru_rank.at(o.ru)) + ") is out of sync: ";
-  const std::string what = o.in_mep ? who + "its fragment for MEP " + std::to_string(o.mep) +
-                                          " carries event " + std::to_string(o.labelled) +
-                                          " where event " + std::to_string(o.expected) + " belongs"
-                                    : who + "its fragment for event " + std::to_string(o.expected) +
-                                          " is labelled event " + std::to_string(o.labelled);
+  const OutOfSync n = named_by_events(o, head);
+  const std::string who = "BU " + std::to_string(bu_.index()) + ": RU " + std::to_string(n.ru) +
+                          " (rank " + std::to_string(topo_.ru_rank.at(n.ru)) + ") is out of sync: ";
+  const std::string what = n.in_mep ? who + "its fragment for MEP " + std::to_string(n.mep) +
+                                          " carries event " + std::to_string(n.labelled) +
+                                          " where event " + std::to_string(n.expected) + " belongs"
+                                    : who + "its fragment for event " + std::to_string(n.expected) +
+                                          " is labelled event " + std::to_string(n.labelled);
   bu_.note_problem(what);
   if (!kept_[o.ru]) {
     kept_[o.ru] = 1;
-    const std::string path = keep_fragment(keep_dir_, o, bu_.index(), head, bu_.head_bytes(), body);
+    const std::string path = keep_fragment(keep_dir_, n, bu_.index(), head, bu_.head_bytes(), body);
     std::fprintf(stderr, "evbench: %s; fragment kept in %s\n", what.c_str(),
                  path.empty() ? "(nothing: not written)" : path.c_str());
   }
