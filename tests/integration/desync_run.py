@@ -14,6 +14,14 @@ fault injection"):
   counted corrupt, every assigned event accounted for (lost 0, built twice
   0), first_problem the message above; the table's last line names desync.
 
+With multi-event fragments (the run's fragment.events p > 1, a MEP of p
+events from each RU) the check is per event inside a MEP: stderr says "its
+fragment for MEP m carries event E+K where event E belongs", E inside MEP m
+(the MEP's first event when the shift moved its label: a MEP too early or
+late), the kept MEP has header version 3, p events and a table starting at
+E+K, and the events not built are whole MEPs (integrity.out_of_sync_events a
+multiple of p).
+
 With --masked (the run under on_ru_loss: mask): the EVM masks the RU
 instead of stopping (a failure record of kind out_of_sync for it, action
 masked), the run goes on (events built without the RU are counted in
@@ -28,14 +36,11 @@ import argparse
 import json
 import os
 import re
-import struct
 import sys
 import tempfile
 
+from kept_fragment import check_event_fragment, check_mep_fragment
 from session_run import run_in_session
-
-HEADER = struct.Struct("<IHHQIIQQIIIIQ")  # core/messages.hpp FragmentHeader, 64 bytes
-FRAGMENT_MAGIC = 0x46524731
 
 
 def fail(msg):
@@ -62,38 +67,42 @@ with tempfile.TemporaryDirectory() as results, tempfile.TemporaryDirectory() as 
     if returncode != 3:
         fail(f"exit status {returncode}, expected 3 (integrity error)")
 
-    named = re.findall(r"BU (\d+): RU (\d+) \(rank (\d+)\) is out of sync: its fragment for event "
-                       r"(\d+) is labelled event (\d+); fragment kept in (\S+)", err)
+    with open(path) as f:
+        doc = json.load(f)
+    packing = doc["config"]["fragment"]["events"]
+    if packing == 1:
+        named = [(bu, ru, asked, labelled, None, kept) for bu, ru, _rank, asked, labelled, kept in
+                 re.findall(r"BU (\d+): RU (\d+) \(rank (\d+)\) is out of sync: its fragment for "
+                            r"event (\d+) is labelled event (\d+); fragment kept in (\S+)", err)]
+    else:
+        named = [(bu, ru, asked, labelled, mep, kept) for bu, ru, mep, labelled, asked, kept in
+                 re.findall(r"BU (\d+): RU (\d+) \(rank \d+\) is out of sync: its fragment for "
+                            r"MEP (\d+) carries event (\d+) where event (\d+) belongs; fragment "
+                            r"kept in (\S+)", err)]
     if not named:
-        fail("stderr names no RU out of sync with a kept fragment")
-    for bu, ru, rank, asked, labelled, kept in named:
+        fail(f"stderr names no RU out of sync with a kept fragment (fragment.events {packing})")
+    for bu, ru, asked, labelled, mep, kept in named:
         if int(ru) != a.ru:
             fail(f"BU {bu} named RU {ru} out of sync; the fault hit RU {a.ru}")
         if int(labelled) - int(asked) != a.by:
             fail(f"event {asked} labelled {labelled}: not {a.by} events off")
+        if mep is not None and int(asked) // packing != int(mep):
+            fail(f"event {asked} named as belonging to MEP {mep} of {packing} events")
         if os.path.dirname(kept) != os.path.realpath(results):
             fail(f"fragment kept in {kept}, not next to the results ({results})")
         name = f"evbench-desync-ru{ru}-bu{bu}-event{asked}-labelled{labelled}.frag"
         if os.path.basename(kept) != name:
             fail(f"kept fragment named {os.path.basename(kept)}, expected {name}")
-        with open(kept, "rb") as f:
-            data = f.read()
-        if len(data) < HEADER.size:
-            fail(f"{kept}: {len(data)} bytes, shorter than a header")
-        (magic, version, meta_segments, event_id, h_ru, h_bu, _seq, payload, meta_size, _crc,
-         _hcrc, _r0, _r1) = HEADER.unpack_from(data)
-        if magic != FRAGMENT_MAGIC or version != 2:
-            fail(f"{kept}: magic {magic:#x} version {version}")
-        if event_id != int(labelled) or h_ru != a.ru or h_bu != int(bu):
-            fail(f"{kept}: header event {event_id} RU {h_ru} BU {h_bu}, expected "
-                 f"{labelled}, {a.ru}, {bu}")
-        if len(data) != HEADER.size + meta_segments * meta_size + payload:
-            fail(f"{kept}: {len(data)} bytes, the header says "
-                 f"{HEADER.size + meta_segments * meta_size + payload}")
+        if mep is None:
+            error = check_event_fragment(kept, a.ru, int(bu), int(labelled))
+        else:
+            # The MEP the RU sent: its header names the one its first event is in.
+            error = check_mep_fragment(kept, a.ru, int(labelled) // packing, packing,
+                                       int(labelled))
+        if error:
+            fail(error)
     if os.listdir(cwd):
         fail(f"files left in the working directory: {os.listdir(cwd)}")
-    with open(path) as f:
-        doc = json.load(f)
 
 r = doc["results"]
 i = r["integrity"]
@@ -103,9 +112,11 @@ if i["out_of_sync"] < 1 or i["corrupt"] != 0:
     fail(f"integrity.out_of_sync {i['out_of_sync']}, corrupt {i['corrupt']}")
 if i["lost"] != 0 or i["duplicate_events"] != 0:
     fail(f"lost {i['lost']}, built twice {i['duplicate_events']}: not every event accounted for")
+if i["out_of_sync_events"] % packing != 0:
+    fail(f"out_of_sync_events {i['out_of_sync_events']}: not whole MEPs of {packing} events")
 first = i["first_problem"]
-if not re.search(rf"RU {a.ru} \(rank \d+\) is out of sync: its fragment for event \d+ is "
-                 rf"labelled event \d+", first):
+if not re.search(rf"RU {a.ru} \(rank \d+\) is out of sync: its fragment for (event \d+ is "
+                 rf"labelled event \d+|MEP \d+ carries event \d+ where event \d+ belongs)", first):
     fail(f"first_problem {first!r} does not name RU {a.ru} out of sync")
 entry = [f for f in r["faults"] if f["kind"] == "desync"]
 if not entry or entry[0]["by_events"] != a.by or entry[0]["out_of_sync"] != i["out_of_sync"]:

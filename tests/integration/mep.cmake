@@ -28,18 +28,25 @@ add_test(NAME eb_mep_lognormal_metadata
                  --set fragment.data_segments=2 --set verify.sample=1 --set duration=1s
                  --set warmup=200ms --set peer_timeout=20s --set ru_rate_factors=[1,1,2,0.5])
 list(APPEND _evb_mep_tests eb_mep_event_count_copy eb_mep_lognormal_metadata)
-foreach(protocol pull push pull-noevm)
-  string(REPLACE "-" "_" id ${protocol})
-  add_test(NAME fault_desync_mep_${id}
+set_tests_properties(${_evb_mep_tests} PROPERTIES TIMEOUT 90 LABELS "integration;mep")
+# The fault suite's tests below also run with batch.events 4 (NAME_batch4,
+# variants/batched.cmake; they pack already), but for pull-noevm's, which
+# has no EVM to batch for and refuses the key: it runs once.
+set(_evb_mep_fault_tests)
+foreach(protocol pull push)
+  evb_add_test_batched(_evb_mep_fault_tests NAME fault_desync_mep_${protocol}
+           SETS ${EVB_BATCH_ONLY_SETS} SUFFIX ${EVB_BATCH_ONLY_SUFFIX}
            COMMAND ${_evb_mep} --events 8 --desync 3 -- $<TARGET_FILE:evbench> run --quiet
                    --set fragment.events=8 --set fragment.size=4KiB --set duration=3s
                    --set warmup=200ms --set peer_timeout=20s --set nodes=3
                    --set protocol=${protocol} --set "faults=[{at: 500ms, desync: ru1, by: 3}]")
-  list(APPEND _evb_mep_tests fault_desync_mep_${id})
 endforeach()
-set_tests_properties(${_evb_mep_tests} PROPERTIES TIMEOUT 90 LABELS "integration;mep")
-set_tests_properties(fault_desync_mep_pull fault_desync_mep_push fault_desync_mep_pull_noevm
-                     PROPERTIES LABELS "integration;faults;mep")
+add_test(NAME fault_desync_mep_pull_noevm
+         COMMAND ${_evb_mep} --events 8 --desync 3 -- $<TARGET_FILE:evbench> run --quiet
+                 --set fragment.events=8 --set fragment.size=4KiB --set duration=3s
+                 --set warmup=200ms --set peer_timeout=20s --set nodes=3
+                 --set protocol=pull-noevm --set "faults=[{at: 500ms, desync: ru1, by: 3}]")
+list(APPEND _evb_mep_fault_tests fault_desync_mep_pull_noevm)
 # events: must be a multiple of fragment.events (whole MEPs are built).
 add_test(NAME cli_mep_events_multiple
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_result.py --no-json --expect-exit 2
@@ -60,21 +67,24 @@ set_tests_properties(cli_mep_events_multiple cli_mep_microbench_refused
 # MEPs masked instead of stopping the run, and a replayed control list whose
 # phases add up to the headline's events.
 set(_evb_mep_small --set fragment.events=64 --set fragment.size=1KiB)
-add_test(NAME fault_mep_kill_bu_pull
+evb_add_test_batched(_evb_mep_fault_tests NAME fault_mep_kill_bu_pull
+         SETS ${EVB_BATCH_ONLY_SETS} SUFFIX ${EVB_BATCH_ONLY_SUFFIX}
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/fault_run.py $<TARGET_FILE:evbench>
                  --expect-failure "BU 1" --expect-kind peer_lost --expect-reassigned
                  -- --set nodes=2 --set parallel=2 --set layout=split --set duration=3s
                  --set warmup=200ms --set ru_buffer=4MiB --set peer_timeout=20s
                  --set on_failure=exclude --set protocol=pull ${_evb_mep_small}
                  --set "faults=[{at: 1s, stall: bu1, for: 200ms}, {at: 1s, kill: bu1}]")
-add_test(NAME fault_mep_mask_ru_push
+evb_add_test_batched(_evb_mep_fault_tests NAME fault_mep_mask_ru_push
+         SETS ${EVB_BATCH_ONLY_SETS} SUFFIX ${EVB_BATCH_ONLY_SUFFIX}
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/fault_run.py $<TARGET_FILE:evbench>
                  --expect-masked "RU 2" --expect-failure "RU 2" --expect-failure "BU 2"
                  --expect-reassigned
                  -- --set nodes=4 --set on_failure=exclude --set duration=3s --set warmup=200ms
                  --set peer_timeout=20s --set "faults=[{at: 1s, kill: bu2}]"
                  --set on_ru_loss=mask --set protocol=push ${_evb_mep_small})
-add_test(NAME fault_mep_corrupt_push
+evb_add_test_batched(_evb_mep_fault_tests NAME fault_mep_corrupt_push
+         SETS ${EVB_BATCH_ONLY_SETS} SUFFIX ${EVB_BATCH_ONLY_SUFFIX}
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_result.py
                  --expect-json results.status=ok --expect-json results.faults.0.undetected=0
                  --expect-json-gt results.faults.0.header.injected=0
@@ -85,22 +95,24 @@ add_test(NAME fault_mep_corrupt_push
                  --set fragment.events=16 --set fragment.size=1KiB --set warmup=0s
                  --set scheduling=random --set fragment.meta_segments=2
                  --set fragment.meta_size=1KiB --set fault.corrupt=0.05 --set peer_timeout=20s)
-add_test(NAME fault_desync_mep_mask_push
+evb_add_test_batched(_evb_mep_fault_tests NAME fault_desync_mep_mask_push
+         SETS ${EVB_BATCH_ONLY_SETS} SUFFIX ${EVB_BATCH_ONLY_SUFFIX}
          COMMAND ${_evb_mep} --events 8 --desync 3 -- $<TARGET_FILE:evbench> run --quiet
                  --set fragment.events=8 --set fragment.size=4KiB --set duration=3s
                  --set warmup=200ms --set peer_timeout=20s --set nodes=3 --set protocol=push
                  --set on_ru_loss=mask --set "faults=[{at: 500ms, desync: ru1, by: 3}]")
-add_test(NAME control_mep_list_replayed_pull
+set(_evb_mep_control_tests)
+evb_add_test_batched(_evb_mep_control_tests NAME control_mep_list_replayed_pull
+         SETS ${EVB_BATCH_ONLY_SETS} SUFFIX ${EVB_BATCH_ONLY_SUFFIX}
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_result.py
                  --expect-json results.control.0.key=parallel
                  --expect-json results.control.3.key=credits --expect-stdout "# control at"
                  -- $<TARGET_FILE:evbench> run --set duration=2s --set warmup=0s --set nodes=3
                  --set peer_timeout=20s ${_evb_mep_small}
                  --set "control=[{at: 1.4s, credits: 1}, {at: 0.5s, parallel: 1}, {at: 0.8s, pause: true}, {at: 1.1s, resume: true}]")
-set_tests_properties(fault_mep_kill_bu_pull fault_mep_mask_ru_push fault_mep_corrupt_push
-                     fault_desync_mep_mask_push PROPERTIES TIMEOUT 90
+set_tests_properties(${_evb_mep_fault_tests} PROPERTIES TIMEOUT 90
                      LABELS "integration;faults;mep")
-set_tests_properties(control_mep_list_replayed_pull PROPERTIES TIMEOUT 90
+set_tests_properties(${_evb_mep_control_tests} PROPERTIES TIMEOUT 90
                      LABELS "integration;monitor;mep")
 
 # data_path write: MEPs written into BU windows sized for p events (a driver

@@ -24,14 +24,11 @@ import argparse
 import json
 import os
 import re
-import struct
 import sys
 import tempfile
 
+from kept_fragment import check_mep_fragment
 from session_run import run_in_session
-
-HEADER = struct.Struct("<IHHQIIQQIIIIII")  # core/messages.hpp FragmentHeader, 64 bytes
-ENTRY = struct.Struct("<QQ")  # MepEntry: event, size
 
 
 def fail(msg):
@@ -82,18 +79,9 @@ def check_desync(doc, err, results, p, by):
             fail(f"MEP {mep}: event {labelled} where {asked} belongs: not {by} off")
         if os.path.dirname(kept) != os.path.realpath(results):
             fail(f"fragment kept in {kept}, not next to the results")
-        with open(kept, "rb") as f:
-            data = f.read()
-        h = HEADER.unpack_from(data)
-        version, meta = h[1], h[2] * h[8]
-        events, payload = h[11], h[7]
-        if version != 3 or events != p or h[3] != int(mep) or int(ru) != h[4]:
-            fail(f"{kept}: version {version}, {events} events, MEP {h[3]}, RU {h[4]}")
-        if len(data) != HEADER.size + p * ENTRY.size + meta + payload:
-            fail(f"{kept}: {len(data)} bytes, the header and table say otherwise")
-        first = ENTRY.unpack_from(data, HEADER.size)[0]
-        if first != int(mep) * p + by:
-            fail(f"{kept}: the table starts at event {first}, expected {int(mep) * p + by}")
+        error = check_mep_fragment(kept, int(ru), int(mep), p, int(mep) * p + by)
+        if error:
+            fail(error)
     r = doc["results"]
     i = r["integrity"]
     if r["status"] != "integrity_error" or i["out_of_sync"] < 1 or i["corrupt"] != 0:

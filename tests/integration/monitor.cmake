@@ -4,7 +4,10 @@
 # /metrics until events are built, POSTs {"parallel": 2} (202), scrapes
 # until evbench_parallel is 2, then checks every exit status, the change in
 # results.control (and the EVM's stderr), zero integrity errors, and that no
-# process is left. Every step has a deadline below the TIMEOUT.
+# process is left. Every step has a deadline below the TIMEOUT. Each test of
+# this file also runs batched (NAME_batch4_mep8, variants/batched.cmake): the
+# monitor's and the control list's changes applied with batches of 4 in
+# flight and MEPs of 8 events.
 set(_evb_monitor /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/monitor_launchers.py
                  $<TARGET_FILE:evbench>)
 
@@ -21,9 +24,10 @@ if(TARGET evbench_bootstrap_mpi)
     list(APPEND _evb_monitor_drivers tcp)
   endif()
   foreach(driver IN LISTS _evb_monitor_drivers)
-    add_test(NAME monitor_mpirun_${driver}
+    set(_evb_names)
+    evb_add_test_batched(_evb_names NAME monitor_mpirun_${driver}
              COMMAND ${_evb_monitor} mpirun --mpirun ${EVBENCH_MPIRUN} --driver ${driver})
-    set_tests_properties(monitor_mpirun_${driver} PROPERTIES TIMEOUT 90
+    set_tests_properties(${_evb_names} PROPERTIES TIMEOUT 90
                          ENVIRONMENT "${_evb_monitor_env}" LABELS "integration;mpi;monitor")
   endforeach()
 endif()
@@ -31,9 +35,9 @@ endif()
 if(TARGET evbench_driver_tcp)
   # The env bootstrap (what srun runs): 4 ranks started by hand on loopback;
   # the EVM's rank creates monitor.token_file (mode 0600) with its token.
-  add_test(NAME monitor_env_bootstrap COMMAND ${_evb_monitor} env)
-  set_tests_properties(monitor_env_bootstrap PROPERTIES TIMEOUT 90
-                       LABELS "integration;monitor")
+  set(_evb_names)
+  evb_add_test_batched(_evb_names NAME monitor_env_bootstrap COMMAND ${_evb_monitor} env)
+  set_tests_properties(${_evb_names} PROPERTIES TIMEOUT 90 LABELS "integration;monitor")
 
   # The emulated cluster (scripts/netns-cluster.sh, 3 hosts; its own prefix
   # evbmNNNN): the EVM in host 0's namespace binds 0.0.0.0, and the test
@@ -41,9 +45,10 @@ if(TARGET evbench_driver_tcp)
   # the token of a monitor.token_file it wrote, as Prometheus on another
   # node would. Skipped (77) where namespaces cannot be made; torn down on
   # every path.
-  add_test(NAME monitor_netns_remote_scrape
+  set(_evb_names)
+  evb_add_test_batched(_evb_names NAME monitor_netns_remote_scrape
            COMMAND ${_evb_monitor} netns --scripts ${PROJECT_SOURCE_DIR}/scripts)
-  set_tests_properties(monitor_netns_remote_scrape PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77
+  set_tests_properties(${_evb_names} PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77
                        RUN_SERIAL TRUE LABELS "integration;netns;monitor")
 endif()
 
@@ -51,7 +56,8 @@ endif()
 # each entry applied at its time by the EVM, recorded with source config, in
 # the results and the table; every event built, zero integrity errors.
 set(_evb_check /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_result.py)
-add_test(NAME control_list_replayed_pull
+set(_evb_control_tests)
+evb_add_test_batched(_evb_control_tests NAME control_list_replayed_pull
          COMMAND ${_evb_check} --expect-json results.control.0.key=parallel
                  --expect-json results.control.0.value=1
                  --expect-json results.control.0.source=config
@@ -63,7 +69,7 @@ add_test(NAME control_list_replayed_pull
                  -- $<TARGET_FILE:evbench> run --set duration=2s --set warmup=0s --set nodes=3
                  --set fragment.size=64KiB --set peer_timeout=20s
                  --set "control=[{at: 1.4s, credits: 1}, {at: 0.5s, parallel: 1}, {at: 0.8s, pause: true}, {at: 1.1s, resume: true}]")
-add_test(NAME control_list_replayed_push
+evb_add_test_batched(_evb_control_tests NAME control_list_replayed_push
          COMMAND ${_evb_check} --expect-json results.control.0.key=fu.processing_time
                  --expect-json results.control.1.key=ru_rate_factors
                  "--expect-json=results.control.1.value=[1, 0.5, 0.25]"
@@ -74,7 +80,11 @@ add_test(NAME control_list_replayed_push
 # run"): the window split at each change with the knobs then in force, the
 # phases adding up to the headline (check_result.py checks any run's
 # phases), the configuration as the run ended and the knobs it began with.
-add_test(NAME control_list_phases
+# Its variant batches 2, not 4: the credits the test checks (2, the
+# default) hold no larger batch, and are set so they do not rise.
+evb_add_test_batched(_evb_control_tests NAME control_list_phases
+         SETS --set batch.events=2 --set credits=2 --set fragment.events=8
+              --set fragment.size=8KiB SUFFIX _batch2_mep8
          COMMAND ${_evb_check} --expect-json results.phases.0.settings.parallel=3
                  --expect-json results.phases.0.settings.credits=2
                  --expect-json results.phases.1.settings.parallel=1
@@ -94,16 +104,14 @@ add_test(NAME control_list_phases
                  --set "control=[{at: 0.8s, parallel: 1}, {at: 1.4s, credits: 1}]")
 # An entry POST /control would refuse is refused at validation, naming the
 # key, the entry and the limit (exit 2, nothing run).
-add_test(NAME control_list_out_of_range_refused
+evb_add_test_batched(_evb_control_tests NAME control_list_out_of_range_refused
          COMMAND ${_evb_check} --no-json --expect-exit 2 --expect-stderr "control"
                  --expect-stderr "entry 1" --expect-stderr "credits: 9 exceeds"
                  -- $<TARGET_FILE:evbench> validate --set nodes=3
                  --set "control=[{at: 1s, credits: 9}]")
-add_test(NAME control_list_push_parallel_refused
+evb_add_test_batched(_evb_control_tests NAME control_list_push_parallel_refused
          COMMAND ${_evb_check} --no-json --expect-exit 2
                  --expect-stderr "does not read parallel"
                  -- $<TARGET_FILE:evbench> validate --set protocol=push
                  --set "control=[{at: 1s, parallel: 2}]")
-set_tests_properties(control_list_replayed_pull control_list_replayed_push control_list_phases
-                     control_list_out_of_range_refused control_list_push_parallel_refused
-                     PROPERTIES TIMEOUT 60 LABELS integration)
+set_tests_properties(${_evb_control_tests} PROPERTIES TIMEOUT 60 LABELS "integration;monitor")

@@ -9,6 +9,8 @@ after the run: every process exited 0, results.control holds the change
 assigned event was built with zero integrity errors, and no process of the
 run is left (process groups killed on every path, hard deadlines everywhere).
 
+  monitor_launchers.py EVBENCH MODE ... [--set KEY=VALUE]...
+      the run's settings after the test's own (a batched variant's).
   monitor_launchers.py EVBENCH mpirun [--mpirun PATH] [--driver mpi|tcp]
       mpirun -np 4 --oversubscribe --tag-output on lo, --set bootstrap=mpi;
       mpirun forwards the EVM rank's stderr, tagged with its rank (3). The
@@ -141,7 +143,7 @@ def launch_mpirun(a, tmp, out, procs):
     cmd = [a.mpirun, "-np", str(RANKS), "--oversubscribe", "--tag-output",
            "--mca", "btl_tcp_if_include", "lo", "--mca", "oob_tcp_if_include", "lo",
            a.evbench, "run"] + \
-        sets(["bootstrap=mpi", f"driver={a.driver}"] + RUN + [f"monitor.port={port}"]) + \
+        sets(["bootstrap=mpi", f"driver={a.driver}"] + RUN + a.extra + [f"monitor.port={port}"]) + \
         ["--json", out]
     print("$ " + " ".join(cmd), flush=True)
     logs = [os.path.join(tmp, "mpirun.out"), os.path.join(tmp, "mpirun.err")]
@@ -158,7 +160,7 @@ def launch_env(a, tmp, out, procs):
     for rank in range(RANKS):
         env = dict(os.environ, EVBENCH_RANK=str(rank), EVBENCH_SIZE=str(RANKS),
                    EVBENCH_RENDEZVOUS=f"127.0.0.1:{rendezvous}", EVBENCH_RUN_ID="monitor-env")
-        cmd = [a.evbench, "run"] + sets(["bootstrap=env", "driver=tcp"] + RUN + [
+        cmd = [a.evbench, "run"] + sets(["bootstrap=env", "driver=tcp"] + RUN + a.extra + [
             f"monitor.port={port}", f"monitor.token_file={token_file}"]) + ["--json", out]
         if rank == 0:
             print(f"$ EVBENCH_RANK=0..{RANKS - 1} EVBENCH_SIZE={RANKS} "
@@ -186,7 +188,8 @@ def launch_netns(a, tmp, out, procs, prefix):
            "--timeout", str(RUN_DEADLINE - 15), "--procs", str(RANKS),
            "--port", str(NETNS_RENDEZVOUS), "--json", out, "--codes", codes_file,
            "--logs", logdir, "--"] + \
-        sets(["driver=tcp", "poll_mode=block"] + RUN + [  # ranks, not links, share 2 cores
+        sets(["driver=tcp", "poll_mode=block"]  # ranks, not links, share 2 cores
+             + RUN + a.extra + [
             "monitor.bind=0.0.0.0", f"monitor.port={NETNS_PORT}",
             f"monitor.token_file={token_file}"])
     print("$ " + " ".join(cmd), flush=True)
@@ -347,6 +350,8 @@ def main():
     p.add_argument("--mpirun", default="mpirun")
     p.add_argument("--driver", choices=("mpi", "tcp"), default="mpi")
     p.add_argument("--scripts", help="the scripts/ folder (netns)")
+    p.add_argument("--set", action="append", default=[], dest="extra", metavar="KEY=VALUE",
+                   help="a run setting after the test's own (a batched variant's)")
     a = p.parse_args()
     a.evbench = os.path.abspath(a.evbench)
     run(a)
