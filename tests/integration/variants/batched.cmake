@@ -27,7 +27,9 @@ set(EVB_BATCH_ONLY_SUFFIX _batch4)
 # Adds test <name> running <command> and test <name><suffix> running
 # <command> <settings> (default: EVB_BATCHED_SETS and EVB_BATCHED_SUFFIX),
 # and appends both names to <list-var> for the caller's
-# set_tests_properties().
+# set_tests_properties(). Every variant also gets the label `batched`
+# (evb_label_batched_tests, once every suite is registered): `ctest -L
+# batched` runs the variants alone, `-LE batched` leaves them out.
 function(evb_add_test_batched list_var)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "NAME;SUFFIX" "SETS;COMMAND")
   if(NOT arg_NAME OR NOT arg_COMMAND OR arg_UNPARSED_ARGUMENTS)
@@ -42,5 +44,15 @@ function(evb_add_test_batched list_var)
   endif()
   add_test(NAME ${arg_NAME} COMMAND ${arg_COMMAND})
   add_test(NAME ${arg_NAME}${arg_SUFFIX} COMMAND ${arg_COMMAND} ${arg_SETS})
+  set_property(GLOBAL APPEND PROPERTY EVB_BATCHED_TESTS ${arg_NAME}${arg_SUFFIX})
   set(${list_var} ${${list_var}} ${arg_NAME} ${arg_NAME}${arg_SUFFIX} PARENT_SCOPE)
+endfunction()
+
+# After every suite's set_tests_properties(): adds the label `batched` to
+# each variant's own labels.
+function(evb_label_batched_tests)
+  get_property(variants GLOBAL PROPERTY EVB_BATCHED_TESTS)
+  if(variants)
+    set_property(TEST ${variants} APPEND PROPERTY LABELS batched)
+  endif()
 endfunction()
