@@ -4,7 +4,6 @@
 // nodes too) and answers the BU; in PULL the BU names the RU and the EVM
 // only stops assigning. Every field of a report is checked before use.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstring>
 #include <filesystem>
@@ -12,6 +11,7 @@
 #include <string>
 
 #include "../support/command_outcome.hpp"
+#include "../support/push_bu_harness.hpp"
 #include "../support/recording_driver.hpp"
 #include "core/topology.hpp"
 #include "protocols/pull/pull.hpp"
@@ -134,36 +134,17 @@ TEST(DesyncCommands, PullEvmStopsAssigningOnAReport) {
 // the EVM's answer for a slot it asked about naming the label it has, then
 // names RU 1, keeps its fragment in a file and credits the slot as event 5.
 TEST(DesyncCommands, PushBuAsksTheEvmAndFollowsOnlyItsAnswer) {
-  Config c = two_nodes("push");
-  const Topology topo = make_topology(c);
-  RecordingDriver driver;
-  Engine engine(driver, 0, c, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)"});
-  EventBuildingStats stats;
-  BuilderUnit bu(0, c);
-  FilterUnits fus(0, c);
-  auto windows = driver.register_memory(bu.memory().data(), bu.memory().size());
-  push::PushBuAgent agent(engine, bu, fus, *windows, topo, stats, false, false);
-  const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / ("evb-desync-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  agent.keep_fragments_in(dir.string());
-  agent.start(0);
+  const Config c = two_nodes("push");
+  test_support::PushBuHarness harness(c, "evb-desync");
+  RecordingDriver& driver = harness.driver;
+  BuilderUnit& bu = harness.bu;
+  push::PushBuAgent& agent = harness.agent;
+  const EventBuildingStats& stats = harness.stats;
+  const std::filesystem::path& dir = harness.dir;
   ReadoutUnit ru0(0, c), ru1(1, c);
   ru1.desync(3);
-  auto arrive = [&](ReadoutUnit& ru, PeerId from) {
-    const FragmentView f = ru.fragment(5);
-    FragmentHeader h;
-    ru.fill_header(h, f, 5, 0);
-    uint8_t* w = bu.window(0, ru.index());
-    std::memcpy(w, &h, sizeof h);
-    const size_t body = meta_bytes(c) + f.payload_size;
-    std::memcpy(w + sizeof h, f.meta, body);
-    const uint64_t cookie = Engine::make_cookie(1, static_cast<uint64_t>(ru.index()));
-    agent.on_completion(
-        Completion{cookie, OpType::recv, OpStatus::ok, from, data_tag(0), sizeof h + body});
-  };
-  arrive(ru0, 0);
-  arrive(ru1, 1);
+  harness.arrive(ru0, 0, 5);
+  harness.arrive(ru1, 1, 5);
   const Command asked = driver.commands.back();
   EXPECT_EQ(driver.sends.back(), 2);
   EXPECT_EQ(asked.type, CommandType::desync);
@@ -212,7 +193,6 @@ TEST(DesyncCommands, PushBuAsksTheEvmAndFollowsOnlyItsAnswer) {
   EXPECT_EQ(h.ru, 1u);
   EXPECT_EQ(h.header_crc, header_checksum(h));
   EXPECT_EQ(h.payload_size, fragment_payload(c, 1, 8));
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -6,18 +6,11 @@
 // never MEP numbers worded as events. The protocol's own handling (the PUSH
 // BU's question, the EVM's answer) stays in MEP numbers.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <cstring>
 #include <filesystem>
-#include <string>
 
 #include "../support/command_outcome.hpp"
-#include "../support/recording_driver.hpp"
-#include "core/topology.hpp"
-#include "protocols/push/push.hpp"
-#include "units/fragment_sizes.hpp"
-#include "units/readout_unit.hpp"
+#include "../support/push_bu_harness.hpp"
 
 namespace evb {
 namespace {
@@ -37,47 +30,25 @@ Config push_meps() {
 
 TEST(MepDesyncReport, AMovedLabelIsNamedByItsFirstEvent) {
   const Config c = push_meps();
-  const Topology topo = make_topology(c);
-  test_support::RecordingDriver driver;
-  Engine engine(driver, 0, c, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)"});
-  EventBuildingStats stats;
-  BuilderUnit bu(0, c);
-  FilterUnits fus(0, c);
-  auto windows = driver.register_memory(bu.memory().data(), bu.memory().size());
-  push::PushBuAgent agent(engine, bu, fus, *windows, topo, stats, false, false);
-  const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / ("evb-mep-desync-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  agent.keep_fragments_in(dir.string());
-  agent.start(0);
+  test_support::PushBuHarness harness(c, "evb-mep-desync");
   ReadoutUnit ru0(0, c), ru1(1, c);
   ru1.desync(-2);  // MEP 5 from RU 1: events 38 .. 45, labelled MEP 4
-  auto arrive = [&](ReadoutUnit& ru, PeerId from) {
-    const FragmentView f = ru.fragment(5);
-    uint8_t* w = bu.window(0, ru.index());
-    ru.fill_header(*reinterpret_cast<FragmentHeader*>(w), f, 5, 0);
-    const size_t body = meta_bytes(c) + f.payload_size;
-    std::memcpy(w + ru.head_bytes(), f.meta, body);
-    const uint64_t cookie = Engine::make_cookie(1, static_cast<uint64_t>(ru.index()));
-    agent.on_completion(
-        Completion{cookie, OpType::recv, OpStatus::ok, from, data_tag(0), ru.head_bytes() + body});
-  };
-  arrive(ru0, 0);
-  arrive(ru1, 1);
-  const Command asked = driver.commands.back();  // in MEP numbers, as the EVM assigned
+  harness.arrive(ru0, 0, 5);
+  harness.arrive(ru1, 1, 5);
+  const Command asked = harness.driver.commands.back();  // in MEP numbers, as assigned
   ASSERT_EQ(asked.type, CommandType::desync);
   EXPECT_EQ(asked.event_id, 4u);
   EXPECT_EQ(asked.value, 5u);
   const Command answer{
       .type = CommandType::desync, .event_id = 5, .slot = 0, .bu = 0, .ru = 1, .value = 4};
-  ASSERT_EQ(test_support::command_outcome(agent, 2, answer), "accepted");
-  EXPECT_EQ(bu.integrity().out_of_sync, 1u);
-  EXPECT_EQ(bu.integrity().corrupt, 0u);
-  EXPECT_EQ(bu.first_problem(),
+  ASSERT_EQ(test_support::command_outcome(harness.agent, 2, answer), "accepted");
+  EXPECT_EQ(harness.bu.integrity().out_of_sync, 1u);
+  EXPECT_EQ(harness.bu.integrity().corrupt, 0u);
+  EXPECT_EQ(harness.bu.first_problem(),
             "BU 0: RU 1 (rank 1) is out of sync: its fragment for MEP 5 carries event 38 where "
             "event 40 belongs");
-  EXPECT_TRUE(std::filesystem::exists(dir / "evbench-desync-ru1-bu0-event40-labelled38.frag"));
-  std::filesystem::remove_all(dir);
+  EXPECT_TRUE(
+      std::filesystem::exists(harness.dir / "evbench-desync-ru1-bu0-event40-labelled38.frag"));
 }
 
 }  // namespace
