@@ -75,6 +75,7 @@ ProtocolFactory event_building_factory(std::string name, std::string summary,
   f.name = std::move(name);
   f.summary = std::move(summary);
   f.keys = std::move(keys);
+  f.keys.emplace_back("background");  // congestors beside any event builder (apps/evbench/worker)
   f.uses_evm = agents.evm != nullptr;
   f.builds_events = true;
   f.sim_waits_for_any = true;

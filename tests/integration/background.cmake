@@ -1,0 +1,58 @@
+# Background traffic (`background:`, docs/USER_GUIDE.md "Background
+# traffic"): an event builder with congestors beside it on this machine, for
+# correctness, not for figures: every pattern over tcp under the local
+# launcher, write-incast over libfabric (the drivers with rdma_write), one
+# pattern each over ucx, the env bootstrap (as srun starts ranks) and mpirun
+# with the mpi driver. background_run.py checks results.background[] (one
+# entry per pattern, rates, the window used, every byte received) and the
+# process count. Small messages, short runs, no timing threshold.
+set(_evb_bg /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/background_run.py)
+set(_evb_bg_base --quiet --set nodes=2 --set evm=with-rank0 --set duration=1s --set warmup=200ms
+    --set fragment.size=16KiB --set page_size=normal --set peer_timeout=20s)
+function(_evb_bg_entry out pattern)
+  set(${out} "background=[{pattern: ${pattern}, ranks: 3, size: 16KiB, in_flight: 4, start: 200ms, stop: 900ms}]"
+      PARENT_SCOPE)
+endfunction()
+set(_evb_bg_tests)
+foreach(pattern incast alltoall bcast one-to-one)
+  string(REPLACE "-" "_" id ${pattern})
+  _evb_bg_entry(entry ${pattern})
+  add_test(NAME background_local_tcp_${id}
+           COMMAND ${_evb_bg} -- $<TARGET_FILE:evbench> run ${_evb_bg_base} --set "${entry}")
+  list(APPEND _evb_bg_tests background_local_tcp_${id})
+endforeach()
+# Two entries at once, the second to the run's end (stop: end).
+add_test(NAME background_local_tcp_two_entries
+         COMMAND ${_evb_bg} -- $<TARGET_FILE:evbench> run ${_evb_bg_base}
+                 --set "background=[{pattern: incast, ranks: 3}, {pattern: one-to-one, ranks: 2, shift: 1, start: 500ms}]")
+list(APPEND _evb_bg_tests background_local_tcp_two_entries)
+_evb_bg_entry(entry incast)
+add_test(NAME background_env_tcp_incast
+         COMMAND ${_evb_bg} --env 5 -- $<TARGET_FILE:evbench> run ${_evb_bg_base} --set "${entry}")
+list(APPEND _evb_bg_tests background_env_tcp_incast)
+if(TARGET evbench_driver_libfabric)
+  _evb_bg_entry(entry write-incast)
+  add_test(NAME background_local_libfabric_write_incast
+           COMMAND ${_evb_bg} -- $<TARGET_FILE:evbench> run ${_evb_bg_base} --set driver=libfabric
+                   --set "${entry}")
+  list(APPEND _evb_bg_tests background_local_libfabric_write_incast)
+endif()
+if(TARGET evbench_driver_ucx)
+  _evb_bg_entry(entry alltoall)
+  add_test(NAME background_local_ucx_alltoall
+           COMMAND ${_evb_bg} -- $<TARGET_FILE:evbench> run ${_evb_bg_base} --set driver=ucx
+                   --set "${entry}")
+  list(APPEND _evb_bg_tests background_local_ucx_alltoall)
+endif()
+if(TARGET evbench_driver_mpi AND TARGET evbench_bootstrap_mpi)
+  _evb_bg_entry(entry bcast)
+  add_test(NAME background_mpirun_mpi_bcast
+           COMMAND ${_evb_bg} -- ${EVBENCH_MPIRUN} --oversubscribe --mca oob_tcp_if_include lo
+                   --mca btl_tcp_if_include lo -np 5 $<TARGET_FILE:evbench> run
+                   ${_evb_bg_base} --set bootstrap=mpi --set driver=mpi --set "${entry}")
+  set_tests_properties(background_mpirun_mpi_bcast PROPERTIES
+                       ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+  list(APPEND _evb_bg_tests background_mpirun_mpi_bcast)
+endif()
+set_tests_properties(${_evb_bg_tests} PROPERTIES TIMEOUT 120 LABELS "integration;background")
+
