@@ -55,6 +55,15 @@ if(TARGET evbench_driver_mpi AND TARGET evbench_bootstrap_mpi)
   list(APPEND _evb_bg_tests background_mpirun_mpi_bcast)
 endif()
 set_tests_properties(${_evb_bg_tests} PROPERTIES TIMEOUT 120 LABELS "integration;background")
+# `evbench sim` runs no congestors yet: refused before anything starts (exit
+# 2, naming the key), in the ordinary build as in the SMPI one.
+add_test(NAME background_sim_is_refused
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_result.py --no-json
+                 --expect-exit 2 --expect-stderr "background: sim runs no congestors" --
+                 $<TARGET_FILE:evbench> sim --platform
+                 ${PROJECT_SOURCE_DIR}/configs/platforms/fat-tree-64.yaml --set nodes=4
+                 --set "background=[{pattern: incast}]")
+set_tests_properties(background_sim_is_refused PROPERTIES TIMEOUT 30 LABELS "integration;background")
 
 # The congestion impact factor on the emulated cluster (netns_background.py):
 # an event builder across the shared 4:1 uplink, isolated, beside an incast
