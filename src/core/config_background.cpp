@@ -80,10 +80,24 @@ std::string stop_text(double stop_s) {
 
 }  // namespace
 
-std::optional<std::vector<BackgroundSpec>> parse_background(const YAML::Node& node,
+std::optional<std::vector<BackgroundSpec>> parse_background(const YAML::Node& given,
                                                             std::string& reason,
                                                             YAML::Mark& where) {
-  if (node.IsDefined() && !node.IsNull() && !node.Mark().is_null()) where = node.Mark();
+  if (given.IsDefined() && !given.IsNull() && !given.Mark().is_null()) where = given.Mark();
+  // The list may come as one string of flow YAML, as a scan axis (whose
+  // values are scalars) writes it: background: '[{pattern: incast}]'.
+  YAML::Node node = given;
+  if (given.IsScalar() && !given.Scalar().empty() && given.Scalar().front() == '[') {
+    try {
+      node = YAML::Load(given.Scalar());
+    } catch (const YAML::Exception& e) {
+      reason = "'" + given.Scalar() + "' is not a YAML list: " + e.msg;
+      return std::nullopt;
+    }
+    // Errors point at the string, not at a place inside it.
+    YAML::Mark inside;
+    return parse_background(node, reason, inside);
+  }
   if (!node.IsDefined() || !node.IsSequence()) {
     reason = "expected a list of congestors such as [{pattern: incast, ranks: 3}] ([] for none)";
     return std::nullopt;

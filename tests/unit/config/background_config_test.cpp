@@ -43,6 +43,18 @@ TEST_F(BackgroundConfig, TheIssuesShapeReadsAndRoundTrips) {
   EXPECT_NE(to_json(c).find("\"stop\":\"end\""), std::string::npos);
 }
 
+TEST_F(BackgroundConfig, AStringOfFlowYamlIsTheSameList) {
+  // What a scan axis writes (its values are scalars): background: '[...]'.
+  const Config c = load_config_text("background: '[{pattern: bcast, ranks: 3}]'\n", "run.yaml", {},
+                                    test::real_plugins());
+  ASSERT_EQ(c.background.size(), 1u);
+  EXPECT_EQ(c.background[0].pattern, BackgroundSpec::Pattern::bcast);
+  EXPECT_TRUE(load_config_text("background: '[]'\n", "run.yaml", {}, test::real_plugins())
+                  .background.empty());
+  EXPECT_HAS(error_of("nodes: 2\nbackground: '[{pattern: gather}]'\n"), "run.yaml:2:");
+  EXPECT_HAS(error_of("background: '[{pattern: incast'\n"), "is not a YAML list");
+}
+
 TEST_F(BackgroundConfig, EmptyListMeansNone) {
   const Config c = load_config_text("background: []\n", "run.yaml", {}, test::real_plugins());
   EXPECT_TRUE(c.background.empty());
