@@ -84,4 +84,6 @@ axes:
     with open(os.path.join(rep, "summary.json")) as f:
         summary = json.load(f)
     assert len(summary["impact"]) == 1 and summary["answers"][0]["impact_factor"] > 0
+    assert "impact.png" in summary["figures"]
+    assert os.path.getsize(os.path.join(rep, "impact.png")) > 1000
     browser.assert_renders(os.path.join(rep, "report.html"), screenshot=str(tmp_path / "shot.png"))

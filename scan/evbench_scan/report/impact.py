@@ -6,8 +6,10 @@ isolated: throughput (aggregate Gb/s) and event latency p50 and p99, each
 the ratio of the repeats' medians with the spread the repeats allow (the
 smallest and largest ratio of a congested and an isolated repeat). The
 answer line says it plainly: how much throughput the builder loses under
-which background, and what the background moved.
+which background, and what the background moved; a figure draws the
+factors against the background's load.
 """
+import os
 import statistics
 
 import yaml
@@ -115,3 +117,31 @@ def impact(rows):
             "congested and one isolated repeat. Throughput below 1 and latency above 1: the "
             "builder lost to the background.")
     return Table("Congestion impact factor", head, body, note), said
+
+
+def figure(rows, outdir, drawn=None):
+    """The impact factors (throughput, latency p99) against what the background
+    moved, one point per congested configuration; None without pairs."""
+    series = {"throughput": [], "event latency p99": []}
+    for congested, isolated in pairs(rows):
+        load = _background_gbps(congested)
+        if load is None:
+            continue
+        for name, ratio in (("throughput", _ratio(_throughputs(congested), _throughputs(isolated))),
+                            ("event latency p99", _ratio(_latencies(congested, "p99"),
+                                                         _latencies(isolated, "p99")))):
+            if ratio is not None:
+                series[name].append((load, ratio[0], ratio[1], ratio[2], len(congested.members)))
+    series = dict((k, sorted(v)) for k, v in series.items() if v)
+    if not series:
+        return None
+    from . import plots   # matplotlib import is slow: only when drawing
+    from .figures import Figure
+    path = os.path.join(outdir, "impact.png")
+    plots.lines(series, path, "Congestion impact factor against background load",
+                "background Gb/s (median of the repeats)", "congested / isolated",
+                x_label=lambda x: "%.3g" % x, drawn=drawn)
+    return Figure("Congestion impact factor",
+                  "Each congested configuration's impact factor (congested over isolated; 1: no "
+                  "impact) against the Gb/s its background moved. Points: ratio of the medians; "
+                  "whiskers: the lowest and highest ratio of two repeats.", path)

@@ -125,6 +125,9 @@ def write_report(root, outdir, baseline=None, reference_files=(), platform=None,
     for name, doc in a["simulations"]:
         simshifts.write(outdir, name, doc)
     figs = figures.all_figures(rows, a["base_rows"], vary, fmt, outdir, scans, flags) if rows else []
+    impact_figure = impact.figure(rows, outdir) if rows else None
+    if impact_figure:
+        figs.append(impact_figure)
     missing = tables.not_run(meta, a["recs"], fmt)
     said = answers.answer(rows, vary, fmt, scans, missing.body, flags, a["schema"]) if rows else \
         _nothing_finished(a["recs"])
