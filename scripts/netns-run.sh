@@ -5,12 +5,15 @@
 # address, a fresh random run token. Rank 0's results table goes to stdout;
 # every rank's output is kept in the log directory.
 #
-#   netns-run.sh [--prefix P] [--procs K] [--json FILE] [--logs DIR] [--timeout SEC]
+#   netns-run.sh [--prefix P] [--procs K] [--hosts LIST] [--json FILE] [--logs DIR] [--timeout SEC]
 #                [--evbench PATH] [--port PORT] [--codes FILE] [--] [CONFIG] [evbench run options]...
 #
 #   --procs K     number of ranks (default: the number of hosts); the config must
 #                 need exactly K processes (e.g. nodes=8 with evm=with-rank0, or
 #                 nodes=8 + a dedicated EVM = 9 ranks, the EVM beside rank 0)
+#   --hosts LIST  rank r runs in host LIST[r] instead (comma-separated host
+#                 indices, one per rank; --procs defaults to their number): e.g.
+#                 an event builder across two leaves and congestors in one
 #   --json FILE   the results document (written by rank 0)
 #   --logs DIR    keep rank-R.log here (default: a temporary directory, removed)
 #   --timeout SEC every rank is stopped after this long (default 600); exit 124
@@ -35,6 +38,7 @@ cluster="$here/netns-cluster.sh"
 
 prefix=evb
 procs=""
+host_list=""
 json=""
 logs=""
 timeout_s=600
@@ -45,6 +49,7 @@ while (($#)); do
   case "$1" in
     --prefix) prefix="${2:?}"; shift 2 ;;
     --procs) procs="${2:?}"; shift 2 ;;
+    --hosts) host_list="${2:?}"; shift 2 ;;
     --json) json="${2:?}"; shift 2 ;;
     --logs) logs="${2:?}"; shift 2 ;;
     --timeout) timeout_s="${2:?}"; shift 2 ;;
@@ -63,6 +68,15 @@ status=$("$cluster" status --prefix "$prefix") ||
   die "cluster '$prefix' is not up: run scripts/netns-cluster.sh up N first"
 hosts=$(sed -n 's/^[a-z0-9]*: \([0-9]*\) hosts.*/\1/p' <<<"$status" | head -1)
 [[ "$hosts" =~ ^[0-9]+$ ]] || die "cannot read the host count from: $status"
+rank_host=()
+if [[ -n "$host_list" ]]; then
+  IFS=, read -r -a rank_host <<<"$host_list"
+  for h in "${rank_host[@]}"; do
+    [[ "$h" =~ ^[0-9]+$ ]] && ((h < hosts)) || die "--hosts: '$h' is not a host of 0..$((hosts - 1))"
+  done
+  procs=${procs:-${#rank_host[@]}}
+  ((procs == ${#rank_host[@]})) || die "--hosts names ${#rank_host[@]} hosts for $procs ranks"
+fi
 procs=${procs:-$hosts}
 [[ "$procs" =~ ^[1-9][0-9]*$ ]] || die "--procs '$procs': a positive integer"
 [[ "$timeout_s" =~ ^[1-9][0-9]*$ ]] || die "--timeout '$timeout_s': whole seconds"
@@ -115,12 +129,13 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-rendezvous="$("$cluster" addr 0 --prefix "$prefix"):$port"
+host_of() { if ((${#rank_host[@]})); then echo "${rank_host[$1]}"; else echo $(($1 % hosts)); fi; }
+rendezvous="$("$cluster" addr "$(host_of 0)" --prefix "$prefix"):$port"
 token=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
 json_args=()
 [[ -n "$json" ]] && json_args=(--json "$json")
 for ((r = 0; r < procs; r++)); do
-  host=$((r % hosts))
+  host=$(host_of "$r")
   EVBENCH_RANK=$r EVBENCH_SIZE=$procs EVBENCH_RENDEZVOUS=$rendezvous EVBENCH_RUN_ID=$token \
     "$cluster" run "$host" --prefix "$prefix" -- \
     "$evbench" run "${run_args[@]}" --set bootstrap=env "${json_args[@]}" \
@@ -154,7 +169,7 @@ cat "$logs/rank-0.log"
 worst=0
 for ((r = 0; r < procs; r++)); do
   if ((codes[r] != 0)); then
-    echo "$me: rank $r (host $(( r % hosts ))) exited ${codes[r]}; its log:" >&2
+    echo "$me: rank $r (host $(host_of "$r")) exited ${codes[r]}; its log:" >&2
     if ((r != 0)); then tail -n 20 "$logs/rank-$r.log" >&2; fi
     ((codes[r] > worst)) && worst=${codes[r]}
   fi

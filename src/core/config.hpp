@@ -104,6 +104,25 @@ struct ControlStep {
   std::string body;
 };
 
+// One entry of `background:`: a congestor, `ranks` extra processes beside
+// the event builder's (placed after them, by the same rules) that exchange
+// `size`-byte messages, `in_flight` outstanding per peer, over the run's
+// driver from `start_s` to `stop_s` into the data phase (stop_s < 0: to the
+// run's configured end, warmup + duration). incast: ranks 1.. send to rank 0
+// of the entry; write-incast: the same as one-sided writes into its window;
+// bcast: rank 0 sends to the others; alltoall: each to every other;
+// one-to-one: member i to member (i + shift) mod ranks.
+struct BackgroundSpec {
+  enum class Pattern { incast, alltoall, bcast, write_incast, one_to_one };
+  Pattern pattern = Pattern::incast;
+  int ranks = 4;
+  uint64_t size = 256 * 1024;
+  int in_flight = 8;
+  int shift = 1;  // one-to-one
+  double start_s = 0;
+  double stop_s = -1;
+};
+
 // monitor.*: where the EVM's rank serves /metrics, the live page and
 // /control (port 0: no monitor), and where its token is kept.
 struct MonitorConfig {
@@ -177,6 +196,9 @@ struct Config {
   MonitorConfig monitor;
   std::vector<ControlStep> control;  // timed run-time changes (the monitor's /control)
 
+  // Background traffic beside the event builder (congestors): none when empty.
+  std::vector<BackgroundSpec> background;
+
   // Where it came from
   std::string source = "<defaults>";
   // Keys set explicitly that the selected protocol does not read (printed,
@@ -201,5 +223,6 @@ const char* to_string(LocalFragment);
 const char* to_string(VerifyPayload);
 const char* to_string(Bind);
 const char* to_string(FaultSpec::Kind);
+const char* to_string(BackgroundSpec::Pattern);
 
 }  // namespace evb

@@ -319,6 +319,12 @@ const std::vector<Rule>& rules() {
          }
          return std::nullopt;
        }},
+      {"`background` runs beside a protocol that builds events (pull, push, ...), each entry "
+       "starting before the run's end (warmup + duration); a write-incast needs a `driver` "
+       "that can rdma_write",
+       [](const Config& c, const PluginKeys& p) -> std::optional<Failure> {
+         return background_problem(c, p, builds_events(c, p));
+       }},
   };
   return table;
 }

@@ -35,6 +35,7 @@ struct Value {
   std::map<std::string, std::string> map;
   std::vector<FaultSpec> faults;
   std::vector<ControlStep> controls;
+  std::vector<BackgroundSpec> background;
 };
 
 // One core key: its spec and how it reads and writes Config.
@@ -175,6 +176,18 @@ std::optional<std::vector<ControlStep>> parse_controls(const YAML::Node& node, s
                                                        YAML::Mark& where);
 std::string controls_yaml(const std::vector<ControlStep>& steps);  // flow style
 std::string controls_json(const std::vector<ControlStep>& steps);
+// ---- background lists (config_background.cpp) ----
+// Parses `background:` (each entry a congestor map); the reason names the
+// entry and the field ("entry 2: size: ...").
+std::optional<std::vector<BackgroundSpec>> parse_background(const YAML::Node& node,
+                                                            std::string& reason, YAML::Mark& where);
+std::string background_yaml(const std::vector<BackgroundSpec>& list);  // flow style
+std::string background_json(const std::vector<BackgroundSpec>& list);
+// What keeps the list from running with this configuration (the rule in
+// config_checks.cpp): no event builder (`event_builder` false), an entry
+// starting after the run's end, a write-incast without rdma_write.
+std::optional<KeyProblem> background_problem(const Config& c, const PluginKeys& p,
+                                             bool event_builder);
 // "bu2" -> ('b', 2); "evm" -> ('e', 0); nullopt when not a unit name.
 std::optional<std::pair<char, int>> parse_unit_name(const std::string& name);
 

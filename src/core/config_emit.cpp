@@ -159,6 +159,8 @@ std::string json_value(const KeySpec& spec, const Value& v) {
       return faults_json(v.faults);
     case KeyType::control_list:
       return controls_json(v.controls);
+    case KeyType::background_list:
+      return background_json(v.background);
   }
   return "null";
 }

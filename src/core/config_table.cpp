@@ -315,6 +315,17 @@ const std::vector<CoreKey>& core_key_table() {
          v.controls = c.control;
          return v;
        }},
+      {spec("background", K::background_list, "[]", "", -kInf, kInf,
+            "congestors beside the event builder, extra processes after its ranks over the same "
+            "driver (docs/USER_GUIDE.md, \"Background traffic\"): {pattern: incast|alltoall|bcast|"
+            "write-incast|one-to-one, ranks: 4, size: 256KiB, in_flight: 8, shift: 1 (one-to-one), "
+            "start: 0s, stop: end (warmup + duration)}, their rates in results.background[]"),
+       [](Config& c, const Value& v) { c.background = v.background; },
+       [](const Config& c) {
+         Value v;
+         v.background = c.background;
+         return v;
+       }},
 
       // ---- transport and start-up (driver and bootstrap choices come from the plug-ins)
       {spec("driver", K::choice, "tcp", "", -kInf, kInf, "network driver"),

@@ -19,17 +19,18 @@ namespace evb {
 struct Config;
 
 enum class KeyType {
-  integer,       // 64-bit signed
-  real,          // double
-  boolean,       // true/false
-  size,          // bytes: 512, 64KiB, 1.5MiB, 2GiB (B, KiB, MiB, GiB, also KB/MB/GB = 10^3..)
-  duration,      // seconds: 250ms, 3s, 2min (bare number = seconds)
-  string,        // free text
-  choice,        // one of `choices`
-  real_list,     // YAML sequence of reals
-  string_map,    // YAML map of scalars (driver_options)
-  fault_list,    // YAML sequence of fault maps (faults: {at: 2s, kill: bu2} ...)
-  control_list,  // YAML sequence of timed changes (control: {at: 5s, parallel: 2} ...)
+  integer,          // 64-bit signed
+  real,             // double
+  boolean,          // true/false
+  size,             // bytes: 512, 64KiB, 1.5MiB, 2GiB (B, KiB, MiB, GiB, also KB/MB/GB = 10^3..)
+  duration,         // seconds: 250ms, 3s, 2min (bare number = seconds)
+  string,           // free text
+  choice,           // one of `choices`
+  real_list,        // YAML sequence of reals
+  string_map,       // YAML map of scalars (driver_options)
+  fault_list,       // YAML sequence of fault maps (faults: {at: 2s, kill: bu2} ...)
+  control_list,     // YAML sequence of timed changes (control: {at: 5s, parallel: 2} ...)
+  background_list,  // YAML sequence of congestors (background: {pattern: incast} ...)
 };
 
 struct KeySpec {

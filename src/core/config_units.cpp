@@ -280,6 +280,8 @@ std::string type_name(KeyType type) {
       return "fault list";
     case KeyType::control_list:
       return "control list";
+    case KeyType::background_list:
+      return "background list";
   }
   return "?";
 }

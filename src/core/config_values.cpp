@@ -167,6 +167,12 @@ std::optional<Value> parse_value(const KeySpec& spec, const YAML::Node& node, st
       v.controls = std::move(*c);
       return v;
     }
+    case KeyType::background_list: {
+      auto b = parse_background(node, reason, where);
+      if (!b) return std::nullopt;
+      v.background = std::move(*b);
+      return v;
+    }
   }
   reason = "unsupported key type";
   return std::nullopt;
@@ -212,6 +218,8 @@ std::string canonical_scalar(const KeySpec& spec, const Value& v) {
       return faults_yaml(v.faults);
     case KeyType::control_list:
       return controls_yaml(v.controls);
+    case KeyType::background_list:
+      return background_yaml(v.background);
   }
   return "";
 }

@@ -1,5 +1,6 @@
 #include "core/topology.hpp"
 
+#include <algorithm>
 #include <set>
 
 namespace evb {
@@ -32,10 +33,31 @@ Topology make_topology(const Config& c) {
     t.ranks[t.evm_rank].evm = true;
     if (t.evm_rank >= c.nodes * per_node) t.ranks[t.evm_rank].node = c.nodes;
   }
+  int node = t.nprocs > 0 ? t.ranks.back().node + 1 : 0;
+  for (size_t e = 0; e < c.background.size(); ++e)
+    for (int m = 0; m < c.background[e].ranks; ++m)
+      t.congestors.push_back({t.processes(), static_cast<int>(e), m, node++});
   return t;
 }
 
+const CongestorRank* Topology::congestor(int rank) const {
+  if (rank < nprocs || rank >= processes()) return nullptr;
+  return &congestors[static_cast<size_t>(rank - nprocs)];
+}
+
+std::vector<int> Topology::entry_ranks(int entry) const {
+  std::vector<int> out;
+  for (const CongestorRank& k : congestors)
+    if (k.entry == entry) out.push_back(k.rank);
+  return out;
+}
+
 std::vector<int> Topology::peers_of(int rank) const {
+  if (const CongestorRank* me = congestor(rank)) {
+    std::vector<int> peers = entry_ranks(me->entry);
+    peers.erase(std::find(peers.begin(), peers.end(), rank));
+    return peers;
+  }
   std::set<int> peers;
   const RankRoles& me = ranks.at(rank);
   for (int r = 0; r < nprocs; ++r) {

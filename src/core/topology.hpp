@@ -7,6 +7,10 @@
 // evm dedicated: one extra, last rank; with-rank0: the EVM lives on rank 0.
 // Protocols without an EVM (pull-noevm, micro-benchmarks) get no EVM.
 // FUs live in their BU's process (fu_per_bu consumers fed by a local queue).
+// Congestors (`background:`) are extra ranks after all of these, entry by
+// entry, each standing for a node of its own: a launcher places them by the
+// same rules as the event builder's ranks. They talk only to the ranks of
+// their own entry.
 #include <vector>
 
 #include "core/config.hpp"
@@ -20,20 +24,36 @@ struct RankRoles {
   bool evm = false;
 };
 
+// One congestor rank: which `background` entry, which member of it.
+struct CongestorRank {
+  int rank = 0;
+  int entry = 0;
+  int member = 0;
+  int node = 0;
+};
+
 struct Topology {
   int nodes = 0;
-  int nprocs = 0;
+  int nprocs = 0;            // the event builder's ranks, 0 .. nprocs-1
   int evm_rank = -1;         // -1: no EVM
   std::vector<int> ru_rank;  // RU index -> rank
   std::vector<int> bu_rank;  // BU index -> rank
   std::vector<RankRoles> ranks;
+  std::vector<CongestorRank> congestors;  // ranks nprocs .. processes()-1
+
+  // Every process of the run: the event builder's and the congestors.
+  int processes() const { return nprocs + static_cast<int>(congestors.size()); }
+  // The congestor `rank` is, or nullptr for a rank of the event builder.
+  const CongestorRank* congestor(int rank) const;
+  // The ranks of `background` entry `entry`, by member.
+  std::vector<int> entry_ranks(int entry) const;
 
   // Ranks `rank` exchanges messages with (symmetric, excludes itself).
   std::vector<int> peers_of(int rank) const;
 };
 
 // The ranks of a run: RUs and BUs by `layout`, and an EVM rank (placed by
-// `evm`) when the protocol has one (config.with_evm).
+// `evm`) when the protocol has one (config.with_evm), then the congestors.
 Topology make_topology(const Config& config);
 
 }  // namespace evb

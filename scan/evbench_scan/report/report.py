@@ -20,7 +20,7 @@ import os
 
 from ..results import collect, hostload
 from ..results.campaign import Campaign
-from . import analysis, answers, figures, rounds, simshifts, tables
+from . import analysis, answers, figures, impact, rounds, simshifts, tables
 from .shifts import ShiftScan, ShiftScanError, is_shift_scan, platform_prediction
 
 
@@ -125,13 +125,20 @@ def write_report(root, outdir, baseline=None, reference_files=(), platform=None,
     for name, doc in a["simulations"]:
         simshifts.write(outdir, name, doc)
     figs = figures.all_figures(rows, a["base_rows"], vary, fmt, outdir, scans, flags) if rows else []
+    impact_figure = impact.figure(rows, outdir) if rows else None
+    if impact_figure:
+        figs.append(impact_figure)
     missing = tables.not_run(meta, a["recs"], fmt)
     said = answers.answer(rows, vary, fmt, scans, missing.body, flags, a["schema"]) if rows else \
         _nothing_finished(a["recs"])
-    said += [answers.Answer(s) for s in rounds.sentences(meta)]
+    # Under background traffic (a `background` axis): the impact factor first.
+    impact_table, impact_said = impact.impact(rows) if rows else (None, [])
+    said = impact_said + said + [answers.Answer(s) for s in rounds.sentences(meta)]
     sentences = [s.text for s in said]
     tabs = [tables.variants(rows, vary, fmt), tables.configurations(rows, vary, fmt, a["base_rows"])] \
         if rows else []
+    if impact_table:
+        tabs.append(impact_table)
     fault_rows = analysis.rows_of(a["recs"], ("ok", "data_source_lost"))
     fault_table, fault_entries = tables.faults(fault_rows, [k for k in vary], fmt)
     if fault_table.body:
@@ -155,6 +162,8 @@ def write_report(root, outdir, baseline=None, reference_files=(), platform=None,
                "not_run": missing.body}
     if fault_entries:
         summary["faults"] = fault_entries
+    if impact_table:
+        summary["impact"] = [dict(zip(impact_table.head, line)) for line in impact_table.body]
     if ref_docs:
         head, body, summary["references"] = references.table(ref_docs)
         tabs.append(tables.Table("Against the references", head, body))

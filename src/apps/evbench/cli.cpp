@@ -169,7 +169,7 @@ int cmd_run(const Args& a, const Plugins& r, int argc, char** argv) {
   const WorkerFn worker = [&](Bootstrap& b) {
     return run_worker(config, r.drivers, r.protocols, b, opts);
   };
-  return boot->launch(config, topo.nprocs, worker);
+  return boot->launch(config, topo.processes(), worker);
 }
 
 // The simulation runs the mpi driver and bootstrap, with what sim sets
@@ -221,7 +221,7 @@ int cmd_validate(const Args& a, const Plugins& r) {
   check_host_memory(config, topo, r.protocols.of(config).memory_needs);
   const std::string name = a.config.empty() ? "configs/default.yaml (embedded)" : a.config;
   std::printf("%s: valid (%s over %s, %d nodes, %d processes)\n", name.c_str(),
-              config.protocol.c_str(), config.driver.c_str(), config.nodes, topo.nprocs);
+              config.protocol.c_str(), config.driver.c_str(), config.nodes, topo.processes());
   return kExitOk;
 }
 

@@ -59,10 +59,11 @@ std::string footer(const Verdict& v) {
 void print_table(const ProtocolReport& report, const Config& c, const Topology& t, const Summary& s,
                  const std::string& variant, const ReportContext& context,
                  const std::string& placement, const LifecycleSummary& lifecycle,
-                 const std::vector<HostLoad>& load) {
+                 const std::vector<HostLoad>& load,
+                 const std::vector<BackgroundResult>& background) {
   std::printf("# evbench %s: %s over %s, %d nodes (%s)%s, %d processes\n",
               evbench_version().c_str(), report.title(c).c_str(), variant.c_str(), c.nodes,
-              to_string(c.layout), report.shape(c).c_str(), t.nprocs);
+              to_string(c.layout), report.shape(c).c_str(), t.processes());
   report.print_settings(stdout, c, s);
   std::printf("# placement: %s\n", placement.c_str());
   if (const std::string line = lifecycle_line(lifecycle); !line.empty())
@@ -70,6 +71,7 @@ void print_table(const ProtocolReport& report, const Config& c, const Topology& 
   if (const std::string line = host_load_line(load); !line.empty())
     std::printf("# %s\n", line.c_str());
   report.print_body(stdout, c, s, context);
+  print_background_lines(stdout, background);
   std::printf("# %s\n", footer(report.verdict(s)).c_str());
   std::fflush(stdout);
 }
@@ -100,7 +102,8 @@ void simulation_fields(JsonWriter& w, const RunOptions& o) {
 std::string results_json(const ProtocolFactory& protocol, const Config& c, const Topology& t,
                          const Summary& s, const RunOptions& o, const DriverProbe& probe,
                          const ReportContext& context, const std::string& placement,
-                         const LifecycleSummary& lifecycle, const std::vector<HostLoad>& load) {
+                         const LifecycleSummary& lifecycle, const std::vector<HostLoad>& load,
+                         const std::vector<BackgroundResult>& background) {
   const ProtocolReport& report = *protocol.report;
   JsonWriter w;
   w.begin_object();
@@ -122,7 +125,7 @@ std::string results_json(const ProtocolFactory& protocol, const Config& c, const
   w.end_object();
   w.begin_object("topology");
   w.value("nodes", t.nodes);
-  w.value("processes", t.nprocs);
+  w.value("processes", t.processes());
   w.value("evm_rank", t.evm_rank);
   w.end_object();
   w.begin_object("results");
@@ -144,6 +147,7 @@ std::string results_json(const ProtocolFactory& protocol, const Config& c, const
   write_lifecycle(w, lifecycle);
   write_host_load(w, load);
   report.results_fields(w, c, t, s, context);
+  if (!c.background.empty()) write_background_json(w, background);
   w.end_object();
   w.end_object();
   return w.str() + "\n";
@@ -152,7 +156,8 @@ std::string results_json(const ProtocolFactory& protocol, const Config& c, const
 }  // namespace
 
 int report_run(const ProtocolFactory& protocol, const Config& initial, const Topology& t,
-               const std::vector<RankStats>& ranks, const RunOptions& o, const DriverProbe& probe) {
+               const std::vector<RankStats>& ranks, const RunOptions& o, const DriverProbe& probe,
+               const std::vector<BackgroundResult>& background) {
   const ProtocolReport& report = *protocol.report;
   // The protocol's own kind of summary: only its report reads past Summary.
   const std::unique_ptr<Summary> summary =
@@ -168,7 +173,8 @@ int report_run(const ProtocolFactory& protocol, const Config& initial, const Top
   const std::string placement = placement_line(c, s, o);
   const LifecycleSummary lifecycle = summarize_lifecycle(ranks);
   const std::vector<HostLoad> load = summarize_host_load(ranks);
-  print_table(report, c, t, s, variant_name(c, probe), context, placement, lifecycle, load);
+  print_table(report, c, t, s, variant_name(c, probe), context, placement, lifecycle, load,
+              background);
   if (!o.simulated_platform.empty()) {
     std::printf(
         "# simulated on %s: %.3f s simulated in %.1f s wall time\n# note: %s\n",
@@ -182,7 +188,8 @@ int report_run(const ProtocolFactory& protocol, const Config& initial, const Top
     const std::string tmp = o.json_path + ".tmp";
     {
       std::ofstream out(tmp);
-      out << results_json(protocol, c, t, s, o, probe, context, placement, lifecycle, load);
+      out << results_json(protocol, c, t, s, o, probe, context, placement, lifecycle, load,
+                          background);
       if (!out) throw Error("cannot write " + tmp);
     }
     if (std::rename(tmp.c_str(), o.json_path.c_str()) != 0)

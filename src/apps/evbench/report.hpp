@@ -13,6 +13,7 @@
 #include "drivers/api/registry.hpp"
 #include "protocols/api/protocol.hpp"
 #include "protocols/api/run_summary.hpp"
+#include "protocols/background/congestor_stats.hpp"
 #include "protocols/common/rank_stats.hpp"
 
 namespace evb {
@@ -22,8 +23,10 @@ namespace evb {
 // the verdict and the JSON envelope. `config`: the resolved configuration
 // the run started with; the table and the JSON show it as the run ended
 // (ProtocolReport::as_ended: a steered run's knobs after its changes).
+// `background`: the congestors' results (results.background[] and a table
+// line each; nothing when the run had none).
 int report_run(const ProtocolFactory& protocol, const Config& config, const Topology& topo,
                const std::vector<RankStats>& ranks, const RunOptions& options,
-               const DriverProbe& driver);
+               const DriverProbe& driver, const std::vector<BackgroundResult>& background = {});
 
 }  // namespace evb

@@ -20,13 +20,19 @@
 #include "core/topology.hpp"
 #include "protocols/api/poll_mode.hpp"
 #include "protocols/api/protocol.hpp"
+#include "protocols/background/congestor_run.hpp"
 
 namespace evb {
 namespace {
 
 std::vector<std::string> peer_names(const Topology& t) {
   std::vector<std::string> names;
-  for (int r = 0; r < t.nprocs; ++r) {
+  for (int r = 0; r < t.processes(); ++r) {
+    if (const CongestorRank* k = t.congestor(r)) {
+      names.push_back("rank " + std::to_string(r) + " (background " + std::to_string(k->entry + 1) +
+                      ", member " + std::to_string(k->member) + ")");
+      continue;
+    }
     std::string roles;
     const RankRoles& x = t.ranks[r];
     if (x.ru >= 0) roles += "RU " + std::to_string(x.ru);
@@ -58,7 +64,7 @@ int run_worker_with(const Topology& topo, const Config& config, const PluginRegi
 }  // namespace
 
 std::string with_units(const std::string& what, int peer, const Topology& topo) {
-  if (peer < 0 || peer >= topo.nprocs) return what;
+  if (peer < 0 || peer >= topo.processes()) return what;
   const std::string name = "rank " + std::to_string(peer);
   size_t at = what.find(name);
   while (at != std::string::npos) {
@@ -84,11 +90,14 @@ namespace {
 
 int run_worker_with(const Topology& topo, const Config& config, const PluginRegistry& plugins,
                     const ProtocolRegistry& protocols, Bootstrap& boot, const RunOptions& options) {
-  if (boot.size() != topo.nprocs)
+  if (boot.size() != topo.processes())
     throw ConfigError(
         "the run has " + std::to_string(boot.size()) + " processes but the config needs " +
-        std::to_string(topo.nprocs) + " (nodes=" + std::to_string(config.nodes) +
-        ", layout=" + to_string(config.layout) + ", evm=" + to_string(config.evm) + ")");
+        std::to_string(topo.processes()) + " (nodes=" + std::to_string(config.nodes) +
+        ", layout=" + to_string(config.layout) + ", evm=" + to_string(config.evm) +
+        (topo.congestors.empty() ? std::string()
+                                 : ", background=" + std::to_string(topo.congestors.size())) +
+        ")");
   LifecycleClock lifecycle(boot.launched_at());
   const int rank = boot.rank();
   const DriverFactory* factory = plugins.driver(config.driver);
@@ -129,7 +138,9 @@ int run_worker_with(const Topology& topo, const Config& config, const PluginRegi
                                 options.quiet,
                                 !options.quiet && options.simulated_platform.empty(),
                                 std::filesystem::path(options.json_path).parent_path().string()};
-  const std::unique_ptr<ProtocolRun> run = protocol.create(context);
+  // A congestor rank (background:) runs its traffic instead of the protocol.
+  const std::unique_ptr<ProtocolRun> run =
+      topo.congestor(rank) ? make_congestor_run(context) : protocol.create(context);
   run->set_up();
 
   // --quiet: not echoed (the --json results hold it, `config --resolved` shows it).
@@ -166,16 +177,21 @@ int run_worker_with(const Topology& topo, const Config& config, const PluginRegi
   const std::vector<std::string> all = boot.gather(stats.serialize());
   if (rank != 0) return kExitOk;
   std::vector<RankStats> ranks;
+  std::vector<RankStats> congestors;  // read by their own report, not the protocol's
   // Under on_failure exclude a lost rank contributes nothing.
   for (const auto& s : all)
-    if (!s.empty()) ranks.push_back(RankStats::deserialize(s));
+    if (!s.empty()) {
+      RankStats r = RankStats::deserialize(s);
+      (topo.congestor(r.rank) ? congestors : ranks).push_back(std::move(r));
+    }
   DriverProbe probe = factory->probe ? factory->probe() : DriverProbe{};
   probe.variant = driver->name();
   // The data path names the variant only where the driver could do both.
   probe.run_variant = driver->variant();
   if (driver->capabilities().rdma_write)
     probe.run_variant += std::string(" ") + to_string(resolved.data_path);
-  return report_run(protocol, resolved, topo, ranks, options, probe);
+  return report_run(protocol, resolved, topo, ranks, options, probe,
+                    merge_background(resolved, topo, congestors));
 }
 
 }  // namespace
