@@ -116,7 +116,8 @@ void UcxDriver::create_endpoint(PeerId peer, const std::string& address) {
   params.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
                       UCP_EP_PARAM_FIELD_ERR_HANDLER;
   params.address = reinterpret_cast<const ucp_address_t*>(address.data());
-  params.err_mode = UCP_ERR_HANDLING_MODE_PEER;
+  params.err_mode = options_.error_handling == ErrorHandling::peer ? UCP_ERR_HANDLING_MODE_PEER
+                                                                   : UCP_ERR_HANDLING_MODE_NONE;
   params.err_handler.cb = endpoint_error;
   params.err_handler.arg = &p.handle;
   ucs_status_t st = ucp_ep_create(worker_->worker(), &params, &p.ep);
