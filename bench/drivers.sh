@@ -260,12 +260,16 @@ cell() {
 tools_table() {
   cc -O2 -o "$tmp/fi_rma_bw" bench/fi_rma_bw.c -lfabric
   mpicc -O2 -o "$tmp/p2p_loop" bench/p2p_loop.c
+  # The tools built here take huge pages as evbench's default page_size does
+  # (bench/ref_alloc.h): 512 KiB of 4 KiB pages is 128 pages to pin per CMA copy.
+  export EVB_REF_PAGES=${EVB_REF_PAGES:-huge}
   local w=$window n head=""
   for n in ${sweep#* }; do head+=$(printf "  %7s" "ring $n"); done
   echo "# drivers.sh tools: one-to-one, 2 nodes, senders 1, 512 KiB, window $w, evbench poll_mode $poll,"
   echo "# ${secs} s each, $rounds rounds (tool, then evbench at rings of $sweep slots, per round),"
   echo "# $(nproc) cores; ucx $(ucx_info -v | sed -n 's/^# Version //p'); $(fi_info --version | head -1);"
-  echo "# $(mpirun --version | head -1); load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "# $(mpirun --version | head -1); fi_rma_bw and p2p_loop pages: $EVB_REF_PAGES;"
+  echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
   printf "# %-26s %-22s %7s %5s   %7s %5s %6s%s\n" variant tool "Gb/s" "max/m" "1 slot" "max/m" \
     ratio "$head"
   local tls eh

@@ -11,8 +11,9 @@
  * the next write may start in the window's place; on shm that costs the
  * client a round trip per write, and was this tool's only mode until it lost
  * to the driver it measures). The server stops at the client's "done"
- * message. Addresses and the window's key are exchanged over a TCP socket on
- * 127.0.0.1:port. Built and run by bench/drivers.sh:
+ * message. The buffer (one on each side) follows EVB_REF_PAGES as the other
+ * reference loops do (bench/ref_alloc.h). Addresses and the window's key are
+ * exchanged over a TCP socket on 127.0.0.1:port. Built and run by bench/drivers.sh:
  *
  *   fi_rma_bw -p shm -s 524288 -t 5 -W 1 -P 47950            (server)
  *   fi_rma_bw -p shm -s 524288 -t 5 -W 1 -P 47950 127.0.0.1  (client)
@@ -35,6 +36,8 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "ref_alloc.h"
 
 #define CHECK(call)                                                     \
   do {                                                                  \
@@ -158,7 +161,8 @@ int main(int argc, char** argv) {
   CHECK(fi_ep_bind(ep, &cq->fid, FI_TRANSMIT | FI_RECV));
   CHECK(fi_enable(ep));
 
-  char* buf = aligned_alloc(4096, (size + 4095) / 4096 * 4096);
+  char* buf = ref_alloc(size); /* EVB_REF_PAGES=huge: as evbench's page_size huge */
+  if (!buf) return fprintf(stderr, "fi_rma_bw: no memory\n"), 1;
   memset(buf, 0x5a, size);
   CHECK(fi_mr_reg(domain, buf, size, FI_WRITE | FI_REMOTE_WRITE | FI_SEND | FI_RECV, 0, 1, 0, &mr,
                   NULL));

@@ -43,11 +43,12 @@ const T& table() {
               "error_handling", &UcxOptions::error_handling, "peer",
               std::vector<std::pair<const char*, ErrorHandling>>{{"peer", ErrorHandling::peer},
                                                                  {"none", ErrorHandling::none}},
-              "peer: UCX reports a killed or lost peer (UCP_ERR_HANDLING_MODE_PEER, "
-              "keepalive); UCX 1.13 then leaves out the transports that cannot, so sm moves "
-              "large messages without CMA and tcp without zero-copy put (docs/drivers/ucx.md); "
-              "none: what ucx_perftest does, those transports are used, but a dead peer "
-              "is noticed only by evbench's own timeouts"),
+              "peer: UCX reports a killed or lost peer (UCP_ERR_HANDLING_MODE_PEER, keepalive); "
+              "UCX 1.13 then leaves out the transports that cannot, so sm moves large "
+              "messages without CMA and tcp without zero-copy put (docs/drivers/ucx.md); "
+              "none: what ucx_perftest does, those transports are used, but UCX reports no "
+              "dead peer (the launcher or peer_timeout ends the run; on_failure exclude "
+              "cannot exclude it)"),
       },
       chassis_rows<UcxOptions>(
           {"how long connect() waits for the hello of every peer before failing",
