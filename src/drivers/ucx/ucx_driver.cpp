@@ -71,8 +71,9 @@ UcxDriver::UcxDriver(const DriverContext& context, UcxOptions options)
   caps_.zero_copy_send = true;
   caps_.can_block = worker_->event_fd() >= 0;
   caps_.alltoall = false;
-  caps_.survives_peer_loss = true;  // peer-failure mode: peer_event + failed completions
-  caps_.descriptors_per_peer = 2;   // tcp: a connection per endpoint, two while both connect
+  // Only peer-failure mode turns a dead peer into peer_event + failed completions.
+  caps_.survives_peer_loss = options_.error_handling == ErrorHandling::peer;
+  caps_.descriptors_per_peer = 2;  // tcp: a connection per endpoint, two while both connect
 
   for (size_t i = 0; i < kControlReceives; ++i) post_control_recv();
 }

@@ -47,8 +47,8 @@ const T& table() {
               "UCX 1.13 then leaves out the transports that cannot, so sm moves large "
               "messages without CMA and tcp without zero-copy put (docs/drivers/ucx.md); "
               "none: what ucx_perftest does, those transports are used, but UCX reports no "
-              "dead peer (the launcher or peer_timeout ends the run; on_failure exclude "
-              "cannot exclude it)"),
+              "dead peer (the launcher or peer_timeout ends the run; on_failure exclude is "
+              "refused)"),
       },
       chassis_rows<UcxOptions>(
           {"how long connect() waits for the hello of every peer before failing",

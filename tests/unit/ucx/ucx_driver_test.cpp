@@ -140,6 +140,7 @@ TEST(ucxTransports, ErrorHandlingNoneKeepsCma) {
     const std::string t = p.d[0]->transports_to(1);
     EXPECT_EQ(t.find("cma"), std::string::npos) << t;
     EXPECT_NE(p.d[0]->worker().settings().find("MM_ERROR_HANDLING=y"), std::string::npos);
+    EXPECT_TRUE(p.d[0]->capabilities().survives_peer_loss);
   }
   Pair p(with_options({{"tls", "sm"}, {"error_handling", "none"}, {"connect_timeout", "10"}}));
   const std::string t = p.d[0]->transports_to(1);
@@ -147,6 +148,8 @@ TEST(ucxTransports, ErrorHandlingNoneKeepsCma) {
   const std::string s = p.d[0]->worker().settings();
   EXPECT_EQ(s.find("ERROR_HANDLING"), std::string::npos) << s;
   EXPECT_EQ(s.find("KEEPALIVE"), std::string::npos) << s;
+  // Nothing reports a dead peer now: on_failure exclude must be refused.
+  EXPECT_FALSE(p.d[0]->capabilities().survives_peer_loss);
 }
 
 // Under tls: auto the variant names what UCX picked (the report's "ucx write"
