@@ -111,7 +111,7 @@ perftest_gbps() {  # $1 = UCX_TLS, $2 = test: ucx_perftest bandwidth of one pair
 
 ratio() {
   /usr/bin/python3 -c "import sys
-try: print('%.2f' % (float(sys.argv[1]) / float(sys.argv[2])))
+try: print('%.2f' % (float(sys.argv[1].rstrip('*')) / float(sys.argv[2].rstrip('*'))))
 except (ValueError, ZeroDivisionError): print('n/a')" "$1" "$2"
 }
 
@@ -218,14 +218,17 @@ p2p_loop_gbps() {  # $1 = window, rest = mpirun transport options: bench/p2p_loo
     sed -n 's/.*aggregate_gbps=\([0-9.]*\).*/\1/p' | grep . || echo "n/a"
 }
 
-# "median spread" of the figures given (spread = max/min), "n/a n/a" if any failed.
+# "median spread" of the figures given (spread = max/min) over the rounds that
+# gave one; a failed round (n/a) is left out and marks the median with '*'.
 med() {
   /usr/bin/python3 -c "import statistics, sys
-try:
-    v = [float(x) for x in sys.argv[1:]]
-    print('%.2f %.2f' % (statistics.median(v), max(v) / min(v)))
-except (ValueError, ZeroDivisionError):
-    print('n/a n/a')" "$@"
+v = []
+for x in sys.argv[1:]:
+    try: v.append(float(x))
+    except ValueError: pass
+mark = '*' if len(v) < len(sys.argv) - 1 else ''
+if v and min(v) > 0: print('%.2f%s %.2f' % (statistics.median(v), mark, max(v) / min(v)))
+else: print('n/a n/a')" "$@"
 }
 
 # One cell: ROUNDS rounds, each running the tool, then evbench at each ring
@@ -299,7 +302,8 @@ tools_table() {
   cell "mpi/tcp send" "p2p_loop (one way)" "p2p_loop_gbps $w $btl_tcp" \
     "one_way_mpi_gbps $w RING $btl_tcp"
   echo "# load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "# Gb/s: medians of the rounds; max/m = max/min over the rounds. evbench = bytes BU 1 received"
+  echo "# Gb/s: medians of the rounds (* = some rounds failed, left out: their reason went to stderr);"
+  echo "# max/m = max/min over the rounds. evbench = bytes BU 1 received"
   echo "# per second of its window (results aggregate), with ru_buffer = ring slots x 512 KiB (the"
   echo "# sender's ring; the receiver holds 'window' slots); ratio = evbench 1 slot / tool."
   echo "# ucx rows: driver_options.error_handling none = no peer-failure handling, as ucx_perftest"
