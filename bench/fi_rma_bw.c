@@ -128,7 +128,8 @@ int main(int argc, char** argv) {
     else if (opt == 'd')
       delivery = 1;
     else
-      return fprintf(stderr, "usage: fi_rma_bw -p PROV -s SIZE -t S -W N -P PORT [-d] [server]\n"), 2;
+      return fprintf(stderr, "usage: fi_rma_bw -p PROV -s SIZE -t S -W N -P PORT [-d] [server]\n"),
+             2;
   }
   if (optind < argc) server = argv[optind];
 
