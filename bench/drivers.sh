@@ -19,27 +19,37 @@
 # A second table (section "tools") puts the micro-benchmark one-to-one beside
 # each library's own benchmark at equal conditions: 2 nodes, one direction
 # (senders 1: RU 0 -> BU 1), 512 KiB messages, busy polling, the same number
-# in flight, one reused buffer on each side (ru_buffer = one message; the
-# receiver's arena holds `parallel` slots) — and beside it evbench's own
-# buffer policy (the default 64 MiB ru_buffer, read slot after slot):
-#   ucx/sm, ucx/tcp  send: ucx_perftest -t tag_bw -O WINDOW; write: -t ucp_put_bw
+# in flight (WINDOW), the receiver holding WINDOW slots. Each cell runs ROUNDS
+# rounds, interleaved: the tool, then evbench with a sender ring of each
+# SWEEP size (ru_buffer = 1, 4, 16, 256 messages: one reused buffer, then
+# rings past the caches); it prints the medians and max/min over the rounds:
+#   ucx/sm, ucx/tcp  send: ucx_perftest -t tag_bw -O WINDOW; write: -t ucp_put_bw;
+#                   evbench with driver_options.error_handling none (no peer
+#                   failure handling, as the tool) and peer (its default)
 #   libfabric/shm, libfabric/tcp  send: fi_pingpong (one message at a time,
 #                   so evbench runs with parallel 1 there); write: bench/fi_rma_bw.c
-#                   (built here: fi_write from one buffer into one window, WINDOW
-#                   in flight, delivery complete; libfabric-bin has no RMA benchmark)
-# It prints evbench/tool for both buffer policies.
+#                   (built here: fi_write with remote CQ data from one buffer into
+#                   one window, WINDOW in flight; also with -d, delivery complete)
+#   mpi/vader, mpi/tcp  bench/p2p_loop.c one way (MPI_Isend/MPI_Irecv, WINDOW per
+#                   round), Open MPI ob1 over vader or the TCP BTL on lo
 # Not a test: numbers depend on the machine and its load (2 cores here: 4
 # processes share them, so compare ratios, not absolute figures).
 #
 #   bench/drivers.sh [SECONDS] [all|pull|tools]   (default 5 s per measurement, all)
 #   WINDOW=4 bench/drivers.sh 5 tools             (messages in flight; default 1)
 #   POLL=yield bench/drivers.sh 5 tools           (evbench's poll_mode there; default busy)
+#   ROUNDS=3 SWEEP="1 256" bench/drivers.sh 5 tools  (rounds per cell, default 5; sender
+#                                                  rings in messages, default "1 4 16 256")
+#   ONLY=ucx/sm bench/drivers.sh 5 tools          (only the cells whose label starts so)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-5}
 section=${2:-all}
 window=${WINDOW:-1}
 poll=${POLL:-busy}  # evbench's poll_mode in the tools section (the tools busy-poll)
+rounds=${ROUNDS:-5}
+sweep=${SWEEP:-1 4 16 256}
+only=${ONLY:-}
 evbench=${EVBENCH:-build/bin/evbench}
 [[ -x $evbench ]] || { echo "build evbench first (scripts/build.sh)" >&2; exit 1; }
 tmp=$(mktemp -d)
@@ -101,7 +111,7 @@ perftest_gbps() {  # $1 = UCX_TLS, $2 = test: ucx_perftest bandwidth of one pair
 
 ratio() {
   /usr/bin/python3 -c "import sys
-try: print('%.2f' % (float(sys.argv[1]) / float(sys.argv[2])))
+try: print('%.2f' % (float(sys.argv[1].rstrip('*')) / float(sys.argv[2].rstrip('*'))))
 except (ValueError, ZeroDivisionError): print('n/a')" "$1" "$2"
 }
 
@@ -159,6 +169,18 @@ one_way_gbps() {  # $1 = parallel, $2 = ru_buffer, rest = --set options: one-to-
   /usr/bin/python3 -c "$json_gbps" "$tmp/o.json"
 }
 
+one_way_mpi_gbps() {  # $1 = parallel, $2 = ru_buffer, rest = mpirun transport options
+  local par=$1 ring=$2
+  shift 2
+  mpirun --oversubscribe -np 2 --mca oob_tcp_if_include lo "$@" \
+    "$evbench" run --quiet --set bootstrap=mpi --set driver=mpi --set protocol=one-to-one \
+    --set nodes=2 --set senders=1 --set parallel="$par" --set fragment.size=$block \
+    --set ru_buffer="$ring" --set poll_mode="$poll" --set duration=$((secs + 1))s --set warmup=1s \
+    --json "$tmp/om.json" >/dev/null 2>"$tmp/om.err" ||
+    { echo "failed: $(tail -1 "$tmp/om.err")" >&2; echo "n/a"; return; }
+  /usr/bin/python3 -c "$json_gbps" "$tmp/om.json"
+}
+
 perftest_window_gbps() {  # $1 = UCX_TLS, $2 = test, $3 = outstanding: ucx_perftest, one pair
   local port=47910
   UCX_TLS=$1 UCX_NET_DEVICES=lo timeout 120 ucx_perftest -p $port >/dev/null 2>&1 &
@@ -178,51 +200,117 @@ pingpong_window_gbps() {  # $1 = provider: fi_pingpong over lo, one message at a
   wait
 }
 
-rma_bw_gbps() {  # $1 = provider, $2 = writes in flight: bench/fi_rma_bw.c, one pair
-  local port=47912
-  FI_TCP_IFACE=lo timeout 120 "$tmp/fi_rma_bw" -p "$1" -s $block -t "$secs" -W "$2" -P $port \
-    >/dev/null 2>&1 &
-  FI_TCP_IFACE=lo timeout 120 "$tmp/fi_rma_bw" -p "$1" -s $block -t "$secs" -W "$2" -P $port \
-    127.0.0.1 2>/dev/null | sed -n 's/.*gbps=\([0-9.]*\).*/\1/p' | grep . || echo "n/a"
+rma_bw_gbps() {  # $1 = provider, $2 = writes in flight, rest = flags: bench/fi_rma_bw.c, one pair
+  local port=47912 prov=$1 win=$2
+  shift 2
+  FI_TCP_IFACE=lo timeout 120 "$tmp/fi_rma_bw" -p "$prov" -s $block -t "$secs" -W "$win" -P $port \
+    "$@" >/dev/null 2>&1 &
+  FI_TCP_IFACE=lo timeout 120 "$tmp/fi_rma_bw" -p "$prov" -s $block -t "$secs" -W "$win" -P $port \
+    "$@" 127.0.0.1 2>/dev/null | sed -n 's/.*gbps=\([0-9.]*\).*/\1/p' | grep . || echo "n/a"
   wait
 }
 
-tool_row() {  # variant path window tool-name tool evbench-one-buffer evbench-own-ring
-  printf "  %-14s %-5s %6s   %-24s %9s   %9s %6s   %9s %6s\n" "$1" "$2" "$3" "$4" "$5" "$6" \
-    "$(ratio "$6" "$5")" "$7" "$(ratio "$7" "$5")"
+p2p_loop_gbps() {  # $1 = window, rest = mpirun transport options: bench/p2p_loop.c one way
+  local win=$1
+  shift
+  mpirun --oversubscribe -np 2 --mca oob_tcp_if_include lo "$@" \
+    "$tmp/p2p_loop" $block "$secs" 0 "$win" 1 1 2>/dev/null |
+    sed -n 's/.*aggregate_gbps=\([0-9.]*\).*/\1/p' | grep . || echo "n/a"
 }
 
-# One direction, one reused buffer: one-to-one beside each library's tool.
+# "median spread" of the figures given (spread = max/min) over the rounds that
+# gave one; a failed round (n/a) is left out and marks the median with '*'.
+med() {
+  /usr/bin/python3 -c "import statistics, sys
+v = []
+for x in sys.argv[1:]:
+    try: v.append(float(x))
+    except ValueError: pass
+mark = '*' if len(v) < len(sys.argv) - 1 else ''
+if v and min(v) > 0: print('%.2f%s %.2f' % (statistics.median(v), mark, max(v) / min(v)))
+else: print('n/a n/a')" "$@"
+}
+
+# One cell: ROUNDS rounds, each running the tool, then evbench at each ring
+# of the sweep (the first, one slot, is the one-buffer figure). $1 = label,
+# $2 = tool name, $3 = the tool's command, $4 = evbench's command (a function
+# call taking the ring in bytes as its last argument), all as strings.
+cell() {
+  local label=$1 name=$2 tool=$3 ours=$4 r n
+  [[ $label == "$only"* ]] || return 0
+  local -a t=()
+  local -A e=()
+  for ((r = 0; r < rounds; ++r)); do
+    t+=("$(eval "$tool")")
+    for n in $sweep; do e[$n]+=" $(eval "${ours//RING/$((n * block))}")"; done
+  done
+  read -r tm ts <<<"$(med "${t[@]}")"
+  local line first=1
+  line=$(printf "  %-26s %-22s %7s %5s" "$label" "$name" "$tm" "$ts")
+  for n in $sweep; do
+    read -r em es <<<"$(med ${e[$n]})"
+    if ((first)); then
+      line+=$(printf "   %7s %5s %6s" "$em" "$es" "$(ratio "$em" "$tm")")
+      first=0
+    else
+      line+=$(printf "  %7s" "$em")
+    fi
+  done
+  echo "$line"
+}
+
+# One direction: one-to-one beside each library's tool, interleaved in rounds.
 tools_table() {
   cc -O2 -o "$tmp/fi_rma_bw" bench/fi_rma_bw.c -lfabric
-  echo "# drivers.sh tools: one-to-one, 2 nodes, senders 1, 512 KiB, evbench poll_mode $poll, ${secs} s each,"
-  echo "# $(nproc) cores; ucx $(ucx_info -v | sed -n 's/^# Version //p'); $(fi_info --version | head -1)"
-  printf "# %-14s %-5s %6s   %-24s %9s   %9s %6s   %9s %6s\n" variant path window tool "tool Gb/s" \
-    "1 buffer" ratio "own ring" ratio
-  local own=$((64 * 1024 * 1024)) tls
+  mpicc -O2 -o "$tmp/p2p_loop" bench/p2p_loop.c
+  # The tools built here take huge pages as evbench's default page_size does
+  # (bench/ref_alloc.h): 512 KiB of 4 KiB pages is 128 pages to pin per CMA copy.
+  export EVB_REF_PAGES=${EVB_REF_PAGES:-huge}
+  local w=$window n head=""
+  for n in ${sweep#* }; do head+=$(printf "  %7s" "ring $n"); done
+  echo "# drivers.sh tools: one-to-one, 2 nodes, senders 1, 512 KiB, window $w, evbench poll_mode $poll,"
+  echo "# ${secs} s each, $rounds rounds (tool, then evbench at rings of $sweep slots, per round),"
+  echo "# $(nproc) cores; ucx $(ucx_info -v | sed -n 's/^# Version //p'); $(fi_info --version | head -1);"
+  echo "# $(mpirun --version | head -1); fi_rma_bw and p2p_loop pages: $EVB_REF_PAGES;"
+  echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+  printf "# %-26s %-22s %7s %5s   %7s %5s %6s%s\n" variant tool "Gb/s" "max/m" "1 slot" "max/m" \
+    ratio "$head"
+  local tls eh
   for tls in sm tcp; do
-    local ucx=(--set driver=ucx --set driver_options.tls=$tls)
-    tool_row ucx/$tls send "$window" "ucx_perftest tag_bw" "$(perftest_window_gbps $tls tag_bw "$window")" \
-      "$(one_way_gbps "$window" $block "${ucx[@]}" --set data_path=send)" \
-      "$(one_way_gbps "$window" $own "${ucx[@]}" --set data_path=send)"
-    tool_row ucx/$tls write "$window" "ucx_perftest ucp_put_bw" \
-      "$(perftest_window_gbps $tls ucp_put_bw "$window")" \
-      "$(one_way_gbps "$window" $block "${ucx[@]}" --set data_path=write)" \
-      "$(one_way_gbps "$window" $own "${ucx[@]}" --set data_path=write)"
+    for eh in none peer; do
+      local ucx="--set driver=ucx --set driver_options.tls=$tls --set driver_options.error_handling=$eh"
+      cell "ucx/$tls send (eh $eh)" "ucx_perftest tag_bw" "perftest_window_gbps $tls tag_bw $w" \
+        "one_way_gbps $w RING $ucx --set data_path=send"
+      cell "ucx/$tls write (eh $eh)" "ucx_perftest put_bw" "perftest_window_gbps $tls ucp_put_bw $w" \
+        "one_way_gbps $w RING $ucx --set data_path=write"
+    done
   done
   local prov
   for prov in shm tcp; do
-    local lf=(--set driver=libfabric --set driver_options.provider=$prov)
-    tool_row libfabric/$prov send 1 "fi_pingpong" "$(pingpong_window_gbps $prov)" \
-      "$(one_way_gbps 1 $block "${lf[@]}" --set data_path=send)" \
-      "$(one_way_gbps 1 $own "${lf[@]}" --set data_path=send)"
-    tool_row libfabric/$prov write "$window" "fi_rma_bw (bench/)" "$(rma_bw_gbps $prov "$window")" \
-      "$(one_way_gbps "$window" $block "${lf[@]}" --set data_path=write)" \
-      "$(one_way_gbps "$window" $own "${lf[@]}" --set data_path=write)"
+    local lf="--set driver=libfabric --set driver_options.provider=$prov"
+    cell "libfabric/$prov send" "fi_pingpong (window 1)" "pingpong_window_gbps $prov" \
+      "one_way_gbps 1 RING $lf --set data_path=send"
+    cell "libfabric/$prov write" "fi_rma_bw" "rma_bw_gbps $prov $w" \
+      "one_way_gbps $w RING $lf --set data_path=write"
+    cell "libfabric/$prov write" "fi_rma_bw -d (delivery)" "rma_bw_gbps $prov $w -d" \
+      "one_way_gbps $w RING $lf --set data_path=write"
   done
-  echo "# Gb/s: evbench = bytes BU 1 received per second of its window (results aggregate);"
-  echo "# ucx_perftest: overall MB/s (2^20 B) x 8; fi_pingpong: MB/sec (10^6 B) x 8; fi_rma_bw: bytes"
-  echo "# written x 8 / 10^9 per second. ratio = evbench / tool."
+  local vader="--mca pml ob1 --mca btl self,vader"
+  local btl_tcp="--mca pml ob1 --mca btl tcp,self --mca btl_tcp_if_include lo"
+  cell "mpi/vader send" "p2p_loop (one way)" "p2p_loop_gbps $w $vader" \
+    "one_way_mpi_gbps $w RING $vader"
+  cell "mpi/tcp send" "p2p_loop (one way)" "p2p_loop_gbps $w $btl_tcp" \
+    "one_way_mpi_gbps $w RING $btl_tcp"
+  echo "# load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "# Gb/s: medians of the rounds (* = some rounds failed, left out: their reason went to stderr);"
+  echo "# max/m = max/min over the rounds. evbench = bytes BU 1 received"
+  echo "# per second of its window (results aggregate), with ru_buffer = ring slots x 512 KiB (the"
+  echo "# sender's ring; the receiver holds 'window' slots); ratio = evbench 1 slot / tool."
+  echo "# ucx rows: driver_options.error_handling none = no peer-failure handling, as ucx_perftest"
+  echo "# (which checks nothing of the kind); peer = evbench's default. ucx_perftest: overall MB/s"
+  echo "# (2^20 B) x 8; fi_pingpong: MB/sec (10^6 B) x 8; fi_rma_bw: bytes written x 8 / 10^9 per s"
+  echo "# (transmit completion + remote CQ data as evbench; -d: delivery completion); p2p_loop: the"
+  echo "# receiver's bytes x 8 / 10^9 per s."
 }
 
 [[ $section == tools ]] || pull_table

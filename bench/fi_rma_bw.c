@@ -1,19 +1,26 @@
 /* fi_rma_bw: one-sided write bandwidth of one libfabric pair, the RMA
  * counterpart of fi_pingpong (libfabric-bin has no RMA benchmark). The
  * client writes `size` bytes from one reused buffer into one reused window
- * of the server with fi_write, `window` writes in flight, for `seconds`
- * after a warm-up of a tenth of that; each write asks for delivery
- * completion where the provider offers it (the bytes are in the target's
- * memory, as ucp_put_bw's flush ensures). The server only progresses its
- * endpoint until the client's "done" message. Addresses and the window's key
- * are exchanged over a TCP socket on 127.0.0.1:port. Built and run by
- * bench/drivers.sh:
+ * of the server, `window` writes in flight, for `seconds` after a warm-up of
+ * a tenth of that. Each write carries remote CQ data, as evbench's writes
+ * carry their immediate, and the server busy-polls its CQ and counts the
+ * writes that landed: the target learns of every write, as evbench's BU does.
+ * A write completes at the client when the provider says so by default
+ * (transmit complete, what evbench's libfabric driver asks for); -d asks for
+ * delivery completion instead (the bytes are in the target's memory before
+ * the next write may start in the window's place; on shm that costs the
+ * client a round trip per write, and was this tool's only mode until it lost
+ * to the driver it measures). The server stops at the client's "done"
+ * message. The buffer (one on each side) follows EVB_REF_PAGES as the other
+ * reference loops do (bench/ref_alloc.h). Addresses and the window's key are
+ * exchanged over a TCP socket on 127.0.0.1:port. Built and run by bench/drivers.sh:
  *
  *   fi_rma_bw -p shm -s 524288 -t 5 -W 1 -P 47950            (server)
  *   fi_rma_bw -p shm -s 524288 -t 5 -W 1 -P 47950 127.0.0.1  (client)
  *
- * The client prints "size=... window=... writes=... seconds=... gbps=..."
- * (gbps: bytes written in the measured time x 8 / 10^9). */
+ * The client prints "size=... window=... writes=... seconds=... gbps=...
+ * delivery_complete=0|1" (gbps: bytes written in the measured time x 8 /
+ * 10^9); the server prints "landed=N" (writes whose CQ data it read). */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <rdma/fabric.h>
@@ -29,6 +36,8 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "ref_alloc.h"
 
 #define CHECK(call)                                                     \
   do {                                                                  \
@@ -87,7 +96,7 @@ static void xfer(int fd, void* p, size_t n, int out) {
 
 /* Waits for one completion on `cq` (busy polling, as the tools do). */
 static void wait_cq(struct fid_cq* cq) {
-  struct fi_cq_entry e;
+  struct fi_cq_data_entry e;
   for (;;) {
     ssize_t r = fi_cq_read(cq, &e, 1);
     if (r == 1) return;
@@ -104,8 +113,8 @@ int main(int argc, char** argv) {
   const char *prov = "shm", *server = NULL;
   size_t size = 524288;
   double seconds = 5;
-  int window = 1, port = 47950, opt;
-  while ((opt = getopt(argc, argv, "p:s:t:W:P:")) != -1) {
+  int window = 1, port = 47950, delivery = 0, opt;
+  while ((opt = getopt(argc, argv, "p:s:t:W:P:d")) != -1) {
     if (opt == 'p')
       prov = optarg;
     else if (opt == 's')
@@ -116,8 +125,11 @@ int main(int argc, char** argv) {
       window = atoi(optarg);
     else if (opt == 'P')
       port = atoi(optarg);
+    else if (opt == 'd')
+      delivery = 1;
     else
-      return fprintf(stderr, "usage: fi_rma_bw -p PROV -s SIZE -t S -W N -P PORT [server]\n"), 2;
+      return fprintf(stderr, "usage: fi_rma_bw -p PROV -s SIZE -t S -W N -P PORT [-d] [server]\n"),
+             2;
   }
   if (optind < argc) server = argv[optind];
 
@@ -126,11 +138,11 @@ int main(int argc, char** argv) {
   hints->ep_attr->type = FI_EP_RDM;
   hints->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY;
   hints->fabric_attr->prov_name = strdup(prov);
-  hints->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
-  uint64_t flags = FI_COMPLETION | FI_DELIVERY_COMPLETE;
+  hints->tx_attr->op_flags = delivery ? FI_DELIVERY_COMPLETE : 0;
+  uint64_t flags = FI_COMPLETION | FI_REMOTE_CQ_DATA | (delivery ? FI_DELIVERY_COMPLETE : 0);
   if (fi_getinfo(FI_VERSION(1, 9), NULL, NULL, 0, hints, &fi)) {
     hints->tx_attr->op_flags = 0;
-    flags = FI_COMPLETION;
+    flags &= ~(uint64_t)FI_DELIVERY_COMPLETE;
     CHECK(fi_getinfo(FI_VERSION(1, 9), NULL, NULL, 0, hints, &fi));
   }
   struct fid_fabric* fabric;
@@ -139,7 +151,7 @@ int main(int argc, char** argv) {
   struct fid_cq* cq;
   struct fid_ep* ep;
   struct fid_mr* mr;
-  struct fi_cq_attr cq_attr = {.format = FI_CQ_FORMAT_CONTEXT, .size = 1024};
+  struct fi_cq_attr cq_attr = {.format = FI_CQ_FORMAT_DATA, .size = 1024};
   struct fi_av_attr av_attr = {.type = FI_AV_UNSPEC};
   CHECK(fi_fabric(fi->fabric_attr, &fabric, NULL));
   CHECK(fi_domain(fabric, fi, &domain, NULL));
@@ -150,7 +162,8 @@ int main(int argc, char** argv) {
   CHECK(fi_ep_bind(ep, &cq->fid, FI_TRANSMIT | FI_RECV));
   CHECK(fi_enable(ep));
 
-  char* buf = aligned_alloc(4096, (size + 4095) / 4096 * 4096);
+  char* buf = ref_alloc(size); /* EVB_REF_PAGES=huge: as evbench's page_size huge */
+  if (!buf) return fprintf(stderr, "fi_rma_bw: no memory\n"), 1;
   memset(buf, 0x5a, size);
   CHECK(fi_mr_reg(domain, buf, size, FI_WRITE | FI_REMOTE_WRITE | FI_SEND | FI_RECV, 0, 1, 0, &mr,
                   NULL));
@@ -167,9 +180,22 @@ int main(int argc, char** argv) {
   if (fi_av_insert(av, peer.name, 1, &to, 0, NULL) != 1)
     return fprintf(stderr, "fi_av_insert\n"), 1;
 
-  if (!server) { /* progress until the client's "done" */
+  if (!server) { /* count the writes that land until the client's "done" */
     CHECK(fi_recv(ep, buf, 1, desc, to, NULL));
-    wait_cq(cq);
+    unsigned long landed = 0;
+    for (int finished = 0; !finished;) {
+      struct fi_cq_data_entry e[16];
+      ssize_t r = fi_cq_read(cq, e, 16);
+      if (r == -FI_EAGAIN) continue;
+      if (r < 0) wait_cq(cq); /* reports the error and exits */
+      for (ssize_t i = 0; i < r; ++i) {
+        if (e[i].flags & FI_REMOTE_CQ_DATA)
+          ++landed;
+        else
+          finished = 1;
+      }
+    }
+    printf("landed=%lu\n", landed);
     close(fd);
     return 0;
   }
@@ -180,7 +206,8 @@ int main(int argc, char** argv) {
                            .iov_count = 1,
                            .addr = to,
                            .rma_iov = &rma,
-                           .rma_iov_count = 1};
+                           .rma_iov_count = 1,
+                           .data = 0x5a};
   const double start = now_s(), measure = start + seconds / 10, end = measure + seconds;
   double t0 = 0, t = start;
   unsigned long posted = 0, done = 0, measured = 0;
@@ -193,7 +220,7 @@ int main(int argc, char** argv) {
       ++posted;
     }
     if (done == posted && t >= end) break;
-    struct fi_cq_entry e[16];
+    struct fi_cq_data_entry e[16];
     ssize_t r = fi_cq_read(cq, e, 16);
     if (r == -FI_EAGAIN) continue;
     if (r < 0) wait_cq(cq); /* reports the error and exits */
@@ -208,7 +235,7 @@ int main(int argc, char** argv) {
   const double elapsed = now_s() - t0;
   ssize_t r;
   while ((r = fi_send(ep, buf, 1, desc, to, NULL)) == -FI_EAGAIN) {
-    struct fi_cq_entry e;
+    struct fi_cq_data_entry e;
     fi_cq_read(cq, &e, 1); /* progress */
   }
   CHECK(r);

@@ -3,7 +3,7 @@
  * wait for all), on N ranks with a shift, the pattern of evbench's
  * `one-to-one` micro-benchmark.
  *
- *   p2p_loop BLOCK_BYTES SECONDS POOL_BYTES WINDOW SHIFT
+ *   p2p_loop BLOCK_BYTES SECONDS POOL_BYTES WINDOW SHIFT [ONEWAY]
  *
  * Rank r sends to (r + SHIFT) mod N and receives from (r - SHIFT) mod N,
  * WINDOW messages of BLOCK_BYTES each way per round, until SECONDS have passed
@@ -13,6 +13,11 @@
  * through send and receive pools of that size, so data streams from main
  * memory as with evbench's `ru_buffer`. Prints, on rank 0, aggregate and
  * per-rank Gb/s counting the bytes each rank receives.
+ *
+ * ONEWAY 1 (bench/drivers.sh `tools`, beside one-to-one with senders 1):
+ * only rank 0 sends, only rank SHIFT receives (others idle), WINDOW messages
+ * per round each posted before the round's wait, as a plain
+ * MPI_Isend/MPI_Irecv loop; aggregate = the receiver's Gb/s.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -26,8 +31,9 @@ int main(int argc, char** argv) {
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (argc != 6) {
-    if (rank == 0) fprintf(stderr, "usage: p2p_loop BLOCK_BYTES SECONDS POOL_BYTES WINDOW SHIFT\n");
+  if (argc != 6 && argc != 7) {
+    if (rank == 0)
+      fprintf(stderr, "usage: p2p_loop BLOCK_BYTES SECONDS POOL_BYTES WINDOW SHIFT [ONEWAY]\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   const size_t block = strtoull(argv[1], NULL, 10);
@@ -35,6 +41,7 @@ int main(int argc, char** argv) {
   const size_t pool = strtoull(argv[3], NULL, 10);
   const int window = atoi(argv[4]);
   const int shift = atoi(argv[5]);
+  const int oneway = argc == 7 && atoi(argv[6]) != 0;
   if (block == 0 || block > (size_t)0x7fffffff || window < 1 || window > 4096 || shift < 1 ||
       shift >= size) {
     if (rank == 0)
@@ -51,6 +58,7 @@ int main(int argc, char** argv) {
   memset(recv, 0, slots * block);
   const int to = (rank + shift) % size;
   const int from = (rank - shift + size) % size;
+  const int sends = !oneway || rank == 0, receives = !oneway || rank == shift;
 
   MPI_Barrier(MPI_COMM_WORLD);
   const double t0 = MPI_Wtime();
@@ -61,9 +69,12 @@ int main(int argc, char** argv) {
     for (int round = 0; round < 8; ++round) {
       for (int k = 0; k < window; ++k) {
         const size_t s = pool ? next++ % slots : 0;
-        MPI_Irecv(recv + s * block, (int)block, MPI_BYTE, from, 1, MPI_COMM_WORLD, &requests[k]);
-        MPI_Isend(send + s * block, (int)block, MPI_BYTE, to, 1, MPI_COMM_WORLD,
-                  &requests[window + k]);
+        requests[k] = requests[window + k] = MPI_REQUEST_NULL;
+        if (receives)
+          MPI_Irecv(recv + s * block, (int)block, MPI_BYTE, from, 1, MPI_COMM_WORLD, &requests[k]);
+        if (sends)
+          MPI_Isend(send + s * block, (int)block, MPI_BYTE, to, 1, MPI_COMM_WORLD,
+                    &requests[window + k]);
       }
       MPI_Waitall(2 * window, requests, MPI_STATUSES_IGNORE);
       messages += window;
@@ -78,8 +89,9 @@ int main(int argc, char** argv) {
     const double per_rank = (double)messages * block * 8.0 / max_elapsed / 1e9;
     printf(
         "p2p ranks=%d block=%zu pool=%zu window=%d shift=%d messages=%ld seconds=%.2f "
-        "per_rank_gbps=%.3f aggregate_gbps=%.3f\n",
-        size, block, pool, window, shift, messages, max_elapsed, per_rank, per_rank * size);
+        "per_rank_gbps=%.3f aggregate_gbps=%.3f%s\n",
+        size, block, pool, window, shift, messages, max_elapsed, per_rank,
+        oneway ? per_rank : per_rank * size, oneway ? " oneway=1" : "");
   }
   free(requests);
   free(send);

@@ -71,8 +71,9 @@ UcxDriver::UcxDriver(const DriverContext& context, UcxOptions options)
   caps_.zero_copy_send = true;
   caps_.can_block = worker_->event_fd() >= 0;
   caps_.alltoall = false;
-  caps_.survives_peer_loss = true;  // peer-failure mode: peer_event + failed completions
-  caps_.descriptors_per_peer = 2;   // tcp: a connection per endpoint, two while both connect
+  // Only peer-failure mode turns a dead peer into peer_event + failed completions.
+  caps_.survives_peer_loss = options_.error_handling == ErrorHandling::peer;
+  caps_.descriptors_per_peer = 2;  // tcp: a connection per endpoint, two while both connect
 
   for (size_t i = 0; i < kControlReceives; ++i) post_control_recv();
 }
@@ -116,7 +117,8 @@ void UcxDriver::create_endpoint(PeerId peer, const std::string& address) {
   params.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
                       UCP_EP_PARAM_FIELD_ERR_HANDLER;
   params.address = reinterpret_cast<const ucp_address_t*>(address.data());
-  params.err_mode = UCP_ERR_HANDLING_MODE_PEER;
+  params.err_mode = options_.error_handling == ErrorHandling::peer ? UCP_ERR_HANDLING_MODE_PEER
+                                                                   : UCP_ERR_HANDLING_MODE_NONE;
   params.err_handler.cb = endpoint_error;
   params.err_handler.arg = &p.handle;
   ucs_status_t st = ucp_ep_create(worker_->worker(), &params, &p.ep);

@@ -39,6 +39,16 @@ const T& table() {
               "is "
               "reported within about this long on transports without a connection to break (shared "
               "memory); 0 = UCX's default (20 s)"),
+          T::choice(
+              "error_handling", &UcxOptions::error_handling, "peer",
+              std::vector<std::pair<const char*, ErrorHandling>>{{"peer", ErrorHandling::peer},
+                                                                 {"none", ErrorHandling::none}},
+              "peer: UCX reports a killed or lost peer (UCP_ERR_HANDLING_MODE_PEER, keepalive); "
+              "UCX 1.13 then leaves out the transports that cannot, so sm moves large "
+              "messages without CMA and tcp without zero-copy put (docs/drivers/ucx.md); "
+              "none: what ucx_perftest does, those transports are used, but UCX reports no "
+              "dead peer (the launcher or peer_timeout ends the run; on_failure exclude is "
+              "refused)"),
       },
       chassis_rows<UcxOptions>(
           {"how long connect() waits for the hello of every peer before failing",

@@ -13,10 +13,16 @@ namespace evb::ucx {
 
 // Filled by parse_ucx_options(): the option table (ucx_options.cpp) holds
 // every default; a UcxOptions{} does not (parse_ucx_options(nullptr) does).
+// How UCX learns of a dead peer: peer = UCP_ERR_HANDLING_MODE_PEER
+// (keepalive, failed completions); none = no failure handling, which lets
+// UCX use the transports that cannot report one (CMA, TCP zero-copy put).
+enum class ErrorHandling { peer, none };
+
 struct UcxOptions : ChassisOptions {
   std::string tls;      // UCX_TLS value; "auto" = UCX_TLS from the environment or all
   std::string devices;  // UCX_NET_DEVICES; "auto" = lo when all ranks are local
   std::chrono::milliseconds keepalive_interval{};  // 0 = UCX's own default
+  ErrorHandling error_handling = ErrorHandling::peer;
 };
 
 const std::vector<KeySpec>& ucx_option_specs();

@@ -1,6 +1,7 @@
 // Describes the ucx driver to the plug-in registry: name, options and what
 // it can do (query). Its library half (probe, create) is ucx_entry.cpp
 // (plugin_entry.hpp).
+#include "core/error.hpp"
 #include "drivers/api/registry.hpp"
 #include "drivers/ucx/ucx_driver.hpp"
 #include "drivers/ucx/ucx_options.hpp"
@@ -11,7 +12,14 @@ namespace {
 
 // UcxDriver's capabilities before UCX runs: the packed key size comes from
 // UCX (0: not known), can_block from the worker's event fd (the most: true).
-Capabilities query_ucx(const Config&) {
+// A peer's death is survived only in peer-failure mode (error_handling peer;
+// a bad option value is left to the option check, which names it).
+Capabilities query_ucx(const Config& config) {
+  bool peer_failure = true;
+  try {
+    peer_failure = ucx::parse_ucx_options(&config).error_handling == ucx::ErrorHandling::peer;
+  } catch (const ConfigError&) {
+  }
   Capabilities c;
   c.max_segments = ucx::UcxDriver::kMaxSegments;
   c.max_message = 1ull << 30;
@@ -26,8 +34,8 @@ Capabilities query_ucx(const Config&) {
   c.zero_copy_send = true;
   c.can_block = true;
   c.alltoall = false;
-  c.survives_peer_loss = true;  // peer-failure mode: peer_event + failed completions
-  c.descriptors_per_peer = 2;   // tcp: a connection per endpoint, two while both connect
+  c.survives_peer_loss = peer_failure;  // peer_event + failed completions
+  c.descriptors_per_peer = 2;           // tcp: a connection per endpoint, two while both connect
   return c;
 }
 

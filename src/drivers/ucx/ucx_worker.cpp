@@ -55,8 +55,9 @@ std::vector<Setting> settings_for(const UcxOptions& o, bool all_local) {
   // Peer failure handling (UCP_ERR_HANDLING_MODE_PEER) is what turns a dead
   // rank into completions; the shared-memory transports only take part in
   // it when asked to (and UCX warns about the setting when none is chosen).
-  if (may_use_shared_memory(o.tls)) out.push_back({"MM_ERROR_HANDLING", "y", ""});
-  if (o.keepalive_interval.count() > 0)
+  const bool peer = o.error_handling == ErrorHandling::peer;
+  if (peer && may_use_shared_memory(o.tls)) out.push_back({"MM_ERROR_HANDLING", "y", ""});
+  if (peer && o.keepalive_interval.count() > 0)
     out.push_back({"KEEPALIVE_INTERVAL", std::to_string(o.keepalive_interval.count()) + "ms",
                    "keepalive_interval"});
   return out;

@@ -23,6 +23,7 @@ class RecordingDriver final : public Driver {
   void connect(const std::vector<std::string>&, const std::vector<PeerId>&) override {}
   void post_send(PeerId peer, Tag, std::span<const Segment> segs, uint64_t) override {
     sends.push_back(peer);
+    segment_counts.push_back(segs.size());
     Command cmd{};
     if (segs.size() == 1 && !decode_command(segs[0].data, segs[0].size, &cmd)) cmd = Command{};
     commands.push_back(cmd);  // a fragment (several segments) records an empty command
@@ -44,10 +45,11 @@ class RecordingDriver final : public Driver {
     Capabilities c;
     c.max_segments = 64;
     return c;
-  }();                              // what capabilities() reports
-  std::vector<PeerId> sends;        // destination of every post_send, in order
-  std::vector<Command> commands;    // by send: the command it carried (type 0: none)
-  std::vector<Completion> pending;  // returned by the next poll()
+  }();                                 // what capabilities() reports
+  std::vector<PeerId> sends;           // destination of every post_send, in order
+  std::vector<Command> commands;       // by send: the command it carried (type 0: none)
+  std::vector<size_t> segment_counts;  // by send: how many segments it gathered
+  std::vector<Completion> pending;     // returned by the next poll()
   struct Recv {
     PeerId peer;
     Tag tag;

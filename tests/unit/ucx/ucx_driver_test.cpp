@@ -33,6 +33,9 @@ TEST(ucxOptions, DefaultsAndValues) {
   EXPECT_EQ(d.tls, "auto");
   EXPECT_EQ(d.devices, "auto");
   EXPECT_EQ(d.keepalive_interval, std::chrono::milliseconds(1000));
+  EXPECT_EQ(d.error_handling, ErrorHandling::peer);
+  const Config none = with_options({{"error_handling", "none"}});
+  EXPECT_EQ(parse_ucx_options(&none).error_handling, ErrorHandling::none);
   const Config c = with_options({{"tls", "sm,self"},
                                  {"ucx.devices", "lo"},
                                  {"keepalive_interval", "0.25"},
@@ -45,8 +48,12 @@ TEST(ucxOptions, DefaultsAndValues) {
 }
 
 TEST(ucxOptions, BadValuesNameTheKey) {
-  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
-           {"tls", ""}, {"tls", "tcp sm"}, {"devices", "lo;eth0"}, {"tls", "TLS=tcp"}}) {
+  for (const auto& [key, value] :
+       std::vector<std::pair<std::string, std::string>>{{"tls", ""},
+                                                        {"tls", "tcp sm"},
+                                                        {"devices", "lo;eth0"},
+                                                        {"tls", "TLS=tcp"},
+                                                        {"error_handling", "off"}}) {
     const Config c = with_options({{key, value}});
     try {
       parse_ucx_options(&c);
@@ -120,6 +127,29 @@ TEST(ucxTransports, TcpStaysOnLoopbackAndSmUsesSharedMemory) {
   const std::string t = p.d[0]->transports_to(1);
   EXPECT_TRUE(t.find("sysv") != std::string::npos || t.find("posix") != std::string::npos) << t;
   EXPECT_EQ(t.find("tcp"), std::string::npos) << t;
+}
+
+// UCX 1.13 leaves out of an endpoint with peer failure handling every
+// transport that cannot report a dead peer: over sm that is CMA, the
+// zero-copy lane ucx_perftest's 512 KiB tagged sends take (rendezvous by
+// CMA get); without it they go through the sysv FIFO. error_handling none
+// gets the tool's lanes back, and drops the keepalive settings with it.
+TEST(ucxTransports, ErrorHandlingNoneKeepsCma) {
+  {
+    Pair p(with_options({{"tls", "sm"}, {"connect_timeout", "10"}}));
+    const std::string t = p.d[0]->transports_to(1);
+    EXPECT_EQ(t.find("cma"), std::string::npos) << t;
+    EXPECT_NE(p.d[0]->worker().settings().find("MM_ERROR_HANDLING=y"), std::string::npos);
+    EXPECT_TRUE(p.d[0]->capabilities().survives_peer_loss);
+  }
+  Pair p(with_options({{"tls", "sm"}, {"error_handling", "none"}, {"connect_timeout", "10"}}));
+  const std::string t = p.d[0]->transports_to(1);
+  EXPECT_NE(t.find("cma"), std::string::npos) << t;
+  const std::string s = p.d[0]->worker().settings();
+  EXPECT_EQ(s.find("ERROR_HANDLING"), std::string::npos) << s;
+  EXPECT_EQ(s.find("KEEPALIVE"), std::string::npos) << s;
+  // Nothing reports a dead peer now: on_failure exclude must be refused.
+  EXPECT_FALSE(p.d[0]->capabilities().survives_peer_loss);
 }
 
 // Under tls: auto the variant names what UCX picked (the report's "ucx write"
