@@ -20,14 +20,15 @@ namespace evb {
 
 int run_credit_on(const Config& config, const topo::Platform& platform,
                   const std::vector<int>& order, const std::string& name, const Plugins& plugins,
-                  RunOptions options) {
+                  RunOptions options, int64_t message_overhead_ns) {
   const Topology topo = make_topology(config);
   const SimPlacement placement = place_ranks(topo, order, name);
   if (placement.evm_shares_host && !options.quiet)
     std::fprintf(stderr,
                  "evbench: sim: no host left for the dedicated EVM: it shares node 0's host\n");
   simexec::CreditNetworkAdapter network(platform, platform.network,
-                                        simexec::Connections(placement.rank_host).lanes());
+                                        simexec::Connections(placement.rank_host).lanes(),
+                                        message_overhead_ns);
   options.simulated_platform = name;
   options.simulation_model = "credit";
   const std::function<std::string()> before = options.network_text;
@@ -79,7 +80,9 @@ int run_sim_credit(const Config& config, const SimRequest& req, const Plugins& p
     options.network_text = [c = *calibration] { return c.text_line(); };
     options.calibration_json = [c = *calibration](JsonWriter& w) { c.write_json(w); };
   }
-  return run_credit_on(config, platform, order, name, plugins, options);
+  const int64_t overhead_ns =
+      calibration ? static_cast<int64_t>(calibration->message_overhead_s * 1e9 + 0.5) : 0;
+  return run_credit_on(config, platform, order, name, plugins, options, overhead_ns);
 }
 
 }  // namespace evb

@@ -18,11 +18,12 @@ namespace evb {
 int run_sim_credit(const Config& config, const SimRequest& request, const Plugins& plugins);
 
 // One credit-model run of `config` on `platform`, node n on host order[n]
-// (`name` names the platform in messages and results). `options` says where
-// the results go; its network report fields are filled here. Returns the
-// run's exit code.
+// (`name` names the platform in messages and results), every message
+// delivered `message_overhead_ns` after its last byte arrived. `options`
+// says where the results go; its network report fields are filled here.
+// Returns the run's exit code.
 int run_credit_on(const Config& config, const topo::Platform& platform,
                   const std::vector<int>& order, const std::string& name, const Plugins& plugins,
-                  RunOptions options);
+                  RunOptions options, int64_t message_overhead_ns = 0);
 
 }  // namespace evb

@@ -36,11 +36,13 @@ Config simulated_config(const MeasuredRun& m, const Plugins& plugins) {
   return load_config_text(m.config_yaml, m.path, sets, keys);
 }
 
-// The per-node rate of one quiet credit-model run of `config` with every
-// link at `efficiency` of its bandwidth.
-double simulated_rate(const Config& config, const topo::Platform& platform,
-                      const std::vector<int>& order, const std::string& name,
-                      const Plugins& plugins, double efficiency, const std::string& measured) {
+// The per-node rate and median event latency of one quiet credit-model run
+// of `config` with every link at `efficiency` of its bandwidth and
+// `overhead_s` added to every message.
+SimulatedRun simulated_run(const Config& config, const topo::Platform& platform,
+                           const std::vector<int>& order, const std::string& name,
+                           const Plugins& plugins, double efficiency, double overhead_s,
+                           const std::string& measured) {
   topo::Platform scaled = platform;
   Calibration c;
   c.link_efficiency = efficiency;
@@ -50,20 +52,22 @@ double simulated_rate(const Config& config, const topo::Platform& platform,
   RunOptions options;
   options.quiet = true;
   options.json_path = json.string();
-  const int code = run_credit_on(config, scaled, order, name, plugins, options);
-  double rate = 0;
+  const int code = run_credit_on(config, scaled, order, name, plugins, options,
+                                 static_cast<int64_t>(overhead_s * 1e9 + 0.5));
+  SimulatedRun run;
   try {
-    rate =
-        YAML::LoadFile(json.string())["results"]["bandwidth_gbps"]["per_node"]["avg"].as<double>();
+    const YAML::Node r = YAML::LoadFile(json.string())["results"];
+    run.rate = r["bandwidth_gbps"]["per_node"]["avg"].as<double>();
+    run.latency_s = r["latency_ms"]["p50"].as<double>() / 1e3;
   } catch (const YAML::Exception&) {
-    rate = 0;
+    run = SimulatedRun{};
   }
   std::error_code ec;
   fs::remove(json, ec);
   if (code != 0)
     throw Error("calibrate: the simulation of " + measured + "'s run failed (exit " +
                 std::to_string(code) + ")");
-  return rate;
+  return run;
 }
 
 }  // namespace
@@ -77,28 +81,32 @@ Calibration calibrate_credit(const Config& config, const SimRequest& req, const 
                       "', but the run to predict is '" + config.protocol +
                       "': calibrate from a run of the same protocol");
   const Config measured_config = simulated_config(m, plugins);
-  const auto simulate = [&](double efficiency) {
-    const double rate =
-        simulated_rate(measured_config, platform, order, name, plugins, efficiency, m.path);
+  const auto simulate = [&](double efficiency, double overhead_s) {
+    const SimulatedRun run = simulated_run(measured_config, platform, order, name, plugins,
+                                           efficiency, overhead_s, m.path);
     if (!req.quiet)
       std::fprintf(stderr,
-                   "evbench: sim: calibrate: link efficiency %.4f: %.6g Gb/s per node simulated, "
-                   "%.6g measured\n",
-                   efficiency, rate, m.per_node_gbps);
-    return rate;
+                   "evbench: sim: calibrate: link efficiency %.4f, per-message overhead %.3g ms: "
+                   "%.6g Gb/s per node and p50 latency %.4g ms simulated, %.6g and %.4g "
+                   "measured\n",
+                   efficiency, overhead_s * 1e3, run.rate, run.latency_s * 1e3, m.per_node_gbps,
+                   m.latency_p50_ms);
+    return run;
   };
-  const FitResult fit = fit_link_efficiency(m.per_node_gbps, simulate);
+  const CalibrationFit fit = fit_calibration(m.per_node_gbps, m.latency_p50_ms / 1e3, simulate);
   Calibration c;
   c.link_efficiency = fit.efficiency;
+  c.message_overhead_s = fit.overhead_s;
+  c.measured_latency_ms = m.latency_p50_ms;
   c.platform = req.platform;
   c.from_file = m.path;
   c.from_config = m.summary();
   c.from_hosts = m.hosts.empty() ? "not recorded" : joined(m.hosts);
   c.from_git_sha = m.git_sha;
   c.measured_gbps = m.per_node_gbps;
-  c.uncalibrated_gbps = fit.first;
-  c.calibrated_gbps = fit.last;
-  c.iterations = fit.iterations;
+  c.uncalibrated_gbps = fit.first.rate;
+  c.calibrated_gbps = fit.last.rate;
+  c.iterations = fit.simulations;
   c.overlay = req.calibration.empty() ? kDefaultCalibrationFile : req.calibration;
   std::ofstream out(c.overlay);
   out << c.overlay_yaml();

@@ -19,8 +19,8 @@ constexpr double kMinEfficiency = 0.01;
 constexpr double kMaxEfficiency = 2.0;
 
 const char* const kNotFitted =
-    "not fitted: one measured rate fixes one parameter, and the credit model charges hosts no CPU "
-    "time";
+    "not fitted: one run's rate and latency do not tell it from the per-message overhead, and the "
+    "credit model charges hosts no CPU time";
 
 std::string quoted(const std::string& s) {
   YAML::Emitter e;
@@ -44,7 +44,7 @@ std::string Calibration::overlay_yaml() const {
   y += "  platform: " + quoted(platform) + "\n";
   y += "  model: " + model + "\n";
   y += "  link_efficiency: " + number(link_efficiency) + "\n";
-  y += "  per_message_overhead: " + quoted(kNotFitted) + "\n";
+  y += "  per_message_overhead_s: " + number(message_overhead_s) + "\n";
   y += "  ru_fragment_cpu: " + quoted(kNotFitted) + "\n";
   y += "  bu_fragment_cpu: " + quoted(kNotFitted) + "\n";
   y += "  from:\n";
@@ -53,6 +53,7 @@ std::string Calibration::overlay_yaml() const {
   y += "    hosts: " + quoted(from_hosts) + "\n";
   y += "    git_sha: " + quoted(from_git_sha) + "\n";
   y += "    measured_per_node_gbps: " + number(measured_gbps) + "\n";
+  y += "    measured_latency_p50_ms: " + number(measured_latency_ms) + "\n";
   y += "    simulated_uncalibrated_per_node_gbps: " + number(uncalibrated_gbps) + "\n";
   y += "    simulated_calibrated_per_node_gbps: " + number(calibrated_gbps) + "\n";
   y += "    iterations: " + std::to_string(iterations) + "\n";
@@ -64,14 +65,17 @@ void Calibration::write_json(JsonWriter& w) const {
   w.value("platform", platform);
   w.begin_array("calibrated");
   w.value("", "link_efficiency");
+  w.value("", "per_message_overhead_s");
   w.end_array();
   w.value("link_efficiency", link_efficiency);
+  w.value("per_message_overhead_s", message_overhead_s);
   w.begin_object("from");
   w.value("file", from_file);
   w.value("config", from_config);
   w.value("hosts", from_hosts);
   w.value("git_sha", from_git_sha);
   w.value("measured_per_node_gbps", measured_gbps);
+  w.value("measured_latency_p50_ms", measured_latency_ms);
   w.value("simulated_uncalibrated_per_node_gbps", uncalibrated_gbps);
   w.value("simulated_calibrated_per_node_gbps", calibrated_gbps);
   w.end_object();
@@ -79,7 +83,8 @@ void Calibration::write_json(JsonWriter& w) const {
 
 std::string Calibration::text_line() const {
   char buf[128];
-  std::snprintf(buf, sizeof buf, "link efficiency %.3f", link_efficiency);
+  std::snprintf(buf, sizeof buf, "link efficiency %.3f, per-message overhead %.3g ms",
+                link_efficiency, message_overhead_s * 1e3);
   return std::string("# calibrated: ") + buf + " (" + overlay + "), fitted to " + from_file + " (" +
          from_config + "): " + number(measured_gbps) + " Gb/s per node measured, " +
          number(uncalibrated_gbps) + " simulated uncalibrated\n";
@@ -122,6 +127,11 @@ Calibration parse_calibration(const std::string& text, const std::string& name) 
   if (!(out.link_efficiency >= kMinEfficiency && out.link_efficiency <= kMaxEfficiency))
     throw ConfigError(name + ": calibration.link_efficiency: " + number(out.link_efficiency) +
                       " is outside " + number(kMinEfficiency) + ".." + number(kMaxEfficiency));
+  out.message_overhead_s =
+      number_at(c, "per_message_overhead_s", name, "calibration.per_message_overhead_s");
+  if (!(out.message_overhead_s >= 0 && out.message_overhead_s <= 10))
+    throw ConfigError(name + ": calibration.per_message_overhead_s: " +
+                      number(out.message_overhead_s) + " is outside 0..10");
   out.platform = scalar(c, "platform");
   if (!scalar(c, "model").empty()) out.model = scalar(c, "model");
   const YAML::Node from = c["from"];
@@ -130,6 +140,7 @@ Calibration parse_calibration(const std::string& text, const std::string& name) 
   out.from_hosts = scalar(from, "hosts");
   out.from_git_sha = scalar(from, "git_sha");
   out.measured_gbps = number_at(from, "measured_per_node_gbps", name, "calibration.from");
+  out.measured_latency_ms = number_at(from, "measured_latency_p50_ms", name, "calibration.from");
   out.uncalibrated_gbps =
       number_at(from, "simulated_uncalibrated_per_node_gbps", name, "calibration.from");
   out.calibrated_gbps =
@@ -174,6 +185,51 @@ FitResult fit_link_efficiency(double measured, const std::function<double(double
     fit.efficiency = next;
   }
   return fit;
+}
+
+CalibrationFit fit_calibration(double measured_rate, double measured_latency_s,
+                               const std::function<SimulatedRun(double, double)>& simulate,
+                               double latency_tolerance, int max_rounds) {
+  CalibrationFit best;
+  double best_gap = -1;
+  // One point of the curve along which the rate matches: the overhead, and
+  // the efficiency fitted for it and the latency simulated there.
+  auto point = [&](double overhead) {
+    SimulatedRun at;
+    const FitResult e = fit_link_efficiency(measured_rate, [&](double eff) {
+      at = simulate(eff, overhead);
+      ++best.simulations;
+      if (best.simulations == 1) best.first = at;
+      return at.rate;
+    });
+    const double gap = std::abs(at.latency_s - measured_latency_s);
+    if (best_gap < 0 || gap < best_gap) {
+      best_gap = gap;
+      best.efficiency = e.efficiency;
+      best.overhead_s = overhead;
+      best.last = at;
+    }
+    return at.latency_s;
+  };
+  // A secant search for the overhead whose latency is the measured one,
+  // from 0 and a first step of a twentieth of the measured latency.
+  double o0 = 0;
+  double l0 = point(o0);
+  if (!(measured_latency_s > 0) || !(l0 > 0)) return best;
+  double o1 = measured_latency_s / 20;
+  for (int round = 0; round < max_rounds; ++round) {
+    if (std::abs(l0 - measured_latency_s) <= latency_tolerance * measured_latency_s) break;
+    const double l1 = point(o1);
+    if (std::abs(l1 - measured_latency_s) <= latency_tolerance * measured_latency_s) break;
+    if (l1 == l0) break;
+    double next = o1 - (l1 - measured_latency_s) * (o1 - o0) / (l1 - l0);
+    if (next < 0) next = 0;
+    if (next == o1 || (next == 0 && o1 == 0)) break;
+    o0 = o1;
+    l0 = l1;
+    o1 = next;
+  }
+  return best;
 }
 
 }  // namespace evb

@@ -84,6 +84,8 @@ MeasuredRun parse_measured_run(const std::string& text, const std::string& name)
   if (!(m.per_node_gbps > 0) || !std::isfinite(m.per_node_gbps))
     fail(name, "results.bandwidth_gbps.per_node.avg",
          "must be a positive rate to fit (the run moved no data in its window)");
+  if (const YAML::Node p50 = at(root, "results.latency_ms.p50"); p50.IsScalar())
+    m.latency_p50_ms = p50.as<double>(0);
   if (const YAML::Node sha = at(root, "versions.git_sha"); sha.IsScalar()) m.git_sha = sha.Scalar();
   if (const YAML::Node load = at(root, "results.host_load"); load.IsSequence())
     for (const auto& h : load)

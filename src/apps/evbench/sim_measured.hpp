@@ -22,6 +22,7 @@ class MeasuredRun {
   uint64_t fragment = 0;     // config.fragment.size, bytes
   double per_node_gbps = 0;  // results.bandwidth_gbps.per_node.avg
   double events_per_second = 0;
+  double latency_p50_ms = 0;  // results.latency_ms.p50 (0 when absent)
   uint64_t events_built = 0;
   std::vector<std::string> hosts;  // results.host_load[].hostname (may be empty)
   std::string git_sha;             // versions.git_sha
