@@ -20,6 +20,7 @@
 #include "apps/evbench/open_files_check.hpp"
 #include "apps/evbench/output_check.hpp"
 #include "apps/evbench/run_options.hpp"
+#include "apps/evbench/sim_calibrate.hpp"
 #include "apps/evbench/sim_command.hpp"
 #include "apps/evbench/topo_command.hpp"
 #include "apps/evbench/topology_ring.hpp"
@@ -184,7 +185,8 @@ int cmd_sim_credit(Args a, const Plugins& r, int argc, char** argv) {
   if (!a.smpi_factors.empty())
     throw UsageError("sim: --smpi-factors is the fluid model's (SMPI); --model credit has none");
   if (!a.calibrate.empty())
-    check_output_path("--calibration", a.calibration.empty() ? "calibration.yaml" : a.calibration);
+    check_output_path("--calibration",
+                      a.calibration.empty() ? kDefaultCalibrationFile : a.calibration);
   Plugins sim = r;
   simexec::World* none = nullptr;
   sim.drivers.add_driver(simexec::credit_driver_factory(&none));

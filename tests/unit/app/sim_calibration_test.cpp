@@ -221,29 +221,28 @@ TEST(SimMeasuredRun, BadInputNamesTheFileAndTheKey) {
   EXPECT_NE(error_of("[1, 2]").find("m.json: results: missing"), std::string::npos);
   EXPECT_NE(error_of(R"({"tool": "evbench", "config": {}})").find("m.json: results: missing"),
             std::string::npos);
-  // A run that built nothing.
-  std::string r = kGoodResults;
-  r.replace(r.find("\"events_built\": 290"), 19, "\"events_built\": 0");
-  EXPECT_NE(error_of(document("pull", r)).find("m.json: results.events_built: 0"),
-            std::string::npos);
-  // A protocol that builds no events.
-  r = kGoodResults;
-  r.replace(r.find("\"builds_events\": true"), 21, "\"builds_events\": false");
-  EXPECT_NE(error_of(document("one-to-one", r)).find("m.json: results.builds_events: false"),
-            std::string::npos);
-  // A simulated run.
-  r = kGoodResults;
-  r.replace(r.find("\"status\""), 8, "\"simulated\": true, \"status\"");
-  EXPECT_NE(error_of(document("pull", r)).find("m.json: results.simulated"), std::string::npos);
-  // No rate.
-  r = kGoodResults;
-  r.replace(r.find("\"avg\": 0.1185"), 13, "\"avg\": 0");
-  EXPECT_NE(error_of(document("pull", r)).find("m.json: results.bandwidth_gbps.per_node.avg"),
-            std::string::npos);
-  r = kGoodResults;
-  r.replace(r.find("\"events_per_second\""), 19, "\"events_per_sec\"");
-  EXPECT_NE(error_of(document("pull", r)).find("m.json: results.events_per_second: missing"),
-            std::string::npos);
+  // One key of a good document changed at a time: what the error must say.
+  struct Case {
+    const char* protocol;
+    const char* from;
+    const char* to;
+    const char* error;
+  };
+  const Case cases[] = {
+      {"pull", "\"events_built\": 290", "\"events_built\": 0", "results.events_built: 0"},
+      {"one-to-one", "\"builds_events\": true", "\"builds_events\": false",
+       "results.builds_events: false"},
+      {"pull", "\"status\"", "\"simulated\": true, \"status\"", "results.simulated"},
+      {"pull", "\"avg\": 0.1185", "\"avg\": 0", "results.bandwidth_gbps.per_node.avg"},
+      {"pull", "\"events_per_second\"", "\"events_per_sec\"", "results.events_per_second: missing"},
+  };
+  for (const Case& c : cases) {
+    std::string r = kGoodResults;
+    r.replace(r.find(c.from), std::string(c.from).size(), c.to);
+    EXPECT_NE(error_of(document(c.protocol, r)).find(std::string("m.json: ") + c.error),
+              std::string::npos)
+        << c.error;
+  }
   // Another tool's document.
   std::string other = document("pull", kGoodResults);
   other.replace(other.find("\"tool\": \"evbench\""), 17, "\"tool\": \"iperf3\"");
