@@ -1,6 +1,7 @@
 #include "apps/evbench/credit_sim.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <optional>
 
@@ -80,8 +81,7 @@ int run_sim_credit(const Config& config, const SimRequest& req, const Plugins& p
     options.network_text = [c = *calibration] { return c.text_line(); };
     options.calibration_json = [c = *calibration](JsonWriter& w) { c.write_json(w); };
   }
-  const int64_t overhead_ns =
-      calibration ? static_cast<int64_t>(calibration->message_overhead_s * 1e9 + 0.5) : 0;
+  const int64_t overhead_ns = calibration ? std::llround(calibration->message_overhead_s * 1e9) : 0;
   return run_credit_on(config, platform, order, name, plugins, options, overhead_ns);
 }
 
