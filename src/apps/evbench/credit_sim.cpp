@@ -21,10 +21,10 @@ namespace evb {
 
 int run_credit_on(const Config& config, const topo::Platform& platform,
                   const std::vector<int>& order, const std::string& name, const Plugins& plugins,
-                  RunOptions options, int64_t message_overhead_ns) {
+                  RunOptions options, int64_t message_overhead_ns, bool fitting) {
   const Topology topo = make_topology(config);
   const SimPlacement placement = place_ranks(topo, order, name);
-  if (placement.evm_shares_host && !options.quiet)
+  if (placement.evm_shares_host && !fitting)
     std::fprintf(stderr,
                  "evbench: sim: no host left for the dedicated EVM: it shares node 0's host\n");
   simexec::CreditNetworkAdapter network(platform, platform.network,

@@ -21,9 +21,10 @@ int run_sim_credit(const Config& config, const SimRequest& request, const Plugin
 // (`name` names the platform in messages and results), every message
 // delivered `message_overhead_ns` after its last byte arrived. `options`
 // says where the results go; its network report fields are filled here.
-// Returns the run's exit code.
+// Returns the run's exit code. `fitting` (a calibration's runs of the
+// measured configuration): no word about the placement on stderr.
 int run_credit_on(const Config& config, const topo::Platform& platform,
                   const std::vector<int>& order, const std::string& name, const Plugins& plugins,
-                  RunOptions options, int64_t message_overhead_ns = 0);
+                  RunOptions options, int64_t message_overhead_ns = 0, bool fitting = false);
 
 }  // namespace evb

@@ -53,8 +53,8 @@ SimulatedRun simulated_run(const Config& config, const topo::Platform& platform,
   RunOptions options;
   options.quiet = true;
   options.json_path = json.string();
-  const int code =
-      run_credit_on(config, scaled, order, name, plugins, options, std::llround(overhead_s * 1e9));
+  const int code = run_credit_on(config, scaled, order, name, plugins, options,
+                                 std::llround(overhead_s * 1e9), true);
   SimulatedRun run;
   try {
     const YAML::Node r = YAML::LoadFile(json.string())["results"];
