@@ -60,9 +60,10 @@ Commands:
         model (links with credits, finite switch buffers, head-of-line
         blocking; the platform's network: section), every rank in this
         process on a virtual clock. --calibrate (credit): fit the links'
-        efficiency to a measured run's results JSON, write it with its
-        origin to --calibration FILE (default calibration.yaml) and use it;
-        --calibration FILE alone applies such a file. See docs/SCALE.md.
+        efficiency and a per-message overhead to a measured run's results
+        JSON, write them with their origin to --calibration FILE (default
+        calibration.yaml) and use them; --calibration FILE alone applies
+        such a file. See docs/SCALE.md.
   validate [CONFIG] [--set KEY=VALUE]...
         Check a configuration without running it (without CONFIG: the
         embedded default): every key, the rules between keys, the driver's
