@@ -21,8 +21,8 @@ CHECK is one of
                      emulated cluster (docs/emulated-cluster/8hosts-250mbit/,
                      committed) within scripts/netns-compare.py's 0.15
   calibrate          --calibrate with PULL measured on 4 hosts of the 16-host
-                     emulated cluster (tests/integration/data/
-                     netns-pull-4hosts-125mbit.json, from scripts/netns-run.sh):
+                     emulated cluster (docs/emulated-cluster/16hosts-125mbit/
+                     calibrated/measured-4-barrel.json, docs/SCALE.md):
                      the overlay is written with both parameters and the
                      measured run's origin, the simulated 4-host run
                      reproduces the measured rate within 2 %, the results
@@ -78,7 +78,7 @@ def rate(evbench, workdir, chunk):
 
 
 EMULATED_16 = "docs/emulated-cluster/16hosts-125mbit/emulated-4x4-125mbit.yaml"
-MEASURED_4 = "tests/integration/data/netns-pull-4hosts-125mbit.json"
+MEASURED_4 = "docs/emulated-cluster/16hosts-125mbit/calibrated/measured-4-barrel.json"
 PULL_4 = ["--set", "nodes=4", "--set", "protocol=pull", "--set", "evm=with-rank0",
           "--set", "fragment.size=512KiB", "--set", "credits=2", "--set", "parallel=4",
           "--set", "duration=10s", "--set", "warmup=2s"]
