@@ -20,6 +20,19 @@ CHECK is one of
                      queues are), agrees with the scan measured on the
                      emulated cluster (docs/emulated-cluster/8hosts-250mbit/,
                      committed) within scripts/netns-compare.py's 0.15
+  calibrate          --calibrate with PULL measured on 4 hosts of the 16-host
+                     emulated cluster (docs/emulated-cluster/16hosts-125mbit/
+                     calibrated/measured-4-barrel.json, docs/SCALE.md):
+                     the overlay is written with both parameters and the
+                     measured run's origin, the simulated 4-host run
+                     reproduces the measured rate within 2 %, the results
+                     say what was calibrated and from what, and --calibration
+                     applies the overlay again to the same figures
+  calibrate-bad-input  results of a protocol that builds no events, of a run
+                     that built nothing, of a simulation, a file that is not
+                     JSON, a document that is not results, another protocol,
+                     and the fluid model are refused (exit 2) naming the file
+                     and the key
 Simulated figures are deterministic: no timing of this machine is compared.
 """
 import json
@@ -64,6 +77,97 @@ def rate(evbench, workdir, chunk):
     return avg
 
 
+EMULATED_16 = "docs/emulated-cluster/16hosts-125mbit/emulated-4x4-125mbit.yaml"
+MEASURED_4 = "docs/emulated-cluster/16hosts-125mbit/calibrated/measured-4-barrel.json"
+PULL_4 = ["--set", "nodes=4", "--set", "protocol=pull", "--set", "evm=with-rank0",
+          "--set", "fragment.size=512KiB", "--set", "credits=2", "--set", "parallel=4",
+          "--set", "duration=10s", "--set", "warmup=2s"]
+
+
+def calibrate(evbench, workdir):
+    overlay = os.path.join(workdir, "calibration.yaml")
+    out = os.path.join(workdir, "calibrated.json")
+    code, stdout, stderr = run(evbench, ["--model", "credit", "--platform", EMULATED_16] + PULL_4
+                               + ["--calibrate", MEASURED_4, "--calibration", overlay,
+                                  "--json", out])
+    if code != 0:
+        sys.exit(f"FAIL: exit {code}\n{stdout}\n{stderr}")
+    with open(overlay) as f:
+        text = f.read()
+    for key in ("link_efficiency:", "per_message_overhead_s:", "file: \"" + MEASURED_4,
+                "config: \"pull, 4 nodes, barrel", "hosts: \"", "git_sha: \"",
+                "ru_fragment_cpu: \"not fitted"):
+        if key not in text:
+            sys.exit(f"FAIL: the overlay lacks {key!r}:\n{text}")
+    with open(os.path.join(SOURCE, MEASURED_4)) as f:
+        measured = json.load(f)["results"]["bandwidth_gbps"]["per_node"]["avg"]
+    r = json.load(open(out))["results"]
+    cal = r["calibration"]
+    if cal["calibrated"] != ["link_efficiency", "per_message_overhead_s"]:
+        sys.exit(f"FAIL: results.calibration.calibrated {cal['calibrated']}")
+    if cal["from"]["file"] != MEASURED_4 or cal["overlay"] != overlay:
+        sys.exit(f"FAIL: results.calibration names {cal['from']['file']}, {cal['overlay']}")
+    if not 0 < cal["link_efficiency"] < 1:
+        sys.exit(f"FAIL: link efficiency {cal['link_efficiency']} on TCP over shaped links")
+    got = r["bandwidth_gbps"]["per_node"]["avg"]
+    if abs(got / measured - 1) > 0.02:
+        sys.exit(f"FAIL: calibrated 4-host rate {got}, measured {measured}")
+    if "# calibrated: link efficiency" not in stdout:
+        sys.exit(f"FAIL: no '# calibrated:' line in the report:\n{stdout}")
+    again = os.path.join(workdir, "again.json")
+    code, stdout, stderr = run(evbench, ["--model", "credit", "--platform", EMULATED_16] + PULL_4
+                               + ["--calibration", overlay, "--json", again, "--quiet"])
+    if code != 0:
+        sys.exit(f"FAIL: --calibration exit {code}\n{stderr}")
+    r2 = json.load(open(again))["results"]
+    if r2["bandwidth_gbps"]["per_node"]["avg"] != got or r2["calibration"]["from"] != cal["from"]:
+        sys.exit(f"FAIL: --calibration gave {r2['bandwidth_gbps']['per_node']['avg']}, not {got}")
+    print(f"calibrated: link efficiency {cal['link_efficiency']:.3f}, per-message overhead "
+          f"{cal['per_message_overhead_s'] * 1e3:.1f} ms; 4 hosts {got:.4f} Gb/s per node "
+          f"simulated, {measured:.4f} measured")
+
+
+def calibrate_bad_input(evbench, workdir):
+    with open(os.path.join(SOURCE, MEASURED_4)) as f:
+        good = json.load(f)
+
+    def variant(name, change):
+        doc = json.loads(json.dumps(good))
+        change(doc)
+        path = os.path.join(workdir, name)
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        return path
+
+    notjson = os.path.join(workdir, "notes.txt")
+    with open(notjson, "w") as f:
+        f.write("not: [a results document\n")
+    cases = [
+        (variant("scan.json", lambda d: d["results"].update(builds_events=False)),
+         "results.builds_events: false"),
+        (variant("nothing.json", lambda d: d["results"].update(events_built=0)),
+         "results.events_built: 0: the run built nothing"),
+        (variant("simulated.json", lambda d: d["results"].update(simulated=True)),
+         "results.simulated: a simulated run"),
+        (notjson, "not a results JSON"),
+        ("configs/sim/pull-1mib.yaml", "results: missing"),
+    ]
+    for path, want in cases:
+        code, _, stderr = run(evbench, ["--model", "credit", "--platform", EMULATED_16] + PULL_4
+                              + ["--calibrate", path,
+                                 "--calibration", os.path.join(workdir, "c.yaml")])
+        if code != 2 or want not in stderr or path + ":" not in stderr:
+            sys.exit(f"FAIL: {path}: exit {code}, stderr: {stderr}")
+    code, _, stderr = run(evbench, ["--model", "credit", "--platform", EMULATED_16] + PULL_4
+                          + ["--set", "protocol=push", "--calibrate", MEASURED_4,
+                             "--calibration", os.path.join(workdir, "c.yaml")])
+    if code != 2 or MEASURED_4 + ": config.protocol: 'pull'" not in stderr:
+        sys.exit(f"FAIL: another protocol: exit {code}, stderr: {stderr}")
+    code, _, stderr = run(evbench, ["--platform", EMULATED_16, "--calibrate", MEASURED_4])
+    if code != 2 or "--calibrate needs --model credit" not in stderr:
+        sys.exit(f"FAIL: fluid model: exit {code}, stderr: {stderr}")
+
+
 def main():
     evbench, check, workdir = sys.argv[1:4]
     os.makedirs(workdir, exist_ok=True)
@@ -100,6 +204,10 @@ def main():
         print(cmp.stdout)
         if cmp.returncode != 0:
             sys.exit("FAIL: the credit model's scan does not agree with the emulated cluster's")
+    elif check == "calibrate":
+        calibrate(evbench, workdir)
+    elif check == "calibrate-bad-input":
+        calibrate_bad_input(evbench, workdir)
     elif check == "driver-is-credit":
         code, stdout, stderr = run(evbench, ["configs/sim/pull-1mib.yaml", "--model", "credit",
                                              "--platform", "configs/platforms/sim-tree-16.yaml",

@@ -20,6 +20,7 @@
 #include "apps/evbench/open_files_check.hpp"
 #include "apps/evbench/output_check.hpp"
 #include "apps/evbench/run_options.hpp"
+#include "apps/evbench/sim_calibrate.hpp"
 #include "apps/evbench/sim_command.hpp"
 #include "apps/evbench/topo_command.hpp"
 #include "apps/evbench/topology_ring.hpp"
@@ -47,7 +48,8 @@ Commands:
         resolved configuration, no per-node rows (all in --json); the
         result summary, # OK / # FAILED, warnings and errors stay.
   sim [CONFIG] --platform PLATFORM [--model fluid|credit] [--order FILE]
-      [--smpi-factors default|one] [--set KEY=VALUE]... [--json FILE] [--quiet]
+      [--smpi-factors default|one] [--calibrate MEASURED.json] [--calibration FILE]
+      [--set KEY=VALUE]... [--json FILE] [--quiet]
         Run the evaluation on a simulated cluster: the same units and
         protocols on PLATFORM's fat tree and routing, nodes taken from the
         platform's host order or --order's. --model fluid (the default):
@@ -57,7 +59,11 @@ Commands:
         for messages above 64 KiB). --model credit: evbench's lossless
         model (links with credits, finite switch buffers, head-of-line
         blocking; the platform's network: section), every rank in this
-        process on a virtual clock. See docs/SCALE.md.
+        process on a virtual clock. --calibrate (credit): fit the links'
+        efficiency and a per-message overhead to a measured run's results
+        JSON, write them with their origin to --calibration FILE (default
+        calibration.yaml) and use them; --calibration FILE alone applies
+        such a file. See docs/SCALE.md.
   validate [CONFIG] [--set KEY=VALUE]...
         Check a configuration without running it (without CONFIG: the
         embedded default): every key, the rules between keys, the driver's
@@ -179,6 +185,9 @@ int cmd_run(const Args& a, const Plugins& r, int argc, char** argv) {
 int cmd_sim_credit(Args a, const Plugins& r, int argc, char** argv) {
   if (!a.smpi_factors.empty())
     throw UsageError("sim: --smpi-factors is the fluid model's (SMPI); --model credit has none");
+  if (!a.calibrate.empty())
+    check_output_path("--calibration",
+                      a.calibration.empty() ? kDefaultCalibrationFile : a.calibration);
   Plugins sim = r;
   simexec::World* none = nullptr;
   sim.drivers.add_driver(simexec::credit_driver_factory(&none));
@@ -191,6 +200,8 @@ int cmd_sim_credit(Args a, const Plugins& r, int argc, char** argv) {
   req.order = a.order;
   req.json = a.json;
   req.quiet = a.quiet;
+  req.calibrate = a.calibrate;
+  req.calibration = a.calibration;
   for (int i = 0; i < argc; ++i) req.argv.push_back(argv[i]);
   return run_sim_credit(config, req, sim);
 }
@@ -198,6 +209,10 @@ int cmd_sim_credit(Args a, const Plugins& r, int argc, char** argv) {
 int cmd_sim(Args a, const Plugins& r, int argc, char** argv) {
   check_output_path("--json", a.json);
   if (a.model == "credit") return cmd_sim_credit(std::move(a), r, argc, argv);
+  if (!a.calibrate.empty() || !a.calibration.empty())
+    throw UsageError(std::string("sim: ") +
+                     (a.calibrate.empty() ? "--calibration" : "--calibrate") +
+                     " needs --model credit (the fluid model is not calibrated yet)");
   add_sim_mpi(a.sets);
   const Config asked = load(a, r);
   const ProtocolFactory& protocol = r.protocols.of(asked);

@@ -114,6 +114,10 @@ Args parse_args(const std::vector<std::string>& args, const std::string& command
       if (a.smpi_factors != "default" && a.smpi_factors != "one")
         throw UsageError("--smpi-factors " + a.smpi_factors + ": expected default or one" +
                          did_you_mean(a.smpi_factors, {"default", "one"}));
+    } else if (s == "--calibrate" && command == "sim") {
+      a.calibrate = need("a measured results JSON (evbench run --json)");
+    } else if (s == "--calibration" && command == "sim") {
+      a.calibration = need("a calibration overlay file");
     } else if (s == "--simulated-on" && command == "run") {
       // Internal: `evbench sim` starts evbench-smpi with it, the name
       // escaped for smpirun's word splitting (smpi_args.hpp).

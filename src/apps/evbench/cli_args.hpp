@@ -15,6 +15,7 @@ struct Args {
   std::string platform, order, simulated_on;  // sim: --platform, --order; run: --simulated-on
   std::string model = "fluid";                // sim: --model
   std::string smpi_factors;                   // sim: --smpi-factors (empty: not given)
+  std::string calibrate, calibration;         // sim: --calibrate, --calibration
   bool quiet = false;
   bool explain = false, markdown = false, json_reference = false, resolved = false, help = false;
 };

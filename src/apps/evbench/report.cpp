@@ -95,6 +95,11 @@ void simulation_fields(JsonWriter& w, const RunOptions& o) {
           std::chrono::duration<double>(std::chrono::steady_clock::now() - o.wall_start).count());
   w.value("simulation_model", o.simulation_model);
   w.value("simulation_note", simulation_note(o));
+  if (o.calibration_json) {
+    w.begin_object("calibration");
+    o.calibration_json(w);
+    w.end_object();
+  }
 }
 
 // The JSON document: what ran (argv, config, versions, topology) and its

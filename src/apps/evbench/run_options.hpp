@@ -24,6 +24,9 @@ struct RunOptions {
   // results.network. Empty: none.
   std::function<std::string()> network_text;
   std::function<void(JsonWriter&)> network_json;
+  // sim --calibrate / --calibration: results.calibration, what was
+  // calibrated and from what (apps/evbench/sim_calibration.hpp). Empty: none.
+  std::function<void(JsonWriter&)> calibration_json;
   // Wall clock (steady_clock is never simulated) at the command's start.
   std::chrono::steady_clock::time_point wall_start = std::chrono::steady_clock::now();
 };

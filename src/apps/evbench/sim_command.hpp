@@ -18,6 +18,8 @@ struct SimRequest {
   std::string json;      // --json FILE
   bool quiet = false;
   bool unit_factors = false;      // fluid: --smpi-factors one (SMPI's bw/lat factors at 1)
+  std::string calibrate;          // credit: --calibrate MEASURED.json (fit, then predict)
+  std::string calibration;        // credit: --calibration FILE (written by --calibrate, or applied)
   std::vector<std::string> argv;  // the command line (credit: for the results document)
 };
 

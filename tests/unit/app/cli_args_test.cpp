@@ -109,6 +109,21 @@ TEST(CliArgs, SimulatedOnSurvivesSmpirunsWordSplitting) {
   EXPECT_EQ(usage_error({"--simulated-on", "a%2"}), "--simulated-on: a '%' that is not an escape");
 }
 
+TEST(CliArgs, CalibrateAndCalibrationAreSimOptions) {
+  const Args a = parse_args({"--calibrate", "m.json", "--calibration", "c.yaml"}, "sim");
+  EXPECT_EQ(a.calibrate, "m.json");
+  EXPECT_EQ(a.calibration, "c.yaml");
+  EXPECT_EQ(parse_args({}, "sim").calibrate, "");
+  EXPECT_EQ(usage_error({"--calibrate", "m.json"}),
+            "run: unknown option '--calibrate' (see evbench --help)");
+  try {
+    parse_args({"--calibrate"}, "sim");
+    FAIL() << "--calibrate without a file accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("--calibrate needs"), std::string::npos) << e.what();
+  }
+}
+
 TEST(CliArgs, SmpiFactorsAreDefaultOrOne) {
   EXPECT_EQ(parse_args({}, "sim").smpi_factors, "");
   EXPECT_EQ(parse_args({"--smpi-factors", "one"}, "sim").smpi_factors, "one");

@@ -1,0 +1,43 @@
+#pragma once
+// The measured run `evbench sim --calibrate FILE` fits to: one results
+// document of `evbench run` (results JSON, read with yaml-cpp, JSON being
+// YAML). What the fit needs from it: the run's configuration (to simulate
+// the same run), its per-node rate, and where and with what it ran (for the
+// calibration's record). Anything else — not a results document, a
+// simulated run, a run that built no events — is a ConfigError naming the
+// file and the key.
+#include <string>
+#include <vector>
+
+namespace evb {
+
+// A measured event-building run, as its results document says.
+class MeasuredRun {
+ public:
+  std::string path;          // the file it was read from
+  std::string protocol;      // config.protocol
+  std::string driver;        // config.driver
+  std::string scheduling;    // config.scheduling
+  int nodes = 0;             // config.nodes
+  uint64_t fragment = 0;     // config.fragment.size, bytes
+  double per_node_gbps = 0;  // results.bandwidth_gbps.per_node.avg
+  double events_per_second = 0;
+  double latency_p50_ms = 0;  // results.latency_ms.p50 (0 when absent)
+  uint64_t events_built = 0;
+  std::vector<std::string> hosts;  // results.host_load[].hostname (may be empty)
+  std::string git_sha;             // versions.git_sha
+  // The run's configuration as YAML text, without what names how it ran
+  // rather than what it ran (driver, driver_options, bootstrap, poll_mode):
+  // the simulation sets those itself.
+  std::string config_yaml;
+
+  // One line: "pull, 4 nodes, barrel, fragment 524288 B, driver tcp".
+  std::string summary() const;
+};
+
+// Reads and checks FILE; throws ConfigError "FILE: KEY: reason".
+MeasuredRun read_measured_run(const std::string& path);
+// The same from text (`name` stands in for the file name in messages).
+MeasuredRun parse_measured_run(const std::string& text, const std::string& name);
+
+}  // namespace evb

@@ -1,0 +1,262 @@
+// Calibration of `evbench sim --model credit` to a measured run
+// (apps/evbench/sim_calibration.hpp, sim_measured.hpp): the fit converges
+// on the rate it is given and stops where it must; the overlay file reads
+// back what was written; links are scaled by the efficiency; and every
+// kind of bad measured input is refused naming the file and the key.
+#include "apps/evbench/sim_calibration.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "apps/evbench/sim_measured.hpp"
+#include "core/error.hpp"
+#include "topo/platform_loader.hpp"
+
+namespace evb {
+namespace {
+
+// A results document as evbench run writes it, reduced to what the fit
+// reads; `results` is spliced in as given.
+std::string document(const std::string& protocol, const std::string& results) {
+  return R"({"schema_version": 1, "tool": "evbench", "argv": ["evbench", "run"],
+  "config": {"nodes": 4, "protocol": ")" +
+         protocol +
+         R"(", "scheduling": "barrel", "fragment": {"size": 524288},
+             "driver": "tcp", "driver_options": {"nodelay": "true"}, "bootstrap": "env",
+             "poll_mode": "block", "duration": 10},
+  "versions": {"git_sha": "abc123"},
+  "results": )" +
+         results + "}";
+}
+
+const char* const kGoodResults =
+    R"({"status": "ok", "builds_events": true, "events_built": 290,
+        "events_per_second": 28.25, "latency_ms": {"p50": 223.5},
+        "bandwidth_gbps": {"per_node": {"min": 0.10, "avg": 0.1185, "max": 0.14}},
+        "host_load": [{"hostname": "evb-h0"}, {"hostname": "evb-h1"}, {"ranks": [2]}]})";
+
+std::string error_of(const std::string& text) {
+  try {
+    parse_measured_run(text, "m.json");
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(SimCalibrationFit, LinearModelConvergesOnTheMeasuredRate) {
+  // A network-bound run: the simulated rate is proportional to the links.
+  const double line = 0.1667;
+  const double measured = 0.1185;
+  const FitResult fit = fit_link_efficiency(measured, [&](double e) { return line * e; });
+  EXPECT_NEAR(fit.efficiency, measured / line, 1e-9);
+  EXPECT_DOUBLE_EQ(fit.first, line);
+  EXPECT_NEAR(fit.last, measured, measured * 0.01);
+  EXPECT_EQ(fit.iterations, 2);  // one to see the gap, one to confirm
+}
+
+TEST(SimCalibrationFit, SublinearModelIteratesWithinTolerance) {
+  // Part of the run's time does not scale with the links (latency): the
+  // first rescaling undershoots and the fit goes on.
+  const auto simulate = [](double e) { return 1.0 / (1.0 / (0.2 * e) + 2.0); };
+  const double measured = 0.1;
+  const FitResult fit = fit_link_efficiency(measured, simulate, 0.001, 20);
+  EXPECT_GT(fit.iterations, 2);
+  EXPECT_NEAR(simulate(fit.efficiency), measured, measured * 0.001);
+  EXPECT_NEAR(fit.last, simulate(fit.efficiency), 1e-12);
+}
+
+TEST(SimCalibrationFit, StopsAfterMaxIterations) {
+  int calls = 0;
+  const auto simulate = [&](double e) {
+    ++calls;
+    return 1.0 / (1.0 / e + 5.0);
+  };
+  const FitResult fit = fit_link_efficiency(0.1, simulate, 1e-12, 3);
+  EXPECT_EQ(calls, 3);
+  EXPECT_EQ(fit.iterations, 3);
+}
+
+TEST(SimCalibrationFit, RefusesARunNothingLikeTheSimulation) {
+  // Measured 100x above what the links allow: no host stack does that.
+  EXPECT_THROW(fit_link_efficiency(10.0, [](double e) { return 0.1 * e; }), Error);
+  EXPECT_THROW(fit_link_efficiency(0.1, [](double) { return 0.0; }), Error);
+  EXPECT_THROW(fit_link_efficiency(0.0, [](double e) { return e; }), ConfigError);
+}
+
+// A stand-in for the simulation of a PULL run: the links move `line * e`,
+// and every event's cycle carries `k` messages' overhead outside the
+// transfer, which the latency partly sees.
+struct ToyRun {
+  double line = 0.1667;
+  double transfer_s = 0.19;  // median latency at e = 1, o = 0
+  SimulatedRun operator()(double e, double o) const {
+    const double busy = transfer_s / e;  // the transfer slows with the links
+    const double cycle = busy + 2 * o;   // two commands per event outside it
+    return {line * e * busy / cycle, busy + o};
+  }
+};
+
+TEST(SimCalibrationFit, FindsTheOverheadThatGivesTheMeasuredLatency) {
+  const ToyRun toy;
+  const SimulatedRun truth = toy(0.8, 0.03);  // the "measured" run
+  const CalibrationFit fit = fit_calibration(truth.rate, truth.latency_s, toy, 0.001, 10);
+  // Within what the efficiency's 1 % rate tolerance leaves of the curve.
+  EXPECT_NEAR(fit.efficiency, 0.8, 0.02);
+  EXPECT_NEAR(fit.overhead_s, 0.03, 0.005);
+  EXPECT_NEAR(fit.last.latency_s, truth.latency_s, truth.latency_s * 0.01);
+  EXPECT_NEAR(fit.last.rate, truth.rate, truth.rate * 0.011);
+  EXPECT_DOUBLE_EQ(fit.first.rate, toy.line);
+  EXPECT_GT(fit.simulations, 2);
+}
+
+TEST(SimCalibrationFit, NoOverheadWhenTheLatencyNeedsNone) {
+  const ToyRun toy;
+  const SimulatedRun truth = toy(0.7, 0);
+  const CalibrationFit fit = fit_calibration(truth.rate, truth.latency_s, toy, 0.01, 10);
+  EXPECT_NEAR(fit.efficiency, 0.7, 0.01);
+  EXPECT_LT(fit.overhead_s, 0.002);
+  // Without a measured latency only the efficiency is fitted.
+  const CalibrationFit rate_only = fit_calibration(truth.rate, 0, toy);
+  EXPECT_EQ(rate_only.overhead_s, 0);
+  EXPECT_NEAR(rate_only.efficiency, 0.7, 0.01);
+}
+
+TEST(SimCalibrationOverlay, ReadsBackWhatItWrote) {
+  Calibration c;
+  c.link_efficiency = 0.7109;
+  c.message_overhead_s = 0.0213;
+  c.measured_latency_ms = 223.5;
+  c.platform = "docs/p.yaml";
+  c.from_file = "measured: \"4\".json";  // quoting survives
+  c.from_config = "pull, 4 nodes, barrel, fragment 524288 B, driver tcp";
+  c.from_hosts = "evb-h0, evb-h1";
+  c.from_git_sha = "abc123";
+  c.measured_gbps = 0.1185;
+  c.uncalibrated_gbps = 0.1667;
+  c.calibrated_gbps = 0.1184;
+  c.iterations = 2;
+  const Calibration back = parse_calibration(c.overlay_yaml(), "cal.yaml");
+  EXPECT_DOUBLE_EQ(back.link_efficiency, 0.7109);
+  EXPECT_DOUBLE_EQ(back.message_overhead_s, 0.0213);
+  EXPECT_DOUBLE_EQ(back.measured_latency_ms, 223.5);
+  EXPECT_EQ(back.platform, c.platform);
+  EXPECT_EQ(back.from_file, c.from_file);
+  EXPECT_EQ(back.from_config, c.from_config);
+  EXPECT_EQ(back.from_hosts, c.from_hosts);
+  EXPECT_EQ(back.from_git_sha, c.from_git_sha);
+  EXPECT_DOUBLE_EQ(back.measured_gbps, 0.1185);
+  EXPECT_DOUBLE_EQ(back.uncalibrated_gbps, 0.1667);
+  EXPECT_EQ(back.iterations, 2);
+  EXPECT_EQ(back.overlay, "cal.yaml");
+  // The parameters it could not fit are named, with why.
+  EXPECT_NE(c.overlay_yaml().find("ru_fragment_cpu: \"not fitted"), std::string::npos);
+  EXPECT_NE(c.overlay_yaml().find("bu_fragment_cpu: \"not fitted"), std::string::npos);
+}
+
+TEST(SimCalibrationOverlay, BadOverlaysNameTheKey) {
+  auto error = [](const std::string& text) {
+    try {
+      parse_calibration(text, "cal.yaml");
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error("platform: x\n").find("cal.yaml: calibration: missing"), std::string::npos);
+  EXPECT_NE(error("calibration: {model: credit}\n").find("calibration.link_efficiency: missing"),
+            std::string::npos);
+  EXPECT_NE(error("calibration: {link_efficiency: 7}\n").find("calibration.link_efficiency: 7"),
+            std::string::npos);
+  EXPECT_NE(error("calibration: {link_efficiency: 1, per_message_overhead_s: -1}\n")
+                .find("calibration.per_message_overhead_s: -1"),
+            std::string::npos);
+  EXPECT_NE(error("calibration: {link_efficiency: fast}\n")
+                .find("cal.yaml: calibration.link_efficiency: 'fast' is not a number"),
+            std::string::npos);
+}
+
+TEST(SimCalibrationOverlay, ScalesEveryLink) {
+  topo::Platform p = topo::load_platform_text(
+      "name: t\nswitches: [s]\nhosts:\n  - {name: a, switch: s, port: 1}\n"
+      "  - {name: b, switch: s, port: 2}\nrouting: shortest\n"
+      "links:\n  host: {bandwidth: 100Gbit/s, latency: 100ns}\n"
+      "  switch: {bandwidth: 100Gbit/s, latency: 100ns}\n",
+      "t.yaml");
+  ASSERT_FALSE(p.links.empty());
+  std::vector<double> before;
+  for (const auto& l : p.links) before.push_back(l.bandwidth);
+  Calibration c;
+  c.link_efficiency = 0.5;
+  apply_calibration(c, p);
+  for (size_t i = 0; i < p.links.size(); ++i) {
+    EXPECT_DOUBLE_EQ(p.links[i].bandwidth, before[i] * 0.5);
+    EXPECT_DOUBLE_EQ(p.links[i].latency, 100e-9);
+  }
+}
+
+TEST(SimMeasuredRun, ReadsWhatTheFitNeeds) {
+  const MeasuredRun m = parse_measured_run(document("pull", kGoodResults), "m.json");
+  EXPECT_EQ(m.path, "m.json");
+  EXPECT_EQ(m.protocol, "pull");
+  EXPECT_EQ(m.nodes, 4);
+  EXPECT_EQ(m.events_built, 290u);
+  EXPECT_DOUBLE_EQ(m.per_node_gbps, 0.1185);
+  EXPECT_DOUBLE_EQ(m.latency_p50_ms, 223.5);
+  EXPECT_EQ(m.git_sha, "abc123");
+  EXPECT_EQ(m.hosts, (std::vector<std::string>{"evb-h0", "evb-h1"}));
+  EXPECT_EQ(m.summary(), "pull, 4 nodes, barrel, fragment 524288 B, driver tcp");
+  // How it ran is left to the simulation; what it ran is kept.
+  EXPECT_EQ(m.config_yaml.find("driver"), std::string::npos);
+  EXPECT_EQ(m.config_yaml.find("bootstrap"), std::string::npos);
+  EXPECT_EQ(m.config_yaml.find("poll_mode"), std::string::npos);
+  EXPECT_NE(m.config_yaml.find("protocol: pull"), std::string::npos);
+  EXPECT_NE(m.config_yaml.find("nodes: 4"), std::string::npos);
+}
+
+TEST(SimMeasuredRun, BadInputNamesTheFileAndTheKey) {
+  EXPECT_NE(error_of("{not json").find("m.json: not a results JSON"), std::string::npos);
+  EXPECT_NE(error_of("[1, 2]").find("m.json: results: missing"), std::string::npos);
+  EXPECT_NE(error_of(R"({"tool": "evbench", "config": {}})").find("m.json: results: missing"),
+            std::string::npos);
+  // One key of a good document changed at a time: what the error must say.
+  struct Case {
+    const char* protocol;
+    const char* from;
+    const char* to;
+    const char* error;
+  };
+  const Case cases[] = {
+      {"pull", "\"events_built\": 290", "\"events_built\": 0", "results.events_built: 0"},
+      {"one-to-one", "\"builds_events\": true", "\"builds_events\": false",
+       "results.builds_events: false"},
+      {"pull", "\"status\"", "\"simulated\": true, \"status\"", "results.simulated"},
+      {"pull", "\"avg\": 0.1185", "\"avg\": 0", "results.bandwidth_gbps.per_node.avg"},
+      {"pull", "\"events_per_second\"", "\"events_per_sec\"", "results.events_per_second: missing"},
+  };
+  for (const Case& c : cases) {
+    std::string r = kGoodResults;
+    r.replace(r.find(c.from), std::string(c.from).size(), c.to);
+    EXPECT_NE(error_of(document(c.protocol, r)).find(std::string("m.json: ") + c.error),
+              std::string::npos)
+        << c.error;
+  }
+  // Another tool's document.
+  std::string other = document("pull", kGoodResults);
+  other.replace(other.find("\"tool\": \"evbench\""), 17, "\"tool\": \"iperf3\"");
+  EXPECT_NE(error_of(other).find("m.json: tool: 'iperf3'"), std::string::npos);
+}
+
+TEST(SimMeasuredRun, MissingFileIsNamed) {
+  try {
+    read_measured_run("/nonexistent/measured.json");
+    FAIL() << "no error";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/measured.json"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace evb
