@@ -88,6 +88,9 @@ endfunction()
 #   evbench_plugin_modules  descriptions + module loader, and one MODULE
 #                           target per module (EVBENCH_DRIVER_MODULES=ON);
 #                           otherwise the same as evbench_plugins.
+#   evbench_modules         every module (part of `all`, not of the evbench
+#                           target: scripts/build.sh builds the default
+#                           driver's module, evbench_module_<name>, first).
 # Sets EVBENCH_EXE_PLUGINS in the caller: what the evbench executable links.
 function(evbench_plugin_libraries)
   get_property(drivers GLOBAL PROPERTY EVBENCH_DRIVERS)
@@ -158,6 +161,7 @@ void register_builtin_plugins(PluginRegistry& registry) {
   add_library(evbench_plugins STATIC ${static_src})
   target_link_libraries(evbench_plugins PUBLIC evbench_driver_api ${static_targets})
 
+  add_custom_target(evbench_modules)
   if(NOT EVBENCH_DRIVER_MODULES)
     set(EVBENCH_EXE_PLUGINS evbench_plugins PARENT_SCOPE)
     return()
@@ -207,7 +211,7 @@ ${body}")
       LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib/evbench
       INSTALL_RPATH_USE_LINK_PATH TRUE)
     install(TARGETS evbench_module_${m} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/evbench)
-    add_dependencies(evbench_plugin_modules evbench_module_${m})
+    add_dependencies(evbench_modules evbench_module_${m})
   endforeach()
   set(EVBENCH_EXE_PLUGINS evbench_plugin_modules PARENT_SCOPE)
 endfunction()

@@ -137,7 +137,7 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DEVBENCH_SANITIZE=ON
       -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DCMAKE_C_FLAGS_DEBUG=-g1 -DEVBENCH_WITH_MPI=OFF -DEVBENCH_WITH_TCP=ON -DEVBENCH_WITH_LIBFABRIC=ON \
       -DEVBENCH_WITH_UCX=ON -DEVBENCH_WITH_VERBS=ON -DEVBENCH_WITH_PSM2=ON \
       -DEVBENCH_REQUIRE_GTEST=ON >/dev/null
-cmake --build build-asan -j "$(nproc)" --target evbench evbench_unit_tests
+cmake --build build-asan -j "$(nproc)" --target evbench evbench_modules evbench_unit_tests
 mark build-asan
 run_step ctest-asan ctest_run ctest-asan build-asan -L 'unit|sanitize'
 mark ctest-asan

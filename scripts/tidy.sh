@@ -19,14 +19,13 @@ command -v clang-tidy >/dev/null || { echo "tidy.sh: needs clang-tidy (scripts/i
 [[ -f $db ]] || { echo "tidy.sh: $db missing: build first (scripts/build.sh)" >&2; exit 2; }
 
 # The product's sources the build compiles (src/; headers are checked
-# through them; the tests are left out: GoogleTest's macros copy on purpose).
-mapfile -t known < <(/usr/bin/python3 -c '
-import json, os, sys
-root = os.getcwd() + "/"
-for e in json.load(open(sys.argv[1])):
-    f = os.path.normpath(os.path.join(e["directory"], e["file"]))
-    if f.startswith(root + "src/"):
-        print(f[len(root):])' "$db" | sort -u)
+# through them; the tests are left out: GoogleTest's macros copy on purpose),
+# from a compile database with one entry per source (a unity build names its
+# generated unity files instead: scripts/per_source_db.py expands them).
+dbdir=$(mktemp -d)
+trap 'rm -rf "$dbdir"' EXIT
+mapfile -t known < <(/usr/bin/python3 scripts/per_source_db.py "$db" "$dbdir" |
+  sed -n "s|^$PWD/\(src/.*\)|\1|p" | sort -u)
 
 if [[ ${1:-} == --all ]]; then
   files=("${known[@]}")
@@ -60,5 +59,5 @@ if [[ ${#files[@]} -eq 0 || -z ${files[0]} ]]; then
   exit 0
 fi
 echo "tidy.sh: clang-tidy on $what: ${#files[@]} file(s)"
-printf '%s\n' "${files[@]}" | xargs -P "$(nproc)" -n 4 clang-tidy -p build --quiet 2>/dev/null
+printf '%s\n' "${files[@]}" | xargs -P "$(nproc)" -n 4 clang-tidy -p "$dbdir" --quiet 2>/dev/null
 echo "tidy.sh: clean"

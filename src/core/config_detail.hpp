@@ -134,6 +134,7 @@ std::string duration_scalar(double seconds);
 std::optional<int64_t> try_parse_integer(const std::string& text);
 std::optional<double> try_parse_real(const std::string& text);
 std::optional<bool> try_parse_boolean(const std::string& text);
+std::string trim_blanks(const std::string& text);  // without leading/trailing spaces, tabs
 
 // The unit words sizes and durations accept, in table order, with their
 // factors (bytes; seconds). A bare number is bytes or seconds.

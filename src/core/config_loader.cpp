@@ -37,13 +37,6 @@ namespace {
 
 constexpr const char* kOptions = "driver_options";
 
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return "";
-  const auto e = s.find_last_not_of(" \t");
-  return s.substr(b, e - b + 1);
-}
-
 std::string position(const std::string& name, const YAML::Mark& mark) {
   if (mark.is_null()) return name;
   return name + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
@@ -116,7 +109,7 @@ class Loader {
   void apply_override(const std::string& text) {
     const Source src{name_, text};
     const auto eq = text.find('=');
-    const std::string key = eq == std::string::npos ? "" : trim(text.substr(0, eq));
+    const std::string key = eq == std::string::npos ? "" : trim_blanks(text.substr(0, eq));
     if (key.empty()) {
       errors_.push_back("--set " + text + ": expected KEY=VALUE (e.g. --set credits=4)");
       return;

@@ -15,13 +15,6 @@ namespace evb {
 namespace config_detail {
 namespace {
 
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return "";
-  const auto e = s.find_last_not_of(" \t");
-  return s.substr(b, e - b + 1);
-}
-
 // Exact decimal arithmetic for sizes such as 1.5MiB (GCC/Clang extension).
 __extension__ typedef unsigned __int128 u128;
 
@@ -69,6 +62,13 @@ std::string rough_duration(double s) {
 
 }  // namespace
 
+std::string trim_blanks(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return "";
+  const auto e = s.find_last_not_of(" \t");
+  return s.substr(b, e - b + 1);
+}
+
 std::vector<std::pair<std::string, uint64_t>> size_units() {
   std::vector<std::pair<std::string, uint64_t>> out;
   for (const Unit& u : kSizeUnits) out.emplace_back(u.name, u.bytes);
@@ -82,7 +82,7 @@ std::vector<std::pair<std::string, double>> duration_units() {
 }
 
 std::optional<uint64_t> try_parse_size(const std::string& input, std::string& reason) {
-  const std::string text = trim(input);
+  const std::string text = trim_blanks(input);
   const std::string expected =
       "expected a size (bytes, or a number with a unit such as 64KiB or 1.5MiB), got '" + text +
       "'";
@@ -129,7 +129,7 @@ std::optional<uint64_t> try_parse_size(const std::string& input, std::string& re
     reason = expected;
     return std::nullopt;
   }
-  const std::string unit = trim(text.substr(i));
+  const std::string unit = trim_blanks(text.substr(i));
   uint64_t multiplier = 0;
   if (unit.empty()) multiplier = 1;
   for (const Unit& u : kSizeUnits)
@@ -157,7 +157,7 @@ std::optional<uint64_t> try_parse_size(const std::string& input, std::string& re
 }
 
 std::optional<double> try_parse_duration(const std::string& input, std::string& reason) {
-  const std::string text = trim(input);
+  const std::string text = trim_blanks(input);
   if (text.empty()) {
     reason = "expected a duration, got an empty value";
     return std::nullopt;
@@ -176,7 +176,7 @@ std::optional<double> try_parse_duration(const std::string& input, std::string& 
     reason = "a duration must not be negative, got '" + text + "'";
     return std::nullopt;
   }
-  const std::string unit = trim(std::string(ptr, end));
+  const std::string unit = trim_blanks(std::string(ptr, end));
   if (unit.empty() && number >= kBareSecondsLimit) {
     // `duration=2000` meant as milliseconds would run for half an hour.
     reason = "a bare number is seconds (" + rough_duration(number) + "); write " + text + "ms or " +
@@ -198,7 +198,7 @@ std::string duration_scalar(double seconds) {
 }
 
 std::optional<int64_t> try_parse_integer(const std::string& input) {
-  const std::string text = trim(input);
+  const std::string text = trim_blanks(input);
   int64_t v = 0;
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, v);
@@ -207,7 +207,7 @@ std::optional<int64_t> try_parse_integer(const std::string& input) {
 }
 
 std::optional<double> try_parse_real(const std::string& input) {
-  const std::string text = trim(input);
+  const std::string text = trim_blanks(input);
   double v = 0;
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, v);
@@ -216,7 +216,7 @@ std::optional<double> try_parse_real(const std::string& input) {
 }
 
 std::optional<bool> try_parse_boolean(const std::string& input) {
-  const std::string t = trim(input);
+  const std::string t = trim_blanks(input);
   if (t == "true" || t == "True" || t == "TRUE" || t == "yes" || t == "on") return true;
   if (t == "false" || t == "False" || t == "FALSE" || t == "no" || t == "off") return false;
   return std::nullopt;

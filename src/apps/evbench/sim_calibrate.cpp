@@ -19,7 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string joined(const std::vector<std::string>& words) {
+std::string comma_list(const std::vector<std::string>& words) {
   std::string out;
   for (const auto& w : words) out += (out.empty() ? "" : ", ") + w;
   return out;
@@ -102,7 +102,7 @@ Calibration calibrate_credit(const Config& config, const SimRequest& req, const 
   c.platform = req.platform;
   c.from_file = m.path;
   c.from_config = m.summary();
-  c.from_hosts = m.hosts.empty() ? "not recorded" : joined(m.hosts);
+  c.from_hosts = m.hosts.empty() ? "not recorded" : comma_list(m.hosts);
   c.from_git_sha = m.git_sha;
   c.measured_gbps = m.per_node_gbps;
   c.uncalibrated_gbps = fit.first.rate;

@@ -75,7 +75,8 @@ class LazyModule {
     if (path_.empty()) {
       error_ = "module " + file_ + " not found (looked in " +
                (looked.empty() ? std::string("no directory") : looked) +
-               "; EVBENCH_PLUGIN_DIR overrides)";
+               "; EVBENCH_PLUGIN_DIR overrides; scripts/build.sh builds the default "
+               "driver's module only, scripts/build.sh --install every driver's)";
       return false;
     }
     handle_ = dlopen(path_.c_str(), RTLD_NOW | RTLD_LOCAL);

@@ -12,15 +12,11 @@
 namespace evb {
 namespace {
 
-std::string num(uint64_t v) {
-  return std::to_string(v);
-}
-
 std::optional<KeyProblem> within_credits(const Config& c, const PluginKeys&) {
   if (c.batch.events <= c.credits) return std::nullopt;
   return KeyProblem{{"batch.events", "credits"},
-                    "batch.events (" + num(c.batch.events) + ") exceeds credits (" +
-                        num(c.credits) +
+                    "batch.events (" + std::to_string(c.batch.events) + ") exceeds credits (" +
+                        std::to_string(c.credits) +
                         "): a BU cannot have that many free slots to credit at once (leave "
                         "credits unset and it rises to twice batch.events)"};
 }
@@ -30,7 +26,7 @@ std::optional<KeyProblem> fits_command_size(const Config& c, const PluginKeys&) 
   if (c.batch.events <= 1 || c.command_size >= need) return std::nullopt;
   return KeyProblem{{"command_size", "batch.events"},
                     "command_size (" + config_detail::format_size(c.command_size) +
-                        ") cannot hold a batch of " + num(c.batch.events) +
+                        ") cannot hold a batch of " + std::to_string(c.batch.events) +
                         " commands, which takes " + config_detail::format_size(need) +
                         " (leave command_size unset and it grows to fit)"};
 }
@@ -47,7 +43,7 @@ std::optional<KeyProblem> fits_driver(const Config& c, const PluginKeys& p) {
 std::optional<KeyProblem> no_batches(const Config& c, const PluginKeys&) {
   if (c.batch.events <= 1) return std::nullopt;
   return KeyProblem{{"batch.events", "protocol"},
-                    "batch.events (" + num(c.batch.events) +
+                    "batch.events (" + std::to_string(c.batch.events) +
                         ") is for pull and push: " + c.protocol +
                         " has no EVM, hence no credits or assignments to batch; set "
                         "batch.events to 1 or leave it unset"};

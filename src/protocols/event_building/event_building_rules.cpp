@@ -11,14 +11,6 @@
 #include "protocols/event_building/event_building_run.hpp"
 
 namespace evb {
-namespace {
-
-std::string num(uint64_t v) {
-  return std::to_string(v);
-}
-
-}  // namespace
-
 KeyRule control_rule(bool pulls) {
   return {
       "every `control` entry is a change POST /control would accept in this run (the "
@@ -55,11 +47,11 @@ std::vector<KeyRule> event_building_rules() {
          const uint64_t need = 1ull + c.fragment.meta_segments + c.fragment.data_segments;
          if (need <= caps->max_segments) return std::nullopt;
          return KeyProblem{{"fragment.data_segments", "fragment.meta_segments", "driver"},
-                           "a fragment of 1 header + " + num(c.fragment.meta_segments) +
-                               " metadata + " + num(c.fragment.data_segments) +
-                               " data segments is " + num(need) + " segments, but driver " +
-                               c.driver + " sends at most " + num(caps->max_segments) +
-                               " per operation"};
+                           "a fragment of 1 header + " + std::to_string(c.fragment.meta_segments) +
+                               " metadata + " + std::to_string(c.fragment.data_segments) +
+                               " data segments is " + std::to_string(need) +
+                               " segments, but driver " + c.driver + " sends at most " +
+                               std::to_string(caps->max_segments) + " per operation"};
        }},
       {"under `on_failure: exclude` every RU's `ru_buffer` holds `nodes` x `credits` maximal "
        "fragments (RUs keep each fragment until its event is built; a default `ru_buffer` "
@@ -70,12 +62,12 @@ std::vector<KeyRule> event_building_rules() {
          if (c.ru_buffer >= need) return std::nullopt;
          return KeyProblem{{"ru_buffer", "credits", "nodes"},
                            "ru_buffer (" + config_detail::format_size(c.ru_buffer) + ") holds " +
-                               num(min_ring_slots(c)) +
+                               std::to_string(min_ring_slots(c)) +
                                " fragments, but on_failure exclude keeps every fragment until its "
                                "event is built and nodes (" +
                                std::to_string(c.nodes) + ") x credits (" +
                                std::to_string(c.credits) +
-                               ") = " + num(static_cast<uint64_t>(c.nodes) * c.credits) +
+                               ") = " + std::to_string(static_cast<uint64_t>(c.nodes) * c.credits) +
                                " events can be in flight: ru_buffer must be at least " +
                                config_detail::format_size(need) + " (or leave it unset)"};
        }},
