@@ -40,7 +40,8 @@ case $what in
     # when drivers are modules (-DEVBENCH_DRIVER_MODULES=OFF links them in).
     driver=$(sed -n 's/^driver: *\([a-z0-9_]*\).*/\1/p' configs/default.yaml)
     targets=(--target evbench)
-    if ninja -C build -t targets all 2>/dev/null | grep -q "^evbench_module_$driver:"; then
+    all_targets=$(ninja -C build -t targets all 2>/dev/null || true)  # not piped: grep -q would end ninja early (pipefail)
+    if grep -q "^evbench_module_$driver:" <<<"$all_targets"; then
       targets+=("evbench_module_$driver")
     fi ;;
 esac
