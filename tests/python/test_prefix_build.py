@@ -153,7 +153,12 @@ def test_libfabric_module_builds_and_links_against_the_copy(tmp_path):
     run(["cmake", "--build", build, "-j2", "--target", "evbench_module_libfabric"])
 
     # Compiled with the copy's include directory, and read the copy's headers.
-    with open(os.path.join(build, "compile_commands.json")) as f:
+    # One entry per source (src/ compiles in unity batches: per_source_db.py
+    # gives each source its batch's command, and so its object).
+    per_source = str(tmp_path / "db")
+    run(["python3", os.path.join(REPO, "scripts", "per_source_db.py"),
+         os.path.join(build, "compile_commands.json"), per_source, os.path.join(REPO, "src")])
+    with open(os.path.join(per_source, "compile_commands.json")) as f:
         commands = [c for c in json.load(f) if "/src/drivers/libfabric/lf_" in c["file"]]
     assert commands
     for c in commands:
