@@ -32,6 +32,8 @@ import subprocess
 import sys
 import tempfile
 
+import shm_leftovers
+
 
 def fail(msg):
     print("FAILED: " + msg)
@@ -39,6 +41,7 @@ def fail(msg):
 
 
 def run(cmd, timeout):
+    shm_before = shm_leftovers.snapshot()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     try:
@@ -54,6 +57,7 @@ def run(cmd, timeout):
             os.killpg(proc.pid, signal.SIGKILL)  # nothing of the run may survive it
         except ProcessLookupError:
             pass
+        shm_leftovers.remove_dead(shm_before)
     return proc.returncode, out, err
 
 

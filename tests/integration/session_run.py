@@ -9,6 +9,8 @@ import subprocess
 import sys
 import time
 
+import shm_leftovers
+
 
 def fail(msg):
     print("FAILED: " + msg)
@@ -29,6 +31,7 @@ def session_processes(sid):
 def run_in_session(cmd, timeout, cwd=None):
     """Returns (exit status, stdout, stderr) of `cmd`, or fails the test."""
     print("running:", " ".join(cmd))
+    shm_before = shm_leftovers.snapshot()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True, cwd=cwd)
     try:
@@ -45,6 +48,7 @@ def run_in_session(cmd, timeout, cwd=None):
                 os.killpg(proc.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+        shm_leftovers.remove_dead(shm_before)
     sys.stdout.write(out)
     sys.stderr.write(err)
     if left:

@@ -189,7 +189,15 @@ FabricSet::FabricSet(InfoPtr info, const std::string& context) : info_(std::move
   check(fi_endpoint(domain_.get(), info_.get(), ep_.out(), nullptr), "fi_endpoint");
   check(fi_ep_bind(ep_.get(), &av_->fid, 0), "fi_ep_bind(av)");
   check(fi_ep_bind(ep_.get(), &cq_->fid, FI_TRANSMIT | FI_RECV), "fi_ep_bind(cq)");
-  check(fi_enable(ep_.get()), "fi_enable");
+  rc = fi_enable(ep_.get());
+  if (rc == -FI_EBUSY && std::string(info_->fabric_attr->prov_name) == "shm") {
+    // shm names its region after this process's PID. A region left by a
+    // killed process whose PID this one now has (PIDs recycle) reads as in
+    // use, since that PID is alive: 1.17 then removes it and reports EBUSY.
+    // The second attempt creates the region afresh.
+    rc = fi_enable(ep_.get());
+  }
+  check(rc, "fi_enable");
 }
 
 void FabricSet::close_endpoint() noexcept {

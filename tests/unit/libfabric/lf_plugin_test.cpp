@@ -1,11 +1,16 @@
 // Registration, probe, option parsing and the driver's small pure parts
 // (provider names, packed keys, control messages, tags).
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "core/error.hpp"
 #include "drivers/api/plugin_entry.hpp"
@@ -241,6 +246,35 @@ TEST(libfabricPlugin, ExcludeIsRefusedOverProvidersThatDoNotSurviveALostPeer) {
   // ruled out is reported as not run rather than passed over in silence.
   if (!not_checked.empty())
     GTEST_SKIP() << "creation with on_failure exclude not checked over " << not_checked;
+}
+
+// shm names its region "<pid>:<uid>:<endpoint index>" under /dev/shm. A
+// killed rank leaves its region behind, and PIDs recycle (pid_max is often
+// 32768): a later process with that PID found the region "in use" (by
+// itself) and fi_enable failed with EBUSY, the 16-rank CI run's failure.
+// Stale regions under every index this process could take must not stop it.
+TEST(libfabricPlugin, ShmStartsOverARegionLeftUnderItsOwnPid) {
+  LF_REQUIRE_PROVIDER("shm");
+  std::vector<std::string> planted;
+  for (int index = 0; index < 1024; ++index) {
+    const std::string name = "/" + std::to_string(getpid()) + ":" + std::to_string(getuid()) + ":" +
+                             std::to_string(index);
+    const int fd = shm_open(name.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
+    if (fd < 0) continue;  // a live region of this process: left alone
+    // A header of zeros, as a region whose creator died before writing it.
+    EXPECT_EQ(ftruncate(fd, 4096), 0) << name;
+    close(fd);
+    planted.push_back(name);
+  }
+  ASSERT_FALSE(planted.empty());
+  std::string error;
+  try {
+    LfDriver d(test::context_of(0, 1), test::options_for("shm"));
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  for (const std::string& name : planted) shm_unlink(name.c_str());
+  EXPECT_EQ(error, "");
 }
 
 TEST(libfabricPlugin, BadRankIsRefused) {
