@@ -28,14 +28,17 @@
 # also made with --set KEY=VALUE (interleaved: A, B, reference, A, B, ...),
 # printed as a second evbench column "B" with its own ratio, and B/A.
 #
+# -B BINARY: the same, but B is another evbench binary (a build of another
+# commit) run with the same options: before/after of a change in one run.
+#
 # -P "pull/mpi pull/tcp": only these pairs (default: all four).
 #
 #   bench/reference.sh [-s SECONDS] [-r REPEAT] [-n "4 8"] [-w WINDOW] [-p normal|huge]
-#                      [-b KEY=VALUE] [-P PAIRS] [-j FILE.json]
+#                      [-b KEY=VALUE | -B BINARY] [-P PAIRS] [-j FILE.json]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-secs=3 repeat=3 procs="4 8" window=16 json="" pages=huge variant="" pairs="pull/mpi pull/tcp p2p/mpi p2p/tcp"
-while getopts "s:r:n:w:p:j:b:P:" o; do
+secs=3 repeat=3 procs="4 8" window=16 json="" pages=huge variant="" binary_b="" pairs="pull/mpi pull/tcp p2p/mpi p2p/tcp"
+while getopts "s:r:n:w:p:j:b:B:P:" o; do
   case $o in
     s) secs=$OPTARG ;;
     r) repeat=$OPTARG ;;
@@ -44,12 +47,18 @@ while getopts "s:r:n:w:p:j:b:P:" o; do
     j) json=$OPTARG ;;
     p) pages=$OPTARG ;;
     b) variant=$OPTARG ;;
+    B) binary_b=$OPTARG ;;
     P) pairs=$OPTARG ;;
     *) sed -n '2,34p' "$0" >&2; exit 2 ;;
   esac
 done
 evbench=${EVBENCH:-build/bin/evbench}
 [[ -x $evbench ]] || { echo "build evbench first (scripts/build.sh)" >&2; exit 1; }
+if [[ -n $binary_b ]]; then
+  [[ -z $variant ]] || { echo "-b and -B: one B at a time" >&2; exit 2; }
+  [[ -x $binary_b ]] || { echo "-B $binary_b: not an executable" >&2; exit 2; }
+  variant="binary $binary_b ($("$binary_b" --version))"
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -94,6 +103,15 @@ loop() {  # $1 = nodes, $2 = transport (vader|tcp), rest = program and its argum
     { echo "reference failed: $(tail -1 "$tmp/l.err")" >&2; echo nan; }
 }
 
+measure_b() {  # $1 = row, $2 = nodes, rest = options: the B side (-b or -B)
+  local row=$1 np=$2
+  shift 2
+  local bin=$evbench extra=(--set "$variant")
+  [[ -n $binary_b ]] && bin=$binary_b extra=()
+  if [[ $row == */mpi ]]; then evbench=$bin evbench_mpi "$np" "$@" "${extra[@]}"
+  else evbench=$bin evbench_tcp "$np" "$@" "${extra[@]}"; fi
+}
+
 measure() {  # $1 = row, $2 = nodes, $3 = policy; appends "row nodes policy side value"
   local row=$1 np=$2 policy=$3 ring pool ev ref evb=""
   if [[ $policy == cache ]]; then ring=$((np * block)) pool=0; else ring=$memory pool=$memory; fi
@@ -103,10 +121,7 @@ measure() {  # $1 = row, $2 = nodes, $3 = policy; appends "row nodes policy side
                   --set ru_buffer="$ring" --set credits=1)
       if [[ $row == pull/mpi ]]; then ev=$(evbench_mpi "$np" "${opts[@]}")
       else ev=$(evbench_tcp "$np" "${opts[@]}"); fi
-      if [[ -n $variant ]]; then
-        if [[ $row == pull/mpi ]]; then evb=$(evbench_mpi "$np" "${opts[@]}" --set "$variant")
-        else evb=$(evbench_tcp "$np" "${opts[@]}" --set "$variant"); fi
-      fi
+      [[ -n $variant ]] && evb=$(measure_b $row "$np" "${opts[@]}")
       local transport=vader
       [[ $row == pull/tcp ]] && transport=tcp
       ref=$(loop "$np" $transport "$tmp/alltoall_loop" $block "$secs" $pool) ;;
@@ -116,10 +131,7 @@ measure() {  # $1 = row, $2 = nodes, $3 = policy; appends "row nodes policy side
                   --set ru_buffer="$ring")
       if [[ $row == p2p/mpi ]]; then ev=$(evbench_mpi "$np" "${opts[@]}")
       else ev=$(evbench_tcp "$np" "${opts[@]}"); fi
-      if [[ -n $variant ]]; then
-        if [[ $row == p2p/mpi ]]; then evb=$(evbench_mpi "$np" "${opts[@]}" --set "$variant")
-        else evb=$(evbench_tcp "$np" "${opts[@]}" --set "$variant"); fi
-      fi
+      [[ -n $variant ]] && evb=$(measure_b $row "$np" "${opts[@]}")
       local transport=vader
       [[ $row == p2p/tcp ]] && transport=tcp
       ref=$(loop "$np" $transport "$tmp/p2p_loop" $block "$secs" $pool "$window" 1) ;;

@@ -25,7 +25,8 @@ print(f"# {version}; {mpi}; medians of {repeat}, {secs} s each; one-to-one windo
 def div(a, b):
     return a / b if b and not math.isnan(a) and not math.isnan(b) else float("nan")
 if variant:
-    print(f"# B: every evbench measurement again with --set {variant}, interleaved")
+    how = variant if variant.startswith("binary ") else f"--set {variant}"
+    print(f"# B: every evbench measurement again with {how}, interleaved")
 extra = f" {'B Gb/s':>8} {'B ratio':>7} {'B/A':>5}" if variant else ""
 print(f"{'pair':9} {'n':>2} {'policy':7} {'evbench Gb/s':>12} {'reference Gb/s':>14} {'ratio':>6}{extra}  reference")
 for (row, n, policy), sides in table.items():
