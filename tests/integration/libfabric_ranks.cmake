@@ -20,7 +20,8 @@ if(TARGET evbench_driver_libfabric)
                      --set evm=with-rank0 --set duration=2s --set warmup=200ms
                      --set verify.sample=1 --set peer_timeout=60s
                      --set driver_options.keepalive_timeout=30s)
-    set_tests_properties(${name} PROPERTIES TIMEOUT 180 LABELS integration)
+    set_tests_properties(${name} PROPERTIES TIMEOUT 180 LABELS integration
+                         PROCESSORS ${EVB_WHOLE_MACHINE})
   endforeach()
   add_test(NAME lf_provider_sockets_refused
            COMMAND ${_lf_pre} --lines 1
