@@ -48,7 +48,8 @@ MicroAgent::MicroAgent(Engine& engine, const Topology& topo, DataPool* pool,
   shared_slots_ = shares_slots(config_);
   // Commands in flight towards one rank: credits for its targets, segments,
   // finals and acks; deeper pools only avoid the driver's unexpected queue.
-  const int depth = std::max(16, topo.nodes * static_cast<int>(parallel_) * 2 + 2 * topo.nodes);
+  const int open = static_cast<int>(std::max(parallel_, receive_slots_of(config_)));
+  const int depth = std::max(16, topo.nodes * open * 2 + 2 * topo.nodes);
   engine_.listen(Channel::bench, id_, depth);
   if (windows_) {
     engine_.listen_writes(id_);
@@ -106,7 +107,7 @@ void MicroAgent::start(int64_t now) {
   data_slots_.reset(sources_.size(), slots_, parallel_);
   meta_slots_.reset(sources_.size(), slots_, parallel_);
   for (size_t s = 0; s < sources_.size(); ++s) {
-    for (uint32_t k = 0; k < parallel_; ++k) {
+    for (uint32_t k = 0; k < std::max(slots_, parallel_); ++k) {
       const uint32_t slot = data_slots_.take(s);
       if (!windows_) {
         post_data(s, slot);
@@ -291,14 +292,12 @@ void MicroAgent::on_completion(const Completion& c) {
     case kDataSendInline:
       --pool_slot_sends_.at(slot_of(v));
       --sends_in_flight_;
-      ++stats_.fragments_sent;
-      stats_.bytes_sent += data_size_;
+      data_sent(source_of(v));
       return;
     case kDataSend:
       headers_.release(slot_of(v));
       --sends_in_flight_;
-      ++stats_.fragments_sent;
-      stats_.bytes_sent += data_size_;
+      data_sent(source_of(v));
       return;
     case kMetaSend:
       --sends_in_flight_;

@@ -16,7 +16,10 @@
 // message of a step is still in flight when the step ends.
 // The arena holds `receive_slots` slots per source (ReceiveSlots): one per
 // message in flight unless set; with fewer, a header is checked only when
-// its slot held no other message in flight (every length is checked).
+// its slot held no other message in flight (every length is checked); with
+// more, every slot is posted or credited and `parallel` bounds the messages
+// a sender has not seen complete, so no message waits for a credit's round
+// trip while another slot is free.
 //
 // One agent and one Engine serve every step (the Engine's pre-posted command
 // receives cannot be withdrawn, so a second Engine would race the first for
@@ -71,6 +74,7 @@ class MicroAgent : public Agent {
     bool acked = false;
     uint64_t credits_announced = 0;  // from the ack
     std::deque<uint32_t> slots;      // write: the arena slots credited, oldest first
+    uint32_t in_flight = 0;          // data messages posted, not yet complete here
   };
   struct Source {
     int ru = 0;
@@ -87,6 +91,8 @@ class MicroAgent : public Agent {
   void send_exchanges(int64_t now);
   void stop_sending();
   bool send_inline(const Target& t, uint32_t slot);
+  bool window_full(const Target& t) const;
+  void data_sent(size_t t);
   void post_data(size_t s, uint32_t slot);
   void post_meta(size_t s, uint32_t slot);
   void exchange_progress(size_t s);

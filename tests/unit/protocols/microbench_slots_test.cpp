@@ -191,16 +191,66 @@ TEST(MicrobenchSlots, WritePathCreditsNameTheSharedSlot) {
   EXPECT_EQ(r.credits().back(), 0u);
 }
 
-TEST(MicrobenchSlots, WritePathMoreSlotsCreditTheNextFreeOne) {
+// More slots than the window: every slot is credited (the sender's window
+// bounds what is in flight), and a landed slot is credited again.
+TEST(MicrobenchSlots, WritePathMoreSlotsCreditEverySlot) {
   Receiver r(one_way(2, 4), true);
-  EXPECT_EQ(r.credits(), (std::vector<uint64_t>{0, 1}));
-  for (uint32_t k : {0u, 1u, 2u, 3u}) {
+  EXPECT_EQ(r.credits(), (std::vector<uint64_t>{0, 1, 2, 3}));
+  for (uint32_t k : {0u, 1u, 2u, 3u, 0u}) {
     r.write_header(r.slot(k), 1);
     r.landed(k, 4096);
   }
-  EXPECT_EQ(r.credits(), (std::vector<uint64_t>{0, 1, 2, 3, 0, 1}));
-  EXPECT_EQ(r.stats.headers_checked, 4u);
+  EXPECT_EQ(r.credits(), (std::vector<uint64_t>{0, 1, 2, 3, 0, 1, 2, 3, 0}));
+  EXPECT_EQ(r.stats.headers_checked, 5u);
   EXPECT_EQ(r.stats.integrity.corrupt, 0u);
+}
+
+// RU 0 on rank 0 with `credits` credits from BU 1: with more receive slots
+// than `parallel`, the credits no longer bound what is in flight, the
+// window does: one data write at a time at parallel 1, the next once the
+// previous completed here, without waiting for a credit.
+TEST(MicrobenchSlots, MoreSlotsThanTheWindowTheSenderKeepsItsWindow) {
+  const Config c = one_way(1, 4);
+  RecordingDriver driver;
+  Engine engine(driver, 0, c, PollMode::busy, {"rank 0", "rank 1"});
+  const Topology topo = make_topology(c);
+  DataPool pool(c.ru_buffer, data_message_size(c), 1, PageSize::normal);
+  Registration pool_reg(pool.data(), pool.size());
+  std::vector<uint8_t> arena(MicroAgent::arena_bytes(c, 1));
+  Registration arena_reg(arena.data(), arena.size());
+  MicrobenchStats stats;
+  stats.ru = 0;
+  stats.bu = 0;
+  stats.step_bytes.assign(1, 0);
+  stats.step_messages.assign(1, 0);
+  stats.step_network_bytes.assign(1, 0);
+  MicroAgent agent(engine, topo, &pool, &pool_reg, arena.data(), arena_reg, 1, nullptr, stats);
+  agent.begin_step(StepPlan{.step = 0, .targets = {1}, .sources = {}});
+  agent.start(now_ns());
+  auto data_sends = [&] {
+    size_t n = 0;
+    for (size_t i = 0; i < driver.sends.size(); ++i)
+      if (driver.sends[i] == 1 && driver.commands[i].type != CommandType::bench) ++n;
+    return n;
+  };
+  for (uint64_t k = 0; k < 4; ++k) {
+    Command credit;
+    credit.type = CommandType::bench;
+    credit.slot = static_cast<uint32_t>(BenchOp::credit);
+    credit.event_id = 0;
+    credit.count = 1;
+    credit.ru = 0;
+    credit.bu = 1;
+    credit.value = k;
+    agent.on_command(1, credit);
+  }
+  EXPECT_EQ(data_sends(), 1u);  // four credits, a window of one
+  Completion sent;
+  sent.type = OpType::send;
+  sent.cookie = Engine::make_cookie(1, cookie_of(kDataSendInline, 0, 0));
+  agent.on_completion(sent);
+  EXPECT_EQ(data_sends(), 2u);  // the next one went at once, on a credit already held
+  EXPECT_EQ(stats.fragments_sent, 1u);
 }
 
 }  // namespace
