@@ -13,32 +13,14 @@
 #include <set>
 #include <vector>
 
-#include "../support/recording_driver.hpp"
-#include "core/clock.hpp"
-#include "core/topology.hpp"
-#include "protocols/common/engine.hpp"
-#include "protocols/microbench/microbench_agent.hpp"
+#include "microbench_agents.hpp"
 #include "protocols/microbench/microbench_cookie.hpp"
-#include "protocols/microbench/microbench_detail.hpp"
 
 namespace evb::micro {
 namespace {
 
+using test::one_way;
 using test_support::RecordingDriver;
-
-Config one_way(int parallel, int receive_slots) {
-  Config c;
-  c.protocol = "one-to-one";
-  c.nodes = 2;
-  c.senders = 1;
-  c.parallel = parallel;
-  c.receive_slots = receive_slots;
-  c.fragment.size = 4096;
-  c.ru_buffer = 4096;
-  c.duration_s = 3600;
-  c.warmup_s = 0;
-  return c;
-}
 
 // BU 1 on rank 1 receiving from RU 0 (rank 0), as one-to-one with senders 1.
 struct Receiver {
@@ -47,12 +29,8 @@ struct Receiver {
         engine(driver, 1, c, PollMode::busy, {"rank 0", "rank 1"}),
         topo(make_topology(c)),
         arena(MicroAgent::arena_bytes(c, 1)),
-        arena_reg(arena.data(), arena.size()) {
-    stats.ru = 1;
-    stats.bu = 1;
-    stats.step_bytes.assign(1, 0);
-    stats.step_messages.assign(1, 0);
-    stats.step_network_bytes.assign(1, 0);
+        arena_reg(arena.data(), arena.size()),
+        stats(test::one_step_stats(1)) {
     agent = std::make_unique<MicroAgent>(engine, topo, nullptr, nullptr, arena.data(), arena_reg, 1,
                                          write ? &windows : nullptr, stats);
     agent->begin_step(StepPlan{.step = 0, .targets = {}, .sources = {0}});
@@ -99,14 +77,7 @@ struct Receiver {
     agent->on_completion(done);
   }
   void final_from_ru0(uint64_t exchanges) {
-    Command cmd;
-    cmd.type = CommandType::bench;
-    cmd.slot = static_cast<uint32_t>(BenchOp::final);
-    cmd.event_id = 0;
-    cmd.ru = 0;
-    cmd.bu = 1;
-    cmd.bytes = exchanges;
-    agent->on_command(0, cmd);
+    agent->on_command(0, test::bench_cmd(BenchOp::final, 0, exchanges));
   }
 
   Config c;
@@ -121,7 +92,7 @@ struct Receiver {
 };
 
 TEST(MicrobenchSlots, UnsetEveryMessageHasItsSlotAndItsHeaderChecked) {
-  Receiver r(one_way(4, 0));
+  Receiver r(one_way(4, 4096, 0));
   const auto posted = r.data_recvs();
   ASSERT_EQ(posted.size(), 4u);
   std::set<void*> buffers;
@@ -140,7 +111,7 @@ TEST(MicrobenchSlots, UnsetEveryMessageHasItsSlotAndItsHeaderChecked) {
 }
 
 TEST(MicrobenchSlots, OneSlotForManyInFlightChecksOnlyTheLoneMessage) {
-  Receiver r(one_way(4, 1));
+  Receiver r(one_way(4, 4096, 1));
   const auto posted = r.data_recvs();
   ASSERT_EQ(posted.size(), 4u);
   for (const auto& p : posted) EXPECT_EQ(p.buffer, r.slot(0));
@@ -165,7 +136,7 @@ TEST(MicrobenchSlots, OneSlotForManyInFlightChecksOnlyTheLoneMessage) {
 }
 
 TEST(MicrobenchSlots, MoreSlotsThanInFlightRotateThroughAll) {
-  Receiver r(one_way(2, 8));
+  Receiver r(one_way(2, 4096, 8));
   std::set<void*> used;
   for (size_t k = 0; k < 16; ++k) {
     const auto posted = r.data_recvs();
@@ -180,7 +151,7 @@ TEST(MicrobenchSlots, MoreSlotsThanInFlightRotateThroughAll) {
 }
 
 TEST(MicrobenchSlots, WritePathCreditsNameTheSharedSlot) {
-  Receiver r(one_way(4, 1), true);
+  Receiver r(one_way(4, 4096, 1), true);
   EXPECT_TRUE(r.data_recvs().empty());  // writes: nothing posted
   EXPECT_EQ(r.credits(), (std::vector<uint64_t>{0, 0, 0, 0}));
   r.write_header(r.slot(0), 7);
@@ -194,7 +165,7 @@ TEST(MicrobenchSlots, WritePathCreditsNameTheSharedSlot) {
 // More slots than the window: every slot is credited (the sender's window
 // bounds what is in flight), and a landed slot is credited again.
 TEST(MicrobenchSlots, WritePathMoreSlotsCreditEverySlot) {
-  Receiver r(one_way(2, 4), true);
+  Receiver r(one_way(2, 4096, 4), true);
   EXPECT_EQ(r.credits(), (std::vector<uint64_t>{0, 1, 2, 3}));
   for (uint32_t k : {0u, 1u, 2u, 3u, 0u}) {
     r.write_header(r.slot(k), 1);
@@ -210,47 +181,16 @@ TEST(MicrobenchSlots, WritePathMoreSlotsCreditEverySlot) {
 // window does: one data write at a time at parallel 1, the next once the
 // previous completed here, without waiting for a credit.
 TEST(MicrobenchSlots, MoreSlotsThanTheWindowTheSenderKeepsItsWindow) {
-  const Config c = one_way(1, 4);
-  RecordingDriver driver;
-  Engine engine(driver, 0, c, PollMode::busy, {"rank 0", "rank 1"});
-  const Topology topo = make_topology(c);
-  DataPool pool(c.ru_buffer, data_message_size(c), 1, PageSize::normal);
-  Registration pool_reg(pool.data(), pool.size());
-  std::vector<uint8_t> arena(MicroAgent::arena_bytes(c, 1));
-  Registration arena_reg(arena.data(), arena.size());
-  MicrobenchStats stats;
-  stats.ru = 0;
-  stats.bu = 0;
-  stats.step_bytes.assign(1, 0);
-  stats.step_messages.assign(1, 0);
-  stats.step_network_bytes.assign(1, 0);
-  MicroAgent agent(engine, topo, &pool, &pool_reg, arena.data(), arena_reg, 1, nullptr, stats);
-  agent.begin_step(StepPlan{.step = 0, .targets = {1}, .sources = {}});
-  agent.start(now_ns());
-  auto data_sends = [&] {
-    size_t n = 0;
-    for (size_t i = 0; i < driver.sends.size(); ++i)
-      if (driver.sends[i] == 1 && driver.commands[i].type != CommandType::bench) ++n;
-    return n;
-  };
-  for (uint64_t k = 0; k < 4; ++k) {
-    Command credit;
-    credit.type = CommandType::bench;
-    credit.slot = static_cast<uint32_t>(BenchOp::credit);
-    credit.event_id = 0;
-    credit.count = 1;
-    credit.ru = 0;
-    credit.bu = 1;
-    credit.value = k;
-    agent.on_command(1, credit);
-  }
-  EXPECT_EQ(data_sends(), 1u);  // four credits, a window of one
+  test::Sender sender(one_way(1, 4096, 4));
+  for (uint64_t k = 0; k < 4; ++k) sender.credit(k);
+  EXPECT_EQ(sender.data_sends().size(), 1u);  // four credits, a window of one
   Completion sent;
   sent.type = OpType::send;
   sent.cookie = Engine::make_cookie(1, cookie_of(kDataSendInline, 0, 0));
-  agent.on_completion(sent);
-  EXPECT_EQ(data_sends(), 2u);  // the next one went at once, on a credit already held
-  EXPECT_EQ(stats.fragments_sent, 1u);
+  sender.agent->on_completion(sent);
+  // The next one went at once, on a credit already held.
+  EXPECT_EQ(sender.data_sends().size(), 2u);
+  EXPECT_EQ(sender.stats.fragments_sent, 1u);
 }
 
 }  // namespace
