@@ -262,28 +262,29 @@ cell() {
     done
   done
   read -r tm ts <<<"$(med "${t[@]}")"
-  local line first=1
+  local line
   line=$(printf "  %-26s %-22s %7s %5s" "$label" "$name" "$tm" "$ts")
-  for n in $sweep; do
-    read -r em es <<<"$(med ${e[$n]})"
-    if ((first)); then
-      line+=$(printf "   %7s %5s %6s" "$em" "$es" "$(ratio "$em" "$tm")")
-      first=0
-    else
-      line+=$(printf "  %7s" "$em")
-    fi
-  done
-  first=1
-  for n in $rsweep; do
-    read -r em es <<<"$(med ${q[$n]})"
-    if ((first)); then
-      line+=$(printf "   %7s %5s %6s" "$em" "$es" "$(ratio "$em" "$tm")")
-      first=0
-    else
-      line+=$(printf "  %7s" "$em")
-    fi
-  done
+  line+=$(sweep_columns "$tm" e $sweep)
+  line+=$(sweep_columns "$tm" q $rsweep)
   echo "$line"
+}
+
+# The columns of one sweep: the first size's median, spread and ratio to the
+# tool's median $1, then the other sizes' medians. $2 = the name of the
+# cell's array of figures by size, rest = the sizes.
+sweep_columns() {
+  local tool=$1 n em es first=1
+  local -n figures=$2
+  shift 2
+  for n in "$@"; do
+    read -r em es <<<"$(med ${figures[$n]})"
+    if ((first)); then
+      printf "   %7s %5s %6s" "$em" "$es" "$(ratio "$em" "$tool")"
+      first=0
+    else
+      printf "  %7s" "$em"
+    fi
+  done
 }
 
 # One direction: one-to-one beside each library's tool, interleaved in rounds.
