@@ -295,7 +295,7 @@ tools_table() {
   # (bench/ref_alloc.h): 512 KiB of 4 KiB pages is 128 pages to pin per CMA copy.
   export EVB_REF_PAGES=${EVB_REF_PAGES:-huge}
   local w=$window n head=""
-  for n in ${sweep#* }; do head+=$(printf "  %7s" "ring $n"); done
+  for n in ${sweep#* }; do [[ $n == "$sweep" ]] || head+=$(printf "  %7s" "ring $n"); done
   if [[ -n $rsweep ]]; then
     head+=$(printf "   %7s %5s %6s" "recv ${rsweep%% *}" "max/m" ratio)
     for n in ${rsweep#* }; do [[ $n == "$rsweep" ]] || head+=$(printf "  %7s" "recv $n"); done
