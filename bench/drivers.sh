@@ -22,7 +22,10 @@
 # in flight (WINDOW), the receiver holding WINDOW slots. Each cell runs ROUNDS
 # rounds, interleaved: the tool, then evbench with a sender ring of each
 # SWEEP size (ru_buffer = 1, 4, 16, 256 messages: one reused buffer, then
-# rings past the caches); it prints the medians and max/min over the rounds:
+# rings past the caches), then with one sender buffer and a receiver ring of
+# each RSWEEP size (receive_slots = 1, 4, 16, 256: one buffer as the tools
+# receive into, then rings past the caches); it prints the medians and
+# max/min over the rounds:
 #   ucx/sm, ucx/tcp  send: ucx_perftest -t tag_bw -O WINDOW; write: -t ucp_put_bw;
 #                   evbench with driver_options.error_handling none (no peer
 #                   failure handling, as the tool) and peer (its default)
@@ -40,6 +43,8 @@
 #   POLL=yield bench/drivers.sh 5 tools           (evbench's poll_mode there; default busy)
 #   ROUNDS=3 SWEEP="1 256" bench/drivers.sh 5 tools  (rounds per cell, default 5; sender
 #                                                  rings in messages, default "1 4 16 256")
+#   RSWEEP="1 256" bench/drivers.sh 5 tools       (receiver rings in slots, default
+#                                                  "1 4 16 256"; "" for none)
 #   ONLY=ucx/sm bench/drivers.sh 5 tools          (only the cells whose label starts so)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,6 +54,8 @@ window=${WINDOW:-1}
 poll=${POLL:-busy}  # evbench's poll_mode in the tools section (the tools busy-poll)
 rounds=${ROUNDS:-5}
 sweep=${SWEEP:-1 4 16 256}
+rsweep=${RSWEEP-1 4 16 256}  # receive_slots of the receiver sweep ("": none)
+recv_slots=0                 # receive_slots of the next one-to-one run (0: not set)
 only=${ONLY:-}
 evbench=${EVBENCH:-build/bin/evbench}
 [[ -x $evbench ]] || { echo "build evbench first (scripts/build.sh)" >&2; exit 1; }
@@ -159,10 +166,14 @@ echo "# alltoall references: the same aggregate; fi_pingpong: its MB/sec (bytes 
 echo "# ucx_perftest: its overall MB/s (2^20 B) x 8, one sender."
 }
 
+# --set receive_slots when the sweep asks for it (an older EVBENCH has no such key).
+slots_opt() { ((recv_slots > 0)) && echo "--set receive_slots=$recv_slots"; true; }
+
 one_way_gbps() {  # $1 = parallel, $2 = ru_buffer, rest = --set options: one-to-one RU 0 -> BU 1
   local par=$1 ring=$2
   shift 2
-  "$evbench" run --quiet --set protocol=one-to-one --set nodes=2 --set senders=1 \
+  # shellcheck disable=SC2046
+  "$evbench" run $(slots_opt) --quiet --set protocol=one-to-one --set nodes=2 --set senders=1 \
     --set parallel="$par" --set fragment.size=$block --set ru_buffer="$ring" \
     --set poll_mode="$poll" --set duration=$((secs + 1))s --set warmup=1s "$@" --json "$tmp/o.json" \
     >/dev/null 2>"$tmp/o.err" || { echo "failed: $(tail -1 "$tmp/o.err")" >&2; echo "n/a"; return; }
@@ -173,7 +184,7 @@ one_way_mpi_gbps() {  # $1 = parallel, $2 = ru_buffer, rest = mpirun transport o
   local par=$1 ring=$2
   shift 2
   mpirun --oversubscribe -np 2 --mca oob_tcp_if_include lo "$@" \
-    "$evbench" run --quiet --set bootstrap=mpi --set driver=mpi --set protocol=one-to-one \
+    "$evbench" run $(slots_opt) --quiet --set bootstrap=mpi --set driver=mpi --set protocol=one-to-one \
     --set nodes=2 --set senders=1 --set parallel="$par" --set fragment.size=$block \
     --set ru_buffer="$ring" --set poll_mode="$poll" --set duration=$((secs + 1))s --set warmup=1s \
     --json "$tmp/om.json" >/dev/null 2>"$tmp/om.err" ||
@@ -232,31 +243,48 @@ else: print('n/a n/a')" "$@"
 }
 
 # One cell: ROUNDS rounds, each running the tool, then evbench at each ring
-# of the sweep (the first, one slot, is the one-buffer figure). $1 = label,
+# of the sweep (the first, one slot, is the one-buffer figure), then with one
+# sender buffer at each receiver ring of RSWEEP. $1 = label,
 # $2 = tool name, $3 = the tool's command, $4 = evbench's command (a function
 # call taking the ring in bytes as its last argument), all as strings.
 cell() {
   local label=$1 name=$2 tool=$3 ours=$4 r n
   [[ $label == "$only"* ]] || return 0
   local -a t=()
-  local -A e=()
+  local -A e=() q=()
   for ((r = 0; r < rounds; ++r)); do
     t+=("$(eval "$tool")")
     for n in $sweep; do e[$n]+=" $(eval "${ours//RING/$((n * block))}")"; done
+    for n in $rsweep; do
+      recv_slots=$n
+      q[$n]+=" $(eval "${ours//RING/$block}")"
+      recv_slots=0
+    done
   done
   read -r tm ts <<<"$(med "${t[@]}")"
-  local line first=1
+  local line
   line=$(printf "  %-26s %-22s %7s %5s" "$label" "$name" "$tm" "$ts")
-  for n in $sweep; do
-    read -r em es <<<"$(med ${e[$n]})"
+  line+=$(sweep_columns "$tm" e $sweep)
+  line+=$(sweep_columns "$tm" q $rsweep)
+  echo "$line"
+}
+
+# The columns of one sweep: the first size's median, spread and ratio to the
+# tool's median $1, then the other sizes' medians. $2 = the name of the
+# cell's array of figures by size, rest = the sizes.
+sweep_columns() {
+  local tool=$1 n em es first=1
+  local -n figures=$2
+  shift 2
+  for n in "$@"; do
+    read -r em es <<<"$(med ${figures[$n]})"
     if ((first)); then
-      line+=$(printf "   %7s %5s %6s" "$em" "$es" "$(ratio "$em" "$tm")")
+      printf "   %7s %5s %6s" "$em" "$es" "$(ratio "$em" "$tool")"
       first=0
     else
-      line+=$(printf "  %7s" "$em")
+      printf "  %7s" "$em"
     fi
   done
-  echo "$line"
 }
 
 # One direction: one-to-one beside each library's tool, interleaved in rounds.
@@ -267,9 +295,14 @@ tools_table() {
   # (bench/ref_alloc.h): 512 KiB of 4 KiB pages is 128 pages to pin per CMA copy.
   export EVB_REF_PAGES=${EVB_REF_PAGES:-huge}
   local w=$window n head=""
-  for n in ${sweep#* }; do head+=$(printf "  %7s" "ring $n"); done
+  for n in ${sweep#* }; do [[ $n == "$sweep" ]] || head+=$(printf "  %7s" "ring $n"); done
+  if [[ -n $rsweep ]]; then
+    head+=$(printf "   %7s %5s %6s" "recv ${rsweep%% *}" "max/m" ratio)
+    for n in ${rsweep#* }; do [[ $n == "$rsweep" ]] || head+=$(printf "  %7s" "recv $n"); done
+  fi
   echo "# drivers.sh tools: one-to-one, 2 nodes, senders 1, 512 KiB, window $w, evbench poll_mode $poll,"
-  echo "# ${secs} s each, $rounds rounds (tool, then evbench at rings of $sweep slots, per round),"
+  echo "# ${secs} s each, $rounds rounds (tool, then evbench at sender rings of $sweep slots, then"
+  echo "# at receiver rings of ${rsweep:-no} slots with one sender buffer, per round),"
   echo "# $(nproc) cores; ucx $(ucx_info -v | sed -n 's/^# Version //p'); $(fi_info --version | head -1);"
   echo "# $(mpirun --version | head -1); fi_rma_bw and p2p_loop pages: $EVB_REF_PAGES;"
   echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -305,7 +338,9 @@ tools_table() {
   echo "# Gb/s: medians of the rounds (* = some rounds failed, left out: their reason went to stderr);"
   echo "# max/m = max/min over the rounds. evbench = bytes BU 1 received"
   echo "# per second of its window (results aggregate), with ru_buffer = ring slots x 512 KiB (the"
-  echo "# sender's ring; the receiver holds 'window' slots); ratio = evbench 1 slot / tool."
+  echo "# sender's ring; the receiver holds 'window' slots); ratio = evbench 1 slot / tool. recv N:"
+  echo "# one sender buffer, receive_slots N (fewer than the window share a slot: those headers"
+  echo "# are not checked, as the tools check none); its ratio = recv ${rsweep%% *} / tool."
   echo "# ucx rows: driver_options.error_handling none = no peer-failure handling, as ucx_perftest"
   echo "# (which checks nothing of the kind); peer = evbench's default. ucx_perftest: overall MB/s"
   echo "# (2^20 B) x 8; fi_pingpong: MB/sec (10^6 B) x 8; fi_rma_bw: bytes written x 8 / 10^9 per s"

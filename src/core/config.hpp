@@ -155,6 +155,7 @@ struct Config {
   int shift = 1;            // one-to-one: target = (rank + shift) mod n
   bool shift_scan = false;  // shift: scan -> every shift 0..n-1 in turn
   int senders = 0;          // micro-benchmarks: RUs 0..senders-1 send (0: every RU)
+  int receive_slots = 0;    // point-to-point micro-benchmarks: buffers per source (0: parallel)
   TopologyConfig topology;  // scheduling: topology
 
   // Data

@@ -4,64 +4,15 @@
 // choices, one line of doc) plus the setter and getter binding it to Config.
 // Adding a key means adding one row here (and its field in config.hpp);
 // validation, to_yaml/to_json, --explain and the Markdown reference follow.
-#include <limits>
-
 #include "core/config_detail.hpp"
+#include "core/config_table_rows.hpp"
 #include "core/messages.hpp"
 
 namespace evb {
 namespace config_detail {
-namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kKiB = 1024.0, kMiB = kKiB * 1024, kGiB = kMiB * 1024, kTiB = kGiB * 1024;
-
-KeySpec spec(std::string path, KeyType type, std::string def, std::string unit, double min,
-             double max, std::string doc, std::vector<std::string> choices = {}) {
-  KeySpec k;
-  k.path = std::move(path);
-  k.type = type;
-  k.default_value = std::move(def);
-  k.unit = std::move(unit);
-  k.min = min;
-  k.max = max;
-  k.choices = std::move(choices);
-  k.doc = std::move(doc);
-  return k;
-}
-
-template <class E>
-KeySpec choice(std::string path, E def, std::string doc) {
-  return spec(std::move(path), KeyType::choice, to_string(def), "", -kInf, kInf, std::move(doc),
-              enum_choices<E>());
-}
-
-Value integer(int64_t i) {
-  Value v;
-  v.integer = i;
-  return v;
-}
-Value real(double d) {
-  Value v;
-  v.real = d;
-  return v;
-}
-Value bytes(uint64_t b) {
-  Value v;
-  v.bytes = b;
-  return v;
-}
-Value text(std::string s) {
-  Value v;
-  v.text = std::move(s);
-  return v;
-}
-
-using K = KeyType;
-
-}  // namespace
 
 const std::vector<CoreKey>& core_key_table() {
+  using namespace table_rows;
   static const std::vector<CoreKey> table = {
       // ---- topology
       {spec("nodes", K::integer, "4", "nodes", 1, 65536,
@@ -153,6 +104,14 @@ const std::vector<CoreKey>& core_key_table() {
             "fi_pingpong measure"),
        [](Config& c, const Value& v) { c.senders = static_cast<int>(v.integer); },
        [](const Config& c) { return integer(c.senders); }},
+      {spec("receive_slots", K::integer, "0", "slots", 0, 4096,
+            "point-to-point micro-benchmarks: buffers a receiver takes each source's messages "
+            "into, in turn (0: `parallel`, one per message in flight). Fewer share a buffer as "
+            "ucx_perftest and fi_rma_bw do, and a header is then checked only when no other "
+            "message was in flight into its buffer (results.integrity.checks); more rotate "
+            "through a larger arena"),
+       [](Config& c, const Value& v) { c.receive_slots = static_cast<int>(v.integer); },
+       [](const Config& c) { return integer(c.receive_slots); }},
 
       // ---- data
       {spec("fragment.size", K::size, "512KiB", "B", 1, kGiB, "mean payload of one fragment"),

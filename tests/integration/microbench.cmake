@@ -36,6 +36,24 @@ add_test(NAME micro_alltoall_tcp_rejected
                  -- $<TARGET_FILE:evbench> run ${_evb_micro} --set protocol=alltoall)
 list(APPEND _evb_micro_tests micro_one_to_one_shift_scan_tcp micro_gather_cmd_meta_split_tcp
      micro_alltoall_tcp_rejected)
+# receive_slots (docs/MICROBENCH.md "Receive slots"): one slot for 4
+# messages in flight, as the libraries' tools receive into one buffer. The
+# results say which checks ran: every length, and a header only where no
+# other message was in flight into its slot; nothing is counted corrupt.
+# More slots than messages in flight rotate, and every header is checked.
+set(_evb_one_way --set protocol=one-to-one --set nodes=2 --set senders=1 --set parallel=4)
+add_test(NAME micro_one_to_one_shared_slot_tcp
+         COMMAND ${_evb_check} --min-events 1 --expect-json results.integrity.checks.receive_slots=1
+                 --expect-json results.integrity.checks.in_flight=4
+                 --expect-json-gt results.integrity.checks.length=0
+                 --expect-json-gt results.integrity.checks.header_unchecked=0
+                 -- $<TARGET_FILE:evbench> run ${_evb_micro} ${_evb_one_way} --set receive_slots=1)
+add_test(NAME micro_one_to_one_more_slots_tcp
+         COMMAND ${_evb_check} --min-events 1 --expect-json results.integrity.checks.receive_slots=16
+                 --expect-json results.integrity.checks.header_unchecked=0
+                 --expect-json-gt results.integrity.checks.header=0
+                 -- $<TARGET_FILE:evbench> run ${_evb_micro} ${_evb_one_way} --set receive_slots=16)
+list(APPEND _evb_micro_tests micro_one_to_one_shared_slot_tcp micro_one_to_one_more_slots_tcp)
 set_tests_properties(${_evb_micro_tests} PROPERTIES TIMEOUT 60 LABELS "integration;micro")
 
 # data_path write: one-sided writes into the arena each receiver advertises
@@ -86,9 +104,18 @@ foreach(variant ${_evb_micro_write_variants})
            COMMAND ${_evb_check} --min-events 1 -- $<TARGET_FILE:evbench> run ${_evb_micro}
                    ${vopts} --set protocol=gather-cmd-meta --set layout=split --set data_path=write
                    --set fragment.meta_size=4KiB --set fragment.meta_segments=1)
+  # One shared slot on the write path: every credit names slot 0.
+  add_test(NAME micro_one_to_one_shared_slot_write_${vid}
+           COMMAND ${_evb_check} --min-events 1 "--expect-json=results.variant=${vname} write"
+                   --expect-json results.integrity.checks.receive_slots=1
+                   --expect-json results.integrity.checks.in_flight=4
+                   --expect-json-gt results.integrity.checks.length=0
+                   -- $<TARGET_FILE:evbench> run ${_evb_micro} ${vopts} ${_evb_one_way}
+                   --set data_path=write --set receive_slots=1)
   list(APPEND _evb_micro_write_tests micro_one_to_one_auto_${vid}
        micro_one_to_one_one_way_write_${vid} micro_one_to_one_shift_scan_write_${vid}
-       micro_gather_cmd_meta_split_write_${vid})
+       micro_gather_cmd_meta_split_write_${vid}
+       micro_one_to_one_shared_slot_write_${vid})
 endforeach()
 # tcp has no rdma_write: refused at validation, naming the key and the driver.
 add_test(NAME micro_one_to_one_write_tcp_rejected

@@ -20,7 +20,7 @@ size_t MicroAgent::arena_bytes(const Config& c, size_t max_sources) {
   const uint64_t meta =
       pattern_of(c) == Pattern::gather_cmd_meta ? round64(meta_message_size(c)) : 0;
   const uint64_t per_slot = round64(data_message_size(c)) + meta;
-  return std::max<size_t>(64, max_sources * std::max(1, c.parallel) * per_slot);
+  return std::max<size_t>(64, max_sources * receive_slots_of(c) * per_slot);
 }
 
 MicroAgent::MicroAgent(Engine& engine, const Topology& topo, DataPool* pool,
@@ -44,13 +44,16 @@ MicroAgent::MicroAgent(Engine& engine, const Topology& topo, DataPool* pool,
   data_size_ = data_message_size(config_);
   meta_size_ = with_meta_ ? meta_message_size(config_) : 0;
   parallel_ = static_cast<uint32_t>(std::max(1, config_.parallel));
+  slots_ = receive_slots_of(config_);
+  shared_slots_ = shares_slots(config_);
   // Commands in flight towards one rank: credits for its targets, segments,
   // finals and acks; deeper pools only avoid the driver's unexpected queue.
-  const int depth = std::max(16, topo.nodes * static_cast<int>(parallel_) * 2 + 2 * topo.nodes);
+  const int open = static_cast<int>(std::max(parallel_, receive_slots_of(config_)));
+  const int depth = std::max(16, topo.nodes * open * 2 + 2 * topo.nodes);
   engine_.listen(Channel::bench, id_, depth);
   if (windows_) {
     engine_.listen_writes(id_);
-    landed_.assign(max_sources_ * parallel_, 0);
+    landed_.assign(max_sources_ * slots_, 0);
   }
   target_of_bu_.assign(topo.nodes, -1);
   source_of_ru_.assign(topo.nodes, -1);
@@ -61,7 +64,7 @@ uint64_t MicroAgent::slot_bytes() const {
 }
 
 uint8_t* MicroAgent::data_buffer(size_t s, uint32_t slot) const {
-  return arena_ + (s * parallel_ + slot) * slot_bytes();
+  return arena_ + (s * slots_ + slot) * slot_bytes();
 }
 
 uint8_t* MicroAgent::meta_buffer(size_t s, uint32_t slot) const {
@@ -101,12 +104,17 @@ void MicroAgent::start(int64_t now) {
   window_begin_ns_ = now + s_to_ns(config_.warmup_s);
   deadline_ns_ = now + s_to_ns(config_.duration_s);
   std::fill(landed_.begin(), landed_.end(), 0);
+  data_slots_.reset(sources_.size(), slots_, parallel_);
+  meta_slots_.reset(sources_.size(), slots_, parallel_);
   for (size_t s = 0; s < sources_.size(); ++s) {
-    for (uint32_t slot = 0; slot < parallel_ && !windows_; ++slot) {
-      post_data(s, slot);
-      if (with_meta_) post_meta(s, slot);
+    for (uint32_t k = 0; k < std::max(slots_, parallel_); ++k) {
+      const uint32_t slot = data_slots_.take(s);
+      if (!windows_) {
+        post_data(s, slot);
+        if (with_meta_) post_meta(s, meta_slots_.take(s));
+      }
+      credit(s, slot);
     }
-    for (uint32_t slot = 0; slot < parallel_; ++slot) credit(s, slot);
   }
 }
 
@@ -119,14 +127,14 @@ Command MicroAgent::bench_command(BenchOp op) const {
   return cmd;
 }
 
-// A credit names the arena slot that is free again (s * parallel + slot);
+// A credit names the arena slot that is free again (s * slots + slot);
 // only the write path uses it.
 void MicroAgent::credit(size_t s, uint32_t slot) {
   Source& src = sources_[s];
   Command cmd = bench_command(BenchOp::credit);
   cmd.ru = static_cast<uint32_t>(src.ru);
   cmd.bu = static_cast<uint32_t>(stats_.bu);
-  cmd.value = s * parallel_ + slot;
+  cmd.value = s * slots_ + slot;
   ++src.credits_sent;
   engine_.send_command(src.rank, Channel::bench, cmd);
 }
@@ -225,6 +233,17 @@ bool MicroAgent::data_ok(size_t s, uint32_t slot, size_t bytes) const {
          h.target == static_cast<uint32_t>(stats_.bu) && h.step == static_cast<uint32_t>(step_);
 }
 
+void MicroAgent::check_data(size_t s, uint32_t slot, size_t bytes, bool wrong_peer) {
+  const bool alone = data_slots_.land(s, slot);
+  if (shared_slots_ && !alone) {
+    ++stats_.headers_unchecked;
+    if (wrong_peer || bytes != data_size_) ++stats_.integrity.corrupt;
+    return;
+  }
+  ++stats_.headers_checked;
+  if (wrong_peer || !data_ok(s, slot, bytes)) ++stats_.integrity.corrupt;
+}
+
 // A write landed in this BU's arena (data_path write): the immediate names
 // the arena slot and whether it is the data or the metadata part. Checked as
 // a received message; the slot is credited again once every part of its
@@ -232,31 +251,35 @@ bool MicroAgent::data_ok(size_t s, uint32_t slot, size_t bytes) const {
 void MicroAgent::on_write(const Completion& c) {
   const uint32_t arena_slot = c.immediate >> 1;
   const bool meta = c.immediate & 1;
-  const size_t s = arena_slot / parallel_;
+  const size_t s = arena_slot / slots_;
   if (s >= sources_.size() || (meta && !with_meta_))
     throw PeerError(c.peer,
                     "micro-benchmark: a write from " +
                         (c.peer == kAnyPeer ? std::string("a peer") : engine_.peer_name(c.peer)) +
                         " names arena slot " + std::to_string(arena_slot) +
                         (meta ? " (metadata)" : "") + ", not one of this step's " +
-                        std::to_string(sources_.size() * parallel_));
+                        std::to_string(sources_.size() * slots_));
   Source& src = sources_[s];
-  const uint32_t slot = arena_slot % parallel_;
+  const uint32_t slot = arena_slot % slots_;
   const bool wrong_peer = c.peer != kAnyPeer && c.peer != src.rank;
   if (meta) {
     if (wrong_peer || c.bytes != meta_size_) ++stats_.integrity.corrupt;
     ++src.meta_done;
   } else {
-    if (wrong_peer || !data_ok(s, slot, c.bytes)) ++stats_.integrity.corrupt;
+    check_data(s, slot, c.bytes, wrong_peer);
     ++src.data_done;
     ++stats_.events_built;
   }
   const int64_t now = now_ns();
   if (!meta && now >= window_begin_ns_ && now <= deadline_ns_) ++stats_.step_messages.at(step_);
   book(now, c.bytes, src.ru);
-  if (++landed_[arena_slot] < (with_meta_ ? 2 : 1)) return;
-  landed_[arena_slot] = 0;
-  if (!src.final) credit(s, slot);
+  // An exchange is done with its slot once all its parts landed (a shared
+  // slot counts the parts of all its exchanges: each full set frees one).
+  const uint8_t parts = with_meta_ ? 2 : 1;
+  if (++landed_[arena_slot] < parts) return;
+  landed_[arena_slot] -= parts;
+  data_slots_.give_back(s, slot);
+  if (!src.final) credit(s, data_slots_.take(s));
 }
 
 void MicroAgent::on_completion(const Completion& c) {
@@ -269,14 +292,12 @@ void MicroAgent::on_completion(const Completion& c) {
     case kDataSendInline:
       --pool_slot_sends_.at(slot_of(v));
       --sends_in_flight_;
-      ++stats_.fragments_sent;
-      stats_.bytes_sent += data_size_;
+      data_sent(source_of(v));
       return;
     case kDataSend:
       headers_.release(slot_of(v));
       --sends_in_flight_;
-      ++stats_.fragments_sent;
-      stats_.bytes_sent += data_size_;
+      data_sent(source_of(v));
       return;
     case kMetaSend:
       --sends_in_flight_;
@@ -286,13 +307,14 @@ void MicroAgent::on_completion(const Completion& c) {
       const size_t s = source_of(v);
       const uint32_t slot = slot_of(v);
       Source& src = sources_.at(s);
-      if (!data_ok(s, slot, c.bytes)) ++stats_.integrity.corrupt;
+      check_data(s, slot, c.bytes, false);
       ++src.data_done;
       ++stats_.events_built;
       const int64_t now = now_ns();
       if (now >= window_begin_ns_ && now <= deadline_ns_) ++stats_.step_messages.at(step_);
       book(now, c.bytes, src.ru);
-      if (!src.final) post_data(s, slot);
+      data_slots_.give_back(s, slot);
+      if (!src.final) post_data(s, data_slots_.take(s));
       exchange_progress(s);
       return;
     }
@@ -302,7 +324,8 @@ void MicroAgent::on_completion(const Completion& c) {
       if (c.bytes != meta_size_) ++stats_.integrity.corrupt;
       ++src.meta_done;
       book(now_ns(), c.bytes, src.ru);
-      if (!src.final) post_meta(s, slot_of(v));
+      meta_slots_.give_back(s, slot_of(v));
+      if (!src.final) post_meta(s, meta_slots_.take(s));
       exchange_progress(s);
       return;
     }

@@ -14,6 +14,12 @@
 // target. The receiver answers the final with an ack carrying the number of
 // credits it sent, and the sender finishes once it has seen them all, so no
 // message of a step is still in flight when the step ends.
+// The arena holds `receive_slots` slots per source (ReceiveSlots): one per
+// message in flight unless set; with fewer, a header is checked only when
+// its slot held no other message in flight (every length is checked); with
+// more, every slot is posted or credited and `parallel` bounds the messages
+// a sender has not seen complete, so no message waits for a credit's round
+// trip while another slot is free.
 //
 // One agent and one Engine serve every step (the Engine's pre-posted command
 // receives cannot be withdrawn, so a second Engine would race the first for
@@ -27,6 +33,7 @@
 #include "protocols/common/engine.hpp"
 #include "protocols/common/registered_pool.hpp"
 #include "protocols/microbench/microbench_detail.hpp"
+#include "protocols/microbench/microbench_slots.hpp"
 
 namespace evb::micro {
 
@@ -67,6 +74,7 @@ class MicroAgent : public Agent {
     bool acked = false;
     uint64_t credits_announced = 0;  // from the ack
     std::deque<uint32_t> slots;      // write: the arena slots credited, oldest first
+    uint32_t in_flight = 0;          // data messages posted, not yet complete here
   };
   struct Source {
     int ru = 0;
@@ -83,6 +91,8 @@ class MicroAgent : public Agent {
   void send_exchanges(int64_t now);
   void stop_sending();
   bool send_inline(const Target& t, uint32_t slot);
+  bool window_full(const Target& t) const;
+  void data_sent(size_t t);
   void post_data(size_t s, uint32_t slot);
   void post_meta(size_t s, uint32_t slot);
   void exchange_progress(size_t s);
@@ -93,6 +103,9 @@ class MicroAgent : public Agent {
                uint64_t cookie);
   void on_write(const Completion& c);
   bool data_ok(size_t s, uint32_t slot, size_t bytes) const;
+  // Checks a data message that landed in `slot` (its header only when the
+  // slot held no other message in flight) and counts it.
+  void check_data(size_t s, uint32_t slot, size_t bytes, bool wrong_peer);
   uint64_t slot_bytes() const;
   void book(int64_t now, uint64_t bytes, int ru);  // received from RU `ru`
   Command bench_command(BenchOp op) const;
@@ -117,6 +130,8 @@ class MicroAgent : public Agent {
   uint64_t data_size_ = 0;
   uint64_t meta_size_ = 0;
   uint32_t parallel_ = 1;
+  uint32_t slots_ = 1;         // receive slots per source (receive_slots)
+  bool shared_slots_ = false;  // fewer slots than messages in flight
 
   int step_ = 0;
   int64_t window_begin_ns_ = 0;
@@ -132,7 +147,9 @@ class MicroAgent : public Agent {
   RegisteredPool headers_;                 // stable addresses while sends are in flight
   std::vector<uint32_t> pool_slot_sends_;  // sends in flight per pool slot (inline header)
   size_t next_pool_slot_ = 0;
-  std::vector<uint8_t> landed_;  // write: messages landed per arena slot since its credit
+  std::vector<uint8_t> landed_;  // write: parts landed per arena slot not yet re-credited
+  ReceiveSlots data_slots_;      // the slot each data receive or credit names
+  ReceiveSlots meta_slots_;      // send path: the slot each metadata receive names
 };
 
 }  // namespace evb::micro

@@ -54,6 +54,16 @@ enum class BenchOp : uint32_t {
 inline uint64_t data_message_size(const Config& c) {
   return c.fragment.size < sizeof(BenchHeader) ? sizeof(BenchHeader) : c.fragment.size;
 }
+// Receive slots per source (`receive_slots`; unset: one per message in
+// flight, `parallel`), and whether the receiver shares a slot between
+// messages in flight (fewer slots than `parallel`): their headers are then
+// checked only when no other message was in flight into the slot.
+inline uint32_t receive_slots_of(const Config& c) {
+  return static_cast<uint32_t>(c.receive_slots > 0 ? c.receive_slots : std::max(1, c.parallel));
+}
+inline bool shares_slots(const Config& c) {
+  return receive_slots_of(c) < static_cast<uint32_t>(std::max(1, c.parallel));
+}
 // Bytes of one metadata message (gather-cmd-meta): fragment.meta_size or 10 KiB.
 inline uint64_t meta_message_size(const Config& c) {
   return c.fragment.meta_size ? c.fragment.meta_size : 10 * 1024;

@@ -1,10 +1,11 @@
 // The micro-benchmarks as plug-ins: one factory per pattern (one-to-one,
 // many-to-one, the gathers, alltoall), all running run_microbench on the
 // rank's driver. Their keys: `parallel` exchanges in flight per pair,
-// `shift` for one-to-one (and the platform a shift scan's predicted rates
-// come from), `senders` (which RUs send), `data_path` (send, or one-sided
-// writes into windows the receivers advertise); no credits, EVM, FUs or
-// integrity sampling.
+// `receive_slots` (the receiver's buffers per source), `shift` for
+// one-to-one (and the platform a shift scan's predicted rates come from),
+// `senders` (which RUs send), `data_path` (send, or one-sided writes into
+// windows the receivers advertise); no credits, EVM, FUs or integrity
+// sampling.
 #include <algorithm>
 #include <array>
 
@@ -77,7 +78,7 @@ std::vector<MemoryNeed> memory_of(const Config& c, const RankRoles& roles) {
   }
   if (roles.ru >= 0)
     add("send pool", "ru_buffer", DataPool::size_for(c.ru_buffer, data + meta_message_size(c)));
-  add("receive arena", "nodes, parallel, fragment.size",
+  add("receive arena", "nodes, parallel, receive_slots, fragment.size",
       MicroAgent::arena_bytes(c, max_sources_of(c, roles.bu)));
   return out;
 }
@@ -136,6 +137,19 @@ KeyRule alltoall_sends() {
           }};
 }
 
+// The collective receives every rank's block into one buffer per call:
+// there are no receive slots to set.
+KeyRule alltoall_has_no_slots() {
+  return {"`alltoall` takes no `receive_slots` (the collective has one receive buffer)",
+          [](const Config& c, const PluginKeys&) -> std::optional<KeyProblem> {
+            if (c.receive_slots == 0) return std::nullopt;
+            return KeyProblem{{"receive_slots", "protocol"},
+                              "receive_slots does not apply to protocol alltoall: the library's "
+                              "all-to-all receives every block of a call into one buffer; "
+                              "leave receive_slots unset"};
+          }};
+}
+
 KeyRule driver_has_alltoall() {
   return {
       "protocol `alltoall` (the library all-to-all baseline) needs a driver that has one "
@@ -172,8 +186,8 @@ ProtocolFactory factory_of(const Named& n) {
   f.rules = common_rules();
   switch (n.pattern) {
     case Pattern::one_to_one:
-      f.keys = {"parallel",          "shift",         "senders", "data_path", "seed",
-                "topology.platform", "topology.order"};
+      f.keys = {"parallel", "receive_slots",     "shift",         "senders", "data_path",
+                "seed",     "topology.platform", "topology.order"};
       f.rules.push_back(shift_below_nodes());
       f.steps = [](const Config& c) { return c.shift_scan ? c.nodes : 1; };
       f.check_simulated = check_one_to_one_simulated;
@@ -181,11 +195,12 @@ ProtocolFactory factory_of(const Named& n) {
     case Pattern::alltoall:
       f.keys = {"seed"};
       f.rules.push_back(alltoall_sends());
+      f.rules.push_back(alltoall_has_no_slots());
       f.rules.push_back(driver_has_alltoall());
       f.sim_waits_for_any = true;
       break;
     default:
-      f.keys = {"parallel", "senders", "data_path", "seed"};
+      f.keys = {"parallel", "receive_slots", "senders", "data_path", "seed"};
   }
   f.memory_needs = memory_of;
   // The point-to-point patterns take the event builders' choice (write when

@@ -75,6 +75,8 @@ void summarize_microbench(const Config& c, const std::vector<MicrobenchStats>& r
   for (const MicrobenchStats& r : ranks) {
     s.integrity.corrupt += r.integrity.corrupt;
     s.integrity.verified += r.integrity.verified;
+    s.headers_checked += r.headers_checked;
+    s.headers_unchecked += r.headers_unchecked;
     s.events_built += r.events_built;  // messages received
     if (r.bu >= 0 && r.step_window_s.size() > head_first)
       s.window_s = std::max(s.window_s, r.step_window_s[head_first]);
@@ -135,6 +137,30 @@ void print_steps(std::FILE* out, const Config& c, const MicrobenchSummary& s,
                  s.headline_steps);
 }
 
+// Which checks ran, once `receive_slots` is set (a run without it checks
+// every message's length and header, as always, and says nothing more).
+void print_checks(std::FILE* out, const Config& c, const MicrobenchSummary& s) {
+  std::fprintf(out, "# checks: length of every message; header of %llu, not of %llu",
+               static_cast<unsigned long long>(s.headers_checked),
+               static_cast<unsigned long long>(s.headers_unchecked));
+  if (micro::shares_slots(c))
+    std::fprintf(out,
+                 " (receive_slots %d < parallel %d: a header is checked only when no other "
+                 "message was in flight into its slot)",
+                 c.receive_slots, c.parallel);
+  std::fprintf(out, "\n");
+}
+
+void write_checks(JsonWriter& w, const Config& c, const MicrobenchSummary& s) {
+  w.begin_object("checks");
+  w.value("receive_slots", static_cast<uint64_t>(micro::receive_slots_of(c)));
+  w.value("in_flight", static_cast<uint64_t>(std::max(1, c.parallel)));
+  w.value("length", s.headers_checked + s.headers_unchecked);
+  w.value("header", s.headers_checked);
+  w.value("header_unchecked", s.headers_unchecked);
+  w.end_object();
+}
+
 }  // namespace
 
 std::unique_ptr<Summary> MicrobenchReport::summarize(const Config& c, const Topology& t,
@@ -161,11 +187,14 @@ void MicrobenchReport::print_settings(std::FILE* out, const Config& c, const Sum
         out, "# message %s per rank pair, poll mode %s, window %.2f s (warm-up %.2f s excluded)\n",
         human_size(c.fragment.size).c_str(), s.poll_mode.c_str(), s.window_s, s.warmup_s);
   else
-    std::fprintf(out,
-                 "# message %s, %d in flight per sender, data path %s, poll mode %s, ru_buffer "
-                 "%s, window %.2f s per step (warm-up %.2f s excluded from each)\n",
-                 human_size(c.fragment.size).c_str(), c.parallel, to_string(c.data_path),
-                 s.poll_mode.c_str(), human_size(c.ru_buffer).c_str(), s.window_s, s.warmup_s);
+    std::fprintf(
+        out,
+        "# message %s, %d in flight per sender, data path %s, poll mode %s, ru_buffer "
+        "%s%s, window %.2f s per step (warm-up %.2f s excluded from each)\n",
+        human_size(c.fragment.size).c_str(), c.parallel, to_string(c.data_path),
+        s.poll_mode.c_str(), human_size(c.ru_buffer).c_str(),
+        c.receive_slots > 0 ? (", receive_slots " + std::to_string(c.receive_slots)).c_str() : "",
+        s.window_s, s.warmup_s);
 }
 
 void MicrobenchReport::print_body(std::FILE* out, const Config& c, const Summary& summary,
@@ -184,6 +213,7 @@ void MicrobenchReport::print_body(std::FILE* out, const Config& c, const Summary
   std::fprintf(out, "#\n# messages received %llu (whole run); corrupt %llu\n",
                static_cast<unsigned long long>(s.events_built),
                static_cast<unsigned long long>(s.integrity.corrupt));
+  if (c.receive_slots > 0) print_checks(out, c, s);
   print_corrupt_fault(out, c, s);
 }
 
@@ -228,6 +258,7 @@ void MicrobenchReport::results_fields(JsonWriter& w, const Config& c, const Topo
   w.value("late_discarded", kNone);
   w.value("ring_overrun", kNone);
   w.value("first_problem", s.integrity_problem);
+  if (c.receive_slots > 0) write_checks(w, c, s);
   w.end_object();
   write_memory(w, s);
   w.begin_array("faults");  // a micro-benchmark takes fault.corrupt only

@@ -16,7 +16,7 @@ void MicroAgent::send_exchanges(int64_t now) {
     return;
   }
   const uint32_t me = static_cast<uint32_t>(stats_.ru);
-  while (targets_[cursor_].credits > 0) {
+  while (targets_[cursor_].credits > 0 && !window_full(targets_[cursor_])) {
     Target& t = targets_[cursor_];
     if (with_cmd_) {
       Command cmd = bench_command(BenchOp::segment);
@@ -37,6 +37,7 @@ void MicroAgent::send_exchanges(int64_t now) {
       deliver(t, slot, true, std::span<const Segment>(&m, 1),
               Engine::make_cookie(id_, cookie_of(kMetaSend, 0, 0)));
     }
+    ++t.in_flight;
     if (send_inline(t, slot)) {
       --t.credits;
       ++t.sent;
@@ -58,11 +59,30 @@ void MicroAgent::send_exchanges(int64_t now) {
     }
     ++sends_in_flight_;
     deliver(t, slot, false, std::span<const Segment>(segs, n),
-            Engine::make_cookie(id_, cookie_of(kDataSend, 0, h)));
+            Engine::make_cookie(id_, cookie_of(kDataSend, cursor_, h)));
     --t.credits;
     ++t.sent;
     cursor_ = (cursor_ + 1) % targets_.size();
   }
+}
+
+// With more receive slots than `parallel`, the receiver credits every slot
+// and `parallel` bounds the data messages a sender has posted and not yet
+// seen complete (its window, as the tools' -O / -W): the credit of a checked
+// slot then travels while the next message is written into another, instead
+// of every message waiting for it. Otherwise the credits are the window and
+// this never binds (as before receive_slots existed).
+bool MicroAgent::window_full(const Target& t) const {
+  return slots_ > parallel_ && t.in_flight >= parallel_;
+}
+
+// A data message to target `t` completed at the sender.
+void MicroAgent::data_sent(size_t t) {
+  Target& target = targets_.at(t);
+  if (target.in_flight > 0) --target.in_flight;
+  ++stats_.fragments_sent;
+  stats_.bytes_sent += data_size_;
+  if (slots_ > parallel_ && target.credits > 0) send_exchanges(now_ns());
 }
 
 void MicroAgent::deliver(const Target& t, uint32_t slot, bool meta, std::span<const Segment> segs,
@@ -113,7 +133,7 @@ bool MicroAgent::send_inline(const Target& t, uint32_t slot) {
       ++sends_in_flight_;
       next_pool_slot_ = (s + 1) % slots;
       deliver(t, slot, false, std::span<const Segment>(&seg, 1),
-              Engine::make_cookie(id_, cookie_of(kDataSendInline, 0, s)));
+              Engine::make_cookie(id_, cookie_of(kDataSendInline, cursor_, s)));
       return true;
     }
   }

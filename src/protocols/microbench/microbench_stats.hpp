@@ -27,6 +27,12 @@ struct MicrobenchStats {
   uint64_t bytes_sent = 0;
   // Messages found corrupt (wrong peer, size or content) and checked.
   IntegrityCounters integrity;
+  // Data messages whose header was checked, and those whose header was not:
+  // their receive slot was shared with another message in flight
+  // (receive_slots < parallel), so what it held could be that one's.
+  // Every data message's length is checked.
+  uint64_t headers_checked = 0;
+  uint64_t headers_unchecked = 0;
   // Bytes received in the window, per shift step (one-to-one scan) or one
   // entry; and each step's window length.
   std::vector<uint64_t> step_bytes;

@@ -26,6 +26,8 @@ struct FieldTable<MicrobenchStats> {
       Field<&S::bytes_sent>{"bytes_sent"},
       Field<&S::integrity, &I::corrupt>{"corrupt"},
       Field<&S::integrity, &I::verified>{"verified"},
+      Field<&S::headers_checked>{"headers_checked"},
+      Field<&S::headers_unchecked>{"headers_unchecked"},
       Field<&S::step_bytes>{"step_bytes"},
       Field<&S::step_messages>{"step_messages"},
       Field<&S::step_network_bytes>{"step_network_bytes"},

@@ -31,6 +31,11 @@ struct MicrobenchSummary : Summary {
   // sending to itself has no route on the simulated platform, so SMPI moves
   // it at no simulated cost (docs/SCALE.md). The headline is then shift 1's.
   bool self_shift_left_out = false;
+  // Data messages whose header was checked, and those whose header was not
+  // (their receive slot was shared with another message in flight:
+  // receive_slots < parallel). Every data message's length is checked.
+  uint64_t headers_checked = 0;
+  uint64_t headers_unchecked = 0;
 };
 
 }  // namespace evb
