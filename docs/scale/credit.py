@@ -4,7 +4,7 @@ model against the paper") and records each in docs/scale/credit-results.json:
 the command, the per-node rate (results.bandwidth_gbps.arrivals, min / avg /
 max), events per BU, simulated time, wall time and peak memory.
 
-  docs/scale/credit.py [--only PREFIX] [--evbench build/bin/evbench] [--list] [--table]
+  docs/scale/credit.py [--only PREFIX] [--evbench build/bin/evbench] [--list] [--table] [--bands]
 
 A point runs `evbench sim configs/sim/pull-512.yaml --model credit` (the
 paper's exchange: 512 KiB fragments, 2 credits x 8 requests, 21 events per
@@ -12,8 +12,14 @@ BU) on a platform, with `network.queueing` fifo (the platform file as it is)
 or voq (a copy of it with `network: {queueing: voq}` added); one chunk and
 one buffer size (the defaults) for every point. `fluid-*` points run the
 same configuration under SimGrid (the fluid model; needs build-sim/).
+`band-*` points are the paper's four bands again at other single settings
+(one for every row: `voq-1mib` adds `network: {queueing: voq, buffer:
+1MiB}`, `fifo-1mib` `network: {buffer: 1MiB}`, `voq` as above); the fourth
+band is the one-to-one shift scan on 46 nodes of miscabled-64, recorded
+with its per-shift average and slowest node (`--bands` prints them).
 Points already recorded are skipped unless --force. Not a test: minutes of
-CPU per 512-node point.
+CPU per 512-node point. Run one at a time: each run rewrites the whole
+results file with what it read at its start and its own points.
 """
 import argparse
 import json
@@ -29,6 +35,17 @@ RESULTS = os.path.join(ROOT, "docs", "scale", "credit-results.json")
 CONFIG = "configs/sim/pull-512.yaml"
 PLATFORMS = {"ideal": "configs/platforms/fat-tree-512.yaml",
              "irregular": "configs/platforms/irregular-512.yaml"}
+# The paper's first three bands (platform, nodes, scheduling; docs/SCALE.md)
+# and the one-to-one shift scan of the fourth, each at one setting per table.
+BANDS = [("ideal", 64, "barrel"), ("irregular", 256, "barrel"), ("irregular", 512, "random")]
+SCAN = ["--set", "nodes=46", "--set", "protocol=one-to-one", "--set", "shift=scan",
+        "--set", "duration=20ms", "--set", "warmup=5ms", "--set", "fragment.size=512KiB",
+        "--set", "ru_buffer=4MiB", "--set", "parallel=8"]
+EXTRA = {"voq": "network: {queueing: voq}\n",
+         "voq-1mib": "network: {queueing: voq, buffer: 1MiB}\n",
+         "fifo-1mib": "network: {buffer: 1MiB}\n",
+         "infinite": "network: {infinite_buffers: true}\n",
+         "window": "network: {infinite_buffers: true, flow_window: 2}\n"}
 
 
 def points():
@@ -56,6 +73,16 @@ def points():
             out.append({"id": f"window-{plat}-{sched}", "model": "credit", "platform": plat,
                         "nodes": 16, "scheduling": sched, "queueing": "window",
                         "config": "configs/sim/pull-1mib.yaml"})
+    for q in ("voq-1mib", "fifo-1mib", "voq"):
+        for plat, nodes, sched in BANDS:
+            if q == "voq" and nodes < 512:
+                continue  # the credit-*-voq points above
+            out.append({"id": f"band-{plat}-{nodes}-{sched}-{q}", "model": "credit",
+                        "platform": plat, "nodes": nodes, "scheduling": sched, "queueing": q})
+        out.append({"id": f"band-scan-{q}", "model": "credit", "platform": "miscabled-64",
+                    "nodes": 46, "protocol": "scan", "queueing": q})
+    out.append({"id": "band-scan-fifo", "model": "credit", "platform": "miscabled-64",
+                "nodes": 46, "protocol": "scan", "queueing": "fifo"})
     return out
 
 
@@ -64,9 +91,7 @@ def platform_file(p, tmp):
     q = p.get("queueing", "fifo")
     if q == "fifo":
         return path
-    extra = {"voq": "network: {queueing: voq}\n",
-             "infinite": "network: {infinite_buffers: true}\n",
-             "window": "network: {infinite_buffers: true, flow_window: 2}\n"}[q]
+    extra = EXTRA[q]
     copy = os.path.join(tmp, f"{p['platform']}-{q}.yaml")
     with open(os.path.join(ROOT, path)) as f, open(copy, "w") as out:
         out.write(f.read() + extra)
@@ -74,6 +99,8 @@ def platform_file(p, tmp):
 
 
 def command(p, evbench, plat):
+    if p.get("protocol") == "scan":  # the embedded default configuration, as in docs/SCALE.md
+        return [evbench, "sim", "--platform", plat, "--quiet", "--model", "credit"] + SCAN
     cfg = p.get("config", CONFIG)
     cmd = [evbench, "sim", cfg, "--platform", plat, "--quiet"]
     if p["model"] == "credit":
@@ -119,6 +146,9 @@ def run(p, evbench, tmp):
     rec.update({"gbps": [round(per["min"], 2), round(per["avg"], 2), round(per["max"], 2)],
                 "events_built": r.get("events_built"),
                 "simulated_s": round(r.get("simulated_time_s", 0), 4)})
+    if r.get("shifts"):
+        rec["shifts"] = [{"shift": x["shift"], "avg": round(x["per_node"]["avg"], 2),
+                          "min": round(x["per_node"]["min"], 2)} for x in r["shifts"]]
     return rec
 
 
@@ -148,6 +178,55 @@ def table():
     return 0
 
 
+def scan_summary(shifts):
+    """Ends (shifts 1 and N-1), the middle half's range, the average of all
+    shifts (per-node averages, Gb/s), and the middle's lowest against the largest."""
+    avg = {x["shift"]: x["avg"] for x in shifts}
+    n = max(avg) + 1
+    middle = [avg[k] for k in avg if n / 4 <= k <= 3 * n / 4]
+    top = max(avg.values())
+    return {"ends": (avg[1], avg[n - 1]), "middle": (min(middle), max(middle)),
+            "average": sum(avg.values()) / len(avg), "middle_low": min(middle) / top}
+
+
+def band_cell(done, key, band):
+    """A band's figure at one setting and whether it is met (docs/SCALE.md)."""
+    r = done.get(key)
+    if not r or "error" in r:
+        return "–" if not r else "failed"
+    if band == "scan":
+        m = scan_summary(r["shifts"])
+        met = min(m["ends"]) >= 85 and 1 / 3 <= m["middle_low"] <= 1 / 2
+        return (f"ends {m['ends'][0]:.1f} / {m['ends'][1]:.1f}, middle {m['middle'][0]:.1f}–"
+                f"{m['middle'][1]:.1f} ({m['middle_low']:.2f} of the largest), average "
+                f"{m['average']:.1f}: {'yes' if met else 'no'}")
+    lo, hi = band
+    avg = r["gbps"][1]
+    return f"{avg:.1f}: {'yes' if lo <= avg <= hi else 'no'}"
+
+
+def bands():
+    """The paper's four bands, one column per single setting of the whole table."""
+    done = json.load(open(RESULTS))
+    rows = [("ideal fat tree, 64 nodes, barrel, >= 80", "ideal-64-barrel", (80, 1e9)),
+            ("irregular tables, 256 nodes, barrel, 7-15", "irregular-256-barrel", (7, 15)),
+            ("irregular tables, 512 nodes, random, 20-40", "irregular-512-random", (20, 40)),
+            ("one-to-one scan, 46 nodes of miscabled-64", "scan", "scan")]
+    cols = [("fifo, 256 KiB", "fifo"), ("voq, 256 KiB", "voq"), ("fifo, 1 MiB", "fifo-1mib"),
+            ("voq, 1 MiB", "voq-1mib")]
+    print("| band (Gb/s per node) | " + " | ".join(c for c, _ in cols) + " |")
+    print("|---|" + "---|" * len(cols))
+    for label, row, band in rows:
+        cells = []
+        for _, q in cols:
+            key = f"band-{row}-{q}"
+            if key not in done and row != "scan":
+                key = f"credit-{row}-{q}"  # the first table's points
+            cells.append(band_cell(done, key, band))
+        print(f"| {label} | " + " | ".join(cells) + " |")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", default="")
@@ -155,9 +234,12 @@ def main():
     ap.add_argument("--force", action="store_true")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--table", action="store_true", help="print the recorded points as Markdown")
+    ap.add_argument("--bands", action="store_true", help="print the paper's bands per setting")
     a = ap.parse_args()
     if a.table:
         return table()
+    if a.bands:
+        return bands()
     todo = [p for p in points() if p["id"].startswith(a.only)]
     if a.list:
         for p in todo:
