@@ -77,7 +77,11 @@ FitResult fit_link_efficiency(double measured, const std::function<double(double
 // (fit_link_efficiency); o is searched (secant steps from 0, never below
 // 0) until the latency at that point agrees within `latency_tolerance`
 // (relative) or after `max_rounds` steps. Returns the point whose latency
-// came closest. `measured_latency_s` 0: o stays 0.
+// came closest. o stays 0 when `measured_latency_s` is 0, and when the
+// first step's overhead does not lengthen the latency at that step's
+// efficiency (one more simulation, without the overhead): a host's cost
+// only adds time, and what else a delay does to the simulated events (it
+// can reorder them, and shorten their median latency) is no host's cost.
 struct SimulatedRun {
   double rate = 0;       // Gb/s per node
   double latency_s = 0;  // median event latency
