@@ -7,15 +7,17 @@ docs/emulated-cluster/16hosts-125mbit/emulated-4x4-125mbit.yaml describes;
 scripts/netns-run.sh measures PULL on its first 4 hosts (one leaf), then on
 all 16 with barrel and with random scheduling (env bootstrap, TCP driver).
 `evbench sim --model credit --calibrate` fits the platform's link efficiency
-and per-message overhead to the 4-host run and predicts the 16-host runs.
-Asserts that the results say what was calibrated and from which file, that
-the overlay is reused, and that the fit reproduces the 4-host run it was
-fitted to; prints measured, predicted uncalibrated and calibrated per-node
-rates for 16 hosts. The issue's target, every calibrated prediction within
-15 % of the measured rate, is not met (docs/SCALE.md "Calibrated from a
-measured run": -16 % to -24 % on this cluster), so it is asserted only with
---tolerance. The cluster is torn down whatever happens (SIGTERM too) and
-checked gone.
+and per-message overhead to the 4-host run and predicts the 16-host runs
+(simulating a longer window than was measured: SIMULATED_WINDOW). Asserts
+that the results say what was calibrated and from which file, that the
+overlay is reused, and that the fit reproduces the 4-host run it was fitted
+to; prints measured, predicted uncalibrated and calibrated per-node rates
+for 16 hosts. The issue's target, every calibrated prediction within 15 % of
+the measured rate, is not met reliably (docs/SCALE.md "Checked against the
+emulated cluster": -12 % to -21 % on this cluster, because the 4-host run
+loses more than the 16-host one, measured there), so it is asserted only
+with --tolerance. The cluster is torn down whatever happens (SIGTERM too)
+and checked gone.
 
   netns_calibration.py EVBENCH SOURCE_DIR [--keep DIR] [--tolerance T]
 
@@ -47,15 +49,25 @@ CALIBRATION_RUN = ["--set", "nodes=4", "--set", "scheduling=barrel",
                    "--set", "duration=10s", "--set", "warmup=2s"]
 PREDICTED = {s: ["--set", "nodes=16", "--set", f"scheduling={s}",
                  "--set", "duration=20s", "--set", "warmup=5s"] for s in ("barrel", "random")}
+# The predictions simulate a longer window than the runs measure: at 16
+# hosts an event takes 3-4 s, and the credit model's 32 events in flight
+# (16 BUs, 2 credits) complete in waves, so a 15-s window counts 4 or 5 of
+# them and the rate it gives moves by up to a fifth with where the waves
+# fall; the measured run's events do not come in waves (docs/SCALE.md
+# "Checked against the emulated cluster"). 45 s after a 15-s warm-up holds
+# some 10 waves.
+SIMULATED_WINDOW = ["--set", "duration=60s", "--set", "warmup=15s"]
 
 
 def per_node(path):
     with open(path) as f:
         doc = json.load(f)
     r = doc["results"]
-    if r["status"] != "ok" or r["events_built"] <= 0:
-        fail(f"{path}: status {r['status']}, {r['events_built']} events built")
-    return doc, r["bandwidth_gbps"]["per_node"]["avg"]
+    rate = r["bandwidth_gbps"]["per_node"]["avg"]
+    if r["status"] != "ok" or r["events_built"] <= 0 or not rate > 0:
+        fail(f"{path}: status {r['status']}, {r['events_built']} events built, "
+             f"{rate} Gb/s per node")
+    return doc, rate
 
 
 def measure(evbench, scripts, prefix, tmp, name, sets):
@@ -114,7 +126,8 @@ def main():
                    else ["--calibration", overlay])
             for out, extra in ((predicted, how), (uncalibrated, [])):
                 sh([evbench, "sim", "--model", "credit", "--platform", platform, "--quiet",
-                    "--json", out] + PULL + sets + extra, timeout=120, check=True)
+                    "--json", out] + PULL + sets + SIMULATED_WINDOW + extra, timeout=120,
+                   check=True)
             doc, pred = per_node(predicted)
             _, meas = per_node(measured[s])
             _, uncal = per_node(uncalibrated)
