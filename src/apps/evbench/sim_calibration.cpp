@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "apps/evbench/sim_overlay_keys.hpp"
 #include "core/error.hpp"
 
 namespace evb {
@@ -142,6 +143,20 @@ static double number_at(const YAML::Node& n, const char* key, const std::string&
   }
 }
 
+// Every key below `calibration` must be one of the table's
+// (apps/evbench/sim_overlay_keys.hpp).
+static void check_overlay_keys(const YAML::Node& n, const std::string& at,
+                               const std::string& name) {
+  for (const auto& kv : n) {
+    const std::string path = at + "." + kv.first.Scalar();
+    if (!is_overlay_key(path))
+      throw ConfigError(name + ": " + path +
+                        ": unknown key (the overlay's keys: docs/SCALE.md, \"Calibrated from a "
+                        "measured run\")");
+    if (kv.second.IsMap()) check_overlay_keys(kv.second, path, name);
+  }
+}
+
 Calibration parse_calibration(const std::string& text, const std::string& name) {
   YAML::Node root;
   try {
@@ -152,6 +167,7 @@ Calibration parse_calibration(const std::string& text, const std::string& name) 
   const YAML::Node c = root.IsMap() ? root["calibration"] : YAML::Node();
   if (!c.IsDefined() || !c.IsMap())
     throw ConfigError(name + ": calibration: missing: not an overlay written by --calibrate");
+  check_overlay_keys(c, "calibration", name);
   if (scalar(c, "link_efficiency").empty())
     throw ConfigError(name + ": calibration.link_efficiency: missing");
   Calibration out;

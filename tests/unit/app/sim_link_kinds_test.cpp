@@ -7,13 +7,20 @@
 #include "apps/evbench/sim_link_kinds.hpp"
 
 #include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <fstream>
+#include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "apps/evbench/sim_calibration.hpp"
 #include "apps/evbench/sim_measured.hpp"
+#include "apps/evbench/sim_overlay_keys.hpp"
 #include "core/error.hpp"
+#include "support/source_dir.hpp"
 #include "topo/platform_loader.hpp"
 
 namespace evb {
@@ -136,6 +143,47 @@ TEST(SimLinkKinds, BadSwitchLinkEfficiencyNamesTheKey) {
   EXPECT_NE(error("calibration: {link_efficiency: 0.7, switch_link_efficiency: slow}\n")
                 .find("cal.yaml: calibration.switch_link_efficiency: 'slow' is not a number"),
             std::string::npos);
+  // Keys outside the table, at either level.
+  EXPECT_NE(error("calibration: {link_efficiency: 0.7, switch_efficiency: 0.8}\n")
+                .find("cal.yaml: calibration.switch_efficiency: unknown key"),
+            std::string::npos);
+  EXPECT_NE(error("calibration: {link_efficiency: 0.7, switch_from: {fil: a.json}}\n")
+                .find("cal.yaml: calibration.switch_from.fil: unknown key"),
+            std::string::npos);
+}
+
+TEST(SimLinkKinds, EveryKeyWrittenIsInTheTable) {
+  const YAML::Node root = YAML::Load(with_switch_links().overlay_yaml());
+  std::vector<std::string> paths;
+  const std::function<void(const YAML::Node&, const std::string&)> walk =
+      [&](const YAML::Node& n, const std::string& at) {
+        for (const auto& kv : n) {
+          const std::string path = (at.empty() ? "" : at + ".") + kv.first.Scalar();
+          paths.push_back(path);
+          if (kv.second.IsMap()) walk(kv.second, path);
+        }
+      };
+  walk(root, "");
+  for (const auto& p : paths) EXPECT_TRUE(is_overlay_key(p)) << p;
+  // And every key of the table is written when both kinds are fitted.
+  for (const auto& k : overlay_keys())
+    EXPECT_NE(std::find(paths.begin(), paths.end(), k.path), paths.end()) << k.path;
+}
+
+TEST(SimLinkKinds, ScaleMdOverlayTableIsTheKeyTable) {
+  std::ifstream in(std::string(EVBENCH_SOURCE_DIR) + "/docs/SCALE.md");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string page = text.str();
+  const std::string begin = "<!-- overlay-keys:begin (generated: overlay_reference_markdown) -->\n";
+  const std::string end = "<!-- overlay-keys:end -->";
+  const size_t b = page.find(begin);
+  const size_t e = page.find(end);
+  ASSERT_NE(b, std::string::npos);
+  ASSERT_NE(e, std::string::npos);
+  EXPECT_EQ(page.substr(b + begin.size(), e - b - begin.size()), overlay_reference_markdown())
+      << "docs/SCALE.md's overlay key table is stale: replace it with overlay_reference_markdown()"
+         " (src/apps/evbench/sim_overlay_keys.cpp)";
 }
 
 TEST(SimLinkKinds, SwitchLinkEfficiencyScalesOnlyLinksBetweenSwitches) {
