@@ -9,7 +9,7 @@
 // efficiency e and at kSwitchProbe (half) of it; a rate is theirs when it
 // falls nearly in proportion, by at least kSwitchShare of that change. A
 // rate only partly theirs (a scan's shift where some hosts of a leaf stay
-// on it: shift 3 on 4-host leaves falls by some 29 % of the 50) is left
+// on it: shift 3 on 4-host leaves falls by 30 % of the 50) is left
 // out: its hosts' own links carry the rest. The probe is a large one
 // because a short window quantizes simulated rates (a 3-s scan's shift
 // moves in steps of one fragment per node, some 7 % of an uplink-limited
