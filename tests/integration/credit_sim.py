@@ -28,6 +28,15 @@ CHECK is one of
                      reproduces the measured rate within 2 %, the results
                      say what was calibrated and from what, and --calibration
                      applies the overlay again to the same figures
+  calibrate-per-kind  --calibrate twice, the 4-host PULL then the 16-host
+                     one-to-one shift scan (committed, as above): the switch
+                     links get their own efficiency, fitted to the shifts the
+                     model says the uplinks limit (not 1-3 and 13-15), the
+                     host links the same as from the 4-host run alone; the
+                     overlay and results.calibration say which were fitted
+                     and from what; --calibration reads it back to the same
+                     figures; the scan first, or a second run no switch link
+                     limits, is refused (exit 2) naming the file
   calibrate-bad-input  results of a protocol that builds no events, of a run
                      that built nothing, of a simulation, a file that is not
                      JSON, a document that is not results, another protocol,
@@ -127,6 +136,66 @@ def calibrate(evbench, workdir):
           f"simulated, {measured:.4f} measured")
 
 
+SCAN_16 = "docs/emulated-cluster/16hosts-125mbit/calibrated/measured-16-shift-scan.json"
+
+
+def calibrate_per_kind(evbench, workdir):
+    base = ["--model", "credit", "--platform", EMULATED_16] + PULL_4
+    one, two = os.path.join(workdir, "one.yaml"), os.path.join(workdir, "two.yaml")
+    out = os.path.join(workdir, "two.json")
+    code, _, stderr = run(evbench, base + ["--calibrate", MEASURED_4, "--calibration", one,
+                                           "--quiet"])
+    if code != 0:
+        sys.exit(f"FAIL: one run: exit {code}\n{stderr}")
+    code, stdout, stderr = run(evbench, base + ["--calibrate", MEASURED_4, "--calibrate", SCAN_16,
+                                                "--calibration", two, "--json", out])
+    if code != 0:
+        sys.exit(f"FAIL: two runs: exit {code}\n{stdout}\n{stderr}")
+    with open(one) as f:
+        text_one = f.read()
+    with open(two) as f:
+        text_two = f.read()
+    if "switch" in text_one:
+        sys.exit(f"FAIL: one run's overlay names switch links:\n{text_one}")
+    for key in ("switch_link_efficiency:", "switch_from:", "file: \"" + SCAN_16,
+                "rates: \"shifts 4-12\"", "config: \"one-to-one, 16 nodes"):
+        if key not in text_two:
+            sys.exit(f"FAIL: the overlay lacks {key!r}:\n{text_two}")
+    line = [l for l in text_one.splitlines() if "link_efficiency:" in l]
+    if line[0] not in text_two.splitlines():
+        sys.exit(f"FAIL: the host links' fit changed with a second run: {line[0]}\n{text_two}")
+    cal = json.load(open(out))["results"]["calibration"]
+    if cal["calibrated"] != ["link_efficiency", "per_message_overhead_s",
+                             "switch_link_efficiency"]:
+        sys.exit(f"FAIL: results.calibration.calibrated {cal['calibrated']}")
+    if cal["switch_from"]["file"] != SCAN_16 or not 0 < cal["switch_link_efficiency"] <= 1:
+        sys.exit(f"FAIL: results.calibration {cal}")
+    if "switch links" not in stdout:
+        sys.exit(f"FAIL: the '# calibrated:' line does not name the switch links:\n{stdout}")
+    # The overlay applied to the 16-host PULL: the same figures as fitted.
+    pull_16 = [a if a != "nodes=4" else "nodes=16" for a in base]
+    a, b = os.path.join(workdir, "a.json"), os.path.join(workdir, "b.json")
+    for path in (a, b):
+        code, _, stderr = run(evbench, pull_16 + ["--calibration", two, "--json", path, "--quiet"])
+        if code != 0:
+            sys.exit(f"FAIL: --calibration exit {code}\n{stderr}")
+    ra, rb = (json.load(open(p))["results"] for p in (a, b))
+    if ra["bandwidth_gbps"] != rb["bandwidth_gbps"] or ra["calibration"] != cal:
+        sys.exit("FAIL: --calibration did not read back what was fitted")
+    # Refused: the scan as the host links' run; a second run no switch link limits.
+    for args, want, named in (
+            (["--calibrate", SCAN_16, "--calibrate", MEASURED_4], "results.builds_events: false",
+             SCAN_16),
+            (["--calibrate", MEASURED_4, "--calibrate", MEASURED_4],
+             "no rate the links between switches limit", MEASURED_4)):
+        code, _, stderr = run(evbench, base + args + ["--calibration", os.path.join(workdir,
+                                                                                   "c.yaml")])
+        if code != 2 or want not in stderr or named + ":" not in stderr:
+            sys.exit(f"FAIL: {args}: exit {code}, stderr: {stderr}")
+    print(f"per kind: host links {cal['link_efficiency']:.3f}, switch links "
+          f"{cal['switch_link_efficiency']:.3f} ({cal['switch_from']['rates']})")
+
+
 def calibrate_bad_input(evbench, workdir):
     with open(os.path.join(SOURCE, MEASURED_4)) as f:
         good = json.load(f)
@@ -206,6 +275,8 @@ def main():
             sys.exit("FAIL: the credit model's scan does not agree with the emulated cluster's")
     elif check == "calibrate":
         calibrate(evbench, workdir)
+    elif check == "calibrate-per-kind":
+        calibrate_per_kind(evbench, workdir)
     elif check == "calibrate-bad-input":
         calibrate_bad_input(evbench, workdir)
     elif check == "driver-is-credit":

@@ -55,15 +55,17 @@ set_tests_properties(netns_faults_env PROPERTIES TIMEOUT 240 SKIP_RETURN_CODE 77
 
 # A calibrated prediction against measurement (netns_calibration.py, issue 35
 # item 4): the 16-host 4:1 cluster at 125 Mbit/s, PULL measured on 4 hosts
-# (the calibration) and on 16 with barrel and random; `evbench sim --model
-# credit --calibrate` on docs/emulated-cluster/16hosts-125mbit/
-# emulated-4x4-125mbit.yaml predicts the 16-host runs. Asserts the
-# calibration is recorded and reproduces the 4-host run; the issue's 15 % on
-# the 16-host predictions is not met yet (docs/SCALE.md) and is asserted only
-# with --tolerance 0.15. RUN_SERIAL: it measures rates, so it runs alone;
-# torn down on every path.
+# (the host links' calibration), the one-to-one shift scan on 16 (the switch
+# links', its uplink-limited shifts) and PULL on 8 and 16 with barrel and
+# random; `evbench sim --model credit --calibrate 4-HOST --calibrate SCAN` on
+# docs/emulated-cluster/16hosts-125mbit/emulated-4x4-125mbit.yaml predicts the
+# PULL runs (simulating 45 s after 15 s of warm-up). Asserts the calibration
+# is recorded and reproduces the 4-host run, and every prediction within
+# 15 %; a measured run with a second of nothing built (the cluster stalling
+# under load) is measured once more, and twice is a failure that says so.
+# RUN_SERIAL: it measures rates, so it runs alone; torn down on every path.
 add_test(NAME netns_calibrated_prediction
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/netns_calibration.py
                  $<TARGET_FILE:evbench> ${PROJECT_SOURCE_DIR})
-set_tests_properties(netns_calibrated_prediction PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77
+set_tests_properties(netns_calibrated_prediction PROPERTIES TIMEOUT 900 SKIP_RETURN_CODE 77
                      RUN_SERIAL TRUE LABELS "integration;netns")

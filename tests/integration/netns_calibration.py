@@ -4,24 +4,33 @@ cluster (issue 35 item 4, docs/SCALE.md "Calibrated from a measured run"):
 scripts/netns-cluster.sh brings up the 16-host cluster of 4 leaves at 125
 Mbit/s with 125 Mbit/s uplinks to a spine (4:1) that
 docs/emulated-cluster/16hosts-125mbit/emulated-4x4-125mbit.yaml describes;
-scripts/netns-run.sh measures PULL on its first 4 hosts (one leaf), then on
-all 16 with barrel and with random scheduling (env bootstrap, TCP driver).
-`evbench sim --model credit --calibrate` fits the platform's link efficiency
-and per-message overhead to the 4-host run and predicts the 16-host runs.
-Asserts that the results say what was calibrated and from which file, that
-the overlay is reused, and that the fit reproduces the 4-host run it was
-fitted to; prints measured, predicted uncalibrated and calibrated per-node
-rates for 16 hosts. The issue's target, every calibrated prediction within
-15 % of the measured rate, is not met (docs/SCALE.md "Calibrated from a
-measured run": -16 % to -24 % on this cluster), so it is asserted only with
---tolerance. The cluster is torn down whatever happens (SIGTERM too) and
-checked gone.
+scripts/netns-run.sh measures PULL on its first 4 hosts (one leaf: its
+hosts' own links limit it), the one-to-one shift scan on all 16 (shifts 4-12
+cross the uplinks with every flow), and PULL on 8 and 16 hosts with barrel
+and with random scheduling (env bootstrap, TCP driver). `evbench sim --model
+credit --calibrate 4-HOST --calibrate SCAN` fits the host links' efficiency
+and the per-message overhead to the 4-host run and the switch links'
+efficiency to the scan's uplink-limited shifts, and predicts the 8- and
+16-host runs (simulating a longer window than was measured:
+SIMULATED_WINDOW). Asserts that the results say what was calibrated and from
+which files, that the overlay is reused, that the fit reproduces the 4-host
+run, and that every calibrated prediction is within --tolerance (default
+0.15, the issue's target) of its measured run; prints measured, predicted
+uncalibrated and calibrated per-node rates.
+
+A measured PULL run that stalls is the emulated cluster's, not the
+prediction's: under heavy load a 16-host run sometimes has seconds in its
+window with no event built (TCP retransmission timeouts, most likely;
+docs/SCALE.md), and its rate falls to a third. Such a run (a second of its
+window, results.samples, with nothing built) is measured once more; if the
+repeat stalls too the test fails saying the cluster stalled, never comparing
+a stalled run with a prediction. The cluster is torn down whatever happens
+(SIGTERM too) and checked gone.
 
   netns_calibration.py EVBENCH SOURCE_DIR [--keep DIR] [--tolerance T]
 
 --keep DIR keeps the measured and predicted documents and the overlay;
---tolerance T (e.g. 0.15) fails when a calibrated 16-host prediction is off
-by more than T (relative).
+--tolerance T: how far (relative) a calibrated prediction may be off.
 Exit 77 (skipped, with the reason) where network namespaces cannot be made.
 """
 import json
@@ -44,37 +53,75 @@ FIT_TOLERANCE = 0.02
 PULL = ["--set", "protocol=pull", "--set", "evm=with-rank0", "--set", "fragment.size=512KiB",
         "--set", "credits=2", "--set", "parallel=4"]
 CALIBRATION_RUN = ["--set", "nodes=4", "--set", "scheduling=barrel",
-                   "--set", "duration=10s", "--set", "warmup=2s"]
-PREDICTED = {s: ["--set", "nodes=16", "--set", f"scheduling={s}",
-                 "--set", "duration=20s", "--set", "warmup=5s"] for s in ("barrel", "random")}
+                   "--set", "duration=10s", "--set", "warmup=2s"] + PULL
+# The switch links' run: every shift for 3 s (2 after a 1-s warm-up).
+SCAN_RUN = ["--set", "nodes=16", "--set", "protocol=one-to-one", "--set", "shift=scan",
+            "--set", "duration=3s", "--set", "warmup=1s"]
+PREDICTED = {f"{n}-{s}": ["--set", f"nodes={n}", "--set", f"scheduling={s}",
+                          "--set", "duration=20s", "--set", "warmup=5s"] + PULL
+             for n in (8, 16) for s in ("barrel", "random")}
+TOLERANCE = 0.15
+# The predictions simulate a longer window than the runs measure: at 16
+# hosts an event takes 3-4 s, and the credit model's 32 events in flight
+# (16 BUs, 2 credits) complete in waves, so a 15-s window counts 4 or 5 of
+# them and the rate it gives moves by up to a fifth with where the waves
+# fall; the measured run's events do not come in waves (docs/SCALE.md
+# "Checked against the emulated cluster"). 45 s after a 15-s warm-up holds
+# some 10 waves.
+SIMULATED_WINDOW = ["--set", "duration=60s", "--set", "warmup=15s"]
 
 
 def per_node(path):
     with open(path) as f:
         doc = json.load(f)
     r = doc["results"]
-    if r["status"] != "ok" or r["events_built"] <= 0:
-        fail(f"{path}: status {r['status']}, {r['events_built']} events built")
-    return doc, r["bandwidth_gbps"]["per_node"]["avg"]
+    rate = r["bandwidth_gbps"]["per_node"]["avg"]
+    if r["status"] != "ok" or r["events_built"] <= 0 or not rate > 0:
+        fail(f"{path}: status {r['status']}, {r['events_built']} events built, "
+             f"{rate} Gb/s per node")
+    return doc, rate
 
 
 def measure(evbench, scripts, prefix, tmp, name, sets):
     out = os.path.join(tmp, name + ".json")
     nodes = int(sets[sets.index("--set") + 1].split("=")[1])
     r = sh([os.path.join(scripts, "netns-run.sh"), "--prefix", prefix, "--procs", str(nodes),
-            "--evbench", evbench, "--timeout", "60", "--json", out,
+            "--evbench", evbench, "--timeout", "90", "--json", out,
             "--logs", os.path.join(tmp, "logs-" + name), "--",
             "--set", "poll_mode=block", "--set", "driver=tcp", "--set", "peer_timeout=20s"]
-           + PULL + sets, timeout=70)
+           + sets, timeout=100)
     if r.returncode != 0:
         fail(f"measured {name} exited {r.returncode}:\n{r.stdout}")
     return out
 
 
+def stalled_seconds(path):
+    """The seconds of the measured window with no event built."""
+    with open(path) as f:
+        r = json.load(f)["results"]
+    end = r["warmup_s"] + r["window_s"]
+    return [x["t_s"] for x in r.get("samples", [])
+            if not x["warmup"] and x["t_s"] <= end and x["events_per_second"] == 0]
+
+
+def measure_pull(evbench, scripts, prefix, tmp, name, sets):
+    """A PULL run that did not stall, measured at most twice."""
+    for attempt in (1, 2):
+        out = measure(evbench, scripts, prefix, tmp, f"{name}-{attempt}", sets)
+        stalls = stalled_seconds(out)
+        if not stalls:
+            return out
+        if attempt == 1:
+            print(f"{name}: the emulated cluster stalled (no event built in second(s) "
+                  f"{stalls} of the window), measuring once more")
+    fail(f"{name}: the emulated cluster stalled twice (no event built in second(s) {stalls} "
+         "of the window): the cluster under this load, not the prediction (docs/SCALE.md)")
+
+
 def main():
     args = sys.argv[1:]
     keep = None
-    tolerance = None
+    tolerance = TOLERANCE
     if "--keep" in args:
         keep = args[args.index("--keep") + 1]
         del args[args.index("--keep"):args.index("--keep") + 2]
@@ -94,9 +141,13 @@ def main():
         try:
             sh([cluster, "up", "16", "--leaves", "4", "--host-rate", "125mbit",
                 "--uplink-rate", "125mbit", "--prefix", prefix], check=True)
-            measured["4"] = measure(evbench, scripts, prefix, tmp, "measured-4", CALIBRATION_RUN)
-            for s, sets in PREDICTED.items():
-                measured[s] = measure(evbench, scripts, prefix, tmp, "measured-16-" + s, sets)
+            measured["4"] = measure_pull(evbench, scripts, prefix, tmp, "measured-4",
+                                         CALIBRATION_RUN)
+            measured["scan"] = measure(evbench, scripts, prefix, tmp, "measured-16-scan",
+                                       SCAN_RUN)
+            for name, sets in PREDICTED.items():
+                measured[name] = measure_pull(evbench, scripts, prefix, tmp, "measured-" + name,
+                                              sets)
         finally:
             down = sh([cluster, "down", "--prefix", prefix])
             print(down.stdout.strip())
@@ -105,35 +156,43 @@ def main():
         overlay = os.path.join(tmp, "calibration.yaml")
         rows = []
         bad = []
-        for s, sets in PREDICTED.items():
-            predicted = os.path.join(tmp, f"predicted-16-{s}.json")
-            uncalibrated = os.path.join(tmp, f"uncalibrated-16-{s}.json")
-            # The first prediction fits and writes the overlay; the second
-            # applies it.
-            how = (["--calibrate", measured["4"], "--calibration", overlay] if s == "barrel"
-                   else ["--calibration", overlay])
+        for name, sets in PREDICTED.items():
+            predicted = os.path.join(tmp, f"predicted-{name}.json")
+            uncalibrated = os.path.join(tmp, f"uncalibrated-{name}.json")
+            # The first prediction fits and writes the overlay; the others
+            # apply it.
+            how = (["--calibrate", measured["4"], "--calibrate", measured["scan"],
+                    "--calibration", overlay] if not rows else ["--calibration", overlay])
             for out, extra in ((predicted, how), (uncalibrated, [])):
                 sh([evbench, "sim", "--model", "credit", "--platform", platform, "--quiet",
-                    "--json", out] + PULL + sets + extra, timeout=120, check=True)
+                    "--json", out] + sets + SIMULATED_WINDOW + extra, timeout=180,
+                   check=True)
             doc, pred = per_node(predicted)
-            _, meas = per_node(measured[s])
+            _, meas = per_node(measured[name])
             _, uncal = per_node(uncalibrated)
             cal = doc["results"].get("calibration")
-            if not cal or cal.get("calibrated") != ["link_efficiency", "per_message_overhead_s"]:
-                fail(f"{s}: results.calibration does not name what was calibrated: {cal}")
-            if cal["from"]["file"] != measured["4"] or cal["overlay"] != overlay:
-                fail(f"{s}: results.calibration names {cal['from']['file']} / {cal['overlay']}")
+            if not cal or cal.get("calibrated") != ["link_efficiency", "per_message_overhead_s",
+                                                    "switch_link_efficiency"]:
+                fail(f"{name}: results.calibration does not name what was calibrated: {cal}")
+            if (cal["from"]["file"] != measured["4"] or cal["overlay"] != overlay
+                    or cal["switch_from"]["file"] != measured["scan"]):
+                fail(f"{name}: results.calibration names {cal['from']['file']}, "
+                     f"{cal['switch_from']['file']} / {cal['overlay']}")
             err = pred / meas - 1
-            rows.append(f"16 hosts {s}: measured {meas:.4f}, predicted uncalibrated {uncal:.4f}, "
-                        f"calibrated {pred:.4f} Gb/s per node ({err:+.1%}; link efficiency "
-                        f"{cal['link_efficiency']:.3f}, per-message overhead "
-                        f"{cal['per_message_overhead_s'] * 1e3:.1f} ms from 4 hosts)")
-            if tolerance is not None and abs(err) > tolerance:
-                bad.append(s)
+            rows.append(f"{name}: measured {meas:.4f}, predicted uncalibrated {uncal:.4f}, "
+                        f"calibrated {pred:.4f} Gb/s per node ({err:+.1%})")
+            if abs(err) > tolerance:
+                bad.append(f"{name} ({err:+.1%})")
         _, m4 = per_node(measured["4"])
         fitted = cal["from"]["simulated_calibrated_per_node_gbps"]
-        print(f"4 hosts (calibration): measured {m4:.4f} Gb/s per node, {fitted:.4f} simulated "
-              f"with the fitted parameters")
+        print(f"4 hosts (host links): measured {m4:.4f} Gb/s per node, {fitted:.4f} simulated "
+              f"with the fitted parameters; link efficiency {cal['link_efficiency']:.3f}, "
+              f"per-message overhead {cal['per_message_overhead_s'] * 1e3:.1f} ms")
+        sw = cal["switch_from"]
+        print(f"16-host scan (switch links, {sw['rates']}): measured "
+              f"{sw['measured_per_node_gbps']:.4f} Gb/s per node, "
+              f"{sw['simulated_uncalibrated_per_node_gbps']:.4f} simulated at 1; "
+              f"switch link efficiency {cal['switch_link_efficiency']:.3f}")
         if abs(fitted / m4 - 1) > FIT_TOLERANCE or cal["from"]["measured_per_node_gbps"] != m4:
             fail(f"the fit does not reproduce the 4-host run: {fitted} against {m4}")
         print("\n".join(rows))
@@ -143,7 +202,7 @@ def main():
                 if name.endswith((".json", ".yaml")):
                     shutil.copy(os.path.join(tmp, name), keep)
         if bad:
-            fail(f"calibrated prediction off by more than {tolerance:.0%} for {', '.join(bad)}")
+            fail(f"calibrated prediction off by more than {tolerance:.0%}: {', '.join(bad)}")
     print("OK")
 
 

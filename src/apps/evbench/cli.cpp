@@ -61,9 +61,11 @@ Commands:
         blocking; the platform's network: section), every rank in this
         process on a virtual clock. --calibrate (credit): fit the links'
         efficiency and a per-message overhead to a measured run's results
-        JSON, write them with their origin to --calibration FILE (default
-        calibration.yaml) and use them; --calibration FILE alone applies
-        such a file. See docs/SCALE.md.
+        JSON (repeated: the links between switches get their own efficiency,
+        fitted to the later runs' rates they limit), write them with their
+        origin to --calibration FILE (default calibration.yaml) and use
+        them; --calibration FILE alone applies such a file. See
+        docs/SCALE.md.
   validate [CONFIG] [--set KEY=VALUE]...
         Check a configuration without running it (without CONFIG: the
         embedded default): every key, the rules between keys, the driver's

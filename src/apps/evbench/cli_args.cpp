@@ -115,7 +115,7 @@ Args parse_args(const std::vector<std::string>& args, const std::string& command
         throw UsageError("--smpi-factors " + a.smpi_factors + ": expected default or one" +
                          did_you_mean(a.smpi_factors, {"default", "one"}));
     } else if (s == "--calibrate" && command == "sim") {
-      a.calibrate = need("a measured results JSON (evbench run --json)");
+      a.calibrate.push_back(need("a measured results JSON (evbench run --json)"));
     } else if (s == "--calibration" && command == "sim") {
       a.calibration = need("a calibration overlay file");
     } else if (s == "--simulated-on" && command == "run") {

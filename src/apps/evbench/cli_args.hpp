@@ -15,7 +15,8 @@ struct Args {
   std::string platform, order, simulated_on;  // sim: --platform, --order; run: --simulated-on
   std::string model = "fluid";                // sim: --model
   std::string smpi_factors;                   // sim: --smpi-factors (empty: not given)
-  std::string calibrate, calibration;         // sim: --calibrate, --calibration
+  std::vector<std::string> calibrate;         // sim: --calibrate (repeatable)
+  std::string calibration;                    // sim: --calibration
   bool quiet = false;
   bool explain = false, markdown = false, json_reference = false, resolved = false, help = false;
 };

@@ -14,6 +14,11 @@
 // at the RU and BU is not told apart from the overhead by one run, and the
 // credit model charges hosts no CPU time: the overlay records it as not
 // fitted, with why.
+//
+// With a second measured run whose rate the model says links between
+// switches limit (sim_calibrate.cpp), those links get an efficiency of
+// their own (`switch_link_efficiency`): TCP moves a different share of a
+// link that flows of several hosts share than of a host's own link.
 #include <functional>
 #include <string>
 
@@ -26,7 +31,10 @@ namespace evb {
 // platform file, written by --calibrate and read back by --calibration.
 class Calibration {
  public:
-  double link_efficiency = 1;     // every link's bandwidth is multiplied by it
+  double link_efficiency = 1;  // every link's bandwidth is multiplied by it
+  // Links between two switches, when fitted apart; 0: not fitted, they
+  // take link_efficiency like every other link.
+  double switch_link_efficiency = 0;
   double message_overhead_s = 0;  // added to every message's delivery
   std::string platform;           // the platform file it was fitted on
   std::string model = "credit";
@@ -38,7 +46,21 @@ class Calibration {
   double uncalibrated_gbps = 0;    // the same run simulated at link efficiency 1
   double calibrated_gbps = 0;      // ... at the fitted efficiency
   int iterations = 0;
+  // Where switch_link_efficiency came from, when fitted: the run, which of
+  // its rates were the switch links' (the whole run, or a scan's shifts),
+  // and the mean of those rates measured, simulated at 1 and at the fit.
+  struct SwitchFrom {
+    std::string file, config, rates;
+    double measured_gbps = 0, uncalibrated_gbps = 0, calibrated_gbps = 0;
+    int iterations = 0;
+  };
+  SwitchFrom switch_from;
   std::string overlay;  // the overlay file this was read from or written to
+
+  // The efficiency of the links between switches.
+  double switch_efficiency() const {
+    return switch_link_efficiency > 0 ? switch_link_efficiency : link_efficiency;
+  }
 
   // The overlay file's text (YAML).
   std::string overlay_yaml() const;
@@ -53,8 +75,10 @@ class Calibration {
 Calibration load_calibration(const std::string& path);
 Calibration parse_calibration(const std::string& text, const std::string& name);
 
-// Multiplies every link's bandwidth by the calibration's link efficiency
-// (the per-message overhead is the network's, run_credit_on).
+// Multiplies the bandwidth of every link between two switches by the
+// calibration's switch_efficiency() and every other link's (a host's own)
+// by its link efficiency (the per-message overhead is the network's,
+// run_credit_on).
 void apply_calibration(const Calibration& c, topo::Platform& platform);
 
 // The fit: `simulate(e)` is the simulated per-node rate with every link at
@@ -77,7 +101,11 @@ FitResult fit_link_efficiency(double measured, const std::function<double(double
 // (fit_link_efficiency); o is searched (secant steps from 0, never below
 // 0) until the latency at that point agrees within `latency_tolerance`
 // (relative) or after `max_rounds` steps. Returns the point whose latency
-// came closest. `measured_latency_s` 0: o stays 0.
+// came closest. o stays 0 when `measured_latency_s` is 0, and when the
+// first step's overhead does not lengthen the latency at that step's
+// efficiency (one more simulation, without the overhead): a host's cost
+// only adds time, and what else a delay does to the simulated events (it
+// can reorder them, and shorten their median latency) is no host's cost.
 struct SimulatedRun {
   double rate = 0;       // Gb/s per node
   double latency_s = 0;  // median event latency

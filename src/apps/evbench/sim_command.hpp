@@ -17,8 +17,10 @@ struct SimRequest {
   std::string order;     // --order FILE, empty: the platform's host order
   std::string json;      // --json FILE
   bool quiet = false;
-  bool unit_factors = false;      // fluid: --smpi-factors one (SMPI's bw/lat factors at 1)
-  std::string calibrate;          // credit: --calibrate MEASURED.json (fit, then predict)
+  bool unit_factors = false;  // fluid: --smpi-factors one (SMPI's bw/lat factors at 1)
+  // credit: --calibrate MEASURED.json, repeated: the host links' run first,
+  // then the switch links' (fit, then predict)
+  std::vector<std::string> calibrate;
   std::string calibration;        // credit: --calibration FILE (written by --calibrate, or applied)
   std::vector<std::string> argv;  // the command line (credit: for the results document)
 };

@@ -50,7 +50,8 @@ std::string MeasuredRun::summary() const {
          std::to_string(fragment) + " B, driver " + driver;
 }
 
-MeasuredRun parse_measured_run(const std::string& text, const std::string& name) {
+MeasuredRun parse_measured_run(const std::string& text, const std::string& name,
+                               bool allow_links_only) {
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -68,7 +69,9 @@ MeasuredRun parse_measured_run(const std::string& text, const std::string& name)
   MeasuredRun m;
   m.path = name;
   m.protocol = need<std::string>(root, name, "config.protocol");
-  if (const YAML::Node b = at(root, "results.builds_events"); b.IsScalar() && !b.as<bool>(true))
+  const bool links_only = allow_links_only && m.protocol == "one-to-one";
+  if (const YAML::Node b = at(root, "results.builds_events");
+      b.IsScalar() && !b.as<bool>(true) && !links_only)
     fail(name, "results.builds_events",
          "false: protocol " + m.protocol +
              " builds no events; calibrate from an event-building run (pull, push, ...)");
@@ -86,6 +89,14 @@ MeasuredRun parse_measured_run(const std::string& text, const std::string& name)
          "must be a positive rate to fit (the run moved no data in its window)");
   if (const YAML::Node p50 = at(root, "results.latency_ms.p50"); p50.IsScalar())
     m.latency_p50_ms = p50.as<double>(0);
+  if (const YAML::Node shifts = at(root, "results.shifts"); links_only && shifts.IsSequence())
+    for (const auto& s : shifts) {
+      if (at(s, "local_copy").IsScalar() && at(s, "local_copy").as<bool>(false)) continue;
+      MeasuredRun::ShiftRate r;
+      r.shift = need<int>(s, name, "shift");
+      r.per_node_gbps = need<double>(s, name, "per_node.avg");
+      m.shifts.push_back(r);
+    }
   if (const YAML::Node sha = at(root, "versions.git_sha"); sha.IsScalar()) m.git_sha = sha.Scalar();
   if (const YAML::Node load = at(root, "results.host_load"); load.IsSequence())
     for (const auto& h : load)
@@ -98,12 +109,12 @@ MeasuredRun parse_measured_run(const std::string& text, const std::string& name)
   return m;
 }
 
-MeasuredRun read_measured_run(const std::string& path) {
+MeasuredRun read_measured_run(const std::string& path, bool allow_links_only) {
   std::ifstream in(path);
   if (!in) fail(path, "", "cannot read the measured results");
   std::stringstream text;
   text << in.rdbuf();
-  return parse_measured_run(text.str(), path);
+  return parse_measured_run(text.str(), path, allow_links_only);
 }
 
 }  // namespace evb

@@ -5,7 +5,10 @@
 // the same run), its per-node rate, and where and with what it ran (for the
 // calibration's record). Anything else — not a results document, a
 // simulated run, a run that built no events — is a ConfigError naming the
-// file and the key.
+// file and the key. A one-to-one run (builds no events) is read only where
+// its rates may fit links rather than a protocol (`allow_links_only`: the
+// switch links of a multi-run calibration, sim_calibrate.cpp), with its
+// shift scan's rates.
 #include <string>
 #include <vector>
 
@@ -25,7 +28,14 @@ class MeasuredRun {
   double latency_p50_ms = 0;  // results.latency_ms.p50 (0 when absent)
   uint64_t events_built = 0;
   std::vector<std::string> hosts;  // results.host_load[].hostname (may be empty)
-  std::string git_sha;             // versions.git_sha
+  // A shift scan's rates: results.shifts[] but the local copy (shift 0),
+  // per node (per_node.avg); empty for any other run.
+  struct ShiftRate {
+    int shift = 0;
+    double per_node_gbps = 0;
+  };
+  std::vector<ShiftRate> shifts;
+  std::string git_sha;  // versions.git_sha
   // The run's configuration as YAML text, without what names how it ran
   // rather than what it ran (driver, driver_options, bootstrap, poll_mode):
   // the simulation sets those itself.
@@ -36,8 +46,9 @@ class MeasuredRun {
 };
 
 // Reads and checks FILE; throws ConfigError "FILE: KEY: reason".
-MeasuredRun read_measured_run(const std::string& path);
+MeasuredRun read_measured_run(const std::string& path, bool allow_links_only = false);
 // The same from text (`name` stands in for the file name in messages).
-MeasuredRun parse_measured_run(const std::string& text, const std::string& name);
+MeasuredRun parse_measured_run(const std::string& text, const std::string& name,
+                               bool allow_links_only = false);
 
 }  // namespace evb

@@ -111,9 +111,12 @@ TEST(CliArgs, SimulatedOnSurvivesSmpirunsWordSplitting) {
 
 TEST(CliArgs, CalibrateAndCalibrationAreSimOptions) {
   const Args a = parse_args({"--calibrate", "m.json", "--calibration", "c.yaml"}, "sim");
-  EXPECT_EQ(a.calibrate, "m.json");
+  EXPECT_EQ(a.calibrate, std::vector<std::string>{"m.json"});
   EXPECT_EQ(a.calibration, "c.yaml");
-  EXPECT_EQ(parse_args({}, "sim").calibrate, "");
+  EXPECT_TRUE(parse_args({}, "sim").calibrate.empty());
+  // Repeated: every run, in the order given (the host links' first).
+  EXPECT_EQ(parse_args({"--calibrate", "a.json", "--calibrate", "b.json"}, "sim").calibrate,
+            (std::vector<std::string>{"a.json", "b.json"}));
   EXPECT_EQ(usage_error({"--calibrate", "m.json"}),
             "run: unknown option '--calibrate' (see evbench --help)");
   try {

@@ -124,6 +124,29 @@ TEST(SimCalibrationFit, NoOverheadWhenTheLatencyNeedsNone) {
   EXPECT_NEAR(rate_only.efficiency, 0.7, 0.01);
 }
 
+TEST(SimCalibrationFit, NoOverheadWhenTheDelayShortensTheLatency) {
+  // A simulation in which a per-message delay, at the same links, makes the
+  // median latency shorter (it reorders events): not a host's cost, so the
+  // fit keeps 0 however far the measured latency is from the point at 0.
+  const ToyRun toy;
+  int at_zero = 0;
+  const auto shortening = [&](double e, double o) {
+    if (o == 0) ++at_zero;
+    SimulatedRun r = toy(e, 0);
+    r.latency_s -= o / 2;
+    return r;
+  };
+  const SimulatedRun links = toy(0.8, 0);
+  const CalibrationFit fit = fit_calibration(links.rate, links.latency_s / 2, shortening, 0.01, 10);
+  EXPECT_EQ(fit.overhead_s, 0);
+  EXPECT_NEAR(fit.efficiency, 0.8, 0.01);
+  EXPECT_NEAR(fit.last.latency_s, links.latency_s, links.latency_s * 0.02);
+  // The points at 0: the efficiency's fit, and the one check at the step's
+  // efficiency.
+  EXPECT_GE(at_zero, 2);
+  EXPECT_GT(fit.simulations, at_zero);
+}
+
 TEST(SimCalibrationOverlay, ReadsBackWhatItWrote) {
   Calibration c;
   c.link_efficiency = 0.7109;
