@@ -46,6 +46,7 @@ CongestorRun::CongestorRun(const ProtocolContext& ctx)
   plan_ = plan_congestor(spec_, ctx.topo.entry_ranks(me.entry), me.member);
   counts_.entry = me.entry;
   counts_.member = me.member;
+  if (ctx.topo.congestors_report) link_.emplace(ctx.driver, ctx.config, ctx.topo, ctx.boot.rank());
 }
 
 void CongestorRun::set_up() {
@@ -59,6 +60,7 @@ void CongestorRun::set_up() {
     throw ConfigError("background: a " + std::to_string(spec_.size) + " B message is above " +
                       d.name() + "'s largest (" + std::to_string(caps.max_message) + " B)");
   if (plan_.writes) require_capability(d, caps.rdma_write, "rdma_write", "background write-incast");
+  if (link_) link_->set_up();
   const size_t size = static_cast<size_t>(spec_.size);
   const size_t per_source = static_cast<size_t>(spec_.in_flight);
   send_buffer_ = AlignedBuffer(std::max(size, kSmall));
@@ -144,6 +146,25 @@ void CongestorRun::post_data(size_t target, size_t slot) {
   ++data_outstanding_;
 }
 
+bool CongestorRun::sending() const {
+  return started_ && !stopping_ && (!link_ || link_->on());
+}
+
+void CongestorRun::send_or_park(size_t target, size_t slot) {
+  if (stopping_) return;
+  if (link_ && !link_->on()) {
+    parked_.emplace_back(target, slot);
+    return;
+  }
+  post_data(target, slot);
+}
+
+void CongestorRun::unpark() {
+  if (stopping_) return;
+  for (const auto& [target, slot] : parked_) post_data(target, slot);
+  parked_.clear();
+}
+
 void CongestorRun::post_small(Kind kind, int peer, size_t index, size_t bytes) {
   const Segment seg{send_buffer_.data(), bytes, send_reg_.get()};
   ctx_.driver.post_send(peer, kind == done ? kDataTag : kAckTag, std::span(&seg, 1),
@@ -159,6 +180,11 @@ void CongestorRun::send_dones() {
 }
 
 void CongestorRun::handle(const Completion& c, int64_t now) {
+  if (link_ && c.type != OpType::peer_event && c.status == OpStatus::ok &&
+      CongestorLink::owns(c.cookie)) {
+    link_->handle(c);
+    return;
+  }
   if (c.type == OpType::peer_event || c.status != OpStatus::ok)
     throw PeerError(
         c.peer,
@@ -176,7 +202,7 @@ void CongestorRun::handle(const Completion& c, int64_t now) {
       --data_outstanding_;
       if (!plan_.writes) break;
       count();
-      if (!stopping_) post_data(index, slot_of(c.cookie));
+      send_or_park(index, slot_of(c.cookie));
       break;
     case ack_recv:  // a target took a data message (ack) or a done (fin)
       if (c.bytes == kFin) {
@@ -187,7 +213,7 @@ void CongestorRun::handle(const Completion& c, int64_t now) {
       --unacked_;
       ++credits_[index];
       post_ack_recv(index, slot_of(c.cookie));
-      if (!stopping_) post_data(index, slot_of(c.cookie));
+      send_or_park(index, slot_of(c.cookie));
       break;
     case recv:
       if (c.bytes == spec_.size && !plan_.writes) {
@@ -211,8 +237,9 @@ void CongestorRun::handle(const Completion& c, int64_t now) {
 }
 
 bool CongestorRun::finished() const {
-  return done_sent_ && data_outstanding_ == 0 && other_outstanding_ == 0 &&
-         dones_received_ == dones_expected_ && fins_received_ == fins_expected_;
+  return done_sent_ && (!link_ || link_->idle()) && data_outstanding_ == 0 &&
+         other_outstanding_ == 0 && dones_received_ == dones_expected_ &&
+         fins_received_ == fins_expected_;
 }
 
 void CongestorRun::idle() {
@@ -227,18 +254,25 @@ void CongestorRun::run() {
       spec_.stop_s < 0 ? ctx_.config.warmup_s + ctx_.config.duration_s : spec_.stop_s;
   const int64_t stop = t0_ + s_to_ns(stop_s);
   const int64_t timeout = s_to_ns(ctx_.config.peer_timeout_s);
-  bool started = false;
   int64_t last_progress = t0_;
+  if (link_) link_->start(t0_);
   std::array<Completion, 32> got{};
   while (!finished()) {
     const int64_t now = now_ns();
-    if (!started && now >= start && now < stop) {
+    if (!started_ && now >= start && now < stop) {
       counts_.first_ns = now - t0_;
       for (size_t t = 0; t < plan_.targets.size(); ++t)
-        for (size_t k = 0; k < static_cast<size_t>(spec_.in_flight); ++k) post_data(t, k);
+        for (size_t k = 0; k < static_cast<size_t>(spec_.in_flight); ++k) send_or_park(t, k);
     }
-    started = started || now >= start;
+    started_ = started_ || now >= start;
     stopping_ = now >= stop;
+    if (link_) {
+      if (link_->on() && !was_on_) unpark();
+      was_on_ = link_->on();
+      // Reports end at stop: the EVM's rank may be done by the time the
+      // traffic has wound down.
+      if (!stopping_) link_->tick(now, counts_, sending());
+    }
     if (stopping_ && !done_sent_ && data_outstanding_ == 0 && unacked_ == 0) send_dones();
     const size_t n = ctx_.driver.poll(got);
     for (size_t i = 0; i < n; ++i) handle(got[i], now);
