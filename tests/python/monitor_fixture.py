@@ -19,7 +19,8 @@ By hand:       python3 tests/python/monitor_fixture.py [--token T] [--port P]
 request unanswered, as if the run had ended; `public_page` serves `/` without
 the token too, so a test sees what the page does with a 401 from /api/state;
 `unreported` gives the state of a run whose units have not reported yet (no
-history, zeros). BU 0's rate is always carried forward (its last interval
+history, zeros); `background` adds two congestor entries (an incast that
+runs, an alltoall stopped at 8 s) and takes background.N.active. BU 0's rate is always carried forward (its last interval
 had not arrived at the snapshot), so the page's flag for it shows. The page is served with PROBE_JS loaded first, under the real
 server's Content-Security-Policy, so a test sees every script error and every
 CSP refusal in <pre id="page-errors">.
@@ -28,6 +29,7 @@ import argparse
 import json
 import math
 import os
+import re
 import threading
 import time
 import urllib.parse
@@ -104,8 +106,11 @@ class SyntheticRun:
     has integrity errors, BU 2 is lost at 6 s and excluded from then on, and
     the configuration changed parallel at 3 s."""
 
-    def __init__(self, nodes=4, t0_s=12.0, interval_s=1.0, unreported=False):
+    def __init__(self, nodes=4, t0_s=12.0, interval_s=1.0, unreported=False, background=False):
         self.nodes = nodes
+        # Background entries: pattern, ranks, Gb/s while on, and when switched off (None: on).
+        self.background = [{"pattern": "incast", "ranks": 3, "gbps": 6.0, "off_at": None},
+                           {"pattern": "alltoall", "ranks": 4, "gbps": 2.5, "off_at": 8.0}] if background else []
         self.unreported = unreported
         self.interval_s = interval_s
         self.start = time.monotonic() - t0_s
@@ -155,6 +160,13 @@ class SyntheticRun:
                 changes.append((key, seconds, repr(seconds)))
             elif key in ("pause", "resume") and value is True:
                 changes.append(("paused", key == "pause", ""))
+            elif re.match(r"^background\.(\d+)\.active$", key):
+                entry = int(key.split(".")[1])
+                if not 1 <= entry <= len(self.background):
+                    return 400, "%s: no background entry %d" % (key, entry)
+                if not isinstance(value, bool):
+                    return 400, "%s: expected true (send) or false (stop), got %s" % (key, json.dumps(value))
+                changes.append((key, value, "true" if value else "false"))
             else:
                 return 400, "%s: not a key /control takes (parallel, credits, fu.processing_time, pause, resume)" % key
         if not changes:
@@ -162,7 +174,10 @@ class SyntheticRun:
         with self.lock:
             t = self.now()
             for key, value, text in changes:
-                self.params[key] = value
+                if key.startswith("background."):
+                    self.background[int(key.split(".")[1]) - 1]["off_at"] = None if value else t
+                else:
+                    self.params[key] = value
                 name = key if key != "paused" else ("pause" if value else "resume")
                 self.control.append({"t_s": round(t, 3), "key": name, "value": text,
                                      "from_event": int(t * 1000), "source": "http"})
@@ -177,6 +192,9 @@ class SyntheticRun:
             steps = int(t / self.interval_s)
             history = []
             first, stride = max(0, steps - 899), 1
+            if self.background and t >= 8.0 and not any(k["t_s"] == 8.0 for k in self.control):
+                self.control.append({"t_s": 8.0, "key": "background.2.active", "value": "false",
+                                     "from_event": 8000, "source": "config"})  # the alltoall's stop
             if n > MATRIX_FULL_NODES:  # the real server's bound on the history
                 first, stride = max(0, steps - 599), -(-600 // (HISTORY_UNIT_CELLS // n))
             for i in range(first, steps + 1):
@@ -186,6 +204,8 @@ class SyntheticRun:
                 bu = self.bu_gbps(ti)
                 history.append({"t_s": ti, "rate_gbps": sum(bu), "events_per_s": sum(bu) * 1e9 / 8 / (64 * 1024 * n),
                                 "bu_gbps": bu, "bu_carried": [b == 0 for b in range(n)]})
+                if self.background:
+                    history[-1]["background_gbps"] = [self.background_gbps(e, ti) for e in range(len(self.background))]
             now_bu = self.bu_gbps(t)
             rate = sum(now_bu)
             eps = rate * 1e9 / 8 / (64 * 1024 * n)
@@ -213,14 +233,33 @@ class SyntheticRun:
             if t >= 7.0:
                 faults.append({"unit": "BU 2", "cause": "peer lost", "action": "reassigned", "lost_at_s": 6.0,
                                "detected_at_s": 7.0, "recovered_at_s": None, "reassigned": 12})
-            return {"run": {"protocol": "pull", "variant": "tcp", "data_path": "send", "nodes": n,
-                            "interval_s": self.interval_s, "t_s": t, "finished": self.finished},
-                    "config_yaml": CONFIG_YAML.format(nodes=n), "params": dict(self.params),
-                    "totals": {"events_assigned": built + 40, "events_built": built,
-                               "events_in_flight": sum(x["events_in_flight"] for x in bus),
-                               "rate_gbps": rate, "events_per_s": eps},
-                    "history": history, "bus": bus, "rus": rus, "matrix": matrix, "faults": faults,
-                    "control": list(self.control)}
+            state = {"run": {"protocol": "pull", "variant": "tcp", "data_path": "send", "nodes": n,
+                             "interval_s": self.interval_s, "t_s": t, "finished": self.finished},
+                     "config_yaml": CONFIG_YAML.format(nodes=n), "params": dict(self.params),
+                     "totals": {"events_assigned": built + 40, "events_built": built,
+                                "events_in_flight": sum(x["events_in_flight"] for x in bus),
+                                "rate_gbps": rate, "events_per_s": eps},
+                     "history": history, "bus": bus, "rus": rus, "matrix": matrix, "faults": faults,
+                     "control": list(self.control)}
+            if self.background:
+                state["background"] = []
+                for e, b in enumerate(self.background):
+                    g = self.background_gbps(e, t)
+                    on = b["off_at"] is None or t < b["off_at"]
+                    state["background"].append({
+                        "entry": e + 1, "pattern": b["pattern"], "ranks": b["ranks"], "ranks_reported": b["ranks"],
+                        "ranks_sending": b["ranks"] if on else 0, "active": on, "messages": int(t * 1000),
+                        "bytes": int(sum(self.background_gbps(e, i * self.interval_s) for i in range(steps + 1))
+                                     * self.interval_s * 1e9 / 8),
+                        "rate_bytes_per_s": g * 1e9 / 8, "rate_carried": False, "gbps": g})
+            return state
+
+    def background_gbps(self, e, t):
+        """Entry e's rate at time t: a small wave while on, 0 once switched off."""
+        b = self.background[e]
+        if b["off_at"] is not None and t >= b["off_at"]:
+            return 0.0
+        return b["gbps"] + 0.5 * math.sin(t + e)
 
     def state_at_start(self):
         """The state before any unit has reported: no history, zeros, nothing flagged."""
@@ -339,7 +378,7 @@ class FixtureServer:
     """The fixture on its own thread; a context manager that always shuts it down."""
 
     def __init__(self, token="fixture-token", port=None, nodes=4, end_after=None, public_page=False,
-                 unreported=False, t0_s=12.0):
+                 unreported=False, t0_s=12.0, background=False):
         self.token = token
         self.httpd = None
         for candidate in ([port] if port else PORTS):
@@ -352,7 +391,7 @@ class FixtureServer:
             raise OSError("no free port in %d-%d on 127.0.0.1" % (PORTS[0], PORTS[-1]))
         self.httpd.daemon_threads = True
         self.httpd.token = token
-        self.httpd.run = SyntheticRun(nodes, t0_s=t0_s, unreported=unreported)
+        self.httpd.run = SyntheticRun(nodes, t0_s=t0_s, unreported=unreported, background=background)
         self.httpd.end_after = end_after
         self.httpd.public_page = public_page
         self.httpd.state_requests = 0
@@ -378,8 +417,9 @@ def main():
     parser.add_argument("--port", type=int, default=None, help="in 18300-18399 (default: the first free)")
     parser.add_argument("--nodes", type=int, default=4)
     parser.add_argument("--t0", type=float, default=12.0, help="seconds of run already behind at start")
+    parser.add_argument("--background", action="store_true", help="two background entries beside the run")
     args = parser.parse_args()
-    with FixtureServer(args.token, args.port, args.nodes, t0_s=args.t0) as server:
+    with FixtureServer(args.token, args.port, args.nodes, t0_s=args.t0, background=args.background) as server:
         print("# monitor: %s" % server.url(), flush=True)
         try:
             server.thread.join()
