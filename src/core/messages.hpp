@@ -73,7 +73,7 @@ enum class MonitorStat : uint32_t {
   ru = 3,          // ru; bytes: fragment bytes sent; event_id: fragments sent
   background = 4,  // a congestor rank: bu: its background entry; ru: its member index;
                    // event_id: messages sent; bytes: bytes sent; value: bytes received;
-                   // count: 1 while it sends, 0 before start, after stop or stopped
+                   // count: 1 while it sends or waits for what it sent
 };
 // Which knob a control command sets (Command::slot); the value is in
 // Command::value (an integer, or a double's bits).

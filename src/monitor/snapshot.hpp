@@ -114,7 +114,7 @@ struct MonitorBackground {
   std::string pattern;          // "incast", "alltoall", ...
   int ranks = 0;                // its congestor ranks
   int ranks_reported = 0;       // of them, those whose stats reached the EVM
-  int ranks_sending = 0;        // of them, those sending at their last report
+  int ranks_sending = 0;        // of them, those sending (or awaiting acks) at their last report
   bool active = true;           // switched on (POST /control background.N.active)
   uint64_t messages = 0;        // counter: data messages (or writes) its ranks sent
   uint64_t bytes = 0;           // counter: bytes its ranks sent

@@ -10,8 +10,9 @@ finds the `# monitor:` line and, by counts (never by time):
   2. checks refusals: an entry the run lacks, a quoted value (400, the key
      named, nothing applied);
   3. stops it (POST {"background.1.active": false}, 202): once every rank
-     reports that it no longer sends, the sent bytes stay the same over two
-     more snapshots and the rate reads 0;
+     reports that it no longer sends (nor awaits an ack), the rate comes to
+     read 0 (not carried) two snapshots or more later, with the sent bytes
+     the same as then;
   4. starts it again: the bytes rise past the stopped figure, the rate is
      positive again;
   5. after the run: exit 0, results.control holds the stop and the start
@@ -117,7 +118,9 @@ class Run:
                 self.stop(f"the run exited ({self.proc.returncode}) while waiting for {what}")
             got = check()
             if got is not None:
-                print(f"ok: {what}: {str(got)[:120]}", flush=True)
+                # (a state: its first 120 characters)
+                print(f"ok: {what} after {WAIT_S - deadline + time.monotonic():.1f} s: {str(got)[:120]}",
+                      flush=True)
                 return got
             time.sleep(0.25)
         self.stop(f"no {what} within {WAIT_S} s")
@@ -195,12 +198,14 @@ def main():
             return (s["run"]["t_s"], b["bytes"]) if b["ranks_sending"] == 0 and b["ranks_reported"] == 3 else None
         t_quiet, bytes_quiet = run.wait("every congestor rank reporting it stopped", quiet)
 
-        def two_snapshots_later():
+        def rate_zero_later():  # a late rank's last rate is carried forward a few snapshots
             s = run.state()
-            return s if s["run"]["t_s"] >= t_quiet + 2 * s["run"]["interval_s"] else None
-        s = run.wait("two more snapshots", two_snapshots_later)
+            b = s["background"][0]
+            later = s["run"]["t_s"] >= t_quiet + 2 * s["run"]["interval_s"]
+            return s if later and b["gbps"] == 0 and not b["rate_carried"] else None
+        s = run.wait("a rate of 0, two snapshots or more later", rate_zero_later)
         b = s["background"][0]
-        if b["bytes"] != bytes_quiet or b["gbps"] != 0 or s["history"][-1]["background_gbps"][0] != 0:
+        if b["bytes"] != bytes_quiet or s["history"][-1]["background_gbps"][0] != 0:
             run.stop(f"still sending while stopped: {bytes_quiet} bytes then {b}")
 
         # 4. on again: the bytes rise past the stopped figure, the rate is positive.

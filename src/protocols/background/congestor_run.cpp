@@ -147,7 +147,10 @@ void CongestorRun::post_data(size_t target, size_t slot) {
 }
 
 bool CongestorRun::sending() const {
-  return started_ && !stopping_ && (!link_ || link_->on());
+  // Switched on within its window, or still waiting for what it sent: until
+  // then its counts may grow.
+  const bool on = started_ && !stopping_ && (!link_ || link_->on());
+  return on || unacked_ > 0 || data_outstanding_ > 0;
 }
 
 void CongestorRun::send_or_park(size_t target, size_t slot) {
