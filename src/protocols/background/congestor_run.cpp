@@ -19,7 +19,7 @@ constexpr Tag kKeyTag = 2;   // write-incast: the target's window key
 constexpr Tag kAckTag = 3;   // acks (one byte) and fins (two) back to a sender
 constexpr size_t kAck = 1;
 constexpr size_t kFin = 2;
-constexpr size_t kAckSlot = 64;  // bytes of one ack receive
+constexpr size_t kAckSlot = CongestorBuffers::kAckSlot;
 
 uint64_t cookie(Kind kind, size_t index, size_t slot) {
   return (static_cast<uint64_t>(kind) << 56) | (static_cast<uint64_t>(index) << 24) | slot;
@@ -34,7 +34,7 @@ size_t slot_of(uint64_t c) {
   return static_cast<size_t>(c & 0xFFFFFFull);
 }
 
-constexpr size_t kSmall = 4096;  // key and done receives, key bytes sent
+constexpr size_t kSmall = CongestorBuffers::kSmall;
 
 }  // namespace
 
@@ -61,17 +61,16 @@ void CongestorRun::set_up() {
                       d.name() + "'s largest (" + std::to_string(caps.max_message) + " B)");
   if (plan_.writes) require_capability(d, caps.rdma_write, "rdma_write", "background write-incast");
   if (link_) link_->set_up();
-  const size_t size = static_cast<size_t>(spec_.size);
   const size_t per_source = static_cast<size_t>(spec_.in_flight);
-  send_buffer_ = AlignedBuffer(std::max(size, kSmall));
+  // Sized as the memory check counts them (congestor_plan.hpp).
+  const CongestorBuffers sizes = congestor_buffers(spec_, plan_);
+  send_buffer_ = AlignedBuffer(sizes.send);
   send_reg_ = d.register_memory(send_buffer_.data(), send_buffer_.size());
-  const size_t recv_bytes = plan_.writes ? kSmall * std::max<size_t>(plan_.sources.size(), 1)
-                                         : size * per_source * plan_.sources.size();
-  recv_buffer_ = AlignedBuffer(std::max(recv_bytes, kSmall));
+  recv_buffer_ = AlignedBuffer(sizes.recv);
   recv_reg_ = d.register_memory(recv_buffer_.data(), recv_buffer_.size());
   if (plan_.writes && !plan_.sources.empty()) {
     // The target: a window for the writes, its key sent to each source.
-    window_ = d.allocate_memory(size * per_source, ctx_.config.page_size);
+    window_ = d.allocate_memory(sizes.window, ctx_.config.page_size);
     const auto& key = window_->packed_key();
     std::copy(key.begin(), key.end(), reinterpret_cast<std::byte*>(send_buffer_.data()));
     for (size_t s = 0; s < plan_.sources.size(); ++s) {
@@ -111,7 +110,7 @@ void CongestorRun::set_up() {
       static_cast<int64_t>(plan_.sources.size()) * (plan_.writes ? 1 : spec_.in_flight);
   credits_.assign(plan_.targets.size(), spec_.in_flight);
   if (plan_.writes || plan_.targets.empty()) return;
-  ack_buffer_ = AlignedBuffer(std::max(kAckSlot * per_source * plan_.targets.size(), kSmall));
+  ack_buffer_ = AlignedBuffer(sizes.ack);
   ack_reg_ = d.register_memory(ack_buffer_.data(), ack_buffer_.size());
   for (size_t t = 0; t < plan_.targets.size(); ++t)
     for (size_t k = 0; k < per_source; ++k) post_ack_recv(t, k);
