@@ -81,10 +81,15 @@ trap 'exit 143' TERM
 # under load (docs/TESTING.md, "Second attempts") must not turn a run red,
 # but every first failure keeps its output in the log and is named again
 # in flaky.txt and at the very end, so none goes unseen.
+# -j 4 on any number of cores: most tests block in poll and wait (timers,
+# peers, loopback transfers), so four at a time fill two cores; the runs
+# that take the whole machine say so (PROCESSORS or RUN_SERIAL,
+# tests/integration/CMakeLists.txt). docs/TESTING.md "How long" has the
+# times at -j 2 and -j 4.
 ctest_run() {  # ctest_run RUNNER BUILD_DIR CTEST_ARGS...
   local runner=$1 dir=$2 rc=0
   shift 2
-  ctest --test-dir "$dir" --output-on-failure --no-tests=error -j 2 --timeout 300 \
+  ctest --test-dir "$dir" --output-on-failure --no-tests=error -j 4 --timeout 300 \
         --repeat until-pass:2 --output-junit "$results/$runner.xml" "$@" \
         2>&1 | tee "$results/$runner.log" || rc=$?
   sed -n 's/^.*Test *#[0-9]*: \([^ ]*\) \.*\*\*\*\(Failed\|Exception\|Timeout\).*$/\1/p' \

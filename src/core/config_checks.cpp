@@ -257,6 +257,15 @@ const std::vector<Rule>& rules() {
            return std::nullopt;
          const auto surviving =
              drivers_with(c, p, [](const Capabilities& k) { return k.survives_peer_loss; });
+         // The driver survives with its default options, not with the ones set.
+         if (std::find(surviving.begin(), surviving.end(), c.driver) != surviving.end())
+           return Failure{{"on_failure", "driver_options"},
+                          "on_failure exclude needs a driver that goes on when a peer dies; "
+                          "driver " +
+                              c.driver +
+                              " ends the whole job with the driver_options set here (with its "
+                              "defaults it goes on: docs/drivers/" +
+                              c.driver + ".md)"};
          return Failure{{"on_failure", "driver"},
                         "on_failure exclude needs a driver that goes on when a peer dies; driver " +
                             c.driver + " ends the whole job (surviving: " + join(surviving) + ")"};

@@ -55,15 +55,32 @@ if(TARGET evbench_driver_mpi AND TARGET evbench_bootstrap_mpi)
   list(APPEND _evb_bg_tests background_mpirun_mpi_bcast)
 endif()
 set_tests_properties(${_evb_bg_tests} PROPERTIES TIMEOUT 120 LABELS "integration;background")
-# `evbench sim` runs no congestors yet: refused before anything starts (exit
-# 2, naming the key), in the ordinary build as in the SMPI one.
-add_test(NAME background_sim_is_refused
+# `evbench sim` runs congestors under both models (tests/sim/sim_background.py
+# with the SMPI build; CreditBackground.* in the unit tests); what it cannot
+# run is refused before anything starts (exit 2, naming the key), in the
+# ordinary build as in the SMPI one: write-incast under the fluid model
+# (SMPI's mpi driver has no one-sided writes), and congestors the platform
+# has no host left for (62 nodes and 3 congestors on 64 hosts), both models.
+add_test(NAME background_sim_fluid_write_incast_is_refused
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_result.py --no-json
-                 --expect-exit 2 --expect-stderr "background: sim runs no congestors" --
-                 $<TARGET_FILE:evbench> sim --platform
+                 --expect-exit 2
+                 --expect-stderr "background: entry 1: write-incast: driver mpi has no rdma_write"
+                 -- $<TARGET_FILE:evbench> sim --platform
                  ${PROJECT_SOURCE_DIR}/configs/platforms/fat-tree-64.yaml --set nodes=4
-                 --set "background=[{pattern: incast}]")
-set_tests_properties(background_sim_is_refused PROPERTIES TIMEOUT 30 LABELS "integration;background")
+                 --set "background=[{pattern: write-incast}]")
+set(_evb_bg_refused background_sim_fluid_write_incast_is_refused)
+foreach(model fluid credit)
+  add_test(NAME background_sim_${model}_no_host_left_is_refused
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_result.py --no-json
+                   --expect-exit 2
+                   --expect-stderr "background: 3 congestor ranks need hosts 63 to 65"
+                   -- $<TARGET_FILE:evbench> sim --model ${model} --platform
+                   ${PROJECT_SOURCE_DIR}/configs/platforms/fat-tree-64.yaml --set nodes=62
+                   --set evm=with-rank0
+                   --set "background=[{pattern: incast, ranks: 3}]")
+  list(APPEND _evb_bg_refused background_sim_${model}_no_host_left_is_refused)
+endforeach()
+set_tests_properties(${_evb_bg_refused} PROPERTIES TIMEOUT 30 LABELS "integration;background")
 
 # The congestion impact factor on the emulated cluster (netns_background.py):
 # an event builder across the shared 4:1 uplink, isolated, beside an incast

@@ -344,7 +344,7 @@ int run_sim(const Config& config, const SimRequest& req, const ProtocolFactory& 
 
   std::vector<std::string> argv = {"smpirun",
                                    "-np",
-                                   std::to_string(topo.nprocs),
+                                   std::to_string(topo.processes()),
                                    "-platform",
                                    smpi + "/lib/libevbench-simplatform.so",
                                    "-hostfile",
@@ -370,7 +370,8 @@ int run_sim(const Config& config, const SimRequest& req, const ProtocolFactory& 
   if (!req.json.empty()) argv.insert(argv.end(), {"--json", tmp.file("results.json")});
   if (req.quiet) argv.emplace_back("--quiet");
   std::vector<std::pair<std::string, std::string>> env = {
-      {"EVBENCH_SIM_ROUTES", tmp.file("routes")}, {"EVBENCH_SMPI_NP", std::to_string(topo.nprocs)}};
+      {"EVBENCH_SIM_ROUTES", tmp.file("routes")},
+      {"EVBENCH_SMPI_NP", std::to_string(topo.processes())}};
   // --quiet: no progress lines (and the plug-in writes no progress file).
   std::optional<SimProgress> progress;
   if (!req.quiet) {

@@ -13,7 +13,7 @@ SimPlacement place_ranks(const Topology& t, const std::vector<int>& order,
     throw ConfigError("nodes: " + std::to_string(t.nodes) + " nodes but " + platform_name +
                       " offers " + std::to_string(available) + " hosts");
   SimPlacement p;
-  p.rank_host.resize(static_cast<size_t>(t.nprocs), -1);
+  p.rank_host.resize(static_cast<size_t>(t.processes()), -1);
   for (int r = 0; r < t.nprocs; ++r) {
     int node = t.ranks[r].node;
     if (node >= t.nodes) {  // a dedicated EVM's own node
@@ -25,6 +25,20 @@ SimPlacement place_ranks(const Topology& t, const std::vector<int>& order,
       }
     }
     p.rank_host[r] = order[node];
+  }
+  // Congestors (background:) each on a host of its own after the event
+  // builder's, as a launcher places them; none shares a host.
+  if (!t.congestors.empty()) {
+    const int first = t.congestors.front().node;
+    const int last = t.congestors.back().node;
+    if (last >= available)
+      throw ConfigError("background: " + std::to_string(t.congestors.size()) +
+                        " congestor ranks need hosts " + std::to_string(first + 1) + " to " +
+                        std::to_string(last + 1) +
+                        " of the order, after the event builder's, but " + platform_name +
+                        " offers " + std::to_string(available) + " hosts");
+    for (const CongestorRank& k : t.congestors)
+      p.rank_host[static_cast<size_t>(k.rank)] = order[k.node];
   }
   for (int h : p.rank_host)
     if (std::find(p.used.begin(), p.used.end(), h) == p.used.end()) p.used.push_back(h);

@@ -1,7 +1,8 @@
 #pragma once
 // From the topology model to what a SimGrid run needs: which platform host
 // each rank runs on (the first hosts of the order, one per node, a dedicated
-// EVM on the next one when there is one), and the routes file for the
+// EVM on the next one when there is one, then one per congestor rank of
+// `background:`), and the routes file for the
 // platform plug-in (hosts, directional links, one route per pair of used
 // hosts, taken from the model's forwarding tables).
 #include <string>
@@ -20,7 +21,8 @@ struct SimPlacement {
 };
 
 // `order`: platform host indices in the order nodes take them. Throws
-// ConfigError when the order has fewer hosts than the config has nodes.
+// ConfigError when the order has fewer hosts than the config has nodes, or
+// than its nodes, a dedicated EVM and its congestors together.
 SimPlacement place_ranks(const Topology& t, const std::vector<int>& order,
                          const std::string& platform_name);
 

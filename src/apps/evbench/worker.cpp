@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -24,6 +25,23 @@
 
 namespace evb {
 namespace {
+
+// Calls the driver's abandon() when it is destroyed by an exception (not on
+// a normal return, where the driver is shut down in order).
+class AbandonOnThrow {
+ public:
+  explicit AbandonOnThrow(Driver& driver)
+      : driver_(driver), exceptions_(std::uncaught_exceptions()) {}
+  ~AbandonOnThrow() {
+    if (std::uncaught_exceptions() > exceptions_) driver_.abandon();
+  }
+  AbandonOnThrow(const AbandonOnThrow&) = delete;
+  AbandonOnThrow& operator=(const AbandonOnThrow&) = delete;
+
+ private:
+  Driver& driver_;
+  int exceptions_;
+};
 
 std::vector<std::string> peer_names(const Topology& t) {
   std::vector<std::string> names;
@@ -141,6 +159,11 @@ int run_worker_with(const Topology& topo, const Config& config, const PluginRegi
   // A congestor rank (background:) runs its traffic instead of the protocol.
   const std::unique_ptr<ProtocolRun> run =
       topo.congestor(rank) ? make_congestor_run(context) : protocol.create(context);
+  // If anything below throws, the driver lets go of the run's buffers
+  // before the run frees them (this guard is destroyed first): closing a
+  // libfabric tcp;ofi_rxm endpoint with receives still posted copied into
+  // freed memory (a segfault on every rank that outlived a lost peer).
+  const AbandonOnThrow abandon_on_throw(*driver);
   run->set_up();
 
   // --quiet: not echoed (the --json results hold it, `config --resolved` shows it).

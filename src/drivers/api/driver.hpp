@@ -198,6 +198,12 @@ class Driver {
   // Tells peers this rank is done (graceful), flushes pending sends, closes.
   // Called once all of the rank's operations have completed.
   virtual void shutdown() = 0;
+  // After a failure, before the caller frees the buffers it posted: the
+  // library lets go of them at once (endpoints closed, no goodbyes, no
+  // waiting), so nothing writes into them after they are freed. What was
+  // registered may still be released afterwards. The default does nothing:
+  // for drivers whose destruction reaches no caller buffer.
+  virtual void abandon() noexcept {}
 
   // Human-readable description of the last `error` completion.
   virtual std::string last_error() const { return {}; }

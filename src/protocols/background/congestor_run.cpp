@@ -8,15 +8,19 @@
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "core/messages.hpp"
 
 namespace evb {
 namespace {
 
 using Kind = CongestorRun::Kind;
 
-constexpr Tag kDataTag = 1;  // data and done messages (a done is one byte)
-constexpr Tag kKeyTag = 2;   // write-incast: the target's window key
-constexpr Tag kAckTag = 3;   // acks (one byte) and fins (two) back to a sender
+// Data and done messages (a done is one byte) on the data channel's tag: a
+// simulated network (the credit model's lanes, sim/exec/connections.hpp)
+// carries them as data, counted and not copied, the rest as commands.
+constexpr Tag kDataTag = static_cast<Tag>(Channel::data);
+constexpr Tag kKeyTag = 2;  // write-incast: the target's window key
+constexpr Tag kAckTag = 3;  // acks (one byte) and fins (two) back to a sender
 constexpr size_t kAck = 1;
 constexpr size_t kFin = 2;
 constexpr size_t kAckSlot = CongestorBuffers::kAckSlot;
@@ -35,6 +39,20 @@ size_t slot_of(uint64_t c) {
 }
 
 constexpr size_t kSmall = CongestorBuffers::kSmall;
+
+// How long a blocking rank waits for a completion before it looks at the
+// clock again: up to the next thing it must do (start, stop) once its
+// traffic runs, at most the engine's 10 ms, and 1 ms before its start,
+// where it has only receives posted (a driver may wait a long timeout out
+// in full when nothing completes: the mpi driver under SMPI, in
+// MPI_Waitany; a short one it polls, where SMPI's MPI_Testany never
+// reports a finished eager send such as an ack).
+constexpr int64_t kShortWaitNs = 1'000'000;
+constexpr int64_t kLongWaitNs = 10'000'000;
+int64_t congestor_wait_ns(int64_t now, bool started, int64_t start, int64_t stop) {
+  if (!started) return std::min(kShortWaitNs, start - now);
+  return now < stop ? std::min(kLongWaitNs, stop - now) : kLongWaitNs;
+}
 
 }  // namespace
 
@@ -99,7 +117,7 @@ void CongestorRun::set_up() {
         throw PeerError(plan_.targets[0], "background write-incast: rank " +
                                               std::to_string(plan_.targets[0]) +
                                               " sent no window key within peer_timeout");
-      if (n == 0) idle();
+      if (n == 0) idle(kShortWaitNs);
     }
   }
   // Receives for everything the sources will send, posted before any starts;
@@ -244,9 +262,10 @@ bool CongestorRun::finished() const {
          fins_received_ == fins_expected_;
 }
 
-void CongestorRun::idle() {
+void CongestorRun::idle(int64_t wait_ns) {
   if (ctx_.mode == PollMode::yield) sched_yield();
-  if (ctx_.mode == PollMode::block) ctx_.driver.wait(std::chrono::microseconds(1000));
+  if (ctx_.mode == PollMode::block)
+    ctx_.driver.wait(std::chrono::microseconds(std::max<int64_t>(1, wait_ns / 1000)));
 }
 
 void CongestorRun::run() {
@@ -282,7 +301,7 @@ void CongestorRun::run() {
     if (stopping_ && now - std::max(last_progress, stop) > timeout)
       throw Error("background: rank " + std::to_string(ctx_.boot.rank()) +
                   " waited peer_timeout for its peers to end their traffic");
-    if (n == 0) idle();
+    if (n == 0) idle(congestor_wait_ns(now, started_, start, stop));
   }
   if (counts_.messages == 0) counts_.first_ns = counts_.last_ns = 0;
 }

@@ -60,7 +60,7 @@ class CongestorRun : public ProtocolRun {
   void send_dones();
   void handle(const Completion& c, int64_t now);
   bool finished() const;
-  void idle();
+  void idle(int64_t wait_ns);  // poll_mode block: wait up to wait_ns for a completion
 
   const ProtocolContext& ctx_;
   const BackgroundSpec& spec_;

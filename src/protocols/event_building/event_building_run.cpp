@@ -1,7 +1,6 @@
 #include "protocols/event_building/event_building_run.hpp"
 
 #include "core/aligned_buffer.hpp"
-#include "core/error.hpp"
 #include "protocols/common/data_path.hpp"
 #include "protocols/event_building/control_limits.hpp"
 #include "protocols/event_building/event_building_report.hpp"
@@ -84,12 +83,6 @@ ProtocolFactory event_building_factory(std::string name, std::string summary,
   if (f.uses_evm) f.rules.push_back(control_rule(agents.pulls));
   for (KeyRule& r : batch_rules(f.uses_evm)) f.rules.push_back(std::move(r));
   f.memory_needs = event_building_memory;
-  f.check_simulated = [](const Config& c) {
-    if (!c.background.empty())
-      throw ConfigError(
-          "background: sim runs no congestors (yet): measure them on hosts or "
-          "the emulated cluster, or drop the key");
-  };
   f.resolve = [](const Config& config, const Driver& driver) {
     Config resolved = config;
     resolved.data_path = resolve_data_path(config, driver);

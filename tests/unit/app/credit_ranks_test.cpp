@@ -42,7 +42,7 @@ Outcome run_credit(std::vector<std::string> sets) {
                                          plugin_keys(plugins.drivers, plugins.protocols));
   const Topology topo = make_topology(config);
   std::vector<int> hosts;
-  for (int r = 0; r < topo.nprocs; ++r) hosts.push_back(r);
+  for (int r = 0; r < topo.processes(); ++r) hosts.push_back(r);  // congestors too
   test::FixedRateNetwork net;
   const fs::path json =
       fs::temp_directory_path() / ("credit_ranks_" + std::to_string(::getpid()) + ".json");
@@ -109,6 +109,49 @@ TEST(CreditRanksWrite, OneSidedWritesBuildEveryEventOnce) {
   EXPECT_EQ(o.results["events_built"].as<uint64_t>(), 100u);
   EXPECT_EQ(o.results["data_path"].as<std::string>(), "write");
 }
+
+// Congestors (background:) beside the event builder under the credit
+// model: every pattern, write-incast over the driver's one-sided writes,
+// runs to its end with zero integrity errors and reports its entry in
+// results.background[] (every byte sent received for the two-sided ones).
+class CreditBackground : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CreditBackground, CongestorsRunAndReport) {
+  const Outcome o =
+      run_credit({"protocol=pull", "nodes=3", "duration=4ms", "warmup=0s", "fragment.size=32KiB",
+                  "ru_buffer=1MiB",
+                  "background=[{pattern: " + GetParam() +
+                      ", ranks: 3, size: 16KiB, in_flight: 4, start: 1ms, stop: 3ms}]"});
+  ASSERT_EQ(o.code, 0);
+  ASSERT_TRUE(o.results);
+  EXPECT_EQ(o.results["status"].as<std::string>(), "ok");
+  EXPECT_GT(o.results["events_built"].as<uint64_t>(), 0u);
+  for (const char* k : {"incomplete", "duplicate", "corrupt", "out_of_sync"})
+    EXPECT_EQ(o.results["integrity"][k].as<uint64_t>(), 0u) << k;
+  const YAML::Node bg = o.results["background"];
+  ASSERT_TRUE(bg.IsSequence());
+  ASSERT_EQ(bg.size(), 1u);
+  EXPECT_EQ(bg[0]["pattern"].as<std::string>(), GetParam());
+  EXPECT_EQ(bg[0]["ranks_reported"].as<int>(), 3);
+  EXPECT_GT(bg[0]["messages"].as<uint64_t>(), 0u);
+  EXPECT_GT(bg[0]["gbps"].as<double>(), 0.0);
+  // Sent inside its window, which the builder's run covers.
+  EXPECT_GE(bg[0]["start"].as<double>(), 0.001);
+  EXPECT_LE(bg[0]["stop"].as<double>(), o.results["simulated_time_s"].as<double>());
+  if (GetParam() != "write-incast") {
+    EXPECT_EQ(bg[0]["received_bytes"].as<uint64_t>(), bg[0]["bytes"].as<uint64_t>());
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Patterns, CreditBackground,
+                         ::testing::Values("incast", "alltoall", "bcast", "one-to-one",
+                                           "write-incast"),
+                         [](const auto& p) {
+                           std::string n = p.param;
+                           for (char& c : n)
+                             if (c == '-') c = '_';
+                           return n;
+                         });
 
 class CreditMicro : public ::testing::TestWithParam<std::string> {};
 

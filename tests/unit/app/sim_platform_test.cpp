@@ -74,6 +74,38 @@ TEST(SimPlacement, TooFewHostsIsAConfigErrorNamingThePlatform) {
   }
 }
 
+TEST(SimPlacement, CongestorsTakeTheHostsAfterTheEventBuilders) {
+  Config c;
+  c.nodes = 2;
+  c.evm = EvmPlacement::dedicated;
+  c.background = {BackgroundSpec{}, BackgroundSpec{}};
+  c.background[0].ranks = 2;
+  c.background[1].ranks = 3;
+  const Topology t = make_topology(c);
+  const SimPlacement p = place_ranks(t, {7, 6, 5, 4, 3, 2, 1, 0}, "p.yaml");
+  ASSERT_EQ(p.rank_host.size(), 8u);
+  EXPECT_EQ(p.rank_host[2], 5);  // the dedicated EVM
+  for (int r = 3; r < 8; ++r) EXPECT_EQ(p.rank_host[r], 7 - r) << "congestor rank " << r;
+  EXPECT_EQ(p.used.size(), 8u);
+}
+
+TEST(SimPlacement, CongestorsWithoutHostsAreAConfigErrorNamingBackground) {
+  Config c;
+  c.nodes = 2;
+  c.evm = EvmPlacement::with_rank0;
+  c.background = {BackgroundSpec{}};
+  c.background[0].ranks = 3;
+  const Topology t = make_topology(c);
+  try {
+    place_ranks(t, {0, 1, 2, 3}, "small.yaml");
+    FAIL() << "no error";
+  } catch (const ConfigError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind("background: 3 congestor ranks need hosts 3 to 5", 0), 0u) << what;
+    EXPECT_NE(what.find("small.yaml offers 4 hosts"), std::string::npos) << what;
+  }
+}
+
 TEST(SimPlatform, RoutesFollowTheModelAndBandwidthIsInBytes) {
   const topo::Platform p = topo::load_platform_text(kTwoLeaves, "two.yaml");
   const sim::SimPlatform s = sim_platform(p, {0, 2}, true);

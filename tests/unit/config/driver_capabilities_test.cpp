@@ -63,5 +63,18 @@ TEST(DriverCapabilities, ExcludeNamesTheDriversThatSurvive) {
   EXPECT_HAS(e, "driver " + dying + " ends the whole job (surviving: " + surviving + ")");
 }
 
+// A driver that survives with its defaults but not with the options set
+// (ucx, error_handling: none) is named with the key that makes it end the job,
+// not listed among the survivors as if the message contradicted itself.
+TEST(DriverCapabilities, ExcludeNamesTheOptionThatEndsTheJob) {
+  if (!test::built("ucx")) GTEST_SKIP() << "ucx is not built";
+  const std::string e =
+      error_of("on_failure: exclude\ndriver: ucx\ndriver_options: {error_handling: none}\n");
+  EXPECT_HAS(e, "driver ucx ends the whole job with the driver_options set here");
+  EXPECT_HAS(e, "driver_options");
+  EXPECT_EQ(e.find("surviving:"), std::string::npos) << e;
+  EXPECT_EQ(error_of("on_failure: exclude\ndriver: ucx\n"), "");
+}
+
 }  // namespace
 }  // namespace evb

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <rdma/fabric.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -72,7 +73,7 @@ inline LfOptions options_for(const std::string& provider) {
 
 class Cluster {
  public:
-  Cluster(int n, const LfOptions& options) {
+  Cluster(int n, const LfOptions& options) : in_turns_(options.provider == "shm") {
     for (int i = 0; i < n; ++i) {
       drivers_.push_back(std::make_unique<LfDriver>(context_of(i, n), options));
       addresses_.push_back(drivers_.back()->local_address());
@@ -87,10 +88,26 @@ class Cluster {
 
   // Shuts every live rank down at once, as ranks of a run do (a goodbye
   // completes only while its receiver makes progress on some providers).
+  // On shm the ranks take turns in rank order, each polling its driver while
+  // it waits: shm (1.17) maps a peer endpoint of the same process by taking
+  // that endpoint's own region, which its fi_close unmaps, so a goodbye sent
+  // to a rank that has just closed wrote into freed memory (a segfault in
+  // pthread_spin_lock under LfDriver::teardown; docs/TESTING.md "Second
+  // attempts", as the conformance harness's shared_in_process).
   void shutdown_all() {
+    std::vector<int> order;
+    for (int i = 0; i < size(); ++i)
+      if (drivers_[i]) order.push_back(i);
+    std::atomic<size_t> turn{0};
     std::vector<std::thread> threads;
-    for (auto& d : drivers_) {
-      if (d) threads.emplace_back([&d] { d->shutdown(); });
+    for (size_t k = 0; k < order.size(); ++k) {
+      threads.emplace_back([this, &turn, &order, k, turns = in_turns_] {
+        LfDriver& d = *drivers_[order[k]];
+        Completion buf[32];
+        while (turns && turn.load() != k) d.poll(buf);
+        d.shutdown();
+        turn.store(k + 1);
+      });
     }
     for (auto& t : threads) t.join();
   }
@@ -153,6 +170,7 @@ class Cluster {
   }
 
  private:
+  bool in_turns_ = false;  // shutdown_all(): one rank after the other (shm)
   std::vector<std::unique_ptr<LfDriver>> drivers_;
   std::vector<std::string> addresses_;
   std::vector<std::deque<Completion>> got_;
