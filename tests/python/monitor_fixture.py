@@ -19,8 +19,8 @@ By hand:       python3 tests/python/monitor_fixture.py [--token T] [--port P]
 request unanswered, as if the run had ended; `public_page` serves `/` without
 the token too, so a test sees what the page does with a 401 from /api/state;
 `unreported` gives the state of a run whose units have not reported yet (no
-history, zeros); `background` adds two congestor entries (an incast that
-runs, an alltoall stopped at 8 s) and takes background.N.active. BU 0's rate is always carried forward (its last interval
+history, zeros); `background` adds two congestor entries
+(monitor_fixture_background.py). BU 0's rate is always carried forward (its last interval
 had not arrived at the snapshot), so the page's flag for it shows. The page is served with PROBE_JS loaded first, under the real
 server's Content-Security-Policy, so a test sees every script error and every
 CSP refusal in <pre id="page-errors">.
@@ -29,11 +29,13 @@ import argparse
 import json
 import math
 import os
-import re
 import threading
 import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from monitor_fixture_background import SyntheticBackground
+from monitor_fixture_probe import PROBE_JS
 
 PAGE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src", "monitor", "page")
 PORTS = range(18300, 18400)
@@ -60,44 +62,6 @@ report_interval: 1s
 on_failure: exclude
 """
 
-# Loaded before live.js (fixture only): what goes wrong on the page - script
-# errors, rejected promises, console.error, resources that fail, anything the
-# CSP refuses - as a JSON list in <pre id="page-errors" hidden>, which
-# `chromium --dump-dom` shows.
-PROBE_JS = r"""(function () {
-  var errors = [];
-  function show() {
-    var el = document.getElementById('page-errors');
-    if (!el) {
-      if (!document.body) return;
-      el = document.createElement('pre');
-      el.id = 'page-errors';
-      el.hidden = true;
-      document.body.appendChild(el);
-    }
-    el.textContent = JSON.stringify(errors).replace(/</g, '\\u003c');
-  }
-  window.addEventListener('error', function (e) {
-    var t = e.target;
-    errors.push(t && t !== window && t.tagName ? 'failed to load ' + (t.src || t.href)
-                : 'uncaught: ' + e.message + ' at ' + e.filename + ':' + e.lineno);
-    show();
-  }, true);
-  window.addEventListener('unhandledrejection', function (e) { errors.push('unhandled rejection: ' + e.reason); show(); });
-  document.addEventListener('securitypolicyviolation', function (e) {
-    errors.push('CSP refused (' + e.violatedDirective + '): ' + (e.blockedURI || 'inline') + ' at ' + e.sourceFile + ':' + e.lineNumber);
-    show();
-  });
-  var original = console.error;
-  console.error = function () {
-    errors.push('console.error: ' + Array.prototype.join.call(arguments, ' '));
-    show();
-    return original.apply(console, arguments);
-  };
-  document.addEventListener('DOMContentLoaded', show);
-})();
-"""
-
 
 class SyntheticRun:
     """A run of `nodes` RUs and BUs whose figures change with the wall clock.
@@ -108,9 +72,7 @@ class SyntheticRun:
 
     def __init__(self, nodes=4, t0_s=12.0, interval_s=1.0, unreported=False, background=False):
         self.nodes = nodes
-        # Background entries: pattern, ranks, Gb/s while on, and when switched off (None: on).
-        self.background = [{"pattern": "incast", "ranks": 3, "gbps": 6.0, "off_at": None},
-                           {"pattern": "alltoall", "ranks": 4, "gbps": 2.5, "off_at": 8.0}] if background else []
+        self.background = SyntheticBackground() if background else None
         self.unreported = unreported
         self.interval_s = interval_s
         self.start = time.monotonic() - t0_s
@@ -160,13 +122,10 @@ class SyntheticRun:
                 changes.append((key, seconds, repr(seconds)))
             elif key in ("pause", "resume") and value is True:
                 changes.append(("paused", key == "pause", ""))
-            elif re.match(r"^background\.(\d+)\.active$", key):
-                entry = int(key.split(".")[1])
-                if not 1 <= entry <= len(self.background):
-                    return 400, "%s: no background entry %d" % (key, entry)
-                if not isinstance(value, bool):
-                    return 400, "%s: expected true (send) or false (stop), got %s" % (key, json.dumps(value))
-                changes.append((key, value, "true" if value else "false"))
+            elif self.background and (checked := self.background.check(key, value)):
+                if checked[0] == 400:
+                    return checked
+                changes.append(checked)
             else:
                 return 400, "%s: not a key /control takes (parallel, credits, fu.processing_time, pause, resume)" % key
         if not changes:
@@ -175,7 +134,7 @@ class SyntheticRun:
             t = self.now()
             for key, value, text in changes:
                 if key.startswith("background."):
-                    self.background[int(key.split(".")[1]) - 1]["off_at"] = None if value else t
+                    self.background.switch(key, value, t)
                 else:
                     self.params[key] = value
                 name = key if key != "paused" else ("pause" if value else "resume")
@@ -192,9 +151,8 @@ class SyntheticRun:
             steps = int(t / self.interval_s)
             history = []
             first, stride = max(0, steps - 899), 1
-            if self.background and t >= 8.0 and not any(k["t_s"] == 8.0 for k in self.control):
-                self.control.append({"t_s": 8.0, "key": "background.2.active", "value": "false",
-                                     "from_event": 8000, "source": "config"})  # the alltoall's stop
+            if self.background:
+                self.background.control(t, self.control)
             if n > MATRIX_FULL_NODES:  # the real server's bound on the history
                 first, stride = max(0, steps - 599), -(-600 // (HISTORY_UNIT_CELLS // n))
             for i in range(first, steps + 1):
@@ -205,7 +163,7 @@ class SyntheticRun:
                 history.append({"t_s": ti, "rate_gbps": sum(bu), "events_per_s": sum(bu) * 1e9 / 8 / (64 * 1024 * n),
                                 "bu_gbps": bu, "bu_carried": [b == 0 for b in range(n)]})
                 if self.background:
-                    history[-1]["background_gbps"] = [self.background_gbps(e, ti) for e in range(len(self.background))]
+                    history[-1]["background_gbps"] = self.background.history_point(ti)
             now_bu = self.bu_gbps(t)
             rate = sum(now_bu)
             eps = rate * 1e9 / 8 / (64 * 1024 * n)
@@ -242,24 +200,8 @@ class SyntheticRun:
                      "history": history, "bus": bus, "rus": rus, "matrix": matrix, "faults": faults,
                      "control": list(self.control)}
             if self.background:
-                state["background"] = []
-                for e, b in enumerate(self.background):
-                    g = self.background_gbps(e, t)
-                    on = b["off_at"] is None or t < b["off_at"]
-                    state["background"].append({
-                        "entry": e + 1, "pattern": b["pattern"], "ranks": b["ranks"], "ranks_reported": b["ranks"],
-                        "ranks_sending": b["ranks"] if on else 0, "active": on, "messages": int(t * 1000),
-                        "bytes": int(sum(self.background_gbps(e, i * self.interval_s) for i in range(steps + 1))
-                                     * self.interval_s * 1e9 / 8),
-                        "rate_bytes_per_s": g * 1e9 / 8, "rate_carried": False, "gbps": g})
+                state["background"] = self.background.state(t, steps, self.interval_s)
             return state
-
-    def background_gbps(self, e, t):
-        """Entry e's rate at time t: a small wave while on, 0 once switched off."""
-        b = self.background[e]
-        if b["off_at"] is not None and t >= b["off_at"]:
-            return 0.0
-        return b["gbps"] + 0.5 * math.sin(t + e)
 
     def state_at_start(self):
         """The state before any unit has reported: no history, zeros, nothing flagged."""
