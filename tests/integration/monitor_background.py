@@ -110,12 +110,12 @@ class Run:
                       + ("has exited" if self.proc.poll() is not None else "still runs"))
         return status, text
 
-    def wait(self, what, check):
-        """Polls `check()` (a value, or None) until it gives one."""
+    def wait(self, what, check, seen=lambda: ""):
+        """Polls `check()` (a value, or None) until it gives one; `seen()` says what was seen last."""
         deadline = time.monotonic() + WAIT_S
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                self.stop(f"the run exited ({self.proc.returncode}) while waiting for {what}")
+                self.stop(f"the run exited ({self.proc.returncode}) while waiting for {what}; {seen()}")
             got = check()
             if got is not None:
                 # (a state: its first 120 characters)
@@ -123,7 +123,7 @@ class Run:
                       flush=True)
                 return got
             time.sleep(0.25)
-        self.stop(f"no {what} within {WAIT_S} s")
+        self.stop(f"no {what} within {WAIT_S} s; {seen()}")
 
     def stop(self, msg):
         self.cleanup(kill=True)
@@ -161,14 +161,19 @@ def main():
             run.stop(f"/api/state background: {entry}")
 
         # 1. on: the bytes rise, the rate is positive; one series per entry.
+        first = {}
+
         def rising():
             text = run.get("/metrics")
             sent, n = series(text, "evbench_background_sent_bytes_total")
             rate, _ = series(text, "evbench_background_rate_bytes_per_second")
+            first.update(sent=sent, rate=rate, carried=series(text, "evbench_background_rate_carried")[0],
+                         sending=series(text, "evbench_background_ranks_sending")[0])
             if n != 1:
                 run.stop(f"{n} series of evbench_background_sent_bytes_total, expected one per entry")
             return (sent, rate) if sent and rate and rate > 0 else None
-        sent_on, _ = run.wait("background bytes and a positive rate in /metrics", rising)
+        sent_on, _ = run.wait("background bytes and a positive rate in /metrics", rising,
+                              lambda: f"last seen: {first}")
         b = run.state()["background"][0]
         if not (b["active"] and b["bytes"] > 0 and b["gbps"] > 0 and b["ranks_reported"] == 3):
             run.stop(f"/api/state background[0] while on: {b}")
@@ -213,10 +218,14 @@ def main():
         if status != 202:
             run.stop(f"start: {status} {text}")
 
+        last = {}
+
         def resumed():
-            b = run.state()["background"][0]
+            s = run.state()
+            last.update(background=s["background"][0], control=s["control"], t_s=s["run"]["t_s"])
+            b = last["background"]
             return b["bytes"] if b["active"] and b["bytes"] > bytes_quiet and b["gbps"] > 0 else None
-        run.wait("the background's bytes rising again", resumed)
+        run.wait("the background's bytes rising again", resumed, lambda: f"last seen: {last}")
 
         # 5. the run's end and its results.
         try:

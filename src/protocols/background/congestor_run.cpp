@@ -288,8 +288,9 @@ void CongestorRun::run() {
     started_ = started_ || now >= start;
     stopping_ = now >= stop;
     if (link_) {
-      if (link_->on() && !was_on_) unpark();
-      was_on_ = link_->on();
+      // Held credits go out whenever the entry is on: a stop and a start
+      // can both arrive while this rank was not running (a loaded host).
+      if (link_->on() && !parked_.empty()) unpark();
       // Reports end at stop: the EVM's rank may be done by the time the
       // traffic has wound down.
       if (!stopping_) link_->tick(now, counts_, sending());

@@ -76,7 +76,6 @@ class CongestorRun : public ProtocolRun {
   std::vector<RemoteKeyPtr> target_keys_;          // write-incast source: the target's window
   std::optional<CongestorLink> link_;              // with a monitor or a control: list
   std::vector<std::pair<size_t, size_t>> parked_;  // (target, slot) held while stopped
-  bool was_on_ = true;                             // the link's state at the last turn
   int64_t t0_ = 0;                                 // the start barrier, this rank's clock
   bool started_ = false;                           // past start
   bool stopping_ = false;                          // past stop: data is not reposted
