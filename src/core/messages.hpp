@@ -64,13 +64,16 @@ enum class CommandType : uint16_t {
 // the interval it covers by the sender's clock: pad[0] its start, pad[1] its
 // end (int64 ns as their bits; the counters are totals at the end).
 enum class MonitorStat : uint32_t {
-  bu = 0,       // bu; bytes: fragment bytes received; event_id: fragments; count:
-                // requests in flight; value: integrity errors; ru: events waiting for an FU
-  latency = 1,  // bu; event_id, bytes, value: latency p50, p90, p99 in ns
-  matrix = 2,   // bu; ru: first RU; count: entries (1..3); event_id, bytes, value:
-                // fragment bytes received from RUs ru, ru+1, ru+2 (over 64 nodes:
-                // RU groups, each the sum of its RUs: monitor/traffic.hpp)
-  ru = 3,       // ru; bytes: fragment bytes sent; event_id: fragments sent
+  bu = 0,          // bu; bytes: fragment bytes received; event_id: fragments; count:
+                   // requests in flight; value: integrity errors; ru: events waiting for an FU
+  latency = 1,     // bu; event_id, bytes, value: latency p50, p90, p99 in ns
+  matrix = 2,      // bu; ru: first RU; count: entries (1..3); event_id, bytes, value:
+                   // fragment bytes received from RUs ru, ru+1, ru+2 (over 64 nodes:
+                   // RU groups, each the sum of its RUs: monitor/traffic.hpp)
+  ru = 3,          // ru; bytes: fragment bytes sent; event_id: fragments sent
+  background = 4,  // a congestor rank: bu: its background entry; ru: its member index;
+                   // event_id: messages sent; bytes: bytes sent; value: bytes received;
+                   // count: 1 while it sends or waits for what it sent
 };
 // Which knob a control command sets (Command::slot); the value is in
 // Command::value (an integer, or a double's bits).
@@ -79,6 +82,7 @@ enum class ControlKnob : uint32_t {
   processing_time = 1,  // BU: the FUs' time per event (double seconds)
   rate_factor = 2,      // RU `ru`: its ru_rate_factors entry (double)
   pause = 3,            // every rank: value 1 paused, 0 running (no progress is not a fault)
+  background = 4,       // congestor ranks of entry `bu`: value 1 sends, 0 stops (POST /control)
 };
 constexpr uint32_t kNoRu = UINT32_MAX;
 

@@ -37,6 +37,8 @@ Topology make_topology(const Config& c) {
   for (size_t e = 0; e < c.background.size(); ++e)
     for (int m = 0; m < c.background[e].ranks; ++m)
       t.congestors.push_back({t.processes(), static_cast<int>(e), m, node++});
+  t.congestors_report =
+      !t.congestors.empty() && t.evm_rank >= 0 && (c.monitor.port != 0 || !c.control.empty());
   return t;
 }
 
@@ -56,6 +58,7 @@ std::vector<int> Topology::peers_of(int rank) const {
   if (const CongestorRank* me = congestor(rank)) {
     std::vector<int> peers = entry_ranks(me->entry);
     peers.erase(std::find(peers.begin(), peers.end(), rank));
+    if (congestors_report) peers.insert(peers.begin(), evm_rank);  // below every congestor
     return peers;
   }
   std::set<int> peers;
@@ -67,6 +70,8 @@ std::vector<int> Topology::peers_of(int rank) const {
     const bool control = me.evm || other.evm;
     if (data || control) peers.insert(r);
   }
+  if (me.evm && congestors_report)
+    for (const CongestorRank& k : congestors) peers.insert(k.rank);
   return {peers.begin(), peers.end()};
 }
 

@@ -10,7 +10,8 @@
 // Congestors (`background:`) are extra ranks after all of these, entry by
 // entry, each standing for a node of its own: a launcher places them by the
 // same rules as the event builder's ranks. They talk only to the ranks of
-// their own entry.
+// their own entry, and to the EVM's rank when the run has a monitor or a
+// `control:` list (their rates to it, its start and stop to them).
 #include <vector>
 
 #include "core/config.hpp"
@@ -40,6 +41,7 @@ struct Topology {
   std::vector<int> bu_rank;  // BU index -> rank
   std::vector<RankRoles> ranks;
   std::vector<CongestorRank> congestors;  // ranks nprocs .. processes()-1
+  bool congestors_report = false;         // congestors talk to the EVM's rank (monitor, control)
 
   // Every process of the run: the event builder's and the congestors.
   int processes() const { return nprocs + static_cast<int>(congestors.size()); }

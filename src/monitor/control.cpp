@@ -133,6 +133,32 @@ std::vector<double> rate_factors(const YAML::Node& node, const ControlLimits& li
   return out;
 }
 
+// `background.N.active` (N from 1): the entry's index from 0 and on/off.
+std::pair<int, bool> background_switch(const std::string& key, const YAML::Node& value,
+                                       const ControlLimits& limits) {
+  constexpr std::string_view kHead = "background.";
+  constexpr std::string_view kTail = ".active";
+  const std::string_view k(key);
+  const int entries = limits.background_entries;
+  const std::string range = entries > 0
+                                ? " (this run's entries: 1.." + std::to_string(entries) + ")"
+                                : " (this run has no background entries)";
+  const std::string_view n = k.size() > kHead.size() + kTail.size() && k.ends_with(kTail)
+                                 ? k.substr(kHead.size(), k.size() - kHead.size() - kTail.size())
+                                 : std::string_view();
+  int entry = 0;
+  const auto [ptr, ec] = std::from_chars(n.data(), n.data() + n.size(), entry);
+  if (n.empty() || ec != std::errc() || ptr != n.data() + n.size())
+    throw Refusal{400, "unknown key " + quoted(key) +
+                           "; a background entry is switched by background.N.active" + range};
+  if (entry < 1 || entry > entries)
+    throw Refusal{400, key + ": no background entry " + std::to_string(entry) + range};
+  const std::string& text = scalar(value, key, "true or false").Scalar();
+  if (is_quoted(value) || (text != "true" && text != "false"))
+    throw Refusal{400, key + ": expected true (send) or false (stop), got " + quoted(text)};
+  return {entry - 1, text == "true"};
+}
+
 std::string changeable_keys(const ControlLimits& limits) {
   std::string out;
   for (const char* k : kKeys) {
@@ -142,6 +168,9 @@ std::string changeable_keys(const ControlLimits& limits) {
     out += out.empty() ? "" : ", ";
     out += k;
   }
+  if (limits.background_entries > 0)
+    out += (out.empty() ? "" : ", ") + std::string("background.N.active (N 1..") +
+           std::to_string(limits.background_entries) + ")";
   return out.empty() ? "none in this run" : out;
 }
 
@@ -167,6 +196,8 @@ void apply_key(const std::string& key, const YAML::Node& value, const ControlLim
   } else if (key == "resume") {
     only_true(value, key, "to pause send {\"pause\": true}");
     request.pause = false;
+  } else if (key.starts_with("background.")) {
+    request.background.push_back(background_switch(key, value, limits));
   } else {
     throw Refusal{400, "unknown key " + quoted(key) +
                            "; the keys that can be changed: " + changeable_keys(limits)};

@@ -5,12 +5,14 @@
 // The body is a YAML (or JSON) mapping of one or more keys:
 //   {"parallel": 2}   {"credits": 1, "fu.processing_time": "2ms"}
 //   {"ru_rate_factors": [1, 0.5, 1, 1]}   {"pause": true}   {"resume": true}
+//   {"background.1.active": false}  (background entry 1 stopped; true starts it)
 // Every key is checked before anything is queued: one bad key refuses the
 // whole request (nothing of it applies). A refusal names the key and the
 // limit, never anything secret.
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace evb {
@@ -22,6 +24,8 @@ struct ControlRequest {
   std::optional<double> processing_time_s;
   std::optional<std::vector<double>> ru_rate_factors;
   std::optional<bool> pause;  // true: pause, false: resume
+  // background.N.active: (entry index from 0, on), in the body's order.
+  std::vector<std::pair<int, bool>> background;
 };
 
 // What may be changed in this run, fixed at start.
@@ -30,6 +34,7 @@ struct ControlLimits {
   int credits_allocated = 0;            // credits: 1..this
   double processing_time_max_s = 0;     // fu.processing_time: 0..this
   std::vector<double> rate_factor_max;  // per RU: the largest factor its ring holds
+  int background_entries = 0;           // background.N.active: N in 1..this
   // Keys this protocol does not take at run time, each with the reason
   // (e.g. {"parallel", "push does not read parallel"}).
   std::vector<std::pair<std::string, std::string>> not_here;

@@ -76,6 +76,8 @@ std::string accepted_json(const ControlRequest& r) {
     w.end_array();
   }
   if (r.pause) w.value(*r.pause ? "pause" : "resume", true);
+  for (const auto& [entry, on] : r.background)
+    w.value("background." + std::to_string(entry + 1) + ".active", on);
   w.end_object().value("applies", "at the next event boundary").end_object();
   return w.str() + "\n";
 }

@@ -1,13 +1,14 @@
 #pragma once
 // MonitorServer: the run's HTTP endpoint (libmicrohttpd, its own thread).
-//   GET  /            the live page (page_assets.hpp), GET /live.js, /live_units.js, /live.css
+//   GET  /            the live page (page_assets.hpp) and its files (/live*.js, /live.css)
 //   GET  /metrics     Prometheus text exposition
 //   GET  /api/state   the page's JSON
 //   POST /control     run-time changes (control.hpp): 202, or 4xx naming the key
 // Every request must carry the run's token, as `Authorization: Bearer <token>`
 // or `?token=<token>`; without it: 401 and nothing else happens. The page's
-// static files (/live.js, /live_units.js, /live.css: the same in every run, no run data) are
-// the exception: a browser loads them from the page without the token. Bodies over
+// static files (/live.js, /live_units.js, /live_background.js, /live.css: the
+// same in every run, no run data) are the exception: a browser loads them
+// from the page without the token. Bodies over
 // kControlBodyMax are refused unread (413); connections are limited and time
 // out, so no client can hold the run's rank.
 #include <cstdint>

@@ -5,6 +5,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "monitor/background_metrics.hpp"
 #include "monitor/traffic_metrics.hpp"
 
 namespace evb {
@@ -348,6 +349,7 @@ std::vector<MetricDescriptor> build() {
   bu_families(t);
   ru_families(t);
   knob_families(t);
+  append_background_families(t);
   record_families(t);
   return t;
 }

@@ -12,7 +12,8 @@ struct PageAsset {
   std::string_view body;
 };
 
-// The asset served at `path` ("/", "/live.js", "/live_units.js", "/live.css"), if any.
+// The asset served at `path` ("/", "/live.js", "/live_units.js", "/live_background.js",
+// "/live.css"), if any.
 std::optional<PageAsset> page_asset(std::string_view path);
 
 }  // namespace evb

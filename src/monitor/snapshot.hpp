@@ -106,6 +106,22 @@ struct EventBuilderView {
   MonitorParams params;
 };
 
+// One `background` entry (a congestor pattern) as its ranks last reported:
+// apart from the event builder's figures, one per entry however many ranks
+// it has. Its rate is the sum of its ranks' rates, each by the rank's own
+// clock over the intervals it reported since the last snapshot, as a BU's.
+struct MonitorBackground {
+  std::string pattern;          // "incast", "alltoall", ...
+  int ranks = 0;                // its congestor ranks
+  int ranks_reported = 0;       // of them, those whose stats reached the EVM
+  int ranks_sending = 0;        // of them, those sending (or awaiting acks) at their last report
+  bool active = true;           // switched on (POST /control background.N.active)
+  uint64_t messages = 0;        // counter: data messages (or writes) its ranks sent
+  uint64_t bytes = 0;           // counter: bytes its ranks sent
+  double rate_bytes_per_s = 0;  // bytes sent per second, its ranks' rates summed
+  bool rate_carried = false;    // a rank's rate was carried forward (none of its intervals)
+};
+
 // One report interval of a running protocol: what every run has (when,
 // what runs, on how many nodes, whether it is over) and the view of the
 // protocol family that reports live (the event builders' today: a family
@@ -120,6 +136,7 @@ struct MonitorSnapshot {
   int nodes = 0;
   bool finished = false;  // the last snapshot: assignment has ended
   EventBuilderView eb;
+  std::vector<MonitorBackground> background;  // by `background` entry (empty: none)
 };
 
 }  // namespace evb

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/json_writer.hpp"
+#include "monitor/background_figures.hpp"
 #include "monitor/figures.hpp"
 #include "monitor/traffic.hpp"
 
@@ -99,6 +100,12 @@ void history_part(JsonWriter& w, const std::deque<MonitorSnapshot>& h) {
     w.begin_array("bu_carried");
     for (const MonitorBu& b : h[i].eb.bus) w.value("", b.rate_carried);
     w.end_array();
+    if (!h.back().background.empty()) {  // a run without background: as before
+      w.begin_array("background_gbps");
+      for (const MonitorBackground& b : h[i].background)
+        w.value("", finite(gbps(b.rate_bytes_per_s)));
+      w.end_array();
+    }
     w.end_object();
   }
   w.end_array();
@@ -162,6 +169,21 @@ void matrix_part(JsonWriter& w, const MonitorSnapshot& s) {
   w.end_object();
 }
 
+// "background": each entry apart from the event builder's units, its
+// figures (background_figures.hpp) and its rate in Gb/s; not written when
+// the run has none.
+void background_part(JsonWriter& w, const MonitorSnapshot& s) {
+  if (s.background.empty()) return;
+  w.begin_array("background");
+  for (size_t e = 0; e < s.background.size(); ++e) {
+    const MonitorBackground& b = s.background[e];
+    w.begin_object().value("entry", static_cast<int64_t>(e + 1)).value("pattern", b.pattern);
+    unit_fields(w, background_fields(), b);
+    w.value("gbps", finite(gbps(b.rate_bytes_per_s))).end_object();
+  }
+  w.end_array();
+}
+
 // "faults" and "control": the EVM's records, in order.
 void records_part(JsonWriter& w, const MonitorSnapshot& s) {
   w.begin_array("faults");
@@ -206,6 +228,7 @@ std::string state_json(const std::deque<MonitorSnapshot>& history, const std::st
   history_part(w, history);
   units_part(w, latest);
   matrix_part(w, latest);
+  background_part(w, latest);
   records_part(w, latest);
   w.end_object();
   return w.str() + "\n";

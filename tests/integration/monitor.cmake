@@ -52,6 +52,19 @@ if(TARGET evbench_driver_tcp)
                        RUN_SERIAL TRUE LABELS "integration;netns;monitor")
 endif()
 
+# Background traffic in the monitor and under POST /control
+# (monitor_background.py): an incast of 3 congestor ranks beside 2 nodes,
+# local launcher, tcp; its bytes and rate in /metrics and /api/state, the
+# refusals, stopped (counters stand still, rate 0) and started again (they
+# rise), then the stop and start in results.control and the phases.
+if(TARGET evbench_driver_tcp)
+  add_test(NAME monitor_background_stop_start_tcp
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/monitor_background.py
+                   $<TARGET_FILE:evbench>)
+  set_tests_properties(monitor_background_stop_start_tcp PROPERTIES TIMEOUT 300
+                       LABELS "integration;monitor;background")
+endif()
+
 # The `control:` list (a tuning session replayed as a config, no endpoint):
 # each entry applied at its time by the EVM, recorded with source config, in
 # the results and the table; every event built, zero integrity errors.

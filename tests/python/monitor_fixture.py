@@ -1,6 +1,6 @@
 """A stand-in for the run's monitor endpoint, to develop and test the live page without a run.
 
-Serves src/monitor/page/ (live.html at /, live.js, live_units.js, live.css) and a synthetic,
+Serves src/monitor/page/ (live.html at /, live.js, live_units.js, live_background.js, live.css) and a synthetic,
 changing GET /api/state in the schema of the real server (docs/MONITORING.md),
 on 127.0.0.1 only, on a port in 18300-18399 (this helper's range). The token
 is checked like the real server does: `/`, `/api/state` and `/control` need
@@ -19,7 +19,8 @@ By hand:       python3 tests/python/monitor_fixture.py [--token T] [--port P]
 request unanswered, as if the run had ended; `public_page` serves `/` without
 the token too, so a test sees what the page does with a 401 from /api/state;
 `unreported` gives the state of a run whose units have not reported yet (no
-history, zeros). BU 0's rate is always carried forward (its last interval
+history, zeros); `background` adds two congestor entries
+(monitor_fixture_background.py). BU 0's rate is always carried forward (its last interval
 had not arrived at the snapshot), so the page's flag for it shows. The page is served with PROBE_JS loaded first, under the real
 server's Content-Security-Policy, so a test sees every script error and every
 CSP refusal in <pre id="page-errors">.
@@ -33,13 +34,17 @@ import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from monitor_fixture_background import SyntheticBackground
+from monitor_fixture_probe import PROBE_JS
+
 PAGE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src", "monitor", "page")
 PORTS = range(18300, 18400)
 ASSETS = {"/": ("live.html", "text/html; charset=utf-8"),
           "/live.js": ("live.js", "text/javascript; charset=utf-8"),
           "/live_units.js": ("live_units.js", "text/javascript; charset=utf-8"),
+          "/live_background.js": ("live_background.js", "text/javascript; charset=utf-8"),
           "/live.css": ("live.css", "text/css; charset=utf-8")}
-PUBLIC = ("/live.js", "/live_units.js", "/live.css", "/probe.js")
+PUBLIC = ("/live.js", "/live_units.js", "/live_background.js", "/live.css", "/probe.js")
 # The real server's bounds for a large run (src/monitor/traffic.hpp): over
 # MATRIX_FULL_NODES nodes the matrix is summed over at most MATRIX_GROUPS
 # groups a side, and the history gives every k-th of its last 600 snapshots
@@ -57,44 +62,6 @@ report_interval: 1s
 on_failure: exclude
 """
 
-# Loaded before live.js (fixture only): what goes wrong on the page - script
-# errors, rejected promises, console.error, resources that fail, anything the
-# CSP refuses - as a JSON list in <pre id="page-errors" hidden>, which
-# `chromium --dump-dom` shows.
-PROBE_JS = r"""(function () {
-  var errors = [];
-  function show() {
-    var el = document.getElementById('page-errors');
-    if (!el) {
-      if (!document.body) return;
-      el = document.createElement('pre');
-      el.id = 'page-errors';
-      el.hidden = true;
-      document.body.appendChild(el);
-    }
-    el.textContent = JSON.stringify(errors).replace(/</g, '\\u003c');
-  }
-  window.addEventListener('error', function (e) {
-    var t = e.target;
-    errors.push(t && t !== window && t.tagName ? 'failed to load ' + (t.src || t.href)
-                : 'uncaught: ' + e.message + ' at ' + e.filename + ':' + e.lineno);
-    show();
-  }, true);
-  window.addEventListener('unhandledrejection', function (e) { errors.push('unhandled rejection: ' + e.reason); show(); });
-  document.addEventListener('securitypolicyviolation', function (e) {
-    errors.push('CSP refused (' + e.violatedDirective + '): ' + (e.blockedURI || 'inline') + ' at ' + e.sourceFile + ':' + e.lineNumber);
-    show();
-  });
-  var original = console.error;
-  console.error = function () {
-    errors.push('console.error: ' + Array.prototype.join.call(arguments, ' '));
-    show();
-    return original.apply(console, arguments);
-  };
-  document.addEventListener('DOMContentLoaded', show);
-})();
-"""
-
 
 class SyntheticRun:
     """A run of `nodes` RUs and BUs whose figures change with the wall clock.
@@ -103,8 +70,9 @@ class SyntheticRun:
     has integrity errors, BU 2 is lost at 6 s and excluded from then on, and
     the configuration changed parallel at 3 s."""
 
-    def __init__(self, nodes=4, t0_s=12.0, interval_s=1.0, unreported=False):
+    def __init__(self, nodes=4, t0_s=12.0, interval_s=1.0, unreported=False, background=False):
         self.nodes = nodes
+        self.background = SyntheticBackground() if background else None
         self.unreported = unreported
         self.interval_s = interval_s
         self.start = time.monotonic() - t0_s
@@ -154,6 +122,10 @@ class SyntheticRun:
                 changes.append((key, seconds, repr(seconds)))
             elif key in ("pause", "resume") and value is True:
                 changes.append(("paused", key == "pause", ""))
+            elif self.background and (checked := self.background.check(key, value)):
+                if checked[0] == 400:
+                    return checked
+                changes.append(checked)
             else:
                 return 400, "%s: not a key /control takes (parallel, credits, fu.processing_time, pause, resume)" % key
         if not changes:
@@ -161,7 +133,10 @@ class SyntheticRun:
         with self.lock:
             t = self.now()
             for key, value, text in changes:
-                self.params[key] = value
+                if key.startswith("background."):
+                    self.background.switch(key, value, t)
+                else:
+                    self.params[key] = value
                 name = key if key != "paused" else ("pause" if value else "resume")
                 self.control.append({"t_s": round(t, 3), "key": name, "value": text,
                                      "from_event": int(t * 1000), "source": "http"})
@@ -176,6 +151,8 @@ class SyntheticRun:
             steps = int(t / self.interval_s)
             history = []
             first, stride = max(0, steps - 899), 1
+            if self.background:
+                self.background.control(t, self.control)
             if n > MATRIX_FULL_NODES:  # the real server's bound on the history
                 first, stride = max(0, steps - 599), -(-600 // (HISTORY_UNIT_CELLS // n))
             for i in range(first, steps + 1):
@@ -185,6 +162,8 @@ class SyntheticRun:
                 bu = self.bu_gbps(ti)
                 history.append({"t_s": ti, "rate_gbps": sum(bu), "events_per_s": sum(bu) * 1e9 / 8 / (64 * 1024 * n),
                                 "bu_gbps": bu, "bu_carried": [b == 0 for b in range(n)]})
+                if self.background:
+                    history[-1]["background_gbps"] = self.background.history_point(ti)
             now_bu = self.bu_gbps(t)
             rate = sum(now_bu)
             eps = rate * 1e9 / 8 / (64 * 1024 * n)
@@ -212,14 +191,17 @@ class SyntheticRun:
             if t >= 7.0:
                 faults.append({"unit": "BU 2", "cause": "peer lost", "action": "reassigned", "lost_at_s": 6.0,
                                "detected_at_s": 7.0, "recovered_at_s": None, "reassigned": 12})
-            return {"run": {"protocol": "pull", "variant": "tcp", "data_path": "send", "nodes": n,
-                            "interval_s": self.interval_s, "t_s": t, "finished": self.finished},
-                    "config_yaml": CONFIG_YAML.format(nodes=n), "params": dict(self.params),
-                    "totals": {"events_assigned": built + 40, "events_built": built,
-                               "events_in_flight": sum(x["events_in_flight"] for x in bus),
-                               "rate_gbps": rate, "events_per_s": eps},
-                    "history": history, "bus": bus, "rus": rus, "matrix": matrix, "faults": faults,
-                    "control": list(self.control)}
+            state = {"run": {"protocol": "pull", "variant": "tcp", "data_path": "send", "nodes": n,
+                             "interval_s": self.interval_s, "t_s": t, "finished": self.finished},
+                     "config_yaml": CONFIG_YAML.format(nodes=n), "params": dict(self.params),
+                     "totals": {"events_assigned": built + 40, "events_built": built,
+                                "events_in_flight": sum(x["events_in_flight"] for x in bus),
+                                "rate_gbps": rate, "events_per_s": eps},
+                     "history": history, "bus": bus, "rus": rus, "matrix": matrix, "faults": faults,
+                     "control": list(self.control)}
+            if self.background:
+                state["background"] = self.background.state(t, steps, self.interval_s)
+            return state
 
     def state_at_start(self):
         """The state before any unit has reported: no history, zeros, nothing flagged."""
@@ -338,7 +320,7 @@ class FixtureServer:
     """The fixture on its own thread; a context manager that always shuts it down."""
 
     def __init__(self, token="fixture-token", port=None, nodes=4, end_after=None, public_page=False,
-                 unreported=False, t0_s=12.0):
+                 unreported=False, t0_s=12.0, background=False):
         self.token = token
         self.httpd = None
         for candidate in ([port] if port else PORTS):
@@ -351,7 +333,7 @@ class FixtureServer:
             raise OSError("no free port in %d-%d on 127.0.0.1" % (PORTS[0], PORTS[-1]))
         self.httpd.daemon_threads = True
         self.httpd.token = token
-        self.httpd.run = SyntheticRun(nodes, t0_s=t0_s, unreported=unreported)
+        self.httpd.run = SyntheticRun(nodes, t0_s=t0_s, unreported=unreported, background=background)
         self.httpd.end_after = end_after
         self.httpd.public_page = public_page
         self.httpd.state_requests = 0
@@ -377,8 +359,9 @@ def main():
     parser.add_argument("--port", type=int, default=None, help="in 18300-18399 (default: the first free)")
     parser.add_argument("--nodes", type=int, default=4)
     parser.add_argument("--t0", type=float, default=12.0, help="seconds of run already behind at start")
+    parser.add_argument("--background", action="store_true", help="two background entries beside the run")
     args = parser.parse_args()
-    with FixtureServer(args.token, args.port, args.nodes, t0_s=args.t0) as server:
+    with FixtureServer(args.token, args.port, args.nodes, t0_s=args.t0, background=args.background) as server:
         print("# monitor: %s" % server.url(), flush=True)
         try:
             server.thread.join()

@@ -20,6 +20,8 @@ import os
 import re
 import subprocess
 import time
+import urllib.error
+import urllib.request
 
 import pytest
 
@@ -69,6 +71,18 @@ def page_errors(dom):
     return json.loads(found)
 
 
+def post(server, body):
+    """POST /control to the fixture as the page does; (status, text)."""
+    req = urllib.request.Request("http://127.0.0.1:%d/control" % server.port, data=json.dumps(body).encode(),
+                                 method="POST", headers={"Authorization": "Bearer " + server.token,
+                                                         "Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=5) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
 def number(text):
     return float(text.replace(",", "")) if text and re.match(r"^[\d,.]+$", text) else None
 
@@ -103,6 +117,38 @@ def test_the_page_draws_the_fixture_run(tmp_path):
         assert name in legend
     events = re.search(r'<table id="events".*?</table>', dom, re.S).group(0)
     assert "parallel = 2 from event 3,000 (config)" in events and "BU 2: peer lost" in events
+    # No background in this run: its panel stays hidden.
+    assert "hidden" in attributes_of(dom, "background-panel")[1]
+
+
+def test_background_traffic_has_a_panel_of_its_own(tmp_path):
+    # Two congestor entries beside the run (the fixture's alltoall stopped at
+    # 8 s): a curve each and a row each, apart from the builder's figures,
+    # with a stop/start button that posts background.N.active; without
+    # background (the test above) the panel stays hidden.
+    with FixtureServer(token="t", nodes=4, background=True) as server:
+        dom = dump_dom(server.url(), tmp_path)
+        png = tmp_path / "page-background.png"
+        dump_dom(server.url(), tmp_path, screenshot=png)
+        status, _ = post(server, {"background.1.active": False})
+        assert status == 202
+        after = dump_dom(server.url(), tmp_path)
+        assert post(server, {"background.3.active": False})[0] == 400
+    assert page_errors(dom) == []
+    tag, attrs = attributes_of(dom, "background-panel")
+    assert tag == "section" and "hidden" not in attrs, attrs
+    table = re.search(r'<table id="background-table".*?</table>', dom, re.S).group(0)
+    rows = re.findall(r"<tr[^>]*>.*?</tr>", table, re.S)[1:]
+    assert len(rows) == 2, table
+    assert "1: incast" in rows[0] and "3 of 3" in rows[0] and ">on<" in rows[0] and ">stop<" in rows[0]
+    assert "2: alltoall" in rows[1] and "0 of 4" in rows[1] and ">stopped<" in rows[1] and ">start<" in rows[1]
+    assert 'data-entry="1"' in rows[0] and 'data-active="false"' in rows[0]
+    assert attributes_of(dom, "background-timeline")[0] == "canvas"
+    # The stop shows on the page's next state; the builder's BU table is untouched.
+    table = re.search(r'<table id="background-table".*?</table>', after, re.S).group(0)
+    assert ">stopped<" in re.findall(r"<tr[^>]*>.*?</tr>", table, re.S)[1]
+    assert re.search(r'<table id="bus".*?</table>', after, re.S).group(0).count("<tr") == 5
+    assert png.stat().st_size > 10000
 
 
 def test_the_page_of_512_units_stays_usable(tmp_path):

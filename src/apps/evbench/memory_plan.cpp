@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "core/error.hpp"
+#include "protocols/background/congestor_plan.hpp"
 
 namespace evb {
 namespace {
@@ -43,38 +44,43 @@ Signature signature(const Config& c, const RankRoles& r) {
   return {ru, bu, r.evm};
 }
 
+// The node rank `r` stands for (a congestor's own, after the event builder's).
+int node_of(const Topology& topo, int r) {
+  return r < topo.nprocs ? topo.ranks[r].node : topo.congestor(r)->node;
+}
+
 }  // namespace
 
 HostShare ranks_on_this_host(const Config& c, const Topology& topo, const EnvLookup& env,
                              const MemoryNeeds& needs) {
   HostShare s;
-  if (c.bootstrap == "local") {
-    for (int r = 0; r < topo.nprocs; ++r) s.ranks.push_back(r);
+  if (c.bootstrap == "local") {  // the congestors (background:) too
+    for (int r = 0; r < topo.processes(); ++r) s.ranks.push_back(r);
     return s;
   }
-  const std::string of = " of " + std::to_string(topo.nprocs) +
+  const std::string of = " of " + std::to_string(topo.processes()) +
                          "; the other hosts are checked by their own ranks at start";
   const auto rank =
       first_of(env, {"EVBENCH_RANK", "SLURM_PROCID", "OMPI_COMM_WORLD_RANK", "PMI_RANK"});
   const auto lrank = first_of(env, {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID"});
   const auto lsize = first_of(env, {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"});
-  if (rank && *rank < topo.nprocs && lrank && lsize && *lrank <= *rank) {
-    for (int r = *rank - *lrank; r < std::min(topo.nprocs, *rank - *lrank + *lsize); ++r)
+  if (rank && *rank < topo.processes() && lrank && lsize && *lrank <= *rank) {
+    for (int r = *rank - *lrank; r < std::min(topo.processes(), *rank - *lrank + *lsize); ++r)
       s.ranks.push_back(r);
     s.scope = "this host's share (" + range_text(s.ranks) + of + ")";
     return s;
   }
-  if (rank && *rank < topo.nprocs) {
-    const int node = topo.ranks[*rank].node;
-    for (int r = 0; r < topo.nprocs; ++r)
-      if (topo.ranks[r].node == node) s.ranks.push_back(r);
+  if (rank && *rank < topo.processes()) {
+    const int node = node_of(topo, *rank);
+    for (int r = 0; r < topo.processes(); ++r)
+      if (node_of(topo, r) == node) s.ranks.push_back(r);
     s.scope =
         "this host's share (node " + std::to_string(node) + ": " + range_text(s.ranks) + of + ")";
     return s;
   }
   // No launcher: the node that needs the most, if it were this host.
   std::map<int, std::vector<int>> by_node;
-  for (int r = 0; r < topo.nprocs; ++r) by_node[topo.ranks[r].node].push_back(r);
+  for (int r = 0; r < topo.processes(); ++r) by_node[node_of(topo, r)].push_back(r);
   uint64_t most = 0;
   for (const auto& [node, ranks] : by_node) {
     const uint64_t t = host_memory_need(c, topo, ranks, needs).total;
@@ -91,10 +97,17 @@ HostNeed host_memory_need(const Config& c, const Topology& topo, const std::vect
   std::map<std::string, HostNeed::Part> parts;
   std::vector<std::string> order;
   for (int r : ranks) {
-    const RankRoles& roles = topo.ranks.at(r);
-    auto [it, fresh] = seen.try_emplace(signature(c, roles));
-    if (fresh) it->second = needs(c, roles);
-    for (const MemoryNeed& m : it->second) {
+    std::vector<MemoryNeed> congestor;
+    const std::vector<MemoryNeed>* of_rank = &congestor;
+    if (topo.congestor(r)) {
+      congestor = congestor_memory(c, topo, r);
+    } else {
+      const RankRoles& roles = topo.ranks.at(r);
+      auto [it, fresh] = seen.try_emplace(signature(c, roles));
+      if (fresh) it->second = needs(c, roles);
+      of_rank = &it->second;
+    }
+    for (const MemoryNeed& m : *of_rank) {
       auto [p, added] = parts.try_emplace(m.what);
       if (added) {
         p->second.what = m.what;

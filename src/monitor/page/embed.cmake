@@ -3,6 +3,7 @@
 set(assets "")
 foreach(entry "/|live.html|text/html; charset=utf-8" "/live.js|live.js|text/javascript; charset=utf-8"
         "/live_units.js|live_units.js|text/javascript; charset=utf-8"
+        "/live_background.js|live_background.js|text/javascript; charset=utf-8"
         "/live.css|live.css|text/css; charset=utf-8")
   string(REPLACE "|" ";" parts "${entry}")
   list(GET parts 0 url)

@@ -13,6 +13,7 @@
   var LABEL_ROWS = 3;  // rows of marker labels above the timeline
   var last = null;  // the last state drawn (kept when the run ends)
   var units = window.evbUnits;  // live_units.js: the BU table, and a large run's groups and spread
+  var background = window.evbBackground;  // live_background.js: the congestors' panel
 
   function $(id) { return document.getElementById(id); }
   function text(id, value) { $(id).textContent = value; }
@@ -92,6 +93,7 @@
     drawTimeline($('timeline'), state);
     drawMatrix($('matrix'), state);
     units.drawBus(state, {$: $, el: el, fixed: fixed, count: count, duration: duration});
+    background.draw(state, {$: $, el: el, fixed: fixed, count: count, prepare: prepare, ticks: ticks, send: send});
     drawParams(state);
     drawEvents(state);
     if ($('config').textContent !== state.config_yaml) text('config', state.config_yaml);

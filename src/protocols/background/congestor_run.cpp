@@ -23,7 +23,7 @@ constexpr Tag kKeyTag = 2;  // write-incast: the target's window key
 constexpr Tag kAckTag = 3;  // acks (one byte) and fins (two) back to a sender
 constexpr size_t kAck = 1;
 constexpr size_t kFin = 2;
-constexpr size_t kAckSlot = 64;  // bytes of one ack receive
+constexpr size_t kAckSlot = CongestorBuffers::kAckSlot;
 
 uint64_t cookie(Kind kind, size_t index, size_t slot) {
   return (static_cast<uint64_t>(kind) << 56) | (static_cast<uint64_t>(index) << 24) | slot;
@@ -38,7 +38,7 @@ size_t slot_of(uint64_t c) {
   return static_cast<size_t>(c & 0xFFFFFFull);
 }
 
-constexpr size_t kSmall = 4096;  // key and done receives, key bytes sent
+constexpr size_t kSmall = CongestorBuffers::kSmall;
 
 // How long a blocking rank waits for a completion before it looks at the
 // clock again: up to the next thing it must do (start, stop) once its
@@ -64,6 +64,7 @@ CongestorRun::CongestorRun(const ProtocolContext& ctx)
   plan_ = plan_congestor(spec_, ctx.topo.entry_ranks(me.entry), me.member);
   counts_.entry = me.entry;
   counts_.member = me.member;
+  if (ctx.topo.congestors_report) link_.emplace(ctx.driver, ctx.config, ctx.topo, ctx.boot.rank());
 }
 
 void CongestorRun::set_up() {
@@ -77,17 +78,17 @@ void CongestorRun::set_up() {
     throw ConfigError("background: a " + std::to_string(spec_.size) + " B message is above " +
                       d.name() + "'s largest (" + std::to_string(caps.max_message) + " B)");
   if (plan_.writes) require_capability(d, caps.rdma_write, "rdma_write", "background write-incast");
-  const size_t size = static_cast<size_t>(spec_.size);
+  if (link_) link_->set_up();
   const size_t per_source = static_cast<size_t>(spec_.in_flight);
-  send_buffer_ = AlignedBuffer(std::max(size, kSmall));
+  // Sized as the memory check counts them (congestor_plan.hpp).
+  const CongestorBuffers sizes = congestor_buffers(spec_, plan_);
+  send_buffer_ = AlignedBuffer(sizes.send);
   send_reg_ = d.register_memory(send_buffer_.data(), send_buffer_.size());
-  const size_t recv_bytes = plan_.writes ? kSmall * std::max<size_t>(plan_.sources.size(), 1)
-                                         : size * per_source * plan_.sources.size();
-  recv_buffer_ = AlignedBuffer(std::max(recv_bytes, kSmall));
+  recv_buffer_ = AlignedBuffer(sizes.recv);
   recv_reg_ = d.register_memory(recv_buffer_.data(), recv_buffer_.size());
   if (plan_.writes && !plan_.sources.empty()) {
     // The target: a window for the writes, its key sent to each source.
-    window_ = d.allocate_memory(size * per_source, ctx_.config.page_size);
+    window_ = d.allocate_memory(sizes.window, ctx_.config.page_size);
     const auto& key = window_->packed_key();
     std::copy(key.begin(), key.end(), reinterpret_cast<std::byte*>(send_buffer_.data()));
     for (size_t s = 0; s < plan_.sources.size(); ++s) {
@@ -127,7 +128,7 @@ void CongestorRun::set_up() {
       static_cast<int64_t>(plan_.sources.size()) * (plan_.writes ? 1 : spec_.in_flight);
   credits_.assign(plan_.targets.size(), spec_.in_flight);
   if (plan_.writes || plan_.targets.empty()) return;
-  ack_buffer_ = AlignedBuffer(std::max(kAckSlot * per_source * plan_.targets.size(), kSmall));
+  ack_buffer_ = AlignedBuffer(sizes.ack);
   ack_reg_ = d.register_memory(ack_buffer_.data(), ack_buffer_.size());
   for (size_t t = 0; t < plan_.targets.size(); ++t)
     for (size_t k = 0; k < per_source; ++k) post_ack_recv(t, k);
@@ -162,6 +163,28 @@ void CongestorRun::post_data(size_t target, size_t slot) {
   ++data_outstanding_;
 }
 
+bool CongestorRun::sending() const {
+  // Switched on within its window, or still waiting for what it sent: until
+  // then its counts may grow.
+  const bool on = started_ && !stopping_ && (!link_ || link_->on());
+  return on || unacked_ > 0 || data_outstanding_ > 0;
+}
+
+void CongestorRun::send_or_park(size_t target, size_t slot) {
+  if (stopping_) return;
+  if (link_ && !link_->on()) {
+    parked_.emplace_back(target, slot);
+    return;
+  }
+  post_data(target, slot);
+}
+
+void CongestorRun::unpark() {
+  if (stopping_) return;
+  for (const auto& [target, slot] : parked_) post_data(target, slot);
+  parked_.clear();
+}
+
 void CongestorRun::post_small(Kind kind, int peer, size_t index, size_t bytes) {
   const Segment seg{send_buffer_.data(), bytes, send_reg_.get()};
   ctx_.driver.post_send(peer, kind == done ? kDataTag : kAckTag, std::span(&seg, 1),
@@ -177,6 +200,11 @@ void CongestorRun::send_dones() {
 }
 
 void CongestorRun::handle(const Completion& c, int64_t now) {
+  if (link_ && c.type != OpType::peer_event && c.status == OpStatus::ok &&
+      CongestorLink::owns(c.cookie)) {
+    link_->handle(c);
+    return;
+  }
   if (c.type == OpType::peer_event || c.status != OpStatus::ok)
     throw PeerError(
         c.peer,
@@ -194,7 +222,7 @@ void CongestorRun::handle(const Completion& c, int64_t now) {
       --data_outstanding_;
       if (!plan_.writes) break;
       count();
-      if (!stopping_) post_data(index, slot_of(c.cookie));
+      send_or_park(index, slot_of(c.cookie));
       break;
     case ack_recv:  // a target took a data message (ack) or a done (fin)
       if (c.bytes == kFin) {
@@ -205,7 +233,7 @@ void CongestorRun::handle(const Completion& c, int64_t now) {
       --unacked_;
       ++credits_[index];
       post_ack_recv(index, slot_of(c.cookie));
-      if (!stopping_) post_data(index, slot_of(c.cookie));
+      send_or_park(index, slot_of(c.cookie));
       break;
     case recv:
       if (c.bytes == spec_.size && !plan_.writes) {
@@ -229,8 +257,9 @@ void CongestorRun::handle(const Completion& c, int64_t now) {
 }
 
 bool CongestorRun::finished() const {
-  return done_sent_ && data_outstanding_ == 0 && other_outstanding_ == 0 &&
-         dones_received_ == dones_expected_ && fins_received_ == fins_expected_;
+  return done_sent_ && (!link_ || link_->idle()) && data_outstanding_ == 0 &&
+         other_outstanding_ == 0 && dones_received_ == dones_expected_ &&
+         fins_received_ == fins_expected_;
 }
 
 void CongestorRun::idle(int64_t wait_ns) {
@@ -246,18 +275,26 @@ void CongestorRun::run() {
       spec_.stop_s < 0 ? ctx_.config.warmup_s + ctx_.config.duration_s : spec_.stop_s;
   const int64_t stop = t0_ + s_to_ns(stop_s);
   const int64_t timeout = s_to_ns(ctx_.config.peer_timeout_s);
-  bool started = false;
   int64_t last_progress = t0_;
+  if (link_) link_->start(t0_);
   std::array<Completion, 32> got{};
   while (!finished()) {
     const int64_t now = now_ns();
-    if (!started && now >= start && now < stop) {
+    if (!started_ && now >= start && now < stop) {
       counts_.first_ns = now - t0_;
       for (size_t t = 0; t < plan_.targets.size(); ++t)
-        for (size_t k = 0; k < static_cast<size_t>(spec_.in_flight); ++k) post_data(t, k);
+        for (size_t k = 0; k < static_cast<size_t>(spec_.in_flight); ++k) send_or_park(t, k);
     }
-    started = started || now >= start;
+    started_ = started_ || now >= start;
     stopping_ = now >= stop;
+    if (link_) {
+      // Held credits go out whenever the entry is on: a stop and a start
+      // can both arrive while this rank was not running (a loaded host).
+      if (link_->on() && !parked_.empty()) unpark();
+      // Reports end at stop: the EVM's rank may be done by the time the
+      // traffic has wound down.
+      if (!stopping_) link_->tick(now, counts_, sending());
+    }
     if (stopping_ && !done_sent_ && data_outstanding_ == 0 && unacked_ == 0) send_dones();
     const size_t n = ctx_.driver.poll(got);
     for (size_t i = 0; i < n; ++i) handle(got[i], now);
@@ -265,7 +302,7 @@ void CongestorRun::run() {
     if (stopping_ && now - std::max(last_progress, stop) > timeout)
       throw Error("background: rank " + std::to_string(ctx_.boot.rank()) +
                   " waited peer_timeout for its peers to end their traffic");
-    if (n == 0) idle(congestor_wait_ns(now, started, start, stop));
+    if (n == 0) idle(congestor_wait_ns(now, started_, start, stop));
   }
   if (counts_.messages == 0) counts_.first_ns = counts_.last_ns = 0;
 }

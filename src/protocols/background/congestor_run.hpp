@@ -16,13 +16,22 @@
 // it has landed, and one done per source goes into the one receive its
 // target posted, unanswered). A rank is finished when its sends have
 // completed and every done and fin has arrived, so the driver shuts down
-// with nothing posted.
+// with nothing of the traffic posted.
+//
+// With a monitor or a `control:` list the rank also reports its counts to
+// the EVM's rank every report_interval and takes its entry's start and
+// stop from there (CongestorLink): while stopped, a sender posts nothing
+// new and parks each credit an ack gives back; switched on again (before
+// `stop`), it posts the parked ones.
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "core/aligned_buffer.hpp"
 #include "protocols/api/protocol.hpp"
+#include "protocols/background/congestor_link.hpp"
 #include "protocols/background/congestor_plan.hpp"
 #include "protocols/background/congestor_stats.hpp"
 
@@ -42,6 +51,11 @@ class CongestorRun : public ProtocolRun {
   void post_recv(size_t source, size_t slot);
   void post_ack_recv(size_t target, size_t slot);
   void post_data(size_t target, size_t slot);
+  // post_data while the entry is switched on, else parked; nothing past stop.
+  void send_or_park(size_t target, size_t slot);
+  // The link switched the entry on: the parked slots go out.
+  void unpark();
+  bool sending() const;
   void post_small(Kind kind, int peer, size_t index, size_t bytes);
   void send_dones();
   void handle(const Completion& c, int64_t now);
@@ -58,10 +72,13 @@ class CongestorRun : public ProtocolRun {
   RegistrationPtr send_reg_;
   RegistrationPtr recv_reg_;
   RegistrationPtr ack_reg_;
-  RegistrationPtr window_;                 // write-incast target: what sources write into
-  std::vector<RemoteKeyPtr> target_keys_;  // write-incast source: the target's window
-  int64_t t0_ = 0;                         // the start barrier, this rank's clock
-  bool stopping_ = false;                  // past stop: data is not reposted
+  RegistrationPtr window_;                         // write-incast target: what sources write into
+  std::vector<RemoteKeyPtr> target_keys_;          // write-incast source: the target's window
+  std::optional<CongestorLink> link_;              // with a monitor or a control: list
+  std::vector<std::pair<size_t, size_t>> parked_;  // (target, slot) held while stopped
+  int64_t t0_ = 0;                                 // the start barrier, this rank's clock
+  bool started_ = false;                           // past start
+  bool stopping_ = false;                          // past stop: data is not reposted
   bool done_sent_ = false;
   std::vector<int> credits_;       // by target: data messages it may still take
   int64_t data_outstanding_ = 0;   // data sends or writes not completed

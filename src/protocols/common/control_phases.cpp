@@ -4,12 +4,22 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <string_view>
 
 namespace evb {
 namespace {
 
-constexpr const char* kKnobOrder[] = {"parallel", "credits", "fu.processing_time",
-                                      "ru_rate_factors", "paused"};
+constexpr const char* kKnobOrder[] = {"parallel",        "credits", "fu.processing_time",
+                                      "ru_rate_factors", "paused",  "background"};
+
+// "background.2.active" -> 1 (the entry's index from 0); -1 for another key.
+int background_entry(const std::string& key) {
+  constexpr std::string_view kHead = "background.";
+  constexpr std::string_view kTail = ".active";
+  if (!key.starts_with(kHead) || !key.ends_with(kTail)) return -1;
+  const int n = std::atoi(key.c_str() + kHead.size());
+  return n >= 1 ? n - 1 : -1;
+}
 
 double number(const std::string& text) {
   return std::strtod(text.c_str(), nullptr);
@@ -56,6 +66,7 @@ ControlKnobs ControlKnobs::at_start(const Config& c) {
   k.ru_rate_factors.assign(static_cast<size_t>(std::max(c.nodes, 0)), 1.0);
   for (size_t r = 0; r < c.ru_rate_factors.size() && r < k.ru_rate_factors.size(); ++r)
     k.ru_rate_factors[r] = c.ru_rate_factors[r];
+  k.background.assign(c.background.size(), true);
   return k;
 }
 
@@ -70,9 +81,12 @@ void ControlKnobs::apply(const ControlRecord& r) {
     ru_rate_factors = numbers(r.value);
   else if (r.key == "pause" || r.key == "resume")
     paused = r.key == "pause";
+  else if (const int e = background_entry(r.key); e >= 0 && e < static_cast<int>(background.size()))
+    background[static_cast<size_t>(e)] = r.value == "true";
 }
 
 std::string knob_of(const ControlRecord& r) {
+  if (background_entry(r.key) >= 0) return "background";
   return r.key == "pause" || r.key == "resume" ? "paused" : r.key;
 }
 
@@ -164,6 +178,11 @@ std::string settings_text(const ControlKnobs& k, const std::vector<std::string>&
       value = "[" + value + "]";
     }
     if (key == "paused") value = k.paused ? "yes" : "no";
+    if (key == "background") {
+      for (const bool on : k.background)
+        value += std::string(value.empty() ? "" : ",") + (on ? "on" : "off");
+      value = "[" + value + "]";
+    }
     out += (out.empty() ? "" : " ") + key + "=" + value;
   }
   return out;

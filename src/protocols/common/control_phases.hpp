@@ -39,6 +39,7 @@ struct ControlKnobs {
   double processing_time_s = 0;
   std::vector<double> ru_rate_factors;  // one per RU
   bool paused = false;
+  std::vector<bool> background;  // per `background` entry: switched on (empty: none)
 
   // The knobs a run of `c` starts with (ru_rate_factors: one per node, 1 unless set).
   static ControlKnobs at_start(const Config& c);
@@ -48,7 +49,8 @@ struct ControlKnobs {
 };
 
 // The name a change's key has among the knobs: "parallel", "credits",
-// "fu.processing_time", "ru_rate_factors", or "paused" (for pause and resume).
+// "fu.processing_time", "ru_rate_factors", "paused" (for pause and resume),
+// or "background" (for background.N.active).
 std::string knob_of(const ControlRecord& r);
 
 // The knobs a run's changes touched, in the order above: what a phase's

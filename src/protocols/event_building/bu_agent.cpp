@@ -50,6 +50,7 @@ int BuAgent::requests_in_flight() const {
 }
 
 void BuAgent::on_peer_lost(PeerId peer, int64_t now) {
+  if (topo_.congestor(peer)) return;  // not the event builder's (see EvmAgent)
   if (excluded_) return;
   if (peer == topo_.evm_rank)
     throw Error("BU " + std::to_string(bu_.index()) + ": the EVM, " + engine_.peer_name(peer) +

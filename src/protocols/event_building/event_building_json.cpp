@@ -85,6 +85,11 @@ void knobs_json(JsonWriter& w, const std::string& name, const ControlKnobs& k,
     w.end_array();
   }
   if (has("paused")) w.value("paused", k.paused);
+  if (has("background") && !k.background.empty()) {  // runs without background: as before
+    w.begin_array("background_active");
+    for (const bool on : k.background) w.value("", on);
+    w.end_array();
+  }
   w.end_object();
 }
 

@@ -68,6 +68,9 @@ void EvmAgent::lose_ru(int ru, PeerId peer, int64_t now, const char* cause) {
 }
 
 void EvmAgent::on_peer_lost(PeerId peer, int64_t now) {
+  // A congestor (background:, reporting to this rank) is not the event
+  // builder's: the ranks of its own entry end the run over it.
+  if (topo_.congestor(peer)) return;
   const RankRoles& roles = topo_.ranks.at(peer);
   if (roles.ru >= 0 && !(mask_ && evm_.masked(roles.ru))) lose_ru(roles.ru, peer, now);
   if (roles.bu >= 0 && !evm_.excluded(roles.bu)) {

@@ -36,7 +36,8 @@ MonitorHub::MonitorHub(Engine& engine, const Topology& topo, EvmAgent& evm,
   const size_t rows = matrix_rows(topo.nodes);  // per RU, or per RU group
   const size_t per_rank = 3 + (rows + 2) / 3;
   engine_.listen(Channel::monitor, id,
-                 static_cast<int>(std::min<size_t>(4096, per_rank * topo.ranks.size())));
+                 static_cast<int>(std::min<size_t>(
+                     4096, per_rank * topo.ranks.size() + 2 * topo.congestors.size())));
   MonitorSnapshot& s = snapshot_;
   s.protocol = std::move(labels.protocol);
   s.variant = std::move(labels.variant);
@@ -58,6 +59,9 @@ MonitorHub::MonitorHub(Engine& engine, const Topology& topo, EvmAgent& evm,
   for (size_t r = 0; r < c.ru_rate_factors.size() && r < nodes; ++r)
     s.eb.params.ru_rate_factors[r] = c.ru_rate_factors[r];
   for (size_t r = 0; r < nodes; ++r) s.eb.rus[r].rate_factor = s.eb.params.ru_rate_factors[r];
+  for (const BackgroundSpec& b : c.background)
+    s.background.push_back(MonitorBackground{.pattern = to_string(b.pattern), .ranks = b.ranks});
+  congestors_.resize(topo.congestors.size());
   // Scrapes before the data phase see the run's labels and knobs, at t 0.
   state_.publish(s);
 }
@@ -120,6 +124,9 @@ void MonitorHub::on_command(PeerId from, const Command& cmd) {
       }
       return;
     }
+    case MonitorStat::background:
+      take_background(from, cmd, start, end);
+      return;
     case MonitorStat::ru: {
       if (cmd.ru >= nodes || topo_.ru_rank[cmd.ru] != from)
         refuse("it names an RU it does not host");
@@ -132,6 +139,40 @@ void MonitorHub::on_command(PeerId from, const Command& cmd) {
     }
   }
   refuse("unknown record " + std::to_string(cmd.slot));
+}
+
+void MonitorHub::take_background(PeerId from, const Command& cmd, int64_t start, int64_t end) {
+  const CongestorRank* k = topo_.congestor(from);
+  if (!k || cmd.bu != static_cast<uint32_t>(k->entry) ||
+      cmd.ru != static_cast<uint32_t>(k->member) || cmd.count > 1)
+    throw PeerError(from, "monitor: stats from " + engine_.peer_name(from) +
+                              " refused: it names a background member it is not");
+  CongestorSeen& seen = congestors_[static_cast<size_t>(from - topo_.nprocs)];
+  if (cmd.event_id < seen.messages || cmd.value < seen.received_bytes)
+    throw PeerError(
+        from, "monitor: stats from " + engine_.peer_name(from) + " refused: a counter went back");
+  if (const std::string_view fault = seen.rate.add(cmd.bytes, start, end); !fault.empty())
+    throw PeerError(
+        from, "monitor: stats from " + engine_.peer_name(from) + " refused: " + std::string(fault));
+  seen.reported = true;
+  seen.sending = cmd.count == 1;
+  seen.messages = cmd.event_id;
+  seen.bytes = cmd.bytes;
+  seen.received_bytes = cmd.value;
+}
+
+void MonitorHub::switch_background(int entry, bool on, int64_t now) {
+  MonitorBackground& b = snapshot_.background.at(static_cast<size_t>(entry));
+  if (b.active == on) return;
+  b.active = on;
+  const Command c{.type = CommandType::control,
+                  .event_id = boundary_,
+                  .slot = static_cast<uint32_t>(ControlKnob::background),
+                  .bu = static_cast<uint32_t>(entry),
+                  .value = on ? 1u : 0u};
+  for (const int rank : topo_.entry_ranks(entry))
+    engine_.send_command(static_cast<PeerId>(rank), Channel::control, c);
+  record(now, "background." + std::to_string(entry + 1) + ".active", on ? "true" : "false");
 }
 
 void MonitorHub::broadcast(ControlKnob knob, uint64_t value) {
@@ -208,6 +249,7 @@ void MonitorHub::apply(const ControlRequest& r, int64_t now, const char* source)
     evm_.set_credits(p.credits);
     record(now, "credits", std::to_string(p.credits));
   }
+  for (const auto& [entry, on] : r.background) switch_background(entry, on, now);
   if (r.pause && !*r.pause) pause(false);
   evm_.begin_phase(now, stats_.control.size());  // results.phases: a stretch under the new knobs
 }
@@ -223,6 +265,21 @@ void MonitorHub::publish_rates() {
   for (size_t i = 0; i < ru_rate_.size(); ++i) put(snapshot_.eb.rus[i], ru_rate_[i]);
   for (size_t i = 0; i < matrix_rate_.size(); ++i)
     snapshot_.eb.matrix_rate[i] = matrix_rate_[i].take().per_s;
+  for (MonitorBackground& b : snapshot_.background) {
+    b = MonitorBackground{.pattern = b.pattern, .ranks = b.ranks, .active = b.active};
+  }
+  for (size_t i = 0; i < congestors_.size(); ++i) {
+    CongestorSeen& seen = congestors_[i];
+    const PublishedRate p = seen.rate.take();
+    MonitorBackground& b = snapshot_.background.at(static_cast<size_t>(topo_.congestors[i].entry));
+    if (!seen.reported) continue;
+    ++b.ranks_reported;
+    b.ranks_sending += seen.sending ? 1 : 0;
+    b.messages += seen.messages;
+    b.bytes += seen.bytes;
+    b.rate_bytes_per_s += p.per_s;
+    b.rate_carried = b.rate_carried || p.carried;
+  }
 }
 
 void MonitorHub::publish(int64_t now, bool finished) {

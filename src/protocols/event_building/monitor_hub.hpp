@@ -19,6 +19,10 @@
 // the page's timeline) and announced on stderr, and the EVM's books begin
 // a new stretch (results.phases). The `control:` list of the
 // configuration is applied the same way, each entry at its time.
+// Congestor ranks (`background:`) report through the same path, one record
+// an interval (MonitorStat::background), summed per entry into the
+// snapshot's background view; background.N.active starts and stops an
+// entry's ranks (ControlKnob::background).
 #include <cstdint>
 #include <string>
 
@@ -59,6 +63,8 @@ class MonitorHub : public Agent {
   void broadcast(ControlKnob knob, uint64_t value);
   void publish(int64_t now, bool finished);
   void publish_rates();
+  void take_background(PeerId from, const Command& cmd, int64_t start, int64_t end);
+  void switch_background(int entry, bool on, int64_t now);
 
   Engine& engine_;
   const Topology& topo_;
@@ -70,6 +76,16 @@ class MonitorHub : public Agent {
   std::vector<IntervalRate> bu_rate_;      // by BU
   std::vector<IntervalRate> ru_rate_;      // by RU
   std::vector<IntervalRate> matrix_rate_;  // as snapshot_.matrix
+  // A congestor rank as it last reported (counters since its start barrier).
+  struct CongestorSeen {
+    bool reported = false;
+    bool sending = false;
+    uint64_t messages = 0;
+    uint64_t bytes = 0;
+    uint64_t received_bytes = 0;
+    IntervalRate rate;  // of `bytes`, by its clock
+  };
+  std::vector<CongestorSeen> congestors_;  // by congestor rank - topo_.nprocs
   int64_t interval_ns_ = 0;
   int64_t next_ns_ = 0;
   bool finished_ = false;

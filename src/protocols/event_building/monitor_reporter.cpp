@@ -135,6 +135,8 @@ void MonitorReporter::on_command(PeerId from, const Command& cmd) {
       if (cmd.value > 1) refuse("pause flag out of range");
       engine_.set_paused(cmd.value == 1);
       return;
+    case ControlKnob::background:
+      refuse("it switches congestors, and this rank is none");
   }
   refuse("unknown knob " + std::to_string(cmd.slot));
 }

@@ -51,6 +51,7 @@ RuAgent::RuAgent(Engine& engine, ReadoutUnit& ru, const Registration& ring, cons
 }
 
 void RuAgent::on_peer_lost(PeerId peer, int64_t) {
+  if (topo_.congestor(peer)) return;  // not the event builder's (see EvmAgent)
   if (peer == topo_.evm_rank)
     throw Error("RU " + std::to_string(ru_.index()) + ": the EVM, " + engine_.peer_name(peer) +
                 ", was lost; the run cannot go on without it");

@@ -4,6 +4,8 @@
 // builder (docs/USER_GUIDE.md, "Background traffic").
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "config_error_of.hpp"
 #include "core/config_loader.hpp"
 #include "core/error.hpp"
@@ -105,6 +107,26 @@ TEST_F(BackgroundConfig, CongestorsAreRanksAfterTheEventBuilders) {
   EXPECT_EQ(t.peers_of(t.nprocs), (std::vector<int>{t.nprocs + 1, t.nprocs + 2}));
   for (int r = 0; r < t.nprocs; ++r)
     for (int p : t.peers_of(r)) EXPECT_LT(p, t.nprocs);
+  EXPECT_FALSE(t.congestors_report);
+}
+
+TEST_F(BackgroundConfig, WithAMonitorCongestorsAlsoTalkToTheEvmsRankOnly) {
+  for (const char* extra : {"monitor.port: 18999\n", "control: [{at: 1s, parallel: 1}]\n"}) {
+    const Config c = load_config_text(
+        std::string("nodes: 2\nevm: dedicated\nbackground: [{pattern: incast, ranks: 3}]\n") +
+            extra,
+        "run.yaml", {}, test::real_plugins());
+    const Topology t = make_topology(c);
+    ASSERT_TRUE(t.congestors_report) << extra;
+    EXPECT_EQ(t.peers_of(t.nprocs), (std::vector<int>{t.evm_rank, t.nprocs + 1, t.nprocs + 2}));
+    const std::vector<int> evm = t.peers_of(t.evm_rank);
+    for (const CongestorRank& k : t.congestors)
+      EXPECT_NE(std::find(evm.begin(), evm.end(), k.rank), evm.end()) << k.rank;
+    // The event builder's other ranks still never talk to a congestor.
+    for (int r = 0; r < t.nprocs; ++r)
+      if (r != t.evm_rank)
+        for (int p : t.peers_of(r)) EXPECT_LT(p, t.nprocs);
+  }
 }
 
 }  // namespace

@@ -80,6 +80,36 @@ TEST_F(MemoryPlan, LocalRanksCountTheUnitsOwnSizes) {
   EXPECT_GE(need.total, 4 * (16ull << 30));
 }
 
+// Congestors (background:) are ranks of the host too: an incast's target
+// holds in_flight receives of `size` per source, each sender its message
+// and its ack receives; none of it without background.
+TEST_F(MemoryPlan, CongestorBuffersAreCounted) {
+  const Config none = load({"nodes=2", "bootstrap=local", "page_size=normal"});
+  const Topology t0 = make_topology(none);
+  const HostNeed without = host_memory_need(
+      none, t0, ranks_on_this_host(none, t0, env_of({}), needs_of(none)).ranks, needs_of(none));
+  EXPECT_EQ(part(without, "background buffers"), nullptr);
+
+  const Config c = load({"nodes=2", "bootstrap=local", "page_size=normal",
+                         "background=[{pattern: incast, ranks: 3, size: 1MiB, in_flight: 8}]"});
+  const Topology t = make_topology(c);
+  const HostShare share = ranks_on_this_host(c, t, env_of({}), needs_of(c));
+  ASSERT_EQ(share.ranks.size(), static_cast<size_t>(t.processes()));
+  const HostNeed need = host_memory_need(c, t, share.ranks, needs_of(c));
+  const auto* bg = part(need, "background buffers");
+  ASSERT_NE(bg, nullptr);
+  EXPECT_EQ(bg->count, 3);
+  const uint64_t size = c.background[0].size;
+  const uint64_t in_flight = static_cast<uint64_t>(c.background[0].in_flight);
+  // The target: its message buffer and in_flight receives from each of 2 senders.
+  const uint64_t target = size + 2 * in_flight * size;
+  // Each sender: its message, a small receive, its ack receives (one page).
+  const uint64_t sender = size + 2 * 4096;
+  EXPECT_EQ(bg->total, target + 2 * sender);
+  EXPECT_EQ(bg->each, 0u);  // the target's differ from the senders'
+  EXPECT_EQ(need.total, without.total + bg->total);
+}
+
 // Huge pages: blocks are mapped in whole 2 MiB pages.
 TEST_F(MemoryPlan, HugePagesRoundUpTo2MiB) {
   const Config c = load({"nodes=4", "bootstrap=local", "page_size=huge"});

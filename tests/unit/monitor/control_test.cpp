@@ -28,7 +28,7 @@ void expect_refused(const std::string& body, int status, std::initializer_list<c
     EXPECT_NE(p.message.find(part), std::string::npos)
         << body << ": '" << p.message << "' lacks '" << part << "'";
   EXPECT_FALSE(p.request.parallel || p.request.credits || p.request.processing_time_s ||
-               p.request.ru_rate_factors || p.request.pause)
+               p.request.ru_rate_factors || p.request.pause || !p.request.background.empty())
       << body << ": a refused request carries nothing";
 }
 
@@ -136,6 +136,49 @@ TEST(ParseControl, KeyThisProtocolDoesNotTakeIsAConflictWithItsReason) {
   EXPECT_EQ(p.status, 400);
   EXPECT_NE(p.message.find("credits, fu.processing_time"), std::string::npos) << p.message;
   EXPECT_EQ(p.message.find("parallel"), std::string::npos) << p.message;
+}
+
+TEST(ParseControl, BackgroundEntriesAreSwitchedByNumberFromOne) {
+  ControlLimits l = limits();
+  l.background_entries = 2;
+  ControlParse p = parse_control(R"({"background.2.active": false})", l);
+  ASSERT_EQ(p.status, 202) << p.message;
+  ASSERT_EQ(p.request.background.size(), 1u);
+  EXPECT_EQ(p.request.background[0].first, 1);  // entry 2, index 1
+  EXPECT_FALSE(p.request.background[0].second);
+  p = parse_control("{background.1.active: true, background.2.active: false, parallel: 2}", l);
+  ASSERT_EQ(p.status, 202) << p.message;
+  ASSERT_EQ(p.request.background.size(), 2u);
+  EXPECT_TRUE(p.request.background[0].second);
+  EXPECT_EQ(p.request.parallel, 2);
+}
+
+TEST(ParseControl, BackgroundKeysOutsideTheRunAreRefusedNamingTheKey) {
+  ControlLimits l = limits();
+  l.background_entries = 2;
+  expect_refused(R"({"background.3.active": true})", 400,
+                 {"background.3.active", "no background entry 3", "1..2"}, l);
+  expect_refused(R"({"background.0.active": true})", 400, {"background.0.active", "1..2"}, l);
+  expect_refused(R"({"background.1.active": "true"})", 400,
+                 {"background.1.active", "expected true", "'true'"}, l);
+  expect_refused(R"({"background.1.active": 1})", 400, {"background.1.active"}, l);
+  expect_refused(R"({"background.one.active": true})", 400,
+                 {"unknown key 'background.one.active'", "background.N.active"}, l);
+  expect_refused(R"({"background.1.rate": true})", 400, {"'background.1.rate'"}, l);
+  // A run without background: the key is named with the reason.
+  expect_refused(R"({"background.1.active": false})", 400,
+                 {"background.1.active", "no background entries"});
+  // One bad background key refuses the rest of the request too.
+  expect_refused(R"({"parallel": 2, "background.9.active": false})", 400, {"background.9.active"},
+                 l);
+}
+
+TEST(ParseControl, TheChangeableKeysNameBackgroundOnlyWhenTheRunHasIt) {
+  ControlLimits l = limits();
+  expect_refused(R"({"paralel": 2})", 400, {"pause, resume"}, l);
+  EXPECT_EQ(parse_control(R"({"paralel": 2})", l).message.find("background"), std::string::npos);
+  l.background_entries = 3;
+  expect_refused(R"({"paralel": 2})", 400, {"background.N.active (N 1..3)"}, l);
 }
 
 TEST(ParseControl, OneBadKeyRefusesTheWholeRequest) {

@@ -64,6 +64,8 @@ MonitorSnapshot snapshot(int k) {
   s.eb.faults.push_back({"RU 0", "silent", "masked", 1.0, 1.25, -1, 0});
   s.eb.control.push_back({0.25, "parallel", "2", 12, "http"});
   s.eb.params = {2, 3, 4, 0.001, {1, 0.5, 1}, false};
+  s.background.push_back({"incast", 3, 3, 2, true, 40ULL * k, 2621440ULL * k, 1.5e9, false});
+  s.background.push_back({"alltoall", 4, 2, 0, false, 7ULL * k, 458752ULL * k, 0.0, true});
   return s;
 }
 
@@ -207,6 +209,55 @@ TEST(MetricTable, RunSeriesMatchApiState) {
     }
   }
   EXPECT_THROW(run_field("totals.no_such_key"), std::logic_error);
+}
+
+// A background family names one key of background[]; its series, one per
+// entry (labelled by its number from 1 and its pattern), hold the figures
+// /api/state gives there.
+TEST(MetricTable, BackgroundSeriesMatchApiStateOnePerEntry) {
+  const std::deque<MonitorSnapshot> h{snapshot(1), snapshot(2)};
+  const YAML::Node state = YAML::Load(state_json(h, "nodes: 3\n"));
+  ASSERT_EQ(state["background"].size(), 2u);
+  size_t families = 0;
+  for (const MetricDescriptor& d : metric_table()) {
+    if (d.labels.empty() || d.labels[0].name != "entry") continue;
+    ++families;
+    ASSERT_FALSE(d.state.empty()) << d.name;
+    const std::string key = d.state[0].substr(std::string("background[].").size());
+    const std::vector<MetricSample> samples = d.read({h.back(), &h.front()});
+    ASSERT_EQ(samples.size(), h.back().background.size()) << d.name;
+    for (const MetricSample& s : samples) {
+      const size_t e = std::stoul(s.labels[0].second);
+      const YAML::Node entry = state["background"][e - 1];
+      EXPECT_EQ(entry["entry"].as<size_t>(), e) << d.name;
+      EXPECT_EQ(s.labels[1].second, entry["pattern"].as<std::string>()) << d.name;
+      const double want = std::visit([](auto v) { return static_cast<double>(v); }, s.value);
+      const YAML::Node got = entry[key];
+      ASSERT_TRUE(got.IsDefined()) << d.name << " " << key;
+      const double v = got.as<std::string>() == "true"    ? 1.0
+                       : got.as<std::string>() == "false" ? 0.0
+                                                          : got.as<double>();
+      EXPECT_DOUBLE_EQ(v, want) << d.name << " background[" << e - 1 << "]." << key;
+    }
+  }
+  EXPECT_GE(families, 5u);
+  // The history gives each entry's rate, in Gb/s, beside the BUs'.
+  ASSERT_EQ(state["history"].size(), 1u);
+  EXPECT_DOUBLE_EQ(state["history"][0]["background_gbps"][0].as<double>(), 12.0);
+  EXPECT_DOUBLE_EQ(state["background"][0]["gbps"].as<double>(), 12.0);
+}
+
+// A run without background: no background series, nothing of it in /api/state.
+TEST(MetricTable, ARunWithoutBackgroundShowsNoneOfIt) {
+  std::deque<MonitorSnapshot> h{snapshot(1), snapshot(2)};
+  for (MonitorSnapshot& s : h) s.background.clear();
+  const std::string text = state_json(h, "nodes: 3\n");
+  EXPECT_EQ(text.find("background"), std::string::npos) << text;
+  for (const MetricDescriptor& d : metric_table()) {
+    if (!d.labels.empty() && d.labels[0].name == "entry") {
+      EXPECT_TRUE(d.read({h.back(), &h.front()}).empty()) << d.name;
+    }
+  }
 }
 
 // The run's labels on every /metrics series are /api/state's run.* texts.

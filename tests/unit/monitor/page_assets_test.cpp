@@ -14,6 +14,8 @@ TEST(PageAssets, ThePageAndItsFilesAreEmbedded) {
   ASSERT_TRUE(page_asset("/live.js").has_value());
   ASSERT_TRUE(page_asset("/live_units.js").has_value());
   EXPECT_NE(page->body.find("live_units.js"), std::string_view::npos);
+  ASSERT_TRUE(page_asset("/live_background.js").has_value());
+  EXPECT_NE(page->body.find("live_background.js"), std::string_view::npos);
   ASSERT_TRUE(page_asset("/live.css").has_value());
 }
 

@@ -154,5 +154,42 @@ TEST(ControlPhases, SettingsShowTheKnobsThatWereTurned) {
   EXPECT_EQ(settings_text(k, keys), "parallel=2 ru_rate_factors=[1,0.5]");
 }
 
+TEST(ControlPhases, BackgroundSwitchesAreAKnobPerEntry) {
+  Config c = four_nodes();
+  EXPECT_TRUE(ControlKnobs::at_start(c).background.empty());  // no background: no such knob
+  c.background.resize(2);
+  ControlKnobs k = ControlKnobs::at_start(c);
+  EXPECT_EQ(k.background, (std::vector<bool>{true, true}));
+  const std::vector<ControlRecord> control = {change(1, "background.2.active", "false"),
+                                              change(2, "parallel", "2")};
+  k.apply(control[0]);
+  EXPECT_EQ(k.background, (std::vector<bool>{true, false}));
+  k.apply(change(3, "background.9.active", "false"));  // outside the run: ignored
+  EXPECT_EQ(k.background, (std::vector<bool>{true, false}));
+  EXPECT_EQ(knob_of(control[0]), "background");
+  const std::vector<std::string> keys = steered_knobs(control);
+  EXPECT_EQ(keys, (std::vector<std::string>{"parallel", "background"}));
+  EXPECT_EQ(settings_text(k, keys), "parallel=4 background=[on,off]");
+  k.apply(change(4, "background.2.active", "true"));
+  EXPECT_EQ(k.background, (std::vector<bool>{true, true}));
+}
+
+TEST(ControlPhases, AStoppedBackgroundIsAPhaseOfItsOwn) {
+  Config c = four_nodes();
+  c.background.resize(1);
+  const std::vector<ControlRecord> control = {change(2, "background.1.active", "false"),
+                                              change(4, "background.1.active", "true")};
+  // Books: from_s, the changes in force, events and bytes, those of the window.
+  const std::vector<PhaseBook> books = {
+      {0, 0, 100, 400, 100, 400}, {2, 1, 50, 200, 50, 200}, {4, 2, 100, 400, 100, 400}};
+  const std::vector<ControlPhase> p =
+      split_phases(books, control, ControlKnobs::at_start(c), 0, 6, false, 4);
+  ASSERT_EQ(p.size(), 3u);
+  EXPECT_EQ(p[0].settings.background, (std::vector<bool>{true}));
+  EXPECT_EQ(p[1].settings.background, (std::vector<bool>{false}));
+  EXPECT_EQ(p[2].settings.background, (std::vector<bool>{true}));
+  EXPECT_EQ(p[1].events, 50u);
+}
+
 }  // namespace
 }  // namespace evb
