@@ -57,11 +57,14 @@ endif()
 # local launcher, tcp; its bytes and rate in /metrics and /api/state, the
 # refusals, stopped (counters stand still, rate 0) and started again (they
 # rise), then the stop and start in results.control and the phases.
+# RUN_SERIAL: beside other heavy tests it failed 4 times in about 16 runs
+# (once /metrics showed no positive background rate for 45 s while the
+# bytes rose; cause not found, closing note of 2026-11-29), alone it passed.
 if(TARGET evbench_driver_tcp)
   add_test(NAME monitor_background_stop_start_tcp
            COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/monitor_background.py
                    $<TARGET_FILE:evbench>)
-  set_tests_properties(monitor_background_stop_start_tcp PROPERTIES TIMEOUT 300
+  set_tests_properties(monitor_background_stop_start_tcp PROPERTIES TIMEOUT 300 RUN_SERIAL TRUE
                        LABELS "integration;monitor;background")
 endif()
 
