@@ -24,6 +24,12 @@
     return e;
   }
   function fixed(v, digits) { return typeof v === 'number' && isFinite(v) ? v.toFixed(digits) : '-'; }
+  // A rate in Gb/s: two decimals from 1 Gb/s up, three significant digits
+  // below (a steady 0.107 Gb/s must not read 0.11 one second and 0.10 the next).
+  function gbps(v) {
+    if (typeof v !== 'number' || !isFinite(v)) return '-';
+    return Math.abs(v) >= 1 || v === 0 ? v.toFixed(2) : v.toPrecision(3);
+  }
   function count(v) { return typeof v === 'number' ? Math.round(v).toLocaleString('en-US') : '-'; }
   function duration(s) {
     if (typeof s !== 'number') return '-';
@@ -85,15 +91,15 @@
     var run = state.run, p = state.params, t = state.totals;
     text('labels', run.protocol + ' | ' + run.variant + ' | data path ' + run.data_path + ' | ' + run.nodes + ' nodes');
     document.title = 'evbench ' + fixed(t.rate_gbps, 1) + ' Gb/s - ' + run.protocol + ' ' + run.variant;
-    text('rate', fixed(t.rate_gbps, 2));
+    text('rate', gbps(t.rate_gbps));
     text('events-per-s', count(t.events_per_s));
     text('events-built', count(t.events_built));
     text('state', run.finished ? 'finished' : (p.paused ? 'paused' : 'running'));
     text('run-time', 't = ' + fixed(run.t_s, 1) + ' s, ' + count(t.events_in_flight) + ' in flight');
     drawTimeline($('timeline'), state);
     drawMatrix($('matrix'), state);
-    units.drawBus(state, {$: $, el: el, fixed: fixed, count: count, duration: duration});
-    background.draw(state, {$: $, el: el, fixed: fixed, count: count, prepare: prepare, ticks: ticks, send: send});
+    units.drawBus(state, {$: $, el: el, fixed: fixed, gbps: gbps, count: count, duration: duration});
+    background.draw(state, {$: $, el: el, fixed: fixed, gbps: gbps, count: count, prepare: prepare, ticks: ticks, send: send});
     drawParams(state);
     drawEvents(state);
     if ($('config').textContent !== state.config_yaml) text('config', state.config_yaml);

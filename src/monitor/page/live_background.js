@@ -64,7 +64,7 @@ window.evbBackground = (function () {
       name.appendChild(document.createTextNode(b.entry + ': ' + b.pattern));
       tr.appendChild(name);
       tr.appendChild(h.el('td', '', b.ranks_sending + ' of ' + b.ranks + (b.ranks_reported < b.ranks ? ' (' + b.ranks_reported + ' reported)' : '')));
-      tr.appendChild(h.el('td', 'gbps', h.fixed(b.gbps, 2)));
+      tr.appendChild(h.el('td', 'gbps', h.gbps(b.gbps)));
       tr.appendChild(h.el('td', '', h.count(b.bytes / 1e6) + ' MB'));
       var flags = h.el('td');
       flags.appendChild(h.el('span', 'flag ' + (b.active ? 'ok' : 'off'), b.active ? 'on' : 'stopped'));

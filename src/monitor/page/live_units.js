@@ -87,7 +87,7 @@ window.evbUnits = (function () {
       req.appendChild(bar(u, b.requests_in_flight, requestsMax, null, 'requests', String(b.requests_in_flight)));
       tr.appendChild(req);
       tr.appendChild(u.el('td', '', String(b.fu_queue || 0)));
-      tr.appendChild(u.el('td', '', u.fixed(b.gbps, 2)));
+      tr.appendChild(u.el('td', '', u.gbps(b.gbps)));
       tr.appendChild(u.el('td', '', u.duration(b.latency_p50_s) + ' / ' + u.duration(b.latency_p99_s)));
       if (b.excluded) flags.appendChild(u.el('span', 'flag off', 'excluded'));
       if (b.integrity_errors > 0) flags.appendChild(u.el('span', 'flag bad', u.count(b.integrity_errors) + ' integrity errors'));
