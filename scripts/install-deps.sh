@@ -23,6 +23,7 @@ if [[ "${1:-}" == "--test" ]]; then
              slurm-wlm slurm-wlm-torque munge clang-14 libclang-rt-14-dev libsimgrid-dev
              prometheus)  # tests/python/test_monitor*.py: a real Prometheus scrapes a run
   packages+=(man-db)  # ctest install_relocatable renders the installed man page
+  packages+=(python3-pytest-rerunfailures)  # scripts/test.sh: a failed pytest test runs once more
   packages+=(ibsim-utils opensm infiniband-diags)  # scripts/opensm-routes.sh, tests/python/test_opensm_routes.py
 fi
 

@@ -167,8 +167,22 @@ xdist=()
 if /usr/bin/python3 -c 'import xdist' 2>/dev/null; then
   xdist=(-n "$(nproc)" --dist loadfile)
 fi
-run_step pytest env EVBENCH_TESTS_STRICT=1 /usr/bin/python3 -m pytest -q tests/python "${xdist[@]}" \
+# A failed test runs once more (pytest-rerunfailures), as ctest's do above:
+# it passes only if that attempt passes; every first attempt that failed is
+# written whole to pytest-reruns.txt (tests/python/conftest.py), printed
+# here and named in flaky.txt.
+reruns=()
+if /usr/bin/python3 -c 'import pytest_rerunfailures' 2>/dev/null; then
+  reruns=(--reruns 1 -rR)
+fi
+run_step pytest env EVBENCH_TESTS_STRICT=1 EVB_PYTEST_RERUN_LOG="$results/pytest-reruns.txt" \
+    /usr/bin/python3 -m pytest -q tests/python "${xdist[@]}" "${reruns[@]}" \
     --junitxml="$results/pytest.xml" -o junit_family=xunit1
+if [ -s "$results/pytest-reruns.txt" ]; then
+  echo "test.sh: pytest tests that failed at the first attempt (each ran once more):"
+  cat "$results/pytest-reruns.txt"
+  sed -n 's/^=== \([^ ]*\) .*first attempt)$/pytest\t\1/p' "$results/pytest-reruns.txt" | sort -u >> "$results/flaky.txt"
+fi
 mark pytest
 
 # Each fuzz target for 20 s from its committed corpus (clang-14 build in build-fuzz/).

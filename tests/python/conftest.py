@@ -33,8 +33,27 @@ def quick_config(indent="  ", **overrides):
 DEFAULT_TIMEOUT_S = 60
 
 
+class RerunLog:
+    """Writes each first attempt that failed (pytest-rerunfailures reruns it,
+    scripts/test.sh) to a file: its name and its whole report, which pytest
+    itself does not print once the second attempt has passed."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def pytest_runtest_logreport(self, report):
+        if report.outcome == "rerun":
+            with open(self.path, "a") as out:
+                out.write("=== %s (%s, first attempt)\n%s\n" % (report.nodeid, report.when, report.longreprtext))
+
+
 def pytest_configure(config):
     config.addinivalue_line("markers", "timeout(seconds): fail the test after this many seconds")
+    # scripts/test.sh: where the first attempts of rerun tests go (on the
+    # controller only: under xdist it receives every worker's reports).
+    rerun_log = os.environ.get("EVB_PYTEST_RERUN_LOG")
+    if rerun_log and not hasattr(config, "workerinput"):
+        config.pluginmanager.register(RerunLog(rerun_log), "evb-rerun-log")
     # Under pytest-xdist (`-n`, scripts/test.sh) the tests run in worker
     # processes whose terminal summaries nobody sees: the docs blocks' summary
     # is then the controller's, from the reports the workers send back.
