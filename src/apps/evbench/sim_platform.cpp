@@ -27,7 +27,8 @@ SimPlacement place_ranks(const Topology& t, const std::vector<int>& order,
     p.rank_host[r] = order[node];
   }
   // Congestors (background:) each on a host of its own after the event
-  // builder's, as a launcher places them; none shares a host.
+  // builder's, as a launcher places them (`ranks: 3`), or on the builder
+  // node they stand for, beside its ranks (`ranks: 50%`).
   if (!t.congestors.empty()) {
     const int first = t.congestors.front().node;
     const int last = t.congestors.back().node;
