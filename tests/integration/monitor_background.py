@@ -113,6 +113,7 @@ class Run:
     def wait(self, what, check, seen=lambda: ""):
         """Polls `check()` (a value, or None) until it gives one; `seen()` says what was seen last."""
         deadline = time.monotonic() + WAIT_S
+        before = ""
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 self.stop(f"the run exited ({self.proc.returncode}) while waiting for {what}; {seen()}")
@@ -121,7 +122,10 @@ class Run:
                 # (a state: its first 120 characters)
                 print(f"ok: {what} after {WAIT_S - deadline + time.monotonic():.1f} s: {str(got)[:120]}",
                       flush=True)
+                if before:
+                    print(f"   (the poll before it saw {before[:600]})", flush=True)
                 return got
+            before = seen()
             time.sleep(0.25)
         self.stop(f"no {what} within {WAIT_S} s; {seen()}")
 
