@@ -112,10 +112,15 @@ struct ControlStep {
 // of the entry; write-incast: the same as one-sided writes into its window;
 // bcast: rank 0 sends to the others; alltoall: each to every other;
 // one-to-one: member i to member (i + shift) mod ranks.
+// `ranks: 50%` (hosts_percent > 0): that share of the run's hosts (its
+// `nodes`) each get one congestor rank: `ranks` is resolved at load to the
+// share of nodes rounded to the nearest whole (halves up), at least 2, and
+// member m stands for builder node m * nodes / ranks (spread over them).
 struct BackgroundSpec {
   enum class Pattern { incast, alltoall, bcast, write_incast, one_to_one };
   Pattern pattern = Pattern::incast;
   int ranks = 4;
+  double hosts_percent = 0;  // ranks: P% (0: ranks is a count of extra ranks)
   uint64_t size = 256 * 1024;
   int in_flight = 8;
   int shift = 1;  // one-to-one

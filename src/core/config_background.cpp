@@ -5,6 +5,8 @@
 // back in canonical form (sizes in bytes, durations in seconds, `stop: end`
 // for the run's configured end). Whether the protocol can have them is a
 // consistency rule (config_checks.cpp).
+#include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "core/config_detail.hpp"
@@ -43,10 +45,19 @@ std::string read_field(BackgroundSpec& b, const std::string& key, const std::str
     const auto p = pattern_named(text);
     if (!p) return "'" + text + "' is not a pattern (" + pattern_choices() + ")";
     b.pattern = *p;
+  } else if (key == "ranks" && !text.empty() && text.back() == '%') {
+    const auto v = try_parse_real(trim_blanks(text.substr(0, text.size() - 1)));
+    if (!v || !(*v > 0) || *v > 100)
+      return "'" + text + "': expected a share of the run's hosts above 0% and at most 100%";
+    b.hosts_percent = *v;
   } else if (key == "ranks") {
     const auto v = whole(text, 2, 1024);
-    if (!v) return "expected a whole number of processes from 2 to 1024, got '" + text + "'";
+    if (!v)
+      return "expected a whole number of processes from 2 to 1024 or a share of hosts such as "
+             "50%, got '" +
+             text + "'";
     b.ranks = *v;
+    b.hosts_percent = 0;
   } else if (key == "in_flight") {
     const auto v = whole(text, 1, 256);
     if (!v) return "expected a whole number of messages from 1 to 256, got '" + text + "'";
@@ -76,6 +87,18 @@ std::string read_field(BackgroundSpec& b, const std::string& key, const std::str
 
 std::string stop_text(double stop_s) {
   return stop_s < 0 ? "end" : duration_scalar(stop_s);
+}
+
+std::string ranks_text(const BackgroundSpec& b) {
+  return b.hosts_percent > 0 ? format_real(b.hosts_percent) + "%" : std::to_string(b.ranks);
+}
+
+// An entry's one-to-one shift against its ranks: "" or why it is refused.
+std::string shift_problem(const BackgroundSpec& b) {
+  if (b.pattern != Pattern::one_to_one || b.shift % b.ranks != 0) return "";
+  return "shift: " + std::to_string(b.shift) + " is a multiple of ranks (" +
+         std::to_string(b.ranks) + (b.hosts_percent > 0 ? ", " + ranks_text(b) + " of hosts" : "") +
+         "): every rank would send to itself";
 }
 
 }  // namespace
@@ -139,9 +162,8 @@ std::optional<std::vector<BackgroundSpec>> parse_background(const YAML::Node& gi
                duration_scalar(b.start_s) + " s)";
       return std::nullopt;
     }
-    if (b.pattern == Pattern::one_to_one && b.shift % b.ranks == 0) {
-      reason = entry + "shift: " + std::to_string(b.shift) + " is a multiple of ranks (" +
-               std::to_string(b.ranks) + "): every rank would send to itself";
+    if (const std::string why = b.hosts_percent > 0 ? "" : shift_problem(b); !why.empty()) {
+      reason = entry + why;  // a share is checked once it is resolved (resolve_background_shares)
       return std::nullopt;
     }
     out.push_back(b);
@@ -154,7 +176,7 @@ std::string background_yaml(const std::vector<BackgroundSpec>& list) {
   for (size_t i = 0; i < list.size(); ++i) {
     const BackgroundSpec& b = list[i];
     out += (i ? ", " : "") + std::string("{pattern: ") + to_string(b.pattern) +
-           ", ranks: " + std::to_string(b.ranks) + ", size: " + std::to_string(b.size) +
+           ", ranks: " + ranks_text(b) + ", size: " + std::to_string(b.size) +
            ", in_flight: " + std::to_string(b.in_flight) + ", shift: " + std::to_string(b.shift) +
            ", start: " + duration_scalar(b.start_s) + ", stop: " + stop_text(b.stop_s) + "}";
   }
@@ -167,12 +189,29 @@ std::string background_json(const std::vector<BackgroundSpec>& list) {
     const BackgroundSpec& b = list[i];
     const std::string stop = b.stop_s < 0 ? "\"end\"" : format_real(b.stop_s);
     out += (i ? "," : "") + std::string("{\"pattern\":\"") + to_string(b.pattern) +
-           "\",\"ranks\":" + std::to_string(b.ranks) + ",\"size\":" + std::to_string(b.size) +
-           ",\"in_flight\":" + std::to_string(b.in_flight) +
+           "\",\"ranks\":" + std::to_string(b.ranks) +
+           (b.hosts_percent > 0 ? ",\"hosts_percent\":" + format_real(b.hosts_percent) : "") +
+           ",\"size\":" + std::to_string(b.size) + ",\"in_flight\":" + std::to_string(b.in_flight) +
            ",\"shift\":" + std::to_string(b.shift) + ",\"start\":" + format_real(b.start_s) +
            ",\"stop\":" + stop + "}";
   }
   return out + "]";
+}
+
+int background_share_ranks(double hosts_percent, int nodes) {
+  const auto share = static_cast<int>(std::floor(hosts_percent * nodes / 100.0 + 0.5));
+  return std::max(2, share);
+}
+
+std::string resolve_background_shares(Config& c) {
+  for (size_t i = 0; i < c.background.size(); ++i) {
+    BackgroundSpec& b = c.background[i];
+    if (b.hosts_percent <= 0) continue;
+    b.ranks = background_share_ranks(b.hosts_percent, c.nodes);
+    if (const std::string why = shift_problem(b); !why.empty())
+      return "entry " + std::to_string(i + 1) + ": " + why;
+  }
+  return "";
 }
 
 std::optional<KeyProblem> background_problem(const Config& c, const PluginKeys& p,

@@ -182,6 +182,12 @@ std::string controls_json(const std::vector<ControlStep>& steps);
 // entry and the field ("entry 2: size: ...").
 std::optional<std::vector<BackgroundSpec>> parse_background(const YAML::Node& node,
                                                             std::string& reason, YAML::Mark& where);
+// `ranks: P%`: P % of `nodes`, rounded to the nearest whole (halves up), at
+// least 2 (every pattern needs a sender and a receiver).
+int background_share_ranks(double hosts_percent, int nodes);
+// Resolves every `ranks: P%` entry's ranks from c.nodes (after every key is
+// read); "" or why an entry is refused once resolved ("entry N: ...").
+std::string resolve_background_shares(Config& c);
 std::string background_yaml(const std::vector<BackgroundSpec>& list);  // flow style
 std::string background_json(const std::vector<BackgroundSpec>& list);
 // What keeps the list from running with this configuration (the rule in

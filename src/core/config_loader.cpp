@@ -145,6 +145,8 @@ class Loader {
       config_.fragment.spread =
           default_spread(config_.fragment.distribution, config_.fragment.spread);
     merge_corruption();
+    if (const std::string why = resolve_background_shares(config_); !why.empty())
+      throw ConfigError(where_set("background") + ": background: " + why);
     if (!plugins_.protocols.empty())
       config_.with_evm =
           std::find(plugins_.protocols_with_evm.begin(), plugins_.protocols_with_evm.end(),

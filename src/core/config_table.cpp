@@ -277,7 +277,10 @@ const std::vector<CoreKey>& core_key_table() {
       {spec("background", K::background_list, "[]", "", -kInf, kInf,
             "congestors beside the event builder, extra processes after its ranks over the same "
             "driver (docs/USER_GUIDE.md, \"Background traffic\"): {pattern: incast|alltoall|bcast|"
-            "write-incast|one-to-one, ranks: 4, size: 256KiB, in_flight: 8, shift: 1 (one-to-one), "
+            "write-incast|one-to-one, ranks: 4 (or a share of the hosts, 50%: one rank on each of "
+            "that "
+            "share of nodes, rounded, at least 2), size: 256KiB, in_flight: 8, shift: 1 "
+            "(one-to-one), "
             "start: 0s, stop: end (warmup + duration)}, their rates in results.background[]"),
        [](Config& c, const Value& v) { c.background = v.background; },
        [](const Config& c) {

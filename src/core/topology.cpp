@@ -34,9 +34,17 @@ Topology make_topology(const Config& c) {
     if (t.evm_rank >= c.nodes * per_node) t.ranks[t.evm_rank].node = c.nodes;
   }
   int node = t.nprocs > 0 ? t.ranks.back().node + 1 : 0;
-  for (size_t e = 0; e < c.background.size(); ++e)
-    for (int m = 0; m < c.background[e].ranks; ++m)
-      t.congestors.push_back({t.processes(), static_cast<int>(e), m, node++});
+  // An entry given as a share of hosts stands on the builder's nodes, spread
+  // over them; one given as a count on nodes of its own after them.
+  for (size_t e = 0; e < c.background.size(); ++e) {
+    const BackgroundSpec& b = c.background[e];
+    for (int m = 0; m < b.ranks; ++m) {
+      const int on = b.hosts_percent > 0
+                         ? static_cast<int>(static_cast<int64_t>(m) * c.nodes / b.ranks)
+                         : node++;
+      t.congestors.push_back({t.processes(), static_cast<int>(e), m, on});
+    }
+  }
   t.congestors_report =
       !t.congestors.empty() && t.evm_rank >= 0 && (c.monitor.port != 0 || !c.control.empty());
   return t;

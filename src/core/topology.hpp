@@ -8,8 +8,9 @@
 // Protocols without an EVM (pull-noevm, micro-benchmarks) get no EVM.
 // FUs live in their BU's process (fu_per_bu consumers fed by a local queue).
 // Congestors (`background:`) are extra ranks after all of these, entry by
-// entry, each standing for a node of its own: a launcher places them by the
-// same rules as the event builder's ranks. They talk only to the ranks of
+// entry, each standing for a node of its own (`ranks: 3`) or for one of the
+// builder's nodes (`ranks: 50%`: spread over them): a launcher places them
+// by the same rules as the event builder's ranks. They talk only to the ranks of
 // their own entry, and to the EVM's rank when the run has a monitor or a
 // `control:` list (their rates to it, its start and stop to them).
 #include <vector>

@@ -54,6 +54,26 @@ if(TARGET evbench_driver_mpi AND TARGET evbench_bootstrap_mpi)
                        ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
   list(APPEND _evb_bg_tests background_mpirun_mpi_bcast)
 endif()
+# `ranks: 50%` (a share of hosts): 4 nodes give 2 congestor ranks, under the
+# local launcher, the env bootstrap (4 + 2 processes) and mpirun (-np 6).
+set(_evb_bg_share "background=[{pattern: incast, ranks: 50%, size: 16KiB, in_flight: 4, start: 200ms, stop: 900ms}]")
+add_test(NAME background_local_tcp_share_of_hosts
+         COMMAND ${_evb_bg} --expect-ranks 2 -- $<TARGET_FILE:evbench> run ${_evb_bg_base}
+                 --set nodes=4 --set "${_evb_bg_share}")
+add_test(NAME background_env_tcp_share_of_hosts
+         COMMAND ${_evb_bg} --env 6 --expect-ranks 2 -- $<TARGET_FILE:evbench> run ${_evb_bg_base}
+                 --set nodes=4 --set "${_evb_bg_share}")
+list(APPEND _evb_bg_tests background_local_tcp_share_of_hosts background_env_tcp_share_of_hosts)
+if(TARGET evbench_driver_mpi AND TARGET evbench_bootstrap_mpi)
+  add_test(NAME background_mpirun_mpi_share_of_hosts
+           COMMAND ${_evb_bg} --expect-ranks 2 -- ${EVBENCH_MPIRUN} --oversubscribe
+                   --mca oob_tcp_if_include lo --mca btl_tcp_if_include lo -np 6
+                   $<TARGET_FILE:evbench> run ${_evb_bg_base} --set nodes=4 --set bootstrap=mpi
+                   --set driver=mpi --set "${_evb_bg_share}")
+  set_tests_properties(background_mpirun_mpi_share_of_hosts PROPERTIES
+                       ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+  list(APPEND _evb_bg_tests background_mpirun_mpi_share_of_hosts)
+endif()
 set_tests_properties(${_evb_bg_tests} PROPERTIES TIMEOUT 120 LABELS "integration;background")
 # `evbench sim` runs congestors under both models (tests/sim/sim_background.py
 # with the SMPI build; CreditBackground.* in the unit tests); what it cannot
@@ -81,6 +101,27 @@ foreach(model fluid credit)
   list(APPEND _evb_bg_refused background_sim_${model}_no_host_left_is_refused)
 endforeach()
 set_tests_properties(${_evb_bg_refused} PROPERTIES TIMEOUT 30 LABELS "integration;background")
+# `ranks: 50%` in `evbench sim` (the credit model, in-process): 8 nodes on
+# fat-tree-64 give 4 congestor ranks on the hosts of builder nodes 0, 2, 4
+# and 6 (node001, 3, 5, 7), beside the builder's ranks: the incast's three
+# senders' uplinks are the links that waited longest for credits, and no
+# host after the builder's (node009.., where a count of 4 would stand)
+# carries traffic.
+add_test(NAME background_sim_credit_share_of_hosts
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_result.py
+                 --expect-json results.background.0.ranks=4
+                 --expect-json results.background.0.ranks_reported=4
+                 --expect-json config.background.0.hosts_percent=50
+                 --expect-json topology.processes=12 --expect-stdout "node003:1->leaf0:3 "
+                 --expect-stdout "node005:1->leaf0:5 " --expect-stdout "node007:1->leaf0:7 "
+                 --reject-stdout node009 --reject-stdout node010
+                 -- $<TARGET_FILE:evbench> sim --model credit --platform
+                 ${PROJECT_SOURCE_DIR}/configs/platforms/fat-tree-64.yaml --set nodes=8
+                 --set evm=with-rank0 --set duration=50ms --set warmup=0s
+                 --set fragment.size=64KiB
+                 --set "background=[{pattern: incast, ranks: 50%, size: 64KiB}]")
+set_tests_properties(background_sim_credit_share_of_hosts PROPERTIES TIMEOUT 120
+                     LABELS "integration;background")
 
 # The congestion impact factor on the emulated cluster (netns_background.py):
 # an event builder across the shared 4:1 uplink, isolated, beside an incast

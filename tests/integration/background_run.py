@@ -12,9 +12,11 @@ docs/USER_GUIDE.md "Background traffic") and checks what the run reports:
   configured stop (traffic is kept up until then), after its start;
 - two-sided patterns: every byte sent was received (received_bytes =
   bytes); write-incast: nothing received two-sided (received_bytes = 0);
-- the table has one "# background N: PATTERN" line per entry.
+- the table has one "# background N: PATTERN" line per entry;
+- with --expect-ranks N (an entry given as a share of hosts, `ranks: 50%`):
+  the first entry resolved to N ranks and echoes the share (hosts_percent).
 
-  background_run.py [--env N] [--timeout S] -- COMMAND...
+  background_run.py [--env N] [--timeout S] [--expect-ranks N] -- COMMAND...
 
 `--json FILE` is appended to COMMAND. With --env N, COMMAND is started N
 times as ranks of the env bootstrap (EVBENCH_RANK/EVBENCH_SIZE, a loopback
@@ -69,6 +71,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--env", type=int, default=0)
     ap.add_argument("--timeout", type=float, default=90)
+    ap.add_argument("--expect-ranks", type=int, default=0)
     ap.add_argument("cmd", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     cmd = a.cmd[1:] if a.cmd and a.cmd[0] == "--" else a.cmd
@@ -96,6 +99,8 @@ def main():
     bg = res.get("background")
     if not isinstance(bg, list) or len(bg) != len(cfg):
         fail(f"results.background {bg!r}: expected {len(cfg)} entries")
+    if a.expect_ranks and (cfg[0]["ranks"] != a.expect_ranks or not cfg[0].get("hosts_percent")):
+        fail(f"config.background[0] {cfg[0]}: expected {a.expect_ranks} ranks from a share of hosts")
     congestors = sum(e["ranks"] for e in cfg)
     eb = doc["config"]["nodes"] * (2 if doc["config"]["layout"] == "split" else 1)
     eb += 1 if doc["topology"]["evm_rank"] >= eb else 0

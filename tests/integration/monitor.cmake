@@ -57,12 +57,21 @@ endif()
 # local launcher, tcp; its bytes and rate in /metrics and /api/state, the
 # refusals, stopped (counters stand still, rate 0) and started again (they
 # rise), then the stop and start in results.control and the phases.
-# Not registered with ctest yet: run by hand it passes (`python3
-# tests/integration/monitor_background.py build/bin/evbench`), but in the
-# fresh-clone CI run of 2026-11-29 it waited 44.9 s, twice, for a positive
-# background rate that a scrape by hand shows from the first second; beside
-# other tests it failed 4 of about 16 runs. Cause open (issue 36, closing
-# note); the unit tests of the rows and the control keys run in CI.
+# Not registered with ctest: its CI failure is located, not fixed. Run by
+# hand (`/usr/bin/python3 tests/integration/monitor_background.py
+# build/bin/evbench`) beside a loaded machine (load 23-47, two copies at
+# once; h-36c, 2026-11-29) it passed 30 of 31 runs, then failed 3 of the
+# next 10. Twice its first wait lasted the whole run (the CI symptom, "no
+# positive rate for 44.9 s"); the time the script printed what it saw, the
+# EVM's monitor hub had published nothing after its snapshot at t 0 while
+# the congestors sent 185 GB (4.2 GB/s, several times their rate beside a
+# running builder), and a probe of such a run found the EVM's rank alive
+# and turning its loop (epoll_pwait, a fair share of CPU): the event
+# builder had not begun or had stopped its data phase. Once rank 0 waited 30 s for events from the
+# EVM ("4 command send(s) unfinished"); once the first GET after the
+# `# monitor:` line was refused. The script prints what the hub had at the
+# poll before each wait ended; the unit tests of the rows and the control
+# keys run in CI.
 
 # The `control:` list (a tuning session replayed as a config, no endpoint):
 # each entry applied at its time by the EVM, recorded with source config, in

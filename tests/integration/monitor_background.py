@@ -113,6 +113,7 @@ class Run:
     def wait(self, what, check, seen=lambda: ""):
         """Polls `check()` (a value, or None) until it gives one; `seen()` says what was seen last."""
         deadline = time.monotonic() + WAIT_S
+        before = ""
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 self.stop(f"the run exited ({self.proc.returncode}) while waiting for {what}; {seen()}")
@@ -121,7 +122,10 @@ class Run:
                 # (a state: its first 120 characters)
                 print(f"ok: {what} after {WAIT_S - deadline + time.monotonic():.1f} s: {str(got)[:120]}",
                       flush=True)
+                if before:
+                    print(f"   (the poll before it saw {before[:600]})", flush=True)
                 return got
+            before = seen()
             time.sleep(0.25)
         self.stop(f"no {what} within {WAIT_S} s; {seen()}")
 
@@ -160,7 +164,9 @@ def main():
         if len(entry) != 1 or entry[0]["pattern"] != "incast" or entry[0]["ranks"] != 3:
             run.stop(f"/api/state background: {entry}")
 
-        # 1. on: the bytes rise, the rate is positive; one series per entry.
+        # 1. on: the bytes rise, the rate is positive; one series per entry;
+        # /api/state the same once every rank of the entry has reported (the
+        # incast's target sends nothing, and may report after the senders).
         first = {}
 
         def rising():
@@ -171,14 +177,18 @@ def main():
                          sending=series(text, "evbench_background_ranks_sending")[0])
             if n != 1:
                 run.stop(f"{n} series of evbench_background_sent_bytes_total, expected one per entry")
-            return (sent, rate) if sent and rate and rate > 0 else None
-        sent_on, _ = run.wait("background bytes and a positive rate in /metrics", rising,
-                              lambda: f"last seen: {first}")
-        b = run.state()["background"][0]
-        if not (b["active"] and b["bytes"] > 0 and b["gbps"] > 0 and b["ranks_reported"] == 3):
-            run.stop(f"/api/state background[0] while on: {b}")
-        if not run.state()["history"][-1].get("background_gbps"):
-            run.stop("history[] has no background_gbps")
+            s = run.state()  # what the hub had of the entry, also for a failure's message
+            b = s["background"][0]
+            first.update(t_s=s["run"]["t_s"], state=b,
+                         history=[h.get("background_gbps") for h in s["history"][-4:]])
+            if not (sent and rate and rate > 0):
+                return None
+            if not (b["ranks_reported"] == 3 and b["active"] and b["bytes"] > 0 and b["gbps"] > 0
+                    and s["history"] and s["history"][-1].get("background_gbps")):
+                return None
+            return sent, rate
+        run.wait("background bytes and a positive rate in /metrics and /api/state, every rank reported",
+                 rising, lambda: f"last seen: {first}")
 
         # 2. refusals name the key and change nothing.
         for body, part in (({"background.2.active": False}, "background.2.active"),

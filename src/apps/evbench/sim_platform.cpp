@@ -27,14 +27,20 @@ SimPlacement place_ranks(const Topology& t, const std::vector<int>& order,
     p.rank_host[r] = order[node];
   }
   // Congestors (background:) each on a host of its own after the event
-  // builder's, as a launcher places them; none shares a host.
+  // builder's, as a launcher places them (`ranks: 3`), or on the builder
+  // node they stand for, beside its ranks (`ranks: 50%`).
   if (!t.congestors.empty()) {
-    const int first = t.congestors.front().node;
-    const int last = t.congestors.back().node;
+    // The nodes of their own, after the builder's (a share's stand on its nodes).
+    int first = -1, last = -1, own = 0;
+    for (const CongestorRank& k : t.congestors) {
+      if (k.node < t.nodes) continue;
+      first = first < 0 ? k.node : std::min(first, k.node);
+      last = std::max(last, k.node);
+      ++own;
+    }
     if (last >= available)
-      throw ConfigError("background: " + std::to_string(t.congestors.size()) +
-                        " congestor ranks need hosts " + std::to_string(first + 1) + " to " +
-                        std::to_string(last + 1) +
+      throw ConfigError("background: " + std::to_string(own) + " congestor ranks need hosts " +
+                        std::to_string(first + 1) + " to " + std::to_string(last + 1) +
                         " of the order, after the event builder's, but " + platform_name +
                         " offers " + std::to_string(available) + " hosts");
     for (const CongestorRank& k : t.congestors)

@@ -89,6 +89,35 @@ TEST(SimPlacement, CongestorsTakeTheHostsAfterTheEventBuilders) {
   EXPECT_EQ(p.used.size(), 8u);
 }
 
+// `ranks: 50%`: each congestor on the host of the builder node it stands
+// for (spread: nodes 0 and 2 of 4), beside the builder's rank; a count
+// after it still takes the hosts after the builder's.
+TEST(SimPlacement, AShareOfHostsSitsOnTheBuildersHosts) {
+  Config c;
+  c.nodes = 4;
+  c.evm = EvmPlacement::with_rank0;
+  c.background = {BackgroundSpec{}, BackgroundSpec{}};
+  c.background[0].ranks = 2;
+  c.background[0].hosts_percent = 50;
+  c.background[1].ranks = 2;
+  const Topology t = make_topology(c);
+  const SimPlacement p = place_ranks(t, {7, 6, 5, 4, 3, 2, 1, 0}, "p.yaml");
+  ASSERT_EQ(p.rank_host.size(), 8u);
+  EXPECT_EQ(p.rank_host[4], p.rank_host[0]);  // member 0 beside node 0's rank
+  EXPECT_EQ(p.rank_host[5], p.rank_host[2]);  // member 1 beside node 2's rank
+  EXPECT_EQ(p.rank_host[6], 3);               // the count's: hosts 5 and 6 of the order
+  EXPECT_EQ(p.rank_host[7], 2);
+  EXPECT_EQ(p.used.size(), 6u);
+  // Too few hosts names the count's ranks only.
+  try {
+    place_ranks(t, {0, 1, 2, 3, 4}, "small.yaml");
+    FAIL() << "no error";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("background: 2 congestor ranks need hosts 5 to 6", 0), 0u)
+        << e.what();
+  }
+}
+
 TEST(SimPlacement, CongestorsWithoutHostsAreAConfigErrorNamingBackground) {
   Config c;
   c.nodes = 2;

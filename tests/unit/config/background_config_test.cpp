@@ -129,5 +129,69 @@ TEST_F(BackgroundConfig, WithAMonitorCongestorsAlsoTalkToTheEvmsRankOnly) {
   }
 }
 
+// `ranks: P%`: that share of the run's nodes (hosts) each get one congestor
+// rank, rounded to the nearest whole (halves up), at least 2; written back
+// as the share, echoed in JSON as the ranks it resolved to.
+TEST_F(BackgroundConfig, RanksAsAShareOfHostsResolveFromNodes) {
+  auto ranks = [](const std::string& yaml) {
+    return load_config_text(yaml, "run.yaml", {}, test::real_plugins()).background.at(0).ranks;
+  };
+  EXPECT_EQ(ranks("nodes: 8\nbackground: [{pattern: incast, ranks: 50%}]\n"), 4);
+  EXPECT_EQ(ranks("nodes: 8\nbackground: [{pattern: incast, ranks: 100%}]\n"), 8);
+  EXPECT_EQ(ranks("nodes: 8\nbackground: [{pattern: incast, ranks: 12.5%}]\n"), 2);
+  EXPECT_EQ(ranks("nodes: 10\nbackground: [{pattern: incast, ranks: 25%}]\n"), 3);  // 2.5 up
+  EXPECT_EQ(ranks("nodes: 10\nbackground: [{pattern: incast, ranks: 1%}]\n"), 2);   // at least 2
+  // The share is of the nodes however they were given, whichever comes first.
+  EXPECT_EQ(ranks("background: [{pattern: alltoall, ranks: 75%}]\nnodes: 4\n"), 3);
+  const Config c = load_config_text("nodes: 6\nbackground: [{pattern: incast, ranks: 50%}]\n",
+                                    "run.yaml", {"nodes=4"}, test::real_plugins());
+  EXPECT_EQ(c.background[0].ranks, 2);
+  EXPECT_DOUBLE_EQ(c.background[0].hosts_percent, 50);
+  EXPECT_NE(to_yaml(c).find("ranks: 50%"), std::string::npos) << to_yaml(c);
+  const Config back = load_config_text(to_yaml(c), "resolved.yaml", {}, test::real_plugins());
+  EXPECT_EQ(to_yaml(back), to_yaml(c));
+  EXPECT_EQ(back.background[0].ranks, 2);
+  EXPECT_NE(to_json(c).find("\"ranks\":2,\"hosts_percent\":50,"), std::string::npos);
+  // A count given after a share replaces it.
+  const Config n =
+      load_config_text("background: [{pattern: incast, ranks: 50%}]\n", "run.yaml",
+                       {"background=[{pattern: incast, ranks: 3}]"}, test::real_plugins());
+  EXPECT_EQ(n.background[0].ranks, 3);
+  EXPECT_EQ(n.background[0].hosts_percent, 0);
+}
+
+TEST_F(BackgroundConfig, ABadShareIsRefusedWithTheEntryTheFieldAndTheLine) {
+  for (const char* bad : {"0%", "-5%", "150%", "100.5%", "x%", "50%%", "5 0%"}) {
+    const std::string e =
+        error_of(std::string("nodes: 4\nbackground:\n  - {pattern: incast, ranks: ") + bad + "}\n");
+    EXPECT_HAS(e, "run.yaml:3:");
+    EXPECT_HAS(e, "background: entry 1: ranks:");
+    EXPECT_HAS(e, "share of the run's hosts");
+  }
+  EXPECT_HAS(error_of("background: [{pattern: incast, ranks: half}]\n"),
+             "or a share of hosts such as 50%, got 'half'");
+  // One-to-one's shift is checked against the ranks the share resolves to.
+  EXPECT_EQ(error_of("nodes: 8\nbackground: [{pattern: one-to-one, ranks: 50%, shift: 3}]\n"), "");
+  const std::string e =
+      error_of("nodes: 8\nbackground:\n  - {pattern: one-to-one, ranks: 50%, shift: 4}\n");
+  EXPECT_HAS(e, "run.yaml:2:");
+  EXPECT_HAS(e, "background: entry 1: shift: 4 is a multiple of ranks (4, 50% of hosts)");
+}
+
+TEST_F(BackgroundConfig, ASharesRanksStandForTheBuildersNodesSpreadOverThem) {
+  const Config c = load_config_text(
+      "nodes: 8\nevm: dedicated\nbackground: [{pattern: incast, ranks: 50%}, "
+      "{pattern: bcast, ranks: 2}]\n",
+      "run.yaml", {}, test::real_plugins());
+  const Topology t = make_topology(c);
+  ASSERT_EQ(t.congestors.size(), 6u);
+  std::vector<int> nodes;
+  for (const CongestorRank& k : t.congestors) nodes.push_back(k.node);
+  // The share's four ranks on every other builder node; the count's two on
+  // nodes of their own after the EVM's (node 8).
+  EXPECT_EQ(nodes, (std::vector<int>{0, 2, 4, 6, 9, 10}));
+  EXPECT_EQ(t.congestors.front().rank, t.nprocs);
+}
+
 }  // namespace
 }  // namespace evb
