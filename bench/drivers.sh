@@ -19,7 +19,7 @@
 # A second table (section "tools") puts the micro-benchmark one-to-one beside
 # each library's own benchmark at equal conditions: 2 nodes, one direction
 # (senders 1: RU 0 -> BU 1), 512 KiB messages, busy polling, the same number
-# in flight (WINDOW), the receiver holding WINDOW slots. Each cell runs ROUNDS
+# in flight (WINDOW), the receiver holding WINDOW slots (at least 2). Each cell runs ROUNDS
 # rounds, interleaved: the tool, then evbench with a sender ring of each
 # SWEEP size (ru_buffer = 1, 4, 16, 256 messages: one reused buffer, then
 # rings past the caches), then with one sender buffer and a receiver ring of
@@ -338,7 +338,7 @@ tools_table() {
   echo "# Gb/s: medians of the rounds (* = some rounds failed, left out: their reason went to stderr);"
   echo "# max/m = max/min over the rounds. evbench = bytes BU 1 received"
   echo "# per second of its window (results aggregate), with ru_buffer = ring slots x 512 KiB (the"
-  echo "# sender's ring; the receiver holds 'window' slots); ratio = evbench 1 slot / tool. recv N:"
+  echo "# sender's ring; the receiver holds 'window' slots, at least 2); ratio = evbench 1 slot / tool. recv N:"
   echo "# one sender buffer, receive_slots N (fewer than the window share a slot: those headers"
   echo "# are not checked, as the tools check none); its ratio = recv ${rsweep%% *} / tool."
   echo "# ucx rows: driver_options.error_handling none = no peer-failure handling, as ucx_perftest"

@@ -53,7 +53,21 @@ add_test(NAME micro_one_to_one_more_slots_tcp
                  --expect-json results.integrity.checks.header_unchecked=0
                  --expect-json-gt results.integrity.checks.header=0
                  -- $<TARGET_FILE:evbench> run ${_evb_micro} ${_evb_one_way} --set receive_slots=16)
-list(APPEND _evb_micro_tests micro_one_to_one_shared_slot_tcp micro_one_to_one_more_slots_tcp)
+# Unset at parallel 1 the receiver holds two slots (no credit round trip per
+# message), and the settings line says so; set to 1 it holds one.
+set(_evb_window_one --set protocol=one-to-one --set nodes=2 --set senders=1 --set parallel=1)
+add_test(NAME micro_one_to_one_window_one_two_slots_tcp
+         COMMAND ${_evb_check} --min-events 1
+                 --expect-stdout "receive slots 2 (receive_slots unset: at least 2)"
+                 -- $<TARGET_FILE:evbench> run ${_evb_micro} ${_evb_window_one})
+add_test(NAME micro_one_to_one_window_one_one_slot_tcp
+         COMMAND ${_evb_check} --min-events 1 --expect-json results.integrity.checks.receive_slots=1
+                 --expect-json results.integrity.checks.header_unchecked=0
+                 --reject-stdout "receive slots 2"
+                 -- $<TARGET_FILE:evbench> run ${_evb_micro} ${_evb_window_one}
+                 --set receive_slots=1)
+list(APPEND _evb_micro_tests micro_one_to_one_shared_slot_tcp micro_one_to_one_more_slots_tcp
+     micro_one_to_one_window_one_two_slots_tcp micro_one_to_one_window_one_one_slot_tcp)
 set_tests_properties(${_evb_micro_tests} PROPERTIES TIMEOUT 60 LABELS "integration;micro")
 
 # data_path write: one-sided writes into the arena each receiver advertises

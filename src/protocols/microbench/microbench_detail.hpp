@@ -55,11 +55,16 @@ inline uint64_t data_message_size(const Config& c) {
   return c.fragment.size < sizeof(BenchHeader) ? sizeof(BenchHeader) : c.fragment.size;
 }
 // Receive slots per source (`receive_slots`; unset: one per message in
-// flight, `parallel`), and whether the receiver shares a slot between
-// messages in flight (fewer slots than `parallel`): their headers are then
-// checked only when no other message was in flight into the slot.
+// flight, `parallel`, and at least two, so that at `parallel: 1` the next
+// message never waits for the credit of the one before: the tools pay no
+// such round trip, docs/MICROBENCH.md "Receive slots"), and whether the
+// receiver shares a slot between messages in flight (fewer slots than
+// `parallel`): their headers are then checked only when no other message was
+// in flight into the slot.
+inline constexpr int kMinDefaultReceiveSlots = 2;
 inline uint32_t receive_slots_of(const Config& c) {
-  return static_cast<uint32_t>(c.receive_slots > 0 ? c.receive_slots : std::max(1, c.parallel));
+  return static_cast<uint32_t>(c.receive_slots > 0 ? c.receive_slots
+                                                   : std::max(kMinDefaultReceiveSlots, c.parallel));
 }
 inline bool shares_slots(const Config& c) {
   return receive_slots_of(c) < static_cast<uint32_t>(std::max(1, c.parallel));

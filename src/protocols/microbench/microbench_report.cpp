@@ -137,6 +137,16 @@ void print_steps(std::FILE* out, const Config& c, const MicrobenchSummary& s,
                  s.headline_steps);
 }
 
+// The receive slots for the settings line: when set, or when unset and not
+// one per message in flight (at `parallel: 1` the receiver holds two).
+std::string receive_slots_text(const Config& c) {
+  if (c.receive_slots > 0) return ", receive_slots " + std::to_string(c.receive_slots);
+  const uint32_t slots = micro::receive_slots_of(c);
+  if (slots == static_cast<uint32_t>(std::max(1, c.parallel))) return "";
+  return ", receive slots " + std::to_string(slots) + " (receive_slots unset: at least " +
+         std::to_string(micro::kMinDefaultReceiveSlots) + ")";
+}
+
 // Which checks ran, once `receive_slots` is set (a run without it checks
 // every message's length and header, as always, and says nothing more).
 void print_checks(std::FILE* out, const Config& c, const MicrobenchSummary& s) {
@@ -187,14 +197,12 @@ void MicrobenchReport::print_settings(std::FILE* out, const Config& c, const Sum
         out, "# message %s per rank pair, poll mode %s, window %.2f s (warm-up %.2f s excluded)\n",
         human_size(c.fragment.size).c_str(), s.poll_mode.c_str(), s.window_s, s.warmup_s);
   else
-    std::fprintf(
-        out,
-        "# message %s, %d in flight per sender, data path %s, poll mode %s, ru_buffer "
-        "%s%s, window %.2f s per step (warm-up %.2f s excluded from each)\n",
-        human_size(c.fragment.size).c_str(), c.parallel, to_string(c.data_path),
-        s.poll_mode.c_str(), human_size(c.ru_buffer).c_str(),
-        c.receive_slots > 0 ? (", receive_slots " + std::to_string(c.receive_slots)).c_str() : "",
-        s.window_s, s.warmup_s);
+    std::fprintf(out,
+                 "# message %s, %d in flight per sender, data path %s, poll mode %s, ru_buffer "
+                 "%s%s, window %.2f s per step (warm-up %.2f s excluded from each)\n",
+                 human_size(c.fragment.size).c_str(), c.parallel, to_string(c.data_path),
+                 s.poll_mode.c_str(), human_size(c.ru_buffer).c_str(),
+                 receive_slots_text(c).c_str(), s.window_s, s.warmup_s);
 }
 
 void MicrobenchReport::print_body(std::FILE* out, const Config& c, const Summary& summary,

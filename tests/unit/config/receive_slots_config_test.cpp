@@ -1,6 +1,7 @@
 // receive_slots: the point-to-point micro-benchmarks' buffers per source.
 // Unset it is 0 and the receiver holds one slot per message in flight
-// (`parallel`), as before the key existed; set it is read as given, within
+// (`parallel`), and at least two (at parallel 1 the next message need not
+// wait for the credit of the one before); set it is read as given, within
 // its range; the alltoall baseline has no slots, so setting it there is an
 // error naming both keys; an event builder does not read it (a warning).
 #include <gtest/gtest.h>
@@ -24,13 +25,17 @@ Config load(const std::string& yaml, const std::vector<std::string>& overrides =
 
 const char* kOneWay = "protocol: one-to-one\nnodes: 2\nsenders: 1\n";
 
-TEST_F(ReceiveSlotsConfig, UnsetMeansOneSlotPerMessageInFlight) {
-  for (int parallel : {1, 2, 32}) {
+TEST_F(ReceiveSlotsConfig, UnsetMeansOneSlotPerMessageInFlightAndAtLeastTwo) {
+  for (int parallel : {1, 2, 3, 32}) {
     const Config c = load(kOneWay, {"parallel=" + std::to_string(parallel)});
     EXPECT_EQ(c.receive_slots, 0);
-    EXPECT_EQ(micro::receive_slots_of(c), static_cast<uint32_t>(parallel));
+    EXPECT_EQ(micro::receive_slots_of(c), static_cast<uint32_t>(std::max(2, parallel)));
     EXPECT_FALSE(micro::shares_slots(c));
   }
+  // Set to 1 at parallel 1 it is one slot, as before the default rose.
+  const Config one = load(kOneWay, {"parallel=1", "receive_slots=1"});
+  EXPECT_EQ(micro::receive_slots_of(one), 1u);
+  EXPECT_FALSE(micro::shares_slots(one));
 }
 
 TEST_F(ReceiveSlotsConfig, SetIsReadAsGiven) {

@@ -110,6 +110,36 @@ TEST(MicrobenchSlots, UnsetEveryMessageHasItsSlotAndItsHeaderChecked) {
   EXPECT_EQ(r.data_recvs()[5].buffer, posted[1].buffer);
 }
 
+// At parallel 1, unset, the receiver holds two slots: it posts (send) or
+// credits (write) both, every header is still checked, and the receives
+// alternate between them.
+TEST(MicrobenchSlots, UnsetAtWindowOneTwoSlotsEveryHeaderChecked) {
+  Receiver r(one_way(1, 4096, 0));
+  const auto posted = r.data_recvs();
+  ASSERT_EQ(posted.size(), 2u);
+  EXPECT_EQ(posted[0].buffer, r.slot(0));
+  EXPECT_EQ(posted[1].buffer, r.slot(1));
+  EXPECT_EQ(r.credits(), (std::vector<uint64_t>{0, 1}));
+  r.write_header(r.slot(0), 1);
+  r.complete(posted[0], 4096);
+  r.write_header(r.slot(1), 7);  // meant for BU 7: corrupt
+  r.complete(posted[1], 4096);
+  EXPECT_EQ(r.stats.headers_checked, 2u);
+  EXPECT_EQ(r.stats.headers_unchecked, 0u);
+  EXPECT_EQ(r.stats.integrity.corrupt, 1u);
+  const auto all = r.data_recvs();
+  ASSERT_EQ(all.size(), 4u);
+  EXPECT_EQ(all[2].buffer, r.slot(0));
+  EXPECT_EQ(all[3].buffer, r.slot(1));
+
+  Receiver w(one_way(1, 4096, 0), true);
+  EXPECT_EQ(w.credits(), (std::vector<uint64_t>{0, 1}));
+  w.write_header(w.slot(0), 1);
+  w.landed(0, 4096);
+  EXPECT_EQ(w.credits(), (std::vector<uint64_t>{0, 1, 0}));
+  EXPECT_EQ(w.stats.headers_checked, 1u);
+}
+
 TEST(MicrobenchSlots, OneSlotForManyInFlightChecksOnlyTheLoneMessage) {
   Receiver r(one_way(4, 4096, 1));
   const auto posted = r.data_recvs();
@@ -191,6 +221,21 @@ TEST(MicrobenchSlots, MoreSlotsThanTheWindowTheSenderKeepsItsWindow) {
   // The next one went at once, on a credit already held.
   EXPECT_EQ(sender.data_sends().size(), 2u);
   EXPECT_EQ(sender.stats.fragments_sent, 1u);
+}
+
+// The sender's side of the same default: two credits at parallel 1, one
+// message in flight, and the second sent as soon as the first completed
+// here, on the credit already held (no credit round trip per message).
+TEST(MicrobenchSlots, UnsetAtWindowOneTheNextMessageNeedsNoNewCredit) {
+  test::Sender sender(one_way(1, 4096, 0));
+  sender.credit(0);
+  sender.credit(1);
+  EXPECT_EQ(sender.data_sends().size(), 1u);
+  Completion sent;
+  sent.type = OpType::send;
+  sent.cookie = Engine::make_cookie(1, cookie_of(kDataSendInline, 0, 0));
+  sender.agent->on_completion(sent);
+  EXPECT_EQ(sender.data_sends().size(), 2u);
 }
 
 }  // namespace
