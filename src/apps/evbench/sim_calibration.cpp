@@ -25,7 +25,7 @@ constexpr double kMaxEfficiency = 2.0;
 const char* const kNotFitted =
     "not fitted: a run's results record no RU or BU CPU time (only the EVM's), and the credit "
     "model charges hosts no CPU time; on the emulated cluster at 125 Mbit/s the ranks used at "
-    "most 0.5 ms of CPU per 512-KiB fragment (RU and BU together, /proc), 1.5 % of its 33.6 ms "
+    "most 1.5 ms of CPU per 512-KiB fragment (RU and BU together, /proc), 4.4 % of its 33.6 ms "
     "on the wire (docs/SCALE.md)";
 
 std::string quoted(const std::string& s) {
