@@ -177,6 +177,8 @@ TEST(SimCalibrationOverlay, ReadsBackWhatItWrote) {
   // The parameters it could not fit are named, with why.
   EXPECT_NE(c.overlay_yaml().find("ru_fragment_cpu: \"not fitted"), std::string::npos);
   EXPECT_NE(c.overlay_yaml().find("bu_fragment_cpu: \"not fitted"), std::string::npos);
+  EXPECT_NE(c.overlay_yaml().find("record no RU or BU CPU time"), std::string::npos);
+  EXPECT_NE(c.overlay_yaml().find("4.4 % of its 33.6 ms on the wire"), std::string::npos);
 }
 
 TEST(SimCalibrationOverlay, BadOverlaysNameTheKey) {
