@@ -17,6 +17,12 @@ std::string number(double v) {
   return buf;
 }
 
+// Sums of counters peers report, kept at the largest value rather than
+// wrapping (two congestor ranks may claim counters near 2^64).
+uint64_t hub_counter_sum(uint64_t a, uint64_t b) {
+  return b > UINT64_MAX - a ? UINT64_MAX : a + b;
+}
+
 std::string factors_text(const std::vector<double>& f) {
   std::string s = "[";
   for (size_t i = 0; i < f.size(); ++i) s += (i ? ", " : "") + number(f[i]);
@@ -284,8 +290,8 @@ void MonitorHub::publish_rates() {
     if (!seen.reported) continue;
     ++b.ranks_reported;
     b.ranks_sending += seen.sending ? 1 : 0;
-    b.messages += seen.messages;
-    b.bytes += seen.bytes;
+    b.messages = hub_counter_sum(b.messages, seen.messages);
+    b.bytes = hub_counter_sum(b.bytes, seen.bytes);
     b.rate_bytes_per_s += p.per_s;
     b.rate_carried = b.rate_carried || p.carried;
   }

@@ -319,6 +319,43 @@ TEST(MonitorCommands, ACongestorsOlderRecordChangesNoFigure) {
   EXPECT_EQ(s.background[0].bytes, 9000u);
 }
 
+// An entry's counters are its ranks' summed, kept at the largest value
+// rather than wrapping: two ranks claiming 2^63 messages each do not make
+// the entry's count go back to 0 (found by fuzz/fuzz_monitor_stats.cpp).
+TEST(MonitorCommands, ABackgroundEntrysCountersDoNotWrap) {
+  Config c = two_nodes();
+  BackgroundSpec b;
+  b.ranks = 2;
+  c.background.push_back(b);
+  const Topology topo = make_topology(c);
+  RecordingDriver driver;
+  Engine engine(driver, 2, c, PollMode::busy,
+                {"rank 0", "rank 1", "rank 2 (EVM)", "rank 3", "rank 4"});
+  EventBuildingStats stats;
+  pull::PullEvmAgent evm(engine, topo, stats, false);
+  MonitorState state("", ControlLimits{});
+  MonitorHub hub(engine, topo, evm, stats, state, {"pull", "tcp", "send"}, true);
+  hub.start(0);
+  auto record = [](uint32_t member, uint64_t messages) {
+    return covering(Command{.type = CommandType::stats,
+                            .event_id = messages,
+                            .slot = static_cast<uint32_t>(MonitorStat::background),
+                            .bu = 0,
+                            .ru = member,
+                            .count = 1,
+                            .bytes = messages},
+                    0, 1);
+  };
+  const uint64_t half = uint64_t{1} << 63;
+  EXPECT_EQ(outcome(hub, 3, record(0, half)), "accepted");
+  hub.on_tick(s_to_ns(1.0));
+  EXPECT_EQ(outcome(hub, 4, record(1, half)), "accepted");
+  hub.on_tick(s_to_ns(2.0));
+  const MonitorSnapshot s = state.latest();
+  EXPECT_EQ(s.background[0].messages, UINT64_MAX);
+  EXPECT_EQ(s.background[0].bytes, UINT64_MAX);
+}
+
 TEST(MonitorCommands, CreditsAndPauseParkSlotsUntilUndone) {
   EvmRank r;
   r.evm.start(0);
