@@ -194,6 +194,56 @@ void control_seeds(const fs::path& dir) {
   write(dir, "bad", "{\"credits\": 9, \"resume\": true}");
 }
 
+// Records of fuzz_monitor_stats: a config byte (0: 4 nodes, rubu: rank n
+// hosts RU n and BU n, the EVM rank 4, the background entry's ranks 5 and
+// 6; 2: 65 nodes, the matrix by RU group), then [sender, clock (bit 7: a
+// tick after it), the stats record covering [start_s, end_s] of its clock].
+std::string stat(uint8_t from, bool tick, MonitorStat kind, uint32_t bu, uint32_t ru,
+                 uint32_t count, uint64_t event_id, uint64_t bytes, uint64_t value, int start_s,
+                 int end_s) {
+  Command c{.type = CommandType::stats,
+            .event_id = event_id,
+            .slot = static_cast<uint32_t>(kind),
+            .bu = bu,
+            .ru = ru,
+            .count = count,
+            .bytes = bytes,
+            .value = value};
+  c.pad[0] = static_cast<uint64_t>(start_s) * 1000000000u;
+  c.pad[1] = static_cast<uint64_t>(end_s) * 1000000000u;
+  return std::string{static_cast<char>(from), static_cast<char>(tick ? 0x80 : 0)} + raw(c);
+}
+
+void monitor_stats_seeds(const fs::path& dir) {
+  using S = MonitorStat;
+  const std::string small(1, '\0'), grouped(1, '\2');
+  // BU 0 (rank 0): two intervals of its clock, its latency, a tick after each.
+  write(dir, "bu_report",
+        small + stat(0, false, S::bu, 0, 0, 2, 10, 1000, 0, 0, 1) +
+            stat(0, true, S::latency, 0, 0, 0, 1000000, 2000000, 5000000, 0, 1) +
+            stat(0, true, S::bu, 0, 0, 1, 30, 3000, 0, 1, 2));
+  // BU 1's rows: RUs 0-2 and RU 3, twice.
+  write(dir, "matrix_row",
+        small + stat(1, false, S::matrix, 1, 0, 3, 100, 200, 300, 0, 1) +
+            stat(1, true, S::matrix, 1, 3, 1, 400, 0, 0, 0, 1) +
+            stat(1, false, S::matrix, 1, 0, 3, 150, 260, 390, 1, 2) +
+            stat(1, true, S::matrix, 1, 3, 1, 480, 0, 0, 1, 2));
+  // RU 2 (rank 2), twice.
+  write(dir, "ru_report",
+        small + stat(2, true, S::ru, 0, 2, 0, 8, 8000, 0, 0, 1) +
+            stat(2, true, S::ru, 0, 2, 0, 20, 20000, 0, 1, 2));
+  // The background entry's members 0 and 1 (ranks 5, 6), sending, twice each.
+  write(dir, "background",
+        small + stat(5, false, S::background, 0, 0, 1, 4, 4096, 1024, 0, 1) +
+            stat(6, true, S::background, 0, 1, 1, 2, 2048, 0, 0, 1) +
+            stat(5, false, S::background, 0, 0, 1, 9, 9216, 2048, 1, 2) +
+            stat(6, true, S::background, 0, 1, 0, 3, 3072, 0, 1, 2));
+  // 65 nodes: BU 9 (rank 9) reports rows of RU groups 0-2, and its bytes.
+  write(dir, "grouped_matrix",
+        grouped + stat(9, false, S::matrix, 9, 0, 3, 700, 700, 700, 0, 1) +
+            stat(9, true, S::bu, 9, 0, 0, 3, 2100, 0, 0, 1));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -209,5 +259,6 @@ int main(int argc, char** argv) {
   rendezvous_seeds(out / "rendezvous");
   config_seeds(out / "config");
   control_seeds(out / "control");
+  monitor_stats_seeds(out / "monitor_stats");
   return 0;
 }

@@ -18,20 +18,26 @@ std::string_view interval_fault(int64_t start_ns, int64_t end_ns) {
   return "";
 }
 
-std::string_view IntervalRate::add(uint64_t total, int64_t start_ns, int64_t end_ns) {
+std::string_view IntervalRate::check(uint64_t total, int64_t start_ns, int64_t end_ns) const {
   if (const std::string_view fault = interval_fault(start_ns, end_ns); !fault.empty()) return fault;
+  // A report older than the last one (a transport that does not keep the
+  // order) adds nothing: the later total already counts its bytes.
+  if (!have_ || end_ns <= end_ns_) return "";
+  if (start_ns < end_ns_) return "an interval that overlaps the last one";
+  if (!within_max(end_ns_, end_ns)) return "an interval too far after the last one";
+  if (total < total_) return "a counter that went back";
+  return "";
+}
+
+std::string_view IntervalRate::add(uint64_t total, int64_t start_ns, int64_t end_ns) {
+  if (const std::string_view fault = check(total, start_ns, end_ns); !fault.empty()) return fault;
   if (!have_) {
     have_ = true;
     total_ = total;
     end_ns_ = end_ns;
     return "";
   }
-  // A report older than the last one (a transport that does not keep the
-  // order) adds nothing: the later total already counts its bytes.
-  if (end_ns <= end_ns_) return "";
-  if (start_ns < end_ns_) return "an interval that overlaps the last one";
-  if (!within_max(end_ns_, end_ns)) return "an interval too far after the last one";
-  if (total < total_) return "a counter that went back";
+  if (end_ns <= end_ns_) return "";  // older than the last: adds nothing
   // After a gap (a report still on its way) the totals cover it: the rate
   // is over the time since the last report's end.
   fresh_ += total - total_;

@@ -32,6 +32,11 @@ class IntervalRate {
   // A report: `total` at `end_ns`, covering [start_ns, end_ns]. Returns
   // why it is refused ("" when taken); a refused report changes nothing.
   std::string_view add(uint64_t total, int64_t start_ns, int64_t end_ns);
+  // Why add() would refuse that report ("" when it would take it); changes nothing.
+  std::string_view check(uint64_t total, int64_t start_ns, int64_t end_ns) const;
+  // Whether a report ending at `end_ns` is older than the last one taken
+  // (add() takes it and it adds nothing: nor should the unit's other figures).
+  bool stale(int64_t end_ns) const { return have_ && end_ns <= end_ns_; }
   // The rate for the next snapshot (see above); starts a new window.
   PublishedRate take();
 

@@ -56,6 +56,11 @@ std::string MonitorState::metrics_text() const {
   return prometheus_text(history_.back(), previous);
 }
 
+MonitorSnapshot MonitorState::latest() const {
+  const std::lock_guard lock(mutex_);
+  return history_.empty() ? MonitorSnapshot{} : history_.back();
+}
+
 std::string MonitorState::state_json() const {
   const std::lock_guard lock(mutex_);
   return evb::state_json(history_, config_yaml_);

@@ -34,6 +34,7 @@ class MonitorState {
   // Server thread.
   std::string metrics_text() const;  // Prometheus text exposition of the latest
   std::string state_json() const;    // the page's data (docs/MONITORING.md)
+  MonitorSnapshot latest() const;    // a copy of the last published (empty: none yet)
   void submit(ControlRequest request);
   const ControlLimits& limits() const { return limits_; }
 

@@ -17,6 +17,12 @@ std::string number(double v) {
   return buf;
 }
 
+// Sums of counters peers report, kept at the largest value rather than
+// wrapping (two congestor ranks may claim counters near 2^64).
+uint64_t hub_counter_sum(uint64_t a, uint64_t b) {
+  return b > UINT64_MAX - a ? UINT64_MAX : a + b;
+}
+
 std::string factors_text(const std::vector<double>& f) {
   std::string s = "[";
   for (size_t i = 0; i < f.size(); ++i) s += (i ? ", " : "") + number(f[i]);
@@ -88,14 +94,22 @@ void MonitorHub::on_command(PeerId from, const Command& cmd) {
   const auto end = std::bit_cast<int64_t>(cmd.pad[1]);
   if (const std::string_view fault = interval_fault(start, end); !fault.empty())
     refuse(std::string(fault));
-  auto count = [&](IntervalRate& rate, uint64_t total) {
-    if (const std::string_view fault = rate.add(total, start, end); !fault.empty())
+  // Checks a report before anything of it is kept; false when it is older
+  // than the last one taken (it adds nothing, and its figures are older).
+  auto check = [&](const IntervalRate& rate, uint64_t total) {
+    if (const std::string_view fault = rate.check(total, start, end); !fault.empty())
       refuse(std::string(fault));
+    return !rate.stale(end);
+  };
+  auto count = [&](IntervalRate& rate, uint64_t total) {
+    if (!check(rate, total)) return false;
+    rate.add(total, start, end);
+    return true;
   };
   switch (static_cast<MonitorStat>(cmd.slot)) {
     case MonitorStat::bu: {
       MonitorBu* b = own_bu();
-      count(bu_rate_[cmd.bu], cmd.bytes);
+      if (!count(bu_rate_[cmd.bu], cmd.bytes)) return;
       b->bytes = cmd.bytes;
       b->fragments = cmd.event_id;
       b->requests_in_flight = cmd.count;
@@ -117,11 +131,11 @@ void MonitorHub::on_command(PeerId from, const Command& cmd) {
       if (cmd.count < 1 || cmd.count > 3 || cmd.ru >= rows || cmd.count > rows - cmd.ru)
         refuse("a traffic row outside the RUs");
       const uint64_t v[3] = {cmd.event_id, cmd.bytes, cmd.value};
-      for (uint32_t k = 0; k < cmd.count; ++k) {
-        const size_t at = static_cast<size_t>(cmd.ru + k) * nodes + cmd.bu;
-        count(matrix_rate_[at], v[k]);
-        snapshot_.eb.matrix[at] = v[k];
-      }
+      auto cell = [&](uint32_t k) { return static_cast<size_t>(cmd.ru + k) * nodes + cmd.bu; };
+      // The row is taken whole or not at all: every cell checked first.
+      for (uint32_t k = 0; k < cmd.count; ++k) check(matrix_rate_[cell(k)], v[k]);
+      for (uint32_t k = 0; k < cmd.count; ++k)
+        if (count(matrix_rate_[cell(k)], v[k])) snapshot_.eb.matrix[cell(k)] = v[k];
       return;
     }
     case MonitorStat::background:
@@ -130,7 +144,7 @@ void MonitorHub::on_command(PeerId from, const Command& cmd) {
     case MonitorStat::ru: {
       if (cmd.ru >= nodes || topo_.ru_rank[cmd.ru] != from)
         refuse("it names an RU it does not host");
-      count(ru_rate_[cmd.ru], cmd.bytes);
+      if (!count(ru_rate_[cmd.ru], cmd.bytes)) return;
       MonitorRu& r = snapshot_.eb.rus[cmd.ru];
       r.bytes = cmd.bytes;
       r.fragments = cmd.event_id;
@@ -148,6 +162,7 @@ void MonitorHub::take_background(PeerId from, const Command& cmd, int64_t start,
     throw PeerError(from, "monitor: stats from " + engine_.peer_name(from) +
                               " refused: it names a background member it is not");
   CongestorSeen& seen = congestors_[static_cast<size_t>(from - topo_.nprocs)];
+  if (seen.rate.stale(end)) return;  // older than the last: adds nothing, changes nothing
   if (cmd.event_id < seen.messages || cmd.value < seen.received_bytes)
     throw PeerError(
         from, "monitor: stats from " + engine_.peer_name(from) + " refused: a counter went back");
@@ -275,8 +290,8 @@ void MonitorHub::publish_rates() {
     if (!seen.reported) continue;
     ++b.ranks_reported;
     b.ranks_sending += seen.sending ? 1 : 0;
-    b.messages += seen.messages;
-    b.bytes += seen.bytes;
+    b.messages = hub_counter_sum(b.messages, seen.messages);
+    b.bytes = hub_counter_sum(b.bytes, seen.bytes);
     b.rate_bytes_per_s += p.per_s;
     b.rate_carried = b.rate_carried || p.carried;
   }

@@ -5,7 +5,8 @@
 // the stats every rank's MonitorReporter sends, each checked (the sender
 // must host the unit it reports on, indices in range, the interval it
 // covers by the sender's clock sound and following the last one) before it
-// is used. Once per report_interval it publishes a copy into MonitorState,
+// is used: a record is taken whole or not at all, and one older than its
+// unit's last (a transport that does not keep the order) changes nothing. Once per report_interval it publishes a copy into MonitorState,
 // every per-BU, per-RU and matrix rate computed over the senders' own
 // intervals (IntervalRate): what arrived in a tick does not matter. Over
 // kMatrixFullNodes nodes the matrix has a row per RU group, not per RU

@@ -100,5 +100,23 @@ TEST(IntervalRate, UnsoundIntervalsAreRefusedAndChangeNothing) {
   EXPECT_NE(interval_fault(max, min), "");
 }
 
+// check() is add()'s verdict without taking the report; stale() tells a
+// report older than the last one taken (add() takes it, and it adds nothing).
+TEST(IntervalRate, CheckJudgesAsAddAndStaleTellsAnOlderReport) {
+  IntervalRate r;
+  EXPECT_FALSE(r.stale(0));  // no baseline yet
+  EXPECT_EQ(r.check(0, 0, kSecond), "");
+  ASSERT_EQ(r.add(1000, 0, kSecond), "");
+  EXPECT_TRUE(r.stale(kSecond));
+  EXPECT_FALSE(r.stale(kSecond + 1));
+  EXPECT_NE(r.check(999, kSecond, 2 * kSecond), "");       // went back
+  EXPECT_NE(r.check(2000, kSecond / 2, 2 * kSecond), "");  // overlaps
+  EXPECT_EQ(r.check(5, -kSecond, 0), "");                  // older: taken, adds nothing
+  EXPECT_EQ(r.check(3000, kSecond, 2 * kSecond), "");
+  EXPECT_EQ(r.take().interval_s, 0.0);  // check() took nothing
+  ASSERT_EQ(r.add(3000, kSecond, 2 * kSecond), "");
+  EXPECT_DOUBLE_EQ(r.take().per_s, 2000.0);
+}
+
 }  // namespace
 }  // namespace evb

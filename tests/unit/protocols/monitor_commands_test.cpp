@@ -200,6 +200,162 @@ TEST(MonitorCommands, RatesAreTheSendersOwnWhateverArrivesInATick) {
   EXPECT_TRUE(seen_carried);
 }
 
+// A refused record changes nothing the hub publishes: a matrix row is
+// taken whole or not at all (found by fuzz/fuzz_monitor_stats.cpp: a row
+// refused for its second cell kept its first).
+TEST(MonitorCommands, ARefusedRowKeepsNoCell) {
+  EvmRank r;
+  MonitorState state("", ControlLimits{});
+  MonitorHub hub(r.engine, r.topo, r.evm, r.stats, state, {"pull", "tcp", "send"}, true);
+  hub.start(0);
+  // BU 0's bytes from RU 0 and RU 1 (cells [ru * 2 + 0]).
+  auto row = [](uint64_t ru0, uint64_t ru1, double start, double end) {
+    return covering(Command{.type = CommandType::stats,
+                            .event_id = ru0,
+                            .slot = static_cast<uint32_t>(MonitorStat::matrix),
+                            .bu = 0,
+                            .ru = 0,
+                            .count = 2,
+                            .bytes = ru1},
+                    start, end);
+  };
+  EXPECT_EQ(outcome(hub, 0, row(100, 4000, 0, 1)), "accepted");
+  EXPECT_TRUE(refused(outcome(hub, 0, row(150, 260, 1, 2))));  // RU 1's counter went back
+  hub.on_tick(s_to_ns(1.0));
+  MonitorSnapshot s = state.latest();
+  EXPECT_EQ(s.eb.matrix[0], 100u);
+  EXPECT_EQ(s.eb.matrix[2], 4000u);
+  EXPECT_EQ(outcome(hub, 0, row(150, 4100, 1, 2)), "accepted");
+  hub.on_tick(s_to_ns(2.0));
+  s = state.latest();
+  EXPECT_EQ(s.eb.matrix[0], 150u);
+  EXPECT_DOUBLE_EQ(s.eb.matrix_rate[0], 50.0);  // bytes/s over [1, 2] of BU 0's clock
+  EXPECT_DOUBLE_EQ(s.eb.matrix_rate[2], 100.0);
+}
+
+// A report older than the last one a unit sent (a transport that does not
+// keep the order, or a peer replaying one) adds nothing, to the rate or to
+// the figures published: a counter never goes back.
+TEST(MonitorCommands, AnOlderReportChangesNoFigure) {
+  EvmRank r;
+  MonitorState state("", ControlLimits{});
+  MonitorHub hub(r.engine, r.topo, r.evm, r.stats, state, {"pull", "tcp", "send"}, true);
+  hub.start(0);
+  auto bu = [](uint64_t bytes, double start, double end) {
+    return covering(Command{.type = CommandType::stats,
+                            .event_id = bytes / 100,
+                            .slot = 0,
+                            .bu = 0,
+                            .bytes = bytes},
+                    start, end);
+  };
+  auto ru = [](uint64_t bytes, double start, double end) {
+    return covering(Command{.type = CommandType::stats,
+                            .event_id = bytes / 100,
+                            .slot = static_cast<uint32_t>(MonitorStat::ru),
+                            .ru = 1,
+                            .bytes = bytes},
+                    start, end);
+  };
+  auto row = [](uint64_t bytes, double start, double end) {
+    return covering(Command{.type = CommandType::stats,
+                            .event_id = bytes,
+                            .slot = static_cast<uint32_t>(MonitorStat::matrix),
+                            .bu = 0,
+                            .ru = 0,
+                            .count = 1},
+                    start, end);
+  };
+  EXPECT_EQ(outcome(hub, 0, bu(3000, 1, 2)), "accepted");
+  EXPECT_EQ(outcome(hub, 1, ru(5000, 1, 2)), "accepted");
+  EXPECT_EQ(outcome(hub, 0, row(700, 1, 2)), "accepted");
+  // The reports of [0, 1] arrive after those of [1, 2].
+  EXPECT_EQ(outcome(hub, 0, bu(1000, 0, 1)), "accepted");
+  EXPECT_EQ(outcome(hub, 1, ru(2000, 0, 1)), "accepted");
+  EXPECT_EQ(outcome(hub, 0, row(300, 0, 1)), "accepted");
+  hub.on_tick(s_to_ns(1.0));
+  const MonitorSnapshot s = state.latest();
+  EXPECT_EQ(s.eb.bus[0].bytes, 3000u);
+  EXPECT_EQ(s.eb.bus[0].fragments, 30u);
+  EXPECT_EQ(s.eb.rus[1].bytes, 5000u);
+  EXPECT_EQ(s.eb.rus[1].fragments, 50u);
+  EXPECT_EQ(s.eb.matrix[0], 700u);
+}
+
+// A congestor's record older than its last one is taken and changes
+// nothing, as a BU's; an in-order one whose counters went back is refused.
+TEST(MonitorCommands, ACongestorsOlderRecordChangesNoFigure) {
+  Config c = two_nodes();
+  BackgroundSpec b;
+  b.ranks = 1;
+  c.background.push_back(b);
+  const Topology topo = make_topology(c);
+  ASSERT_EQ(topo.processes(), 4);  // rank 3: the congestor
+  RecordingDriver driver;
+  Engine engine(driver, 2, c, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)", "rank 3"});
+  EventBuildingStats stats;
+  pull::PullEvmAgent evm(engine, topo, stats, false);
+  MonitorState state("", ControlLimits{});
+  MonitorHub hub(engine, topo, evm, stats, state, {"pull", "tcp", "send"}, true);
+  hub.start(0);
+  auto record = [](uint64_t messages, uint64_t bytes, double start, double end) {
+    return covering(Command{.type = CommandType::stats,
+                            .event_id = messages,
+                            .slot = static_cast<uint32_t>(MonitorStat::background),
+                            .bu = 0,
+                            .ru = 0,
+                            .count = 1,
+                            .bytes = bytes},
+                    start, end);
+  };
+  EXPECT_EQ(outcome(hub, 3, record(9, 9000, 1, 2)), "accepted");
+  EXPECT_EQ(outcome(hub, 3, record(4, 4000, 0, 1)), "accepted");  // older: adds nothing
+  EXPECT_EQ(outcome(hub, 3, record(9, 10, 0, 1)), "accepted");
+  EXPECT_TRUE(refused(outcome(hub, 3, record(8, 9500, 2, 3))));  // messages went back
+  hub.on_tick(s_to_ns(1.0));
+  const MonitorSnapshot s = state.latest();
+  ASSERT_EQ(s.background.size(), 1u);
+  EXPECT_EQ(s.background[0].messages, 9u);
+  EXPECT_EQ(s.background[0].bytes, 9000u);
+}
+
+// An entry's counters are its ranks' summed, kept at the largest value
+// rather than wrapping: two ranks claiming 2^63 messages each do not make
+// the entry's count go back to 0 (found by fuzz/fuzz_monitor_stats.cpp).
+TEST(MonitorCommands, ABackgroundEntrysCountersDoNotWrap) {
+  Config c = two_nodes();
+  BackgroundSpec b;
+  b.ranks = 2;
+  c.background.push_back(b);
+  const Topology topo = make_topology(c);
+  RecordingDriver driver;
+  Engine engine(driver, 2, c, PollMode::busy,
+                {"rank 0", "rank 1", "rank 2 (EVM)", "rank 3", "rank 4"});
+  EventBuildingStats stats;
+  pull::PullEvmAgent evm(engine, topo, stats, false);
+  MonitorState state("", ControlLimits{});
+  MonitorHub hub(engine, topo, evm, stats, state, {"pull", "tcp", "send"}, true);
+  hub.start(0);
+  auto record = [](uint32_t member, uint64_t messages) {
+    return covering(Command{.type = CommandType::stats,
+                            .event_id = messages,
+                            .slot = static_cast<uint32_t>(MonitorStat::background),
+                            .bu = 0,
+                            .ru = member,
+                            .count = 1,
+                            .bytes = messages},
+                    0, 1);
+  };
+  const uint64_t half = uint64_t{1} << 63;
+  EXPECT_EQ(outcome(hub, 3, record(0, half)), "accepted");
+  hub.on_tick(s_to_ns(1.0));
+  EXPECT_EQ(outcome(hub, 4, record(1, half)), "accepted");
+  hub.on_tick(s_to_ns(2.0));
+  const MonitorSnapshot s = state.latest();
+  EXPECT_EQ(s.background[0].messages, UINT64_MAX);
+  EXPECT_EQ(s.background[0].bytes, UINT64_MAX);
+}
+
 TEST(MonitorCommands, CreditsAndPauseParkSlotsUntilUndone) {
   EvmRank r;
   r.evm.start(0);
