@@ -6,9 +6,10 @@
 // must host the unit it reports on, indices in range, the interval it
 // covers by the sender's clock sound and following the last one) before it
 // is used: a record is taken whole or not at all, and one older than its
-// unit's last (a transport that does not keep the order) changes nothing. Once per report_interval it publishes a copy into MonitorState,
-// every per-BU, per-RU and matrix rate computed over the senders' own
-// intervals (IntervalRate): what arrived in a tick does not matter. Over
+// unit's last (a transport that does not keep the order) changes nothing.
+// Once per report_interval it publishes a copy into MonitorState, every
+// per-BU, per-RU and matrix rate computed over the senders' own intervals
+// (IntervalRate): what arrived in a tick does not matter. Over
 // kMatrixFullNodes nodes the matrix has a row per RU group, not per RU
 // (monitor/traffic.hpp): the BUs send it so.
 // It applies control requests queued by POST /control at its next tick,
