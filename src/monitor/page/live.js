@@ -26,9 +26,11 @@
   function fixed(v, digits) { return typeof v === 'number' && isFinite(v) ? v.toFixed(digits) : '-'; }
   // A rate in Gb/s: two decimals from 1 Gb/s up, three significant digits
   // below (a steady 0.107 Gb/s must not read 0.11 one second and 0.10 the next).
-  function gbps(v) {
+  // `digits` (default 2 decimals / 3 significant) for narrow places: the matrix.
+  function gbps(v, digits) {
     if (typeof v !== 'number' || !isFinite(v)) return '-';
-    return Math.abs(v) >= 1 || v === 0 ? v.toFixed(2) : v.toPrecision(3);
+    var d = digits || 2;
+    return Math.abs(v) >= 1 || v === 0 ? v.toFixed(d) : v.toPrecision(d + 1);
   }
   function count(v) { return typeof v === 'number' ? Math.round(v).toLocaleString('en-US') : '-'; }
   function duration(s) {
@@ -269,7 +271,7 @@
         ctx.fillRect(m.l + b * cell, m.t + r * cell, cell - 1, cell - 1);
         if (cell >= 34) {
           ctx.fillStyle = col.dark ? '#fff' : '#111827';
-          ctx.fillText(fixed(v, cell >= 48 ? 2 : 1), m.l + (b + 0.5) * cell, m.t + (r + 0.5) * cell);
+          ctx.fillText(gbps(v, cell >= 48 ? 2 : 1), m.l + (b + 0.5) * cell, m.t + (r + 0.5) * cell);
         }
       }
       var lost = units.groupAny(rus, r, size, function (u) { return u.lost; }), note = lost ? ' lost' : '';
@@ -297,7 +299,7 @@
     }
     ctx.strokeStyle = '#4a5568'; ctx.strokeRect(bx, m.t, 14, bh);
     ctx.fillStyle = '#1d2330'; ctx.textBaseline = 'middle';
-    ctx.fillText(fixed(vmax, 2), bx + 18, m.t);
+    ctx.fillText(gbps(vmax), bx + 18, m.t);
     ctx.fillText('0', bx + 18, m.t + bh);
     ctx.fillText('Gb/s', bx + 18, m.t + bh / 2);
     if (!rows) { ctx.textAlign = 'center'; ctx.fillText('no traffic reported yet', c.w / 2, c.h / 2); }
