@@ -2,9 +2,9 @@
 // CpuMeter: the CPU time this thread spends inside stretches of work (the
 // EVM's handlers), without a thread-CPU clock read around each stretch.
 //
-// The thread CPU clock (CLOCK_THREAD_CPUTIME_ID) is a system call (about
-// 600 ns on the 2-core development VM); read around every message the EVM
-// handles it cost 8 % of an EVM-bound event rate. So stretches are timed
+// The thread CPU clock (CLOCK_THREAD_CPUTIME_ID) is a system call
+// (hundreds of ns on the 2-core development VM); read around every
+// message the EVM handles it cost 8 % of an EVM-bound event rate. So stretches are timed
 // with the monotonic clock (vDSO, tens of ns), which is the thread's CPU
 // time too unless the thread lost the CPU inside the stretch. The thread
 // CPU clock is read only at the two ends of a *window*: it opens at the
