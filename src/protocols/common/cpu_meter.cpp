@@ -69,8 +69,4 @@ double CpuMeter::window_net_ns() const {
   return net > 0 ? net : 0;
 }
 
-uint64_t CpuMeter::net_ns() const {
-  return static_cast<uint64_t>(charged_ns_ + window_net_ns());
-}
-
 }  // namespace evb

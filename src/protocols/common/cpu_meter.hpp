@@ -73,9 +73,11 @@ class CpuMeter {
   uint64_t stretches() const { return stretches_; }
   // What an empty stretch measures (the monotonic clock's own share).
   double overhead_ns() const { return overhead_ns_; }
-  // The CPU time charged to the stretches: every closed window's, plus the
-  // open window's stretches at their wall time (at most kWindowNs of them).
-  uint64_t net_ns() const;
+  // The CPU time charged to the stretches of every closed window: it never
+  // falls (the monitor's counter), and misses the open window's (a window
+  // closes at the thread's next rest, or at the first stretch end
+  // kWindowNs after it opened).
+  uint64_t net_ns() const { return static_cast<uint64_t>(charged_ns_); }
   // Windows closed, and the time their threads spent off the CPU between
   // their ends (wall - CPU time, summed over windows that lost the CPU).
   uint64_t windows() const { return windows_; }
