@@ -307,6 +307,7 @@ void Engine::idle(int64_t now) {
     case PollMode::automatic:
       return;
     case PollMode::yield:
+      if (meter_) meter_->rest();  // off the CPU by choice: not in a window
       sched_yield();
       return;
     case PollMode::block: {
@@ -319,7 +320,9 @@ void Engine::idle(int64_t now) {
       if (!delayed_.empty()) wake = std::min(wake, delayed_.front().first);
       if (const int64_t due = batcher_.next_due_ns(); due >= 0) wake = std::min(wake, due);
       const int64_t us = std::max<int64_t>(0, (wake - now) / 1000);
-      if (us > 0) driver_.wait(std::chrono::microseconds(us));
+      if (us <= 0) return;
+      if (meter_) meter_->rest();
+      driver_.wait(std::chrono::microseconds(us));
       return;
     }
   }
@@ -359,6 +362,8 @@ void Engine::run() {
     }
     int64_t now = now_ns();
     if (faults_) {
+      if (meter_ && faults_->next_ns(t0_ns_) >= 0 && faults_->next_ns(t0_ns_) <= now)
+        meter_->rest();  // a stall sleeps
       if (faults_->tick(now, t0_ns_, rank_)) {
         now = now_ns();
         last_progress_ns_ = now;  // this rank stood still, not its peers

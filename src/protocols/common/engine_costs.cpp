@@ -4,6 +4,9 @@
 // message, whatever its commands, and one for its tick in a turn that
 // handed it a message (the tick sends what its commands answered). Ticks
 // of turns that handed it nothing (idle polling, timers) are not timed.
+// The stretches read the monotonic clock; the thread CPU clock is read at
+// the ends of the meter's windows, which the loop closes before it gives
+// the CPU away (Engine::idle, a stall) and at its end.
 #include "protocols/common/engine.hpp"
 
 namespace evb {
