@@ -345,6 +345,45 @@ TEST(MicrobenchCredits, SenderRefusesACreditBeyondTheCreditsInCirculation) {
   EXPECT_THROW(sender.agent->on_command(1, none), PeerError);
 }
 
+// The writer's side: a credit of `count` from `value` names that slot and
+// the ones after it, wrapping within the source's slots, and the writer
+// writes them in that order; a run past the arena the BU advertised is a
+// hostile peer's, refused.
+TEST(MicrobenchCredits, WriterWritesTheRunACreditNames) {
+  const Config c = one_way(1, 4096, 4);  // 4 slots, window 1
+  test_support::RecordingDriver driver;
+  driver.caps.rdma_write = true;
+  Engine engine(driver, 0, c, PollMode::busy, {"rank 0", "rank 1"});
+  const Topology topo = make_topology(c);
+  DataPool pool(c.ru_buffer, data_message_size(c), 1, PageSize::normal);
+  Registration pool_reg(pool.data(), pool.size());
+  std::vector<uint8_t> arena(MicroAgent::arena_bytes(c, 1));
+  Registration arena_reg(arena.data(), arena.size());
+  std::vector<WriteTarget> windows(2);
+  windows[1].peer = 1;
+  windows[1].size = MicroAgent::arena_bytes(c, 1);  // BU 1's arena: 4 slots of one source
+  windows[1].key = std::make_unique<RemoteKey>(1, windows[1].size);
+  MicrobenchStats stats = test::one_step_stats(0);
+  MicroAgent agent(engine, topo, &pool, &pool_reg, arena.data(), arena_reg, 1, &windows, stats);
+  agent.begin_step(StepPlan{.step = 0, .targets = {1}, .sources = {}});
+  agent.start(now_ns());
+  Command run = test::bench_cmd(BenchOp::credit, 2);
+  run.count = 4;
+  agent.on_command(1, run);
+  for (int k = 0; k < 3; ++k) {
+    Completion sent;
+    sent.type = OpType::rdma_write;
+    sent.cookie = driver.writes.back().cookie;
+    agent.on_completion(sent);
+  }
+  std::vector<uint32_t> slots;
+  for (const auto& w : driver.writes) slots.push_back(*w.immediate >> 1);
+  EXPECT_EQ(slots, (std::vector<uint32_t>{2, 3, 0, 1}));
+  EXPECT_EQ(driver.writes[1].offset, 3 * round64(4096));
+  Command past = test::bench_cmd(BenchOp::credit, 4);  // slot 4 of a 4-slot arena
+  EXPECT_THROW(agent.on_command(1, past), PeerError);
+}
+
 // Sender and receiver over a pump that delivers each credit one data message
 // late (a credit's latency), data in order into the oldest posted receive:
 // the run never stalls, no message finds no receive posted, every header is
