@@ -106,11 +106,12 @@ const std::vector<CoreKey>& core_key_table() {
        [](const Config& c) { return integer(c.senders); }},
       {spec("receive_slots", K::integer, "0", "slots", 0, 4096,
             "point-to-point micro-benchmarks: buffers a receiver takes each source's messages "
-            "into, in turn (0: `parallel`, one per message in flight, and at least 2, so that a "
-            "message never waits for the credit of the one before). Fewer share a buffer as "
-            "ucx_perftest and fi_rma_bw do, and a header is then checked only when no other "
-            "message was in flight into its buffer (results.integrity.checks); more rotate "
-            "through a larger arena"),
+            "into, in turn (0: `parallel`, one per message in flight, and half as many more, "
+            "rounded up, so that a message never waits for the credit of the one before and "
+            "freed buffers go back several to a credit: 2 at parallel 1, 48 at 32). Fewer than "
+            "`parallel` share a buffer as ucx_perftest and fi_rma_bw do, and a header is then "
+            "checked only when no other message was in flight into its buffer "
+            "(results.integrity.checks); more rotate through a larger arena"),
        [](Config& c, const Value& v) { c.receive_slots = static_cast<int>(v.integer); },
        [](const Config& c) { return integer(c.receive_slots); }},
 

@@ -45,10 +45,12 @@ MicroAgent::MicroAgent(Engine& engine, const Topology& topo, DataPool* pool,
   meta_size_ = with_meta_ ? meta_message_size(config_) : 0;
   parallel_ = static_cast<uint32_t>(std::max(1, config_.parallel));
   slots_ = receive_slots_of(config_);
+  tickets_ = credit_tickets_of(config_);
+  batch_ = credit_batch_of(config_);
   shared_slots_ = shares_slots(config_);
   // Commands in flight towards one rank: credits for its targets, segments,
   // finals and acks; deeper pools only avoid the driver's unexpected queue.
-  const int open = static_cast<int>(std::max(parallel_, receive_slots_of(config_)));
+  const int open = static_cast<int>(std::max(parallel_, tickets_));
   const int depth = std::max(16, topo.nodes * open * 2 + 2 * topo.nodes);
   engine_.listen(Channel::bench, id_, depth);
   if (windows_) {
@@ -104,17 +106,18 @@ void MicroAgent::start(int64_t now) {
   window_begin_ns_ = now + s_to_ns(config_.warmup_s);
   deadline_ns_ = now + s_to_ns(config_.duration_s);
   std::fill(landed_.begin(), landed_.end(), 0);
-  data_slots_.reset(sources_.size(), slots_, parallel_);
-  meta_slots_.reset(sources_.size(), slots_, parallel_);
+  data_slots_.reset(sources_.size(), slots_, tickets_);
+  meta_slots_.reset(sources_.size(), slots_, tickets_);
   for (size_t s = 0; s < sources_.size(); ++s) {
-    for (uint32_t k = 0; k < std::max(slots_, parallel_); ++k) {
+    for (uint32_t k = 0; k < tickets_; ++k) {
       const uint32_t slot = data_slots_.take(s);
       if (!windows_) {
         post_data(s, slot);
         if (with_meta_) post_meta(s, meta_slots_.take(s));
       }
-      credit(s, slot);
+      hold_credit(s, slot);
     }
+    flush_credits(s);  // every slot at once: one credit where they follow each other
   }
 }
 
@@ -125,18 +128,6 @@ Command MicroAgent::bench_command(BenchOp op) const {
   cmd.event_id = static_cast<uint64_t>(step_);
   cmd.count = 1;
   return cmd;
-}
-
-// A credit names the arena slot that is free again (s * slots + slot);
-// only the write path uses it.
-void MicroAgent::credit(size_t s, uint32_t slot) {
-  Source& src = sources_[s];
-  Command cmd = bench_command(BenchOp::credit);
-  cmd.ru = static_cast<uint32_t>(src.ru);
-  cmd.bu = static_cast<uint32_t>(stats_.bu);
-  cmd.value = s * slots_ + slot;
-  ++src.credits_sent;
-  engine_.send_command(src.rank, Channel::bench, cmd);
 }
 
 void MicroAgent::post_data(size_t s, uint32_t slot) {
@@ -185,17 +176,7 @@ void MicroAgent::on_command(PeerId from, const Command& cmd) {
         targets_[t].credits_announced = cmd.bytes;
         return;
       }
-      if (windows_) {
-        // The slot must lie inside the window the BU advertised.
-        const uint64_t slots = windows_->at(targets_[t].bu).size / slot_bytes();
-        if (cmd.count != 1 || cmd.value >= slots)
-          throw PeerError(from, "micro-benchmark: a credit from " + engine_.peer_name(from) +
-                                    " names arena slot " + std::to_string(cmd.value) +
-                                    ", its window holds " + std::to_string(slots));
-        targets_[t].slots.push_back(static_cast<uint32_t>(cmd.value));
-      }
-      targets_[t].credits += cmd.count;
-      targets_[t].credits_received += cmd.count;
+      take_credit(static_cast<size_t>(t), from, cmd);
       send_exchanges(now_ns());
       return;
     case BenchOp::final: {
@@ -203,6 +184,7 @@ void MicroAgent::on_command(PeerId from, const Command& cmd) {
       Source& src = sources_[s];
       src.final = true;
       src.expected = cmd.bytes;
+      src.pending = 0;  // the sender sends no more: held slots stay with the receiver
       Command ack = bench_command(BenchOp::ack);
       ack.ru = static_cast<uint32_t>(src.ru);
       ack.bu = static_cast<uint32_t>(stats_.bu);

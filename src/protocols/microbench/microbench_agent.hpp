@@ -2,9 +2,10 @@
 // MicroAgent: both sides of the point-to-point micro-benchmarks on one rank
 // (one-to-one, many-to-one, gather, gather-cmd, gather-cmd-meta).
 //
-// Receiver (BU side): posts `parallel` receives per source and sends one
-// credit per posted receive; each completed exchange is re-posted and
-// re-credited until the source's final command. Under data_path write it
+// Receiver (BU side): posts a receive per credit in circulation per source
+// (credit_tickets_of) and credits them; each completed exchange is re-posted
+// at once and re-credited, several slots to a credit, until the source's
+// final command. Under data_path write it
 // posts nothing: each credit names a slot of its arena (the window every RU
 // was given the key of), the sender writes the exchange there with an
 // immediate naming the slot, and the landed write is checked as a received
@@ -15,11 +16,14 @@
 // credits it sent, and the sender finishes once it has seen them all, so no
 // message of a step is still in flight when the step ends.
 // The arena holds `receive_slots` slots per source (ReceiveSlots): one per
-// message in flight unless set; with fewer, a header is checked only when
-// its slot held no other message in flight (every length is checked); with
-// more, every slot is posted or credited and `parallel` bounds the messages
-// a sender has not seen complete, so no message waits for a credit's round
-// trip while another slot is free.
+// message in flight and half the window more unless set; with fewer than the
+// window, a header is checked only when its slot held no other message in
+// flight (every length is checked); with more, every slot is posted or
+// credited and `parallel` bounds the messages a sender has not seen
+// complete, so no message waits for a credit's round trip while another
+// slot is free. Freed slots go back several to a credit (credit_batch_of);
+// the sender refuses a credit that would give it more than the credits in
+// circulation.
 //
 // One agent and one Engine serve every step (the Engine's pre-posted command
 // receives cannot be withdrawn, so a second Engine would race the first for
@@ -84,6 +88,8 @@ class MicroAgent : public Agent {
     uint64_t cmd_done = 0;
     uint64_t exchanges_credited = 0;  // completed exchanges already answered
     uint64_t credits_sent = 0;
+    uint32_t pending = 0;        // freed slots not yet credited (credit_batch)
+    uint32_t pending_first = 0;  // the first of them; the others follow it
     bool final = false;
     uint64_t expected = 0;  // exchanges announced by the final
   };
@@ -96,7 +102,13 @@ class MicroAgent : public Agent {
   void post_data(size_t s, uint32_t slot);
   void post_meta(size_t s, uint32_t slot);
   void exchange_progress(size_t s);
+  // Returns `slot` of source `s` to its sender: held until credit_batch
+  // slots are free (or the next does not follow the held ones), then one
+  // credit names them all.
   void credit(size_t s, uint32_t slot);
+  void hold_credit(size_t s, uint32_t slot);
+  void flush_credits(size_t s);
+  void take_credit(size_t t, PeerId from, const Command& cmd);
   // Posts one message of an exchange: a send, or a write into arena slot
   // `slot` of the target (`meta`: its metadata part).
   void deliver(const Target& t, uint32_t slot, bool meta, std::span<const Segment> segs,
@@ -131,6 +143,8 @@ class MicroAgent : public Agent {
   uint64_t meta_size_ = 0;
   uint32_t parallel_ = 1;
   uint32_t slots_ = 1;         // receive slots per source (receive_slots)
+  uint32_t tickets_ = 1;       // credits in circulation per source
+  uint32_t batch_ = 1;         // freed slots returned per credit
   bool shared_slots_ = false;  // fewer slots than messages in flight
 
   int step_ = 0;

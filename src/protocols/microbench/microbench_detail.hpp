@@ -44,7 +44,8 @@ inline Tag bench_tag(int step, BenchStream s) {
 
 // Command.slot of a CommandType::bench command; Command.event_id is the step.
 enum class BenchOp : uint32_t {
-  credit = 1,   // BU -> RU: one more exchange may be sent (count = 1)
+  credit = 1,   // BU -> RU: `count` more exchanges may be sent (write: into arena slots
+                //   value, value + 1, ... of one source, wrapping within its slots)
   final = 2,    // RU -> BU: stopped; `bytes` = exchanges sent in this step
   ack = 3,      // BU -> RU: final seen; `bytes` = credits sent in this step
   segment = 4,  // RU -> BU: the command segment of one exchange (gather-cmd*)
@@ -54,20 +55,48 @@ enum class BenchOp : uint32_t {
 inline uint64_t data_message_size(const Config& c) {
   return c.fragment.size < sizeof(BenchHeader) ? sizeof(BenchHeader) : c.fragment.size;
 }
-// Receive slots per source (`receive_slots`; unset: one per message in
-// flight, `parallel`, and at least two, so that at `parallel: 1` the next
-// message never waits for the credit of the one before: the tools pay no
-// such round trip, docs/MICROBENCH.md "Receive slots"), and whether the
-// receiver shares a slot between messages in flight (fewer slots than
-// `parallel`): their headers are then checked only when no other message was
-// in flight into the slot.
-inline constexpr int kMinDefaultReceiveSlots = 2;
+// Receive slots per source (`receive_slots`) and the credits that circulate
+// per source (docs/MICROBENCH.md "Receive slots", "One credit for several slots"). `parallel` is
+// the sender's window; the receiver holds `extra` credits beyond it, so it
+// may return freed slots several to a credit (every `credit_batch` of them)
+// while the sender still has a window's worth to send on. Unset,
+// receive_slots is the window plus that extra, one slot per credit (every
+// header checked): 2 at parallel 1 (the next message never waits for the
+// credit of the one before, as the tools pay no such round trip), 48 at 32.
+// Set, it is read as given: more slots than the window are all credited;
+// fewer share a slot between messages in flight (their headers are then
+// checked only when no other message was in flight into the slot), and the
+// credits are the window plus the extra, naming shared slots.
+inline uint32_t window_of(const Config& c) {
+  return static_cast<uint32_t>(std::max(1, c.parallel));
+}
+// Credits the receiver may hold back beyond the window when unset or shared.
+inline uint32_t default_extra_credits(const Config& c) {
+  return (window_of(c) + 1) / 2;
+}
 inline uint32_t receive_slots_of(const Config& c) {
-  return static_cast<uint32_t>(c.receive_slots > 0 ? c.receive_slots
-                                                   : std::max(kMinDefaultReceiveSlots, c.parallel));
+  return c.receive_slots > 0 ? static_cast<uint32_t>(c.receive_slots)
+                             : window_of(c) + default_extra_credits(c);
 }
 inline bool shares_slots(const Config& c) {
-  return receive_slots_of(c) < static_cast<uint32_t>(std::max(1, c.parallel));
+  return receive_slots_of(c) < window_of(c);
+}
+// Credits in circulation per source: posted receives (send) or credited
+// slots (write), each naming a slot.
+inline uint32_t credit_tickets_of(const Config& c) {
+  return shares_slots(c) ? window_of(c) + default_extra_credits(c) : receive_slots_of(c);
+}
+// Freed slots the receiver returns in one credit: half of the credits beyond
+// the window, at least 1 (one per message, as before, when there are none
+// or one). Never more than the extra, so the sender never runs dry while
+// the receiver holds them, and never deadlocks: the sender sends on every
+// credit it holds, each landed message frees a slot, and a batch is never
+// more than the credits in circulation.
+inline uint32_t credit_batch_of(const Config& c) {
+  const uint32_t tickets = credit_tickets_of(c);
+  const uint32_t window = window_of(c);
+  const uint32_t extra = tickets > window ? tickets - window : 0;
+  return std::max<uint32_t>(1, (extra + 1) / 2);
 }
 // Bytes of one metadata message (gather-cmd-meta): fragment.meta_size or 10 KiB.
 inline uint64_t meta_message_size(const Config& c) {

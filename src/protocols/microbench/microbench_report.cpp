@@ -137,14 +137,18 @@ void print_steps(std::FILE* out, const Config& c, const MicrobenchSummary& s,
                  s.headline_steps);
 }
 
-// The receive slots for the settings line: when set, or when unset and not
-// one per message in flight (at `parallel: 1` the receiver holds two).
+// The receive slots for the settings line: as set, or unset (the window and
+// half of it more), and how many freed slots go back per credit when more
+// than one.
 std::string receive_slots_text(const Config& c) {
-  if (c.receive_slots > 0) return ", receive_slots " + std::to_string(c.receive_slots);
-  const uint32_t slots = micro::receive_slots_of(c);
-  if (slots == static_cast<uint32_t>(std::max(1, c.parallel))) return "";
-  return ", receive slots " + std::to_string(slots) + " (receive_slots unset: at least " +
-         std::to_string(micro::kMinDefaultReceiveSlots) + ")";
+  std::string text = c.receive_slots > 0
+                         ? ", receive_slots " + std::to_string(c.receive_slots)
+                         : ", receive slots " + std::to_string(micro::receive_slots_of(c)) +
+                               " (receive_slots unset: parallel + " +
+                               std::to_string(micro::default_extra_credits(c)) + ")";
+  const uint32_t batch = micro::credit_batch_of(c);
+  if (batch > 1) text += ", a credit per " + std::to_string(batch) + " freed slots";
+  return text;
 }
 
 // Which checks ran, once `receive_slots` is set (a run without it checks

@@ -66,14 +66,15 @@ void MicroAgent::send_exchanges(int64_t now) {
   }
 }
 
-// With more receive slots than `parallel`, the receiver credits every slot
-// and `parallel` bounds the data messages a sender has posted and not yet
-// seen complete (its window, as the tools' -O / -W): the credit of a checked
-// slot then travels while the next message is written into another, instead
-// of every message waiting for it. Otherwise the credits are the window and
-// this never binds (as before receive_slots existed).
+// With more credits in circulation than `parallel` (receive slots unset, or
+// set other than the window), `parallel` bounds the data messages a sender
+// has posted and not yet seen complete (its window, as the tools' -O / -W):
+// the credit of a checked slot then travels, or waits for others to share
+// its message, while the next message goes into another slot. With as many
+// credits as the window (receive_slots = parallel) they are the window and
+// this never binds.
 bool MicroAgent::window_full(const Target& t) const {
-  return slots_ > parallel_ && t.in_flight >= parallel_;
+  return tickets_ > parallel_ && t.in_flight >= parallel_;
 }
 
 // A data message to target `t` completed at the sender.
@@ -82,7 +83,7 @@ void MicroAgent::data_sent(size_t t) {
   if (target.in_flight > 0) --target.in_flight;
   ++stats_.fragments_sent;
   stats_.bytes_sent += data_size_;
-  if (slots_ > parallel_ && target.credits > 0) send_exchanges(now_ns());
+  if (tickets_ > parallel_ && target.credits > 0) send_exchanges(now_ns());
 }
 
 void MicroAgent::deliver(const Target& t, uint32_t slot, bool meta, std::span<const Segment> segs,

@@ -1,12 +1,15 @@
 // receive_slots: the point-to-point micro-benchmarks' buffers per source.
 // Unset it is 0 and the receiver holds one slot per message in flight
-// (`parallel`), and at least two (at parallel 1 the next message need not
-// wait for the credit of the one before); set it is read as given, within
+// (`parallel`) and half as many more (at parallel 1 the next message need not
+// wait for the credit of the one before; at 32 freed slots go back 8 to a
+// credit); set it is read as given, within
 // its range; the alltoall baseline has no slots, so setting it there is an
 // error naming both keys; an event builder does not read it (a warning).
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <vector>
 
 #include "config_error_of.hpp"
 #include "core/config_loader.hpp"
@@ -25,11 +28,22 @@ Config load(const std::string& yaml, const std::vector<std::string>& overrides =
 
 const char* kOneWay = "protocol: one-to-one\nnodes: 2\nsenders: 1\n";
 
-TEST_F(ReceiveSlotsConfig, UnsetMeansOneSlotPerMessageInFlightAndAtLeastTwo) {
-  for (int parallel : {1, 2, 3, 32}) {
+// Unset: the window and half of it more (rounded up), one credit per
+// (extra + 1) / 2 freed slots: 2 slots at parallel 1 and 2, ... 48 at 32.
+TEST_F(ReceiveSlotsConfig, UnsetMeansTheWindowAndHalfOfItMore) {
+  const std::vector<std::array<uint32_t, 4>> expected = {
+      // parallel, slots, credits in circulation, freed slots per credit
+      {1, 2, 2, 1},
+      {2, 3, 3, 1},
+      {3, 5, 5, 1},
+      {8, 12, 12, 2},
+      {32, 48, 48, 8}};
+  for (const auto& [parallel, slots, tickets, batch] : expected) {
     const Config c = load(kOneWay, {"parallel=" + std::to_string(parallel)});
     EXPECT_EQ(c.receive_slots, 0);
-    EXPECT_EQ(micro::receive_slots_of(c), static_cast<uint32_t>(std::max(2, parallel)));
+    EXPECT_EQ(micro::receive_slots_of(c), slots) << parallel;
+    EXPECT_EQ(micro::credit_tickets_of(c), tickets) << parallel;
+    EXPECT_EQ(micro::credit_batch_of(c), batch) << parallel;
     EXPECT_FALSE(micro::shares_slots(c));
   }
   // Set to 1 at parallel 1 it is one slot, as before the default rose.
@@ -43,11 +57,17 @@ TEST_F(ReceiveSlotsConfig, SetIsReadAsGiven) {
   EXPECT_EQ(one.receive_slots, 1);
   EXPECT_EQ(micro::receive_slots_of(one), 1u);
   EXPECT_TRUE(micro::shares_slots(one));
+  // One shared slot: the credits are still the window and half of it more.
+  EXPECT_EQ(micro::credit_tickets_of(one), 48u);
+  EXPECT_EQ(micro::credit_batch_of(one), 8u);
   const Config more = load(kOneWay, {"parallel=4", "receive_slots=256"});
   EXPECT_EQ(micro::receive_slots_of(more), 256u);
   EXPECT_FALSE(micro::shares_slots(more));
   const Config equal = load(kOneWay, {"parallel=4", "receive_slots=4"});
   EXPECT_FALSE(micro::shares_slots(equal));
+  // As many slots as the window: the credits are the window, one per message.
+  EXPECT_EQ(micro::credit_tickets_of(equal), 4u);
+  EXPECT_EQ(micro::credit_batch_of(equal), 1u);
 }
 
 TEST_F(ReceiveSlotsConfig, OutOfRangeOrNotANumberIsRefused) {

@@ -6,6 +6,7 @@
 // Shared by the command tests (tests/unit/protocols/commands_test.cpp) and
 // the command fuzz target (fuzz/fuzz_command.cpp).
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -31,6 +32,10 @@ class RecordingDriver final : public Driver {
   void post_recv(PeerId peer, Tag tag, void* buffer, size_t size, const Registration*,
                  uint64_t cookie) override {
     recvs.push_back(Recv{peer, tag, buffer, size, cookie});
+  }
+  void rdma_write(PeerId peer, std::span<const Segment>, const RemoteKey&, uint64_t offset,
+                  std::optional<uint32_t> immediate, uint64_t cookie) override {
+    writes.push_back(Write{peer, offset, immediate, cookie});
   }
   // Hands out `pending` (what a test makes the network report), then nothing.
   size_t poll(std::span<Completion> out) override {
@@ -58,6 +63,13 @@ class RecordingDriver final : public Driver {
     uint64_t cookie;
   };
   std::vector<Recv> recvs;  // every post_recv, in order (a test may fill one and complete it)
+  struct Write {
+    PeerId peer;
+    uint64_t offset;
+    std::optional<uint32_t> immediate;
+    uint64_t cookie;
+  };
+  std::vector<Write> writes;  // every rdma_write, in order
 };
 
 }  // namespace evb::test_support
