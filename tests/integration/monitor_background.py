@@ -23,8 +23,8 @@ The run is long (duration 600 s) and ended by the test once it has seen what
 it waits for: on a loaded machine a process (the test's, or a rank) may get
 no CPU for tens of seconds, and a run of fixed length then ended before the
 test was done (issue 36; tests/integration/monitor.cmake). What the run
-records of the same changes (results.control, the phases' background_active)
-is checked by control_list_background (monitor.cmake), where the EVM applies
+records of the same changes (results.control, results.background) is
+checked by control_list_background (monitor.cmake), where the EVM applies
 them from the configuration.
 
   monitor_background.py EVBENCH [--set KEY=VALUE]...
@@ -258,6 +258,7 @@ def main():
         if rc != 130:
             fail(f"evbench exited {rc} on SIGTERM, expected 130")
         print("ok: stopped and restarted through POST /control; the run ended on SIGTERM")
+
 
 if __name__ == "__main__":
     main()
