@@ -14,11 +14,18 @@ finds the `# monitor:` line and, by counts (never by time):
      read 0 (not carried) two snapshots or more later, with the sent bytes
      the same as then;
   4. starts it again: the bytes rise past the stopped figure, the rate is
-     positive again;
-  5. after the run: exit 0, results.control holds the stop and the start
-     (key, value, source http), the phases show the entry off and on again
-     (settings.background_active), results.background[] the incast with its
-     messages; no process is left, and no shm region of a killed rank.
+     positive again, and /api/state's control[] holds the stop and the
+     start (source http);
+  5. interrupts the run (SIGTERM to the launcher): exit 130, no process is
+     left, and no shm region of a killed rank.
+
+The run is long (duration 600 s) and ended by the test once it has seen what
+it waits for: on a loaded machine a process (the test's, or a rank) may get
+no CPU for tens of seconds, and a run of fixed length then ended before the
+test was done (issue 36; tests/integration/monitor.cmake). What the run
+records of the same changes (results.control, results.background) is
+checked by control_list_background (monitor.cmake), where the EVM applies
+them from the configuration.
 
   monitor_background.py EVBENCH [--set KEY=VALUE]...
 Every wait has a deadline; the run is killed with its session on any path."""
@@ -37,7 +44,7 @@ import shm_leftovers
 from monitor_client import Client
 from session_run import fail, session_processes
 
-WAIT_S = 60  # the longest any one step may take on a loaded machine
+WAIT_S = 90  # the longest any one step may take on a loaded machine
 
 
 def free_port():
@@ -63,12 +70,11 @@ def series(text, name, entry="1"):
 class Run:
     def __init__(self, evbench, extra, workdir):
         self.port = free_port()
-        self.json = os.path.join(workdir, "result.json")
         self.err_path = os.path.join(workdir, "stderr.txt")
-        cmd = [evbench, "run", "--quiet", "--json", self.json,
+        cmd = [evbench, "run", "--quiet",
                "--set", "driver=tcp", "--set", "nodes=2", "--set", "evm=dedicated",
-               "--set", "duration=45s", "--set", "warmup=0s", "--set", "report_interval=500ms",
-               "--set", "fragment.size=16KiB", "--set", "page_size=normal", "--set", "peer_timeout=30s",
+               "--set", "duration=600s", "--set", "warmup=0s", "--set", "report_interval=500ms",
+               "--set", "fragment.size=16KiB", "--set", "page_size=normal", "--set", "peer_timeout=300s",
                "--set", f"monitor.port={self.port}",
                "--set", "background=[{pattern: incast, ranks: 3, size: 16KiB, in_flight: 4}]"]
         for kv in extra:
@@ -237,28 +243,21 @@ def main():
             return b["bytes"] if b["active"] and b["bytes"] > bytes_quiet and b["gbps"] > 0 else None
         run.wait("the background's bytes rising again", resumed, lambda: f"last seen: {last}")
 
-        # 5. the run's end and its results.
+        if [(c["key"], c["value"], c["source"]) for c in last["control"]] != [
+                ("background.1.active", "false", "http"), ("background.1.active", "true", "http")]:
+            run.stop(f"/api/state control: {last['control']}")
+
+        # 5. interrupted: the launcher stops every rank and exits 130.
+        run.proc.send_signal(signal.SIGTERM)
         try:
-            run.proc.wait(timeout=WAIT_S + 60)
+            run.proc.wait(timeout=WAIT_S)
         except subprocess.TimeoutExpired:
-            run.stop("the run did not end")
+            run.stop(f"the run did not end within {WAIT_S} s of SIGTERM")
         rc = run.proc.returncode
         run.cleanup(kill=False)
-        if rc != 0:
-            fail(f"evbench exited {rc}")
-        r = json.load(open(run.json))["results"]
-        keys = [(c["key"], c["value"], c["source"]) for c in r["control"]]
-        if keys != [("background.1.active", "false", "http"), ("background.1.active", "true", "http")]:
-            fail(f"results.control: {r['control']}")
-        settings = [p["settings"].get("background_active") for p in r["phases"]]
-        if settings != [[True], [False], [True]]:
-            fail(f"results.phases' background_active: {settings}")
-        bg = r["background"]
-        if len(bg) != 1 or bg[0]["pattern"] != "incast" or bg[0]["messages"] <= 0:
-            fail(f"results.background: {bg}")
-        if r["control_initial"].get("background_active") != [True]:
-            fail(f"results.control_initial: {r['control_initial']}")
-        print("ok: stopped and restarted through POST /control, recorded in the results")
+        if rc != 130:
+            fail(f"evbench exited {rc} on SIGTERM, expected 130")
+        print("ok: stopped and restarted through POST /control; the run ended on SIGTERM")
 
 
 if __name__ == "__main__":

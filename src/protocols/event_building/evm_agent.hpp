@@ -79,6 +79,9 @@ class EvmAgent : public Agent {
   bool bu_excluded(int bu) const { return evm_.excluded(bu); }
   bool ru_is_masked(int ru) const { return evm_.masked(ru); }
   bool stopping() const { return evm_.stopping(); }
+  // When assignment ends by the clock (start + duration), else -1 (it ends
+  // after `events` events).
+  int64_t deadline_ns() const { return deadline_ns_ ? deadline_ns_ : -1; }
 
  protected:
   // Hands event `event` to BU `bu`'s slot `slot` (the credit came from `from`).

@@ -212,7 +212,12 @@ void MonitorHub::record(int64_t now, std::string key, std::string value) {
 
 void MonitorHub::apply_scheduled(int64_t now) {
   const std::vector<ControlStep>& steps = engine_.config().control;
-  while (next_step_ < steps.size() && now - engine_.t0_ns() >= s_to_ns(steps[next_step_].at_s)) {
+  // Once assignment has ended only the entries due before its deadline
+  // apply: the EVM's loop may first turn after it (a stalled or starved
+  // rank), and an entry due within the run is applied late, not dropped.
+  const int64_t end = evm_.stopping() ? evm_.deadline_ns() : INT64_MAX;
+  while (next_step_ < steps.size() && now - engine_.t0_ns() >= s_to_ns(steps[next_step_].at_s) &&
+         engine_.t0_ns() + s_to_ns(steps[next_step_].at_s) < end) {
     const ControlParse p = parse_control(steps[next_step_].body, state_.limits());
     ++next_step_;
     if (p.status == 202) apply(p.request, now, "config");  // else refused at validation
@@ -329,7 +334,7 @@ void MonitorHub::publish(int64_t now, bool finished) {
 
 void MonitorHub::on_tick(int64_t now) {
   if (finished_) return;
-  if (!evm_.stopping()) apply_scheduled(now);
+  apply_scheduled(now);
   if (state_.has_requests()) {
     if (evm_.stopping()) {
       // Assignment has ended: nothing is left to apply a change to.

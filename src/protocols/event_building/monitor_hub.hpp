@@ -20,7 +20,9 @@
 // silent one). Each change is recorded with its time (results.control[],
 // the page's timeline) and announced on stderr, and the EVM's books begin
 // a new stretch (results.phases). The `control:` list of the
-// configuration is applied the same way, each entry at its time.
+// configuration is applied the same way, each entry at its time, or late
+// when the loop first turns after it (one due before the deadline is
+// applied even after assignment has ended: a stalled or starved rank).
 // Congestor ranks (`background:`) report through the same path, one record
 // an interval (MonitorStat::background), summed per entry into the
 // snapshot's background view; background.N.active starts and stops an
