@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "apps/evbench/cli.hpp"
+#include "apps/evbench/credit_sim.hpp"
 #include "apps/evbench/sim_calibration.hpp"
 #include "apps/evbench/sim_command.hpp"
 #include "core/config.hpp"
@@ -23,6 +24,10 @@ namespace evb {
 Calibration calibrate_credit(const Config& config, const SimRequest& req, const Plugins& plugins,
                              const topo::Platform& platform, const std::vector<int>& order,
                              const std::string& name);
+
+// What `c` adds to the simulated hosts (run_credit_on): its per-message
+// overhead and its CPU per fragment, in ns.
+HostCosts host_costs(const Calibration& c);
 
 // The overlay file --calibrate writes when --calibration names none.
 inline constexpr const char* kDefaultCalibrationFile = "calibration.yaml";
