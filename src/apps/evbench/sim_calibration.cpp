@@ -132,10 +132,12 @@ std::string Calibration::text_line(bool charged) const {
                   charged ? "" : " (not charged: no RU or BU in this protocol)");
     cpu = c;
   }
-  std::string line = std::string("# calibrated: ") + buf + cpu + " (" + overlay + "), fitted to " +
-                     from_file + " (" + from_config + "): " + number(measured_gbps) +
-                     " Gb/s per node measured, " + number(uncalibrated_gbps) +
-                     " simulated uncalibrated";
+  std::string line = std::string("# calibrated: ") + buf + cpu + " (" + overlay + "), ";
+  // A hand-written overlay may name no measured run.
+  line += from_file.empty() ? std::string("no measured run named")
+                            : "fitted to " + from_file + " (" + from_config +
+                                  "): " + number(measured_gbps) + " Gb/s per node measured, " +
+                                  number(uncalibrated_gbps) + " simulated uncalibrated";
   if (switch_link_efficiency > 0) {
     std::snprintf(buf, sizeof buf, "%.3f", switch_link_efficiency);
     line += "; switch links " + std::string(buf) + ", fitted to " + switch_from.file + " (" +

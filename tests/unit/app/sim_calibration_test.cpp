@@ -236,6 +236,8 @@ TEST(SimCalibrationOverlay, ResultsSayWhetherTheCpuWasCharged) {
   EXPECT_NE(c.text_line(true).find("CPU per fragment RU 200 us, BU 100 us ("), std::string::npos)
       << c.text_line(true);
   EXPECT_NE(c.text_line(false).find("not charged"), std::string::npos);
+  // Written by hand: no measured run to name.
+  EXPECT_NE(c.text_line(true).find("no measured run named"), std::string::npos);
 }
 
 TEST(SimCalibrationOverlay, BadOverlaysNameTheKey) {
