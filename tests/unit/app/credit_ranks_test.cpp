@@ -157,18 +157,13 @@ INSTANTIATE_TEST_SUITE_P(Patterns, CreditBackground,
 // the wire time sets the rate: each host's one CPU does, per N events, the
 // N - 1 fragments its RU sends and the N - 1 its BU receives (its own RU's
 // fragment is checked in place, no message), so the run builds at most
-// N / ((N - 1) (ru + bu)) events per second. A cost of 0 is the run without.
+// N / ((N - 1) (ru + bu)) events per second. (A cost of 0 is the run
+// without: SimWorld.FragmentsQueueForTheirHostsCpu.)
 TEST(CreditRanksFragmentCpu, ACostAboveTheWireTimeSetsTheRate) {
   const std::vector<std::string> sets = {"protocol=pull", "nodes=4", "events=200", "warmup=0s",
                                          "fragment.size=32KiB"};
   const Outcome free = run_credit(sets);
   ASSERT_EQ(free.code, 0);
-  const Outcome zero = run_credit(sets, {0, 0});
-  ASSERT_EQ(zero.code, 0);
-  for (const char* k : {"events_per_second", "simulated_time_s"})
-    EXPECT_EQ(zero.results[k].as<double>(), free.results[k].as<double>()) << k;
-  EXPECT_EQ(zero.results["latency_ms"]["p50"].as<double>(),
-            free.results["latency_ms"]["p50"].as<double>());
   const int64_t ru = 150'000, bu = 250'000;  // ns, each above a 32-KiB fragment's 34 us
   const Outcome slow = run_credit(sets, {ru, bu});
   ASSERT_EQ(slow.code, 0);
