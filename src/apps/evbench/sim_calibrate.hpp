@@ -3,9 +3,11 @@
 // The measured run's own configuration (read from its results document,
 // apps/evbench/sim_measured.hpp) is simulated on the platform, its links
 // scaled until the simulated per-node rate matches the measured one
-// (fit_link_efficiency, apps/evbench/sim_calibration.hpp); the overlay
-// file is written (--calibration FILE, default calibration.yaml) and the
-// calibration returned for the prediction of CONFIG.
+// (fit_link_efficiency, apps/evbench/sim_calibration.hpp), the hosts
+// charged all along the CPU per fragment the run recorded (fragment_cpu_of);
+// the overlay file is written (--calibration FILE, default
+// calibration.yaml) and the calibration returned for the prediction of
+// CONFIG.
 #include <string>
 #include <vector>
 
