@@ -2,7 +2,9 @@
 """Runs a short `evbench run` and checks results.host_load (docs/METRICS.md,
 "Host load"): one entry for this host naming every rank, each figure within
 its range, the CPUs online and the frequency as this host has them (null
-where cpufreq is absent, never 0), and the table's `# host load:` line.
+where cpufreq is absent, never 0), and the table's `# host load:` line; and
+the RU and BU ranks' own CPU per fragment (results.rank_cpu, results.cost),
+which the same readings' window contains.
 
   host_load_run.py EVBENCH [--busy-loop] [--set K=V]...
 
@@ -88,6 +90,48 @@ def check(doc, out, busy_loop):
         fail(f"a busy loop ran through the run, yet other processes used {h['other_cpu_s']} s")
     if f"# host load: {h['hostname']}, {h['cpus']} CPUs: load average" not in out:
         fail("the table has no `# host load:` line for this host")
+    check_rank_cpu(results, h, out)
+
+
+def check_rank_cpu(results, host, out):
+    """results.rank_cpu and the per-role CPU per fragment (docs/METRICS.md,
+    "CPU per fragment at the RU and BU"): every RU and BU rank has its
+    entry, within the host's load window, and the roles' figures are the
+    ranks' CPU shared by fragments."""
+    ranks = results.get("rank_cpu")
+    if not isinstance(ranks, list) or not ranks:
+        fail(f"results.rank_cpu: {ranks!r}")
+    print("rank_cpu:", json.dumps(ranks))
+    share = {"ru": 0.0, "bu": 0.0}
+    count = {"ru": 0, "bu": 0}
+    for r in ranks:
+        if "ru" not in r and "bu" not in r:
+            fail(f"rank {r['rank']} has neither RU nor BU: {r}")
+        if not 0 < r["window_s"] <= host["window_s"]:
+            fail(f"rank {r['rank']}: window_s {r['window_s']} outside the host's "
+                 f"{host['window_s']} s load window")
+        for key in ("user_s", "system_s"):
+            if not r[key] >= 0:
+                fail(f"rank {r['rank']}: {key} {r[key]}")
+        n = r["fragments_sent"] + r["fragments_received"]
+        cpu = r["user_s"] + r["system_s"]
+        if ("ru" in r) != (r["fragments_sent"] > 0) or ("bu" in r) != (r["fragments_received"] > 0):
+            fail(f"rank {r['rank']}: fragments do not match its units: {r}")
+        if not cpu > 0 or abs(r["cpu_us_per_fragment"] - cpu / n * 1e6) > 1e-6 * cpu / n * 1e6:
+            fail(f"rank {r['rank']}: cpu_us_per_fragment {r['cpu_us_per_fragment']}, "
+                 f"its CPU {cpu} s over {n} fragments")
+        share["ru"] += cpu * r["fragments_sent"] / n
+        share["bu"] += cpu * r["fragments_received"] / n
+        count["ru"] += r["fragments_sent"]
+        count["bu"] += r["fragments_received"]
+    for role in ("ru", "bu"):
+        c = results["cost"][role]
+        want = share[role] / count[role] * 1e6
+        if c["cpu_fragments"] != count[role] or abs(c["cpu_us_per_fragment"] / want - 1) > 1e-6:
+            fail(f"results.cost.{role}: {c['cpu_us_per_fragment']} us over {c['cpu_fragments']} "
+                 f"fragments, the ranks' give {want} over {count[role]}")
+    if "# CPU per fragment (the ranks' own, user + system, in the window): RU " not in out:
+        fail("the table has no `# CPU per fragment` line")
 
 
 def main():

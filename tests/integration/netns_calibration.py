@@ -10,11 +10,13 @@ one-to-one with shift 4 on its first 8 (two leaves: every flow crosses an
 uplink, 4 each way on each); then what is predicted: PULL on 8 and 16 hosts
 with barrel and with random scheduling, and with --scan the one-to-one
 shift scan on all 16 (env bootstrap, TCP driver). `evbench sim --model credit --calibrate
-4-HOST --calibrate 8-HOST-SHIFT4` fits the host links' efficiency and the
+4-HOST --calibrate 8-HOST-SHIFT4` takes the CPU per fragment at the RU and BU
+the 4-host run recorded (its ranks' own), fits the host links' efficiency and the
 per-message overhead to the 4-host run and the switch links' efficiency to
 the 8-host shift, and predicts the 8- and 16-host PULL runs (simulating a
 longer window than was measured: SIMULATED_WINDOW) and the scan (--scan). Asserts
-that the results say what was calibrated and from which files, that the
+that the results say what was calibrated (the CPU per fragment too, as
+recorded) and from which files, that the
 overlay is reused, that the fit reproduces the 4-host run, and that every
 calibrated PULL prediction is within --tolerance (default 0.15, the issue's
 target) of its measured run; prints measured, predicted uncalibrated and
@@ -220,7 +222,8 @@ def main():
             _, uncal = per_node(uncalibrated)
             cal = doc["results"].get("calibration")
             if not cal or cal.get("calibrated") != ["link_efficiency", "per_message_overhead_s",
-                                                    "switch_link_efficiency"]:
+                                                    "switch_link_efficiency", "ru_fragment_cpu_s",
+                                                    "bu_fragment_cpu_s"]:
                 fail(f"{name}: results.calibration does not name what was calibrated: {cal}")
             if (cal["from"]["file"] != measured["4"] or cal["overlay"] != overlay
                     or cal["switch_from"]["file"] != measured["switch"]):
@@ -236,6 +239,19 @@ def main():
         print(f"4 hosts (host links): measured {m4:.4f} Gb/s per node, {fitted:.4f} simulated "
               f"with the fitted parameters; link efficiency {cal['link_efficiency']:.3f}, "
               f"per-message overhead {cal['per_message_overhead_s'] * 1e3:.1f} ms")
+        # The CPU per fragment the 4-host run recorded (its ranks' own, over
+        # the window) is what the overlay charges the hosts.
+        cost = per_node(measured["4"])[0]["results"]["cost"]
+        for role in ("ru", "bu"):
+            recorded = cost[role].get("cpu_us_per_fragment")
+            if recorded is None or recorded <= 0 or cost[role]["cpu_fragments"] <= 0:
+                fail(f"the 4-host run recorded no {role.upper()} CPU per fragment: {cost[role]}")
+            if abs(cal[role + "_fragment_cpu_s"] * 1e6 / recorded - 1) > 1e-3:
+                fail(f"{role}_fragment_cpu_s {cal[role + '_fragment_cpu_s']} is not the "
+                     f"recorded {recorded} us")
+        print(f"4 hosts: CPU per fragment {cal['ru_fragment_cpu_s'] * 1e6:.0f} us at the RU, "
+              f"{cal['bu_fragment_cpu_s'] * 1e6:.0f} us at the BU (the ranks' own, recorded in "
+              f"the run's results.cost; {cal['fragment_cpu_from']})")
         sw = cal["switch_from"]
         print(f"8-host shift 4 (switch links, {sw['rates']}): measured "
               f"{sw['measured_per_node_gbps']:.4f} Gb/s per node, "

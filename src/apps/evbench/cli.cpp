@@ -61,7 +61,8 @@ Commands:
         blocking; the platform's network: section), every rank in this
         process on a virtual clock. --calibrate (credit): fit the links'
         efficiency and a per-message overhead to a measured run's results
-        JSON (repeated: the links between switches get their own efficiency,
+        JSON, and charge the hosts the CPU per fragment at the RU and BU it
+        recorded (repeated: the links between switches get their own efficiency,
         fitted to the later runs' rates they limit), write them with their
         origin to --calibration FILE (default calibration.yaml) and use
         them; --calibration FILE alone applies such a file. See

@@ -25,12 +25,14 @@ int exit_code(const std::exception& e) {
 }  // namespace
 
 int run_credit_ranks(const Config& config, const Plugins& plugins, simexec::Network& network,
-                     const std::vector<int>& rank_host, const RunOptions& options) {
+                     const std::vector<int>& rank_host, const RunOptions& options,
+                     FragmentCpuCost cpu) {
   PluginRegistry drivers = plugins.drivers;
   simexec::World* world_slot = nullptr;
   drivers.add_driver(simexec::credit_driver_factory(&world_slot));
   simexec::World world(rank_host, network);
   world_slot = &world;
+  if (cpu.ru_ns > 0 || cpu.bu_ns > 0) world.set_fragment_cpu(cpu.ru_ns, cpu.bu_ns);
   const int n = world.ranks();
   std::vector<int> codes(static_cast<size_t>(n), kExitRuntime);
   bool reported = false;

@@ -21,7 +21,7 @@ namespace evb {
 
 int run_credit_on(const Config& config, const topo::Platform& platform,
                   const std::vector<int>& order, const std::string& name, const Plugins& plugins,
-                  RunOptions options, int64_t message_overhead_ns, bool fitting) {
+                  RunOptions options, const HostCosts& costs, bool fitting) {
   const Topology topo = make_topology(config);
   const SimPlacement placement = place_ranks(topo, order, name);
   if (placement.evm_shares_host && !fitting)
@@ -29,7 +29,17 @@ int run_credit_on(const Config& config, const topo::Platform& platform,
                  "evbench: sim: no host left for the dedicated EVM: it shares node 0's host\n");
   simexec::CreditNetworkAdapter network(platform, platform.network,
                                         simexec::Connections(placement.rank_host).lanes(),
-                                        message_overhead_ns);
+                                        costs.message_overhead_ns);
+  FragmentCpuCost cpu = costs.fragment_cpu;
+  if ((cpu.ru_ns > 0 || cpu.bu_ns > 0) && !plugins.protocols.of(config).builds_events) {
+    if (!fitting && !options.quiet)
+      std::fprintf(stderr,
+                   "evbench: sim: the calibration's CPU per fragment is not charged: protocol %s "
+                   "has no RU or BU (results.calibration.fragment_cpu_charged: false)\n",
+                   config.protocol.c_str());
+    cpu = {};
+  }
+  options.fragment_cpu_charged = cpu.ru_ns > 0 || cpu.bu_ns > 0;
   options.simulated_platform = name;
   options.simulation_model = "credit";
   const std::function<std::string()> before = options.network_text;
@@ -40,7 +50,7 @@ int run_credit_on(const Config& config, const topo::Platform& platform,
   options.network_json = [&](JsonWriter& w) {
     write_credit_network(w, platform, network.network(), now_ns());
   };
-  const int code = run_credit_ranks(config, plugins, network, placement.rank_host, options);
+  const int code = run_credit_ranks(config, plugins, network, placement.rank_host, options, cpu);
   if (!options.quiet)
     std::fprintf(stderr, "evbench: sim: credit model: %llu network events, %llu messages\n",
                  static_cast<unsigned long long>(network.events()),
@@ -78,11 +88,14 @@ int run_sim_credit(const Config& config, const SimRequest& req, const Plugins& p
   options.argv = req.argv;
   if (calibration) {
     apply_calibration(*calibration, platform);
-    options.network_text = [c = *calibration] { return c.text_line(); };
-    options.calibration_json = [c = *calibration](JsonWriter& w) { c.write_json(w); };
+    const bool charged = plugins.protocols.of(config).builds_events;
+    options.network_text = [c = *calibration, charged] { return c.text_line(charged); };
+    options.calibration_json = [c = *calibration, charged](JsonWriter& w) {
+      c.write_json(w, charged);
+    };
   }
-  const int64_t overhead_ns = calibration ? std::llround(calibration->message_overhead_s * 1e9) : 0;
-  return run_credit_on(config, platform, order, name, plugins, options, overhead_ns);
+  return run_credit_on(config, platform, order, name, plugins, options,
+                       calibration ? host_costs(*calibration) : HostCosts{});
 }
 
 }  // namespace evb

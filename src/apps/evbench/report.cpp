@@ -30,8 +30,14 @@ const char* const kCreditNote =
     "switch buffers and head-of-line blocking (docs/SCALE.md); hosts cost no CPU time and "
     "payload bytes are counted, not moved";
 
+const char* const kCreditCpuNote =
+    "simulated with evbench's credit model: lossless links with link-level credits, finite "
+    "switch buffers and head-of-line blocking (docs/SCALE.md); hosts cost no CPU time but the "
+    "calibration's CPU per fragment at the RU and BU, and payload bytes are counted, not moved";
+
 const char* simulation_note(const RunOptions& o) {
-  return o.simulation_model == "credit" ? kCreditNote : kFluidNote;
+  if (o.simulation_model != "credit") return kFluidNote;
+  return o.fragment_cpu_charged ? kCreditCpuNote : kCreditNote;
 }
 
 // A one-to-one shift scan's predicted rates from topology.platform, over the

@@ -19,6 +19,9 @@ struct RunOptions {
   std::string simulated_platform;
   // The simulation's model: "fluid" (SimGrid SMPI) or "credit" (sim --model credit).
   std::string simulation_model = "fluid";
+  // The credit model charged the hosts a calibration's CPU per fragment
+  // (the simulation note says so).
+  bool fragment_cpu_charged = false;
   // What the simulated network saw (the credit model's links), asked by
   // rank 0 when it reports: `#` lines after the table, and fields of
   // results.network. Empty: none.

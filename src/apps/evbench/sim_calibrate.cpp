@@ -57,8 +57,8 @@ Simulated simulated_run(const Config& config, const topo::Platform& platform,
   RunOptions options;
   options.quiet = true;
   options.json_path = json.string();
-  const int code = run_credit_on(config, scaled, order, name, plugins, options,
-                                 std::llround(c.message_overhead_s * 1e9), true);
+  const int code =
+      run_credit_on(config, scaled, order, name, plugins, options, host_costs(c), true);
   Simulated out;
   try {
     const YAML::Node r = YAML::LoadFile(json.string())["results"];
@@ -196,6 +196,14 @@ void fit_switch_links(Calibration& c, const std::vector<MeasuredRun>& runs, cons
 
 }  // namespace
 
+HostCosts host_costs(const Calibration& c) {
+  HostCosts h;
+  h.message_overhead_ns = std::llround(c.message_overhead_s * 1e9);
+  h.fragment_cpu.ru_ns = std::llround(c.ru_fragment_cpu_s * 1e9);
+  h.fragment_cpu.bu_ns = std::llround(c.bu_fragment_cpu_s * 1e9);
+  return h;
+}
+
 Calibration calibrate_credit(const Config& config, const SimRequest& req, const Plugins& plugins,
                              const topo::Platform& platform, const std::vector<int>& order,
                              const std::string& name) {
@@ -205,10 +213,13 @@ Calibration calibrate_credit(const Config& config, const SimRequest& req, const 
                       "', but the run to predict is '" + config.protocol +
                       "': calibrate from a run of the same protocol");
   const Config measured_config = simulated_config(m, plugins);
+  const FragmentCpuFit cpu = fragment_cpu_of(m);
   const auto simulate = [&](double efficiency, double overhead_s) {
     Calibration at;
     at.link_efficiency = efficiency;
     at.message_overhead_s = overhead_s;
+    at.ru_fragment_cpu_s = cpu.ru_s;
+    at.bu_fragment_cpu_s = cpu.bu_s;
     const SimulatedRun run =
         simulated_run(measured_config, platform, order, name, plugins, at, m.path).run;
     if (!req.quiet)
@@ -224,6 +235,9 @@ Calibration calibrate_credit(const Config& config, const SimRequest& req, const 
   Calibration c;
   c.link_efficiency = fit.efficiency;
   c.message_overhead_s = fit.overhead_s;
+  c.ru_fragment_cpu_s = cpu.ru_s;
+  c.bu_fragment_cpu_s = cpu.bu_s;
+  c.fragment_cpu_from = cpu.from;
   c.measured_latency_ms = m.latency_p50_ms;
   c.platform = req.platform;
   c.from_file = m.path;

@@ -19,14 +19,10 @@ namespace {
 constexpr double kMinEfficiency = 0.01;
 constexpr double kMaxEfficiency = 2.0;
 
-// Why the per-fragment CPU cost at the RU and BU is not fitted, with the
-// figure that says it cannot matter on the emulated cluster (docs/SCALE.md
-// "Per-fragment CPU at the RU and BU").
-const char* const kNotFitted =
-    "not fitted: a run's results record no RU or BU CPU time (only the EVM's), and the credit "
-    "model charges hosts no CPU time; on the emulated cluster at 125 Mbit/s the ranks used at "
-    "most 1.5 ms of CPU per 512-KiB fragment (RU and BU together, /proc), 4.4 % of its 33.6 ms "
-    "on the wire (docs/SCALE.md)";
+// What results.calibration says of a predicted run that has no RU or BU.
+const char* const kNotCharged =
+    "not charged: the per-fragment CPU is the event builders' RU and BU cost, and this "
+    "protocol has neither";
 
 std::string quoted(const std::string& s) {
   YAML::Emitter e;
@@ -53,8 +49,9 @@ std::string Calibration::overlay_yaml() const {
   if (switch_link_efficiency > 0)
     y += "  switch_link_efficiency: " + number(switch_link_efficiency) + "\n";
   y += "  per_message_overhead_s: " + number(message_overhead_s) + "\n";
-  y += "  ru_fragment_cpu: " + quoted(kNotFitted) + "\n";
-  y += "  bu_fragment_cpu: " + quoted(kNotFitted) + "\n";
+  y += "  ru_fragment_cpu_s: " + number(ru_fragment_cpu_s) + "\n";
+  y += "  bu_fragment_cpu_s: " + number(bu_fragment_cpu_s) + "\n";
+  y += "  fragment_cpu_from: " + quoted(fragment_cpu_from) + "\n";
   y += "  from:\n";
   y += "    file: " + quoted(from_file) + "\n";
   y += "    config: " + quoted(from_config) + "\n";
@@ -79,17 +76,28 @@ std::string Calibration::overlay_yaml() const {
   return y;
 }
 
-void Calibration::write_json(JsonWriter& w) const {
+void Calibration::write_json(JsonWriter& w, bool charged) const {
   w.value("overlay", overlay);
   w.value("platform", platform);
   w.begin_array("calibrated");
   w.value("", "link_efficiency");
   w.value("", "per_message_overhead_s");
   if (switch_link_efficiency > 0) w.value("", "switch_link_efficiency");
+  if (has_fragment_cpu() && charged) {
+    w.value("", "ru_fragment_cpu_s");
+    w.value("", "bu_fragment_cpu_s");
+  }
   w.end_array();
   w.value("link_efficiency", link_efficiency);
   if (switch_link_efficiency > 0) w.value("switch_link_efficiency", switch_link_efficiency);
   w.value("per_message_overhead_s", message_overhead_s);
+  if (has_fragment_cpu()) {
+    w.value("ru_fragment_cpu_s", ru_fragment_cpu_s);
+    w.value("bu_fragment_cpu_s", bu_fragment_cpu_s);
+    w.value("fragment_cpu_charged", charged);
+    if (!charged) w.value("fragment_cpu_note", kNotCharged);
+  }
+  if (!fragment_cpu_from.empty()) w.value("fragment_cpu_from", fragment_cpu_from);
   w.begin_object("from");
   w.value("file", from_file);
   w.value("config", from_config);
@@ -112,14 +120,24 @@ void Calibration::write_json(JsonWriter& w) const {
   }
 }
 
-std::string Calibration::text_line() const {
-  char buf[128];
+std::string Calibration::text_line(bool charged) const {
+  char buf[160];
   std::snprintf(buf, sizeof buf, "link efficiency %.3f, per-message overhead %.3g ms",
                 link_efficiency, message_overhead_s * 1e3);
-  std::string line = std::string("# calibrated: ") + buf + " (" + overlay + "), fitted to " +
-                     from_file + " (" + from_config + "): " + number(measured_gbps) +
-                     " Gb/s per node measured, " + number(uncalibrated_gbps) +
-                     " simulated uncalibrated";
+  std::string cpu;
+  if (has_fragment_cpu()) {
+    char c[160];
+    std::snprintf(c, sizeof c, ", CPU per fragment RU %.3g us, BU %.3g us%s",
+                  ru_fragment_cpu_s * 1e6, bu_fragment_cpu_s * 1e6,
+                  charged ? "" : " (not charged: no RU or BU in this protocol)");
+    cpu = c;
+  }
+  std::string line = std::string("# calibrated: ") + buf + cpu + " (" + overlay + "), ";
+  // A hand-written overlay may name no measured run.
+  line += from_file.empty() ? std::string("no measured run named")
+                            : "fitted to " + from_file + " (" + from_config +
+                                  "): " + number(measured_gbps) + " Gb/s per node measured, " +
+                                  number(uncalibrated_gbps) + " simulated uncalibrated";
   if (switch_link_efficiency > 0) {
     std::snprintf(buf, sizeof buf, "%.3f", switch_link_efficiency);
     line += "; switch links " + std::string(buf) + ", fitted to " + switch_from.file + " (" +
@@ -186,6 +204,19 @@ Calibration parse_calibration(const std::string& text, const std::string& name) 
   if (!(out.message_overhead_s >= 0 && out.message_overhead_s <= 10))
     throw ConfigError(name + ": calibration.per_message_overhead_s: " +
                       number(out.message_overhead_s) + " is outside 0..10");
+  for (const char* role : {"ru", "bu"}) {
+    const std::string key = std::string(role) + "_fragment_cpu_s";
+    const std::string path = "calibration." + key;
+    if (scalar(c, key.c_str()).empty()) continue;
+    if (!scalar(c, (std::string(role) + "_fragment_cpu").c_str()).empty())
+      throw ConfigError(name + ": " + path + ": and calibration." + role +
+                        "_fragment_cpu (an older overlay's 'not fitted') both given: keep one");
+    const double v = number_at(c, key.c_str(), name, path);
+    if (!(v >= 0 && v <= 1))
+      throw ConfigError(name + ": " + path + ": " + number(v) + " is outside 0..1");
+    (role[0] == 'r' ? out.ru_fragment_cpu_s : out.bu_fragment_cpu_s) = v;
+  }
+  out.fragment_cpu_from = scalar(c, "fragment_cpu_from");
   if (!scalar(c, "switch_link_efficiency").empty()) {
     out.switch_link_efficiency =
         number_at(c, "switch_link_efficiency", name, "calibration.switch_link_efficiency");
@@ -220,6 +251,26 @@ Calibration parse_calibration(const std::string& text, const std::string& name) 
   out.switch_from.calibrated_gbps = number_at(sw, "simulated_calibrated_per_node_gbps", name, at);
   out.switch_from.iterations = static_cast<int>(number_at(sw, "iterations", name, at));
   return out;
+}
+
+FragmentCpuFit fragment_cpu_of(const MeasuredRun& m) {
+  FragmentCpuFit f;
+  if (m.ru_fragment_cpu_s < 0 || m.bu_fragment_cpu_s < 0) {
+    f.from = "not recorded in " + m.path +
+             " (no results.cost.ru / .bu cpu_us_per_fragment: measured by an evbench from "
+             "before they were): 0";
+    return f;
+  }
+  f.ru_s = m.ru_fragment_cpu_s;
+  f.bu_s = m.bu_fragment_cpu_s;
+  char buf[200];
+  std::snprintf(buf, sizeof buf,
+                ": RU %.4g us over %llu fragments sent, BU %.4g us over %llu received",
+                f.ru_s * 1e6, static_cast<unsigned long long>(m.ru_cpu_fragments), f.bu_s * 1e6,
+                static_cast<unsigned long long>(m.bu_cpu_fragments));
+  f.from = "results.cost.ru / .bu cpu_us_per_fragment of " + m.path + buf +
+           (m.cpu_shared ? " (an RU and a BU share each process: its CPU split by fragments)" : "");
+  return f;
 }
 
 Calibration load_calibration(const std::string& path) {

@@ -11,9 +11,10 @@
 // credit_network_adapter.hpp). The measured run's own configuration is
 // simulated on the platform and the two are fitted to its per-node rate
 // and its median event latency (fit_calibration). The per-fragment CPU cost
-// at the RU and BU is not told apart from the overhead by one run, and the
-// credit model charges hosts no CPU time: the overlay records it as not
-// fitted, with why.
+// at the RU and BU is the measured run's own (results.cost.ru / .bu
+// cpu_us_per_fragment, its ranks' CPU over the window), taken as it is and
+// charged to the hosts' CPUs (sim/exec/world.hpp) while the two others are
+// fitted.
 //
 // With a second measured run whose rate the model says links between
 // switches limit (sim_calibrate.cpp), those links get an efficiency of
@@ -22,6 +23,7 @@
 #include <functional>
 #include <string>
 
+#include "apps/evbench/sim_measured.hpp"
 #include "core/json_writer.hpp"
 #include "topo/platform.hpp"
 
@@ -36,7 +38,11 @@ class Calibration {
   // take link_efficiency like every other link.
   double switch_link_efficiency = 0;
   double message_overhead_s = 0;  // added to every message's delivery
-  std::string platform;           // the platform file it was fitted on
+  // Host CPU per fragment an RU sends / a BU receives (seconds), and where
+  // they came from (or why they are 0).
+  double ru_fragment_cpu_s = 0, bu_fragment_cpu_s = 0;
+  std::string fragment_cpu_from;
+  std::string platform;  // the platform file it was fitted on
   std::string model = "credit";
   // The measured run: its file, its configuration in one line, the hosts it
   // ran on and the commit of the evbench that measured it.
@@ -64,11 +70,22 @@ class Calibration {
 
   // The overlay file's text (YAML).
   std::string overlay_yaml() const;
-  // results.calibration's fields.
-  void write_json(JsonWriter& w) const;
+  bool has_fragment_cpu() const { return ru_fragment_cpu_s > 0 || bu_fragment_cpu_s > 0; }
+  // results.calibration's fields. `charged`: the predicted run's hosts were
+  // charged the per-fragment CPU (false: its protocol has no RU or BU).
+  void write_json(JsonWriter& w, bool charged = true) const;
   // One `#` line for the text report.
-  std::string text_line() const;
+  std::string text_line(bool charged = true) const;
 };
+
+// The per-fragment CPU at the RU and BU as the measured run recorded it
+// (MeasuredRun ru_fragment_cpu_s, bu_fragment_cpu_s), and where it came
+// from in one line for the overlay (or why it is 0: not recorded).
+struct FragmentCpuFit {
+  double ru_s = 0, bu_s = 0;
+  std::string from;
+};
+FragmentCpuFit fragment_cpu_of(const MeasuredRun& m);
 
 // Reads an overlay file written by --calibrate; ConfigError naming the
 // file and key otherwise.

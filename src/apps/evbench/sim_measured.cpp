@@ -97,6 +97,20 @@ MeasuredRun parse_measured_run(const std::string& text, const std::string& name,
       r.per_node_gbps = need<double>(s, name, "per_node.avg");
       m.shifts.push_back(r);
     }
+  for (const char* role : {"ru", "bu"}) {
+    const std::string key = std::string("results.cost.") + role + ".cpu_us_per_fragment";
+    const YAML::Node us = at(root, key);
+    if (!us.IsScalar()) continue;
+    const double s = us.as<double>(-1) * 1e-6;
+    if (!(s >= 0) || !std::isfinite(s)) fail(name, key, "'" + us.Scalar() + "' is not a CPU time");
+    const uint64_t n =
+        at(root, std::string("results.cost.") + role + ".cpu_fragments").as<uint64_t>(0);
+    (role[0] == 'r' ? m.ru_fragment_cpu_s : m.bu_fragment_cpu_s) = s;
+    (role[0] == 'r' ? m.ru_cpu_fragments : m.bu_cpu_fragments) = n;
+  }
+  if (const YAML::Node ranks = at(root, "results.rank_cpu"); ranks.IsSequence())
+    for (const auto& r : ranks)
+      if (at(r, "ru").IsDefined() && at(r, "bu").IsDefined()) m.cpu_shared = true;
   if (const YAML::Node sha = at(root, "versions.git_sha"); sha.IsScalar()) m.git_sha = sha.Scalar();
   if (const YAML::Node load = at(root, "results.host_load"); load.IsSequence())
     for (const auto& h : load)

@@ -36,6 +36,14 @@ class MeasuredRun {
   };
   std::vector<ShiftRate> shifts;
   std::string git_sha;  // versions.git_sha
+  // The RU and BU ranks' own CPU per fragment (results.cost.ru / .bu
+  // cpu_us_per_fragment, in seconds) and the fragments each was measured
+  // over; negative: not recorded (an evbench from before it was). `cpu_shared`:
+  // an RU and a BU share a process (results.rank_cpu), so one CPU time was
+  // split between them by fragments.
+  double ru_fragment_cpu_s = -1, bu_fragment_cpu_s = -1;
+  uint64_t ru_cpu_fragments = 0, bu_cpu_fragments = 0;
+  bool cpu_shared = false;
   // The run's configuration as YAML text, without what names how it ran
   // rather than what it ran (driver, driver_options, bootstrap, poll_mode):
   // the simulation sets those itself.

@@ -15,10 +15,21 @@ const std::vector<OverlayKey>& overlay_keys() {
        "links between two switches' bandwidth is multiplied by it (absent: link_efficiency)"},
       {"calibration.per_message_overhead_s", "0 .. 10",
        "seconds added to every message's delivery (default 0)"},
+      {"calibration.ru_fragment_cpu_s", "0 .. 1",
+       "seconds of its host's CPU each fragment an RU sends takes before it leaves (default 0; "
+       "event builders only)"},
+      {"calibration.bu_fragment_cpu_s", "0 .. 1",
+       "seconds of its host's CPU each fragment a BU receives takes after it arrived (default "
+       "0; event builders only)"},
+      {"calibration.fragment_cpu_from", "text",
+       "where the two came from: the measured run's results.cost.ru / .bu "
+       "cpu_us_per_fragment, or why they are 0"},
       {"calibration.ru_fragment_cpu", "text",
-       "not fitted, with why (the results record no RU CPU time; negligible at 125 Mbit/s)"},
+       "an older overlay's: not fitted, with why (read as ru_fragment_cpu_s 0; with it, an "
+       "error)"},
       {"calibration.bu_fragment_cpu", "text",
-       "not fitted, with why (the results record no BU CPU time; negligible at 125 Mbit/s)"},
+       "an older overlay's: not fitted, with why (read as bu_fragment_cpu_s 0; with it, an "
+       "error)"},
       {"calibration.from", "map", "the run link_efficiency and the overhead were fitted to"},
       {"calibration.from.file", "text", "its results document"},
       {"calibration.from.config", "text", "its configuration in one line"},

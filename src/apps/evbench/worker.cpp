@@ -155,7 +155,8 @@ int run_worker_with(const Topology& topo, const Config& config, const PluginRegi
                                 stats,
                                 options.quiet,
                                 !options.quiet && options.simulated_platform.empty(),
-                                std::filesystem::path(options.json_path).parent_path().string()};
+                                std::filesystem::path(options.json_path).parent_path().string(),
+                                options.simulated_platform.empty()};
   // A congestor rank (background:) runs its traffic instead of the protocol.
   const std::unique_ptr<ProtocolRun> run =
       topo.congestor(rank) ? make_congestor_run(context) : protocol.create(context);

@@ -39,6 +39,9 @@ struct ProtocolContext {
   bool quiet = false;    // --quiet: no live lines
   bool live = false;     // announce each step of a scan on stderr (not under --quiet or sim)
   std::string keep_dir;  // where a fragment found out of sync is kept ("" : here)
+  // Read the rank's own CPU time at the edges of the measured window
+  // (results.rank_cpu); not under `evbench sim`, whose CPU is the simulator's.
+  bool measure_cpu = false;
 };
 
 // One rank's part of a run, created once the driver is connected.

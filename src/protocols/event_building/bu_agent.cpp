@@ -212,6 +212,7 @@ void BuAgent::fragment(uint32_t slot, int ru, size_t bytes, PeerId from) {
   if (!before_fragment(slot, ru)) return;
   bytes_from_ru_[static_cast<size_t>(ru)] += bytes;
   ++fragments_received_;
+  ++stats_.fragments_received;
   stats_.arrival_bytes_total += bytes;
   if (const int64_t t = now_ns() - engine_.t0_ns();
       t >= warmup_ns_ && (end_ns_ <= 0 || t <= end_ns_))

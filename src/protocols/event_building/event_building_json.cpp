@@ -169,6 +169,7 @@ void EventBuildingReport::results_fields(JsonWriter& w, const Config& c, const T
   w.value("samples_from", s.samples_from);
   write_samples(w, c, s.sample_bytes, s.sample_events);
   write_cost_json(w, s.cost);
+  write_rank_cpu(w, s.cost.fragment_cpu);
 }
 
 }  // namespace evb

@@ -160,6 +160,7 @@ void EventBuildingReport::print_body(std::FILE* out, const Config& c, const Summ
                static_cast<unsigned long long>(s.fu_processed),
                static_cast<unsigned long long>(s.fu_accepted));
   std::fputs(cost_line(s.cost).c_str(), out);
+  std::fputs(fragment_cpu_line(s.cost.fragment_cpu).c_str(), out);
   print_corrupt_fault(out, c, s);
   print_failures(out, c, s);
   print_control(out, s);

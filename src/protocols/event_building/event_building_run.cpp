@@ -30,6 +30,7 @@ void EventBuildingRun::set_up() {
   }
   build_event_building_rank(units_, *engine_, ctx_.boot, ctx_.topo, own_, ctx_.quiet, agents_,
                             ctx_.keep_dir, monitor_.state.get(), labels);
+  if (ctx_.measure_cpu && (units_.ru || units_.bu)) window_cpu_.emplace(*engine_, own_);
 }
 
 void EventBuildingRun::finish(RankStats& stats) {
@@ -40,6 +41,7 @@ void EventBuildingRun::finish(RankStats& stats) {
     own_.fu_processed = units_.fus->processed();
     own_.fu_accepted = units_.fus->accepted();
   }
+  if (window_cpu_) window_cpu_->finish();
   own_.commands = engine_->counts().flat();
   if (const CpuMeter* m = engine_->meter()) {  // the EVM's rank
     own_.evm_cpu_ns = m->net_ns();

@@ -14,6 +14,7 @@
 #include "protocols/common/fault_injector.hpp"
 #include "protocols/event_building/event_building_rank.hpp"
 #include "protocols/event_building/event_building_stats.hpp"
+#include "protocols/event_building/window_cpu.hpp"
 
 namespace evb {
 
@@ -32,6 +33,7 @@ class EventBuildingRun : public ProtocolRun {
   MonitorEndpoint monitor_;  // the EVM's rank, monitor.port set (outlives the engine's agents)
   std::optional<Engine> engine_;
   EventBuildingRank units_;
+  std::optional<WindowCpu> window_cpu_;  // RU and BU ranks, not under sim
 };
 
 // A factory with what every event builder shares filled in; `agents` are

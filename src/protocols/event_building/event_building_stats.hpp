@@ -56,6 +56,7 @@ struct EventBuildingStats {
   int max_requests_in_flight = 0;   // most fragment requests one slot had outstanding
   int max_events_in_flight = 0;     // most slots busy at once
   uint64_t fragments_in_place = 0;  // own RU's fragments checked in its ring (local_fragment)
+  uint64_t fragments_received = 0;  // fragments that arrived (whole run; in place ones too)
   // RU
   int ru = -1;
   uint64_t fragments_sent = 0;
@@ -106,6 +107,16 @@ struct EventBuildingStats {
   uint64_t evm_cpu_stretches = 0;
   double evm_clock_overhead_ns = 0;
   uint64_t evm_loop_cpu_ns = 0;
+  // RU and BU ranks: the process's own CPU time (getrusage RUSAGE_SELF,
+  // every thread, user and system) over the measured window, read once at
+  // each edge (WindowCpu, window_cpu.hpp), the window's length between the
+  // two readings, and the fragments this rank's RU sent and its BU received
+  // between them. cpu_window_s < 0: not measured (`evbench sim`).
+  double cpu_window_s = -1;
+  double cpu_user_s = 0;
+  double cpu_system_s = 0;
+  uint64_t cpu_fragments_sent = 0;
+  uint64_t cpu_fragments_received = 0;
 
   // Books a completed event's bytes (`network_bytes` of them from other
   // nodes) into the window and the samples; true when it counted in the window.

@@ -74,6 +74,7 @@ struct FieldTable<EventBuildingStats> {
       Field<&S::max_requests_in_flight>{"max_requests_in_flight"},
       Field<&S::max_events_in_flight>{"max_events_in_flight"},
       Field<&S::fragments_in_place>{"fragments_in_place"},
+      Field<&S::fragments_received>{"fragments_received"},
       Field<&S::ru>{"ru"},
       Field<&S::fragments_sent>{"fragments_sent"},
       Field<&S::bytes_sent>{"bytes_sent"},
@@ -101,6 +102,11 @@ struct FieldTable<EventBuildingStats> {
       Field<&S::evm_cpu_stretches>{"evm_cpu_stretches"},
       Field<&S::evm_clock_overhead_ns>{"evm_clock_overhead_ns"},
       Field<&S::evm_loop_cpu_ns>{"evm_loop_cpu_ns"},
+      Field<&S::cpu_window_s>{"cpu_window_s"},
+      Field<&S::cpu_user_s>{"cpu_user_s"},
+      Field<&S::cpu_system_s>{"cpu_system_s"},
+      Field<&S::cpu_fragments_sent>{"cpu_fragments_sent"},
+      Field<&S::cpu_fragments_received>{"cpu_fragments_received"},
   };
 };
 

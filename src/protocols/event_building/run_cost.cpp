@@ -24,6 +24,7 @@ double RunCost::commands_per_event(CostRole r) const {
 RunCost sum_cost(const std::vector<EventBuildingStats>& ranks, uint64_t events_built) {
   RunCost c;
   c.events = events_built;
+  c.fragment_cpu = fragment_cpu(ranks);
   for (const EventBuildingStats& r : ranks) {
     c.counts += CommandCounts::from_flat(r.commands);
     if (!r.evm) continue;
@@ -55,6 +56,11 @@ void write_cost_json(JsonWriter& w, const RunCost& cost) {
       w.value("cpu_stretches", cost.evm_cpu_stretches);
       w.value("clock_overhead_ns", cost.evm_clock_overhead_ns);
       w.value("loop_cpu_ns_per_event", cost.per_event(cost.evm_loop_cpu_ns));
+    }
+    if (role != CostRole::evm && cost.fragment_cpu.measured()) {
+      const RoleCpu& r = role == CostRole::ru ? cost.fragment_cpu.ru : cost.fragment_cpu.bu;
+      w.value("cpu_us_per_fragment", r.per_fragment_s() * 1e6);
+      w.value("cpu_fragments", r.fragments);
     }
     w.end_object();
   }

@@ -12,6 +12,7 @@
 #include "core/json_writer.hpp"
 #include "protocols/common/command_counts.hpp"
 #include "protocols/event_building/event_building_stats.hpp"
+#include "protocols/event_building/rank_cpu.hpp"
 
 namespace evb {
 
@@ -23,6 +24,8 @@ struct RunCost {
   uint64_t evm_cpu_stretches = 0;
   double evm_clock_overhead_ns = 0;
   uint64_t evm_loop_cpu_ns = 0;  // the EVM rank's whole loop: handlers, driver, polling
+  // The RU and BU ranks' own CPU over the window, per fragment (rank_cpu.hpp).
+  FragmentCpu fragment_cpu;
 
   // Per event (0 when no event was built).
   double per_event(uint64_t n) const { return events ? static_cast<double>(n) / events : 0.0; }
@@ -33,7 +36,8 @@ struct RunCost {
 
 RunCost sum_cost(const std::vector<EventBuildingStats>& ranks, uint64_t events_built);
 
-// results.cost: {events, evm: {...}, bu: {...}, ru: {...}}.
+// results.cost: {events, evm: {...}, bu: {...}, ru: {...}} (bu and ru with
+// cpu_us_per_fragment and cpu_fragments when the ranks' CPU was measured).
 void write_cost_json(JsonWriter& w, const RunCost& cost);
 
 // "# cost per event: EVM 2.00 commands in 2.00 messages, 812 ns CPU; BU ...".

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "core/error.hpp"
+#include "core/messages.hpp"
 
 namespace evb::simexec {
 
@@ -96,8 +97,38 @@ void World::detach(int rank) {
   if (rank >= 0 && rank < ranks()) sinks_[rank] = nullptr;
 }
 
+void World::set_fragment_cpu(int64_t send_ns, int64_t receive_ns) {
+  send_cpu_ns_ = std::max<int64_t>(send_ns, 0);
+  receive_cpu_ns_ = std::max<int64_t>(receive_ns, 0);
+  int hosts = 0;
+  for (int h : rank_host_) hosts = std::max(hosts, h + 1);
+  cpu_free_.assign(static_cast<size_t>(hosts), 0);
+}
+
+bool World::is_fragment(const Message& m) {
+  return m.kind == Message::Kind::write ||
+         tag_channel(m.tag) == static_cast<uint32_t>(Channel::data);
+}
+
+int64_t World::charge(int host, int64_t cost_ns) {
+  int64_t& free = cpu_free_[static_cast<size_t>(host)];
+  free = std::max(free, now_) + cost_ns;
+  ++fragments_charged_;
+  cpu_charged_ns_ += cost_ns;
+  return free;
+}
+
 void World::transmit(Message m) {
   ++messages_;
+  if (send_cpu_ns_ > 0 && is_fragment(m)) {
+    const int64_t done = charge(rank_host_.at(m.src), send_cpu_ns_);
+    cpu_queue_.push(CpuDone{done, ++cpu_seq_, true, 0, std::move(m)});
+    return;
+  }
+  send_now(m);
+}
+
+void World::send_now(const Message& m) {
   const int src_host = rank_host_.at(m.src);
   const int dst_host = rank_host_.at(m.dst);
   uint64_t key;
@@ -116,10 +147,11 @@ bool World::advance_clock() {
   if (!local_ready_.empty()) {
     std::vector<uint64_t> ready;
     ready.swap(local_ready_);
-    for (uint64_t key : ready) deliver(key);
+    for (uint64_t key : ready) arrive(key);
     return true;
   }
   int64_t t = network_.next_event_ns();
+  if (!cpu_queue_.empty()) t = std::min(t, cpu_queue_.top().t);
   while (!timers_.empty()) {
     const Timer& top = timers_.top();
     if (blocked_[top.rank] && generation_[top.rank] == top.generation) break;
@@ -130,13 +162,33 @@ bool World::advance_clock() {
   now_ = std::max(now_, t);
   delivered_.clear();
   network_.advance(now_, delivered_);
-  for (const simnet::Delivery& d : delivered_) deliver(d.message);
+  for (const simnet::Delivery& d : delivered_) arrive(d.message);
+  while (!cpu_queue_.empty() && cpu_queue_.top().t <= now_) {
+    const CpuDone done = cpu_queue_.top();
+    cpu_queue_.pop();
+    if (done.send)
+      send_now(done.m);
+    else
+      deliver(done.key);
+  }
   while (!timers_.empty() && timers_.top().t <= now_) {
     const Timer top = timers_.top();
     timers_.pop();
     if (blocked_[top.rank] && generation_[top.rank] == top.generation) wake(top.rank);
   }
   return true;
+}
+
+void World::arrive(uint64_t key) {
+  if (receive_cpu_ns_ > 0) {
+    const auto it = in_flight_.find(key);
+    if (it != in_flight_.end() && is_fragment(it->second)) {
+      const int64_t done = charge(rank_host_.at(it->second.dst), receive_cpu_ns_);
+      cpu_queue_.push(CpuDone{done, ++cpu_seq_, false, key, Message{}});
+      return;
+    }
+  }
+  deliver(key);
 }
 
 void World::deliver(uint64_t key) {

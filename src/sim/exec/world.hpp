@@ -17,6 +17,15 @@
 // destination rank and then of the source. Each rank pair's messages travel
 // on a connection of their own (connections.hpp); the network must have
 // Connections(rank_host).lanes() lanes.
+//
+// With a per-fragment CPU cost (set_fragment_cpu: a calibration's RU and BU
+// cost, `evbench sim --calibrate`), every fragment (a send on the data
+// channel, a one-sided write) takes its sender's host CPU for the send
+// cost before it enters the network, and its receiver's host CPU for the
+// receive cost after its last byte arrived, before the ranks hear of it.
+// Each host has one CPU for this: its fragments queue for it in the order
+// they reach it, so a host whose fragments cost more CPU than the wire
+// time is slowed to what its CPU can do. Commands are not charged.
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -91,8 +100,16 @@ class World : public SimContext {
   void detach(int rank);
   // Sends `m` (src, dst, bytes set) now; its sinks hear of it on delivery.
   void transmit(Message m);
-  // Messages sent and not yet delivered.
-  size_t in_flight() const { return in_flight_.size(); }
+  // Messages sent and not yet delivered (those queued for a host's CPU too).
+  size_t in_flight() const { return in_flight_.size() + cpu_queue_.size(); }
+
+  // The host CPU time a fragment costs its sender before it leaves and its
+  // receiver after it arrived (ns; 0, the default: none, and the run is
+  // exactly the one without). Set before run().
+  void set_fragment_cpu(int64_t send_ns, int64_t receive_ns);
+  // Fragments charged, and the host CPU time charged in all.
+  uint64_t fragments_charged() const { return fragments_charged_; }
+  int64_t cpu_charged_ns() const { return cpu_charged_ns_; }
 
   // Bootstrap collectives over every rank: each rank's contribution, by
   // rank, once all have made the call (`gather` keeps them for rank 0).
@@ -114,6 +131,13 @@ class World : public SimContext {
   void wake(int rank);
   bool advance_clock();  // false: nothing left to happen
   void deliver(uint64_t key);
+  // Hands `m` to the network (or, on one host, to the next delivery round).
+  void send_now(const Message& m);
+  // `key`'s last byte arrived: its receiver's CPU first, then deliver().
+  void arrive(uint64_t key);
+  static bool is_fragment(const Message& m);
+  // When `host`'s CPU has done `cost_ns` more work that reached it now.
+  int64_t charge(int host, int64_t cost_ns);
   [[noreturn]] void stalled() const;
 
   std::vector<int> rank_host_;
@@ -146,6 +170,25 @@ class World : public SimContext {
   std::vector<std::string> round_result_;
   uint64_t switches_ = 0;
   uint64_t messages_ = 0;
+
+  // Per-fragment host CPU: the costs, when each host's CPU is next free, and
+  // the fragments waiting for a CPU's work to end (to be sent, or to be
+  // delivered: `key` in in_flight_), in time order.
+  struct CpuDone {
+    int64_t t;
+    uint64_t seq;
+    bool send;
+    uint64_t key;  // deliver: the message's key
+    Message m;     // send: the message
+    bool operator>(const CpuDone& o) const { return t != o.t ? t > o.t : seq > o.seq; }
+  };
+  int64_t send_cpu_ns_ = 0;
+  int64_t receive_cpu_ns_ = 0;
+  std::vector<int64_t> cpu_free_;  // by host
+  std::priority_queue<CpuDone, std::vector<CpuDone>, std::greater<CpuDone>> cpu_queue_;
+  uint64_t cpu_seq_ = 0;
+  uint64_t fragments_charged_ = 0;
+  int64_t cpu_charged_ns_ = 0;
 };
 
 }  // namespace evb::simexec

@@ -30,7 +30,7 @@ struct Outcome {
   YAML::Node results;
 };
 
-Outcome run_credit(std::vector<std::string> sets) {
+Outcome run_credit(std::vector<std::string> sets, FragmentCpuCost cpu = {}) {
   Plugins plugins;
   register_builtin_plugins(plugins.drivers);
   register_builtin_protocols(plugins.protocols);
@@ -52,7 +52,7 @@ Outcome run_credit(std::vector<std::string> sets) {
   options.simulated_platform = "fixed-rate test network";
   options.simulation_model = "credit";
   Outcome out;
-  out.code = run_credit_ranks(config, plugins, net, hosts, options);
+  out.code = run_credit_ranks(config, plugins, net, hosts, options, cpu);
   if (fs::exists(json)) {
     out.results = YAML::LoadFile(json.string())["results"];
     fs::remove(json);
@@ -152,6 +152,31 @@ INSTANTIATE_TEST_SUITE_P(Patterns, CreditBackground,
                              if (c == '-') c = '_';
                            return n;
                          });
+
+// A per-fragment CPU cost at the RU and BU (a calibration's) that exceeds
+// the wire time sets the rate: each host's one CPU does, per N events, the
+// N - 1 fragments its RU sends and the N - 1 its BU receives (its own RU's
+// fragment is checked in place, no message), so the run builds at most
+// N / ((N - 1) (ru + bu)) events per second. (A cost of 0 is the run
+// without: SimWorld.FragmentsQueueForTheirHostsCpu.)
+TEST(CreditRanksFragmentCpu, ACostAboveTheWireTimeSetsTheRate) {
+  const std::vector<std::string> sets = {"protocol=pull", "nodes=4", "events=200", "warmup=0s",
+                                         "fragment.size=32KiB"};
+  const Outcome free = run_credit(sets);
+  ASSERT_EQ(free.code, 0);
+  const int64_t ru = 150'000, bu = 250'000;  // ns, each above a 32-KiB fragment's 34 us
+  const Outcome slow = run_credit(sets, {ru, bu});
+  ASSERT_EQ(slow.code, 0);
+  EXPECT_EQ(slow.results["events_built"].as<uint64_t>(), 200u);
+  const double bound = 4.0 / (3.0 * static_cast<double>(ru + bu) * 1e-9);  // events/s
+  const double rate = slow.results["events_per_second"].as<double>();
+  EXPECT_LE(rate, bound * 1.001);
+  EXPECT_GE(rate, bound * 0.9);  // the CPUs are the bottleneck, kept busy
+  EXPECT_GT(free.results["events_per_second"].as<double>(), 2 * bound);  // not the network
+  // A simulated run records no rank CPU of its own (the simulator's is not the cluster's).
+  EXPECT_FALSE(slow.results["rank_cpu"].IsDefined());
+  EXPECT_FALSE(slow.results["cost"]["ru"]["cpu_us_per_fragment"].IsDefined());
+}
 
 class CreditMicro : public ::testing::TestWithParam<std::string> {};
 

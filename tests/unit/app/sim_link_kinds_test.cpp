@@ -165,9 +165,11 @@ TEST(SimLinkKinds, EveryKeyWrittenIsInTheTable) {
       };
   walk(root, "");
   for (const auto& p : paths) EXPECT_TRUE(is_overlay_key(p)) << p;
-  // And every key of the table is written when both kinds are fitted.
+  // And every key of the table is written when both kinds are fitted (but
+  // an older overlay's, which is only read).
   for (const auto& k : overlay_keys())
-    EXPECT_NE(std::find(paths.begin(), paths.end(), k.path), paths.end()) << k.path;
+    if (k.doc.rfind("an older overlay's", 0) != 0)
+      EXPECT_NE(std::find(paths.begin(), paths.end(), k.path), paths.end()) << k.path;
 }
 
 TEST(SimLinkKinds, ScaleMdOverlayTableIsTheKeyTable) {

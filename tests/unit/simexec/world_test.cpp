@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <map>
 
 #include "../support/fixed_rate_network.hpp"
 #include "core/clock.hpp"
@@ -261,6 +262,61 @@ TEST(SimWorld, AlltoallExchangesWithEveryRank) {
       256 * 1024);
   // Three pairwise steps, each a message of 4096 bytes after the latency.
   for (int r = 0; r < 4; ++r) EXPECT_EQ(done[r], 3 * (TestNetwork::kLatency + 4096));
+}
+
+// Three 1000-byte fragments and a command from host 0 to host 1; the
+// arrival time of each at rank 1, by cookie (data 1-3, the command 9).
+std::map<uint64_t, int64_t> fragments_and_a_command(int64_t send_ns, int64_t receive_ns, bool set) {
+  TestNetwork net;
+  World world({0, 1}, net);
+  if (set) world.set_fragment_cpu(send_ns, receive_ns);
+  std::map<uint64_t, int64_t> at;
+  world.run(
+      [&](int r) {
+        CreditDriver d(world, context(r, 2));
+        std::vector<char> payload(1000, 'x');
+        const Segment s{payload.data(), payload.size(), nullptr};
+        if (r == 0) {
+          for (uint64_t k = 1; k <= 3; ++k) d.post_send(1, data_tag(0), {&s, 1}, k);
+          char cmd[64] = {};
+          const Segment c{cmd, sizeof cmd, nullptr};
+          d.post_send(1, command_tag(Channel::to_bu), {&c, 1}, 9);
+          await(d, 4);
+        } else {
+          std::vector<std::vector<char>> into(4, std::vector<char>(1000));
+          for (uint64_t k = 1; k <= 3; ++k)
+            d.post_recv(0, data_tag(0), into[k].data(), 1000, nullptr, k);
+          d.post_recv(0, command_tag(Channel::to_bu), into[0].data(), 64, nullptr, 9);
+          while (at.size() < 4) {
+            std::vector<Completion> got;
+            if (drain(d, got) == 0) d.wait(std::chrono::microseconds(1000));
+            for (const Completion& c : got) at[c.cookie] = now_ns();
+          }
+        }
+      },
+      256 * 1024);
+  EXPECT_EQ(world.fragments_charged(), send_ns > 0 && receive_ns > 0 && set ? 6u : 0u);
+  return at;
+}
+
+// A fragment takes its sender's host CPU before it leaves and its
+// receiver's after it arrived; each host's fragments queue for its one CPU,
+// so a cost above the wire time sets the pace. Commands are not charged,
+// and a cost of 0 is the run without one.
+TEST(SimWorld, FragmentsQueueForTheirHostsCpu) {
+  const int64_t wire = TestNetwork::kLatency + 1000;  // a fragment's time in the network
+  const auto none = fragments_and_a_command(0, 0, false);
+  for (uint64_t k = 1; k <= 3; ++k) EXPECT_EQ(none.at(k), wire) << k;
+  EXPECT_EQ(fragments_and_a_command(0, 0, true), none);  // 0 changes nothing
+  const int64_t send = 5000, receive = 7000;             // both above the wire time
+  const auto charged = fragments_and_a_command(send, receive, true);
+  // The first leaves after its send cost, arrives after the wire time and
+  // is handed over after its receive cost; the others leave one send cost
+  // apart and then wait for host 1's CPU: one every receive cost.
+  EXPECT_EQ(charged.at(1), send + wire + receive);
+  EXPECT_EQ(charged.at(2), send + wire + 2 * receive);
+  EXPECT_EQ(charged.at(3), send + wire + 3 * receive);
+  EXPECT_EQ(charged.at(9), none.at(9));  // the command: not charged
 }
 
 }  // namespace
