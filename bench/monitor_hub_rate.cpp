@@ -1,5 +1,5 @@
 // The monitor's cost in the EVM's rank at a large node count, without a
-// network: the hub (src/protocols/event_building/monitor_hub.*) alone is fed
+// network: the hub (src/protocols/monitor/monitor_hub.*) alone is fed
 // every stats command a run of N nodes sends it per report_interval (per
 // BU: its totals, its latency quantiles and its row of the traffic matrix,
 // three RUs, or over 64 nodes three RU groups, a command; per RU: its
@@ -24,8 +24,8 @@
 #include "../tests/unit/support/recording_driver.hpp"
 #include "core/clock.hpp"
 #include "core/topology.hpp"
-#include "monitor/traffic.hpp"
-#include "protocols/event_building/monitor_hub.hpp"
+#include "protocols/monitor/monitor_hub.hpp"
+#include "protocols/monitor/traffic.hpp"
 #include "protocols/pull/pull.hpp"
 
 namespace {

@@ -40,10 +40,10 @@
 #include "core/messages.hpp"
 #include "core/topology.hpp"
 #include "fuzz_assert.hpp"
-#include "monitor/interval_rate.hpp"
-#include "monitor/monitor_state.hpp"
-#include "monitor/traffic.hpp"
-#include "protocols/event_building/monitor_hub.hpp"
+#include "protocols/monitor/interval_rate.hpp"
+#include "protocols/monitor/monitor_hub.hpp"
+#include "protocols/monitor/monitor_state.hpp"
+#include "protocols/monitor/traffic.hpp"
 #include "protocols/pull/pull.hpp"
 
 namespace {

@@ -4,8 +4,8 @@
 
 #include "core/error.hpp"
 #include "protocols/common/windows.hpp"
-#include "protocols/event_building/monitor_reporter.hpp"
 #include "protocols/event_building/ru_agent.hpp"
+#include "protocols/monitor/monitor_reporter.hpp"
 #include "units/window_layout.hpp"
 
 namespace evb {

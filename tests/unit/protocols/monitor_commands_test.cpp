@@ -16,8 +16,8 @@
 #include "../support/recording_driver.hpp"
 #include "core/clock.hpp"
 #include "core/topology.hpp"
-#include "protocols/event_building/monitor_hub.hpp"
-#include "protocols/event_building/monitor_reporter.hpp"
+#include "protocols/monitor/monitor_hub.hpp"
+#include "protocols/monitor/monitor_reporter.hpp"
 #include "protocols/pull/pull.hpp"
 #include "units/readout_unit.hpp"
 

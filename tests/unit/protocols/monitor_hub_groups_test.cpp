@@ -12,8 +12,8 @@
 #include "../support/recording_driver.hpp"
 #include "core/clock.hpp"
 #include "core/topology.hpp"
-#include "monitor/traffic.hpp"
-#include "protocols/event_building/monitor_hub.hpp"
+#include "protocols/monitor/monitor_hub.hpp"
+#include "protocols/monitor/traffic.hpp"
 #include "protocols/pull/pull.hpp"
 
 namespace evb {
