@@ -1,38 +1,30 @@
 #pragma once
 // MonitorHub: the monitor's side of the EVM's rank. It keeps the snapshot
-// the HTTP thread formats (MonitorSnapshot): the EVM's own view (events
-// assigned and built, slots held per BU, failures, exclusions, masks) and
-// the stats every rank's MonitorReporter sends, each checked (the sender
-// must host the unit it reports on, indices in range, the interval it
-// covers by the sender's clock sound and following the last one) before it
-// is used: a record is taken whole or not at all, and one older than its
-// unit's last (a transport that does not keep the order) changes nothing.
-// Once per report_interval it publishes a copy into MonitorState, every
-// per-BU, per-RU and matrix rate computed over the senders' own intervals
-// (IntervalRate): what arrived in a tick does not matter. Over
-// kMatrixFullNodes nodes the matrix has a row per RU group, not per RU
-// (monitor/traffic.hpp): the BUs send it so.
-// It applies control requests queued by POST /control at its next tick,
-// between two assignments (the event boundary: the next event to be
-// assigned is the first under the change): credits and pause on the EVM
-// (EvmAgent parks slots), parallel and the FUs' time on every BU,
-// rate factors on each RU, pause on every rank (a paused run is not a
-// silent one). Each change is recorded with its time (results.control[],
-// the page's timeline) and announced on stderr, and the EVM's books begin
-// a new stretch (results.phases). The `control:` list of the
-// configuration is applied the same way, each entry at its time.
+// the HTTP thread formats (MonitorSnapshot) and, once per report_interval,
+// publishes a copy into MonitorState. What it holds is the monitor's
+// mechanism, the same for any protocol family: every stats record's
+// interval (by the sender's clock) is checked sound before anything of it is
+// used; the run's labels; control requests queued by POST /control, applied
+// at its next tick, and the `control:` list of the configuration, each
+// entry at its time; each change recorded with its time and announced on
+// stderr. The family's part comes through its HubView (live_view.hpp): the
+// records of its units (the event builders': every BU's and RU's counts,
+// the traffic matrix, event_building/event_building_live.*), its part of
+// the snapshot and its knobs (credits, pause, parallel, ...), applied
+// between two assignments, at the event boundary the view names.
 // Congestor ranks (`background:`) report through the same path, one record
 // an interval (MonitorStat::background), summed per entry into the
 // snapshot's background view; background.N.active starts and stops an
 // entry's ranks (ControlKnob::background).
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "core/topology.hpp"
 #include "protocols/common/engine.hpp"
-#include "protocols/event_building/event_building_stats.hpp"
-#include "protocols/event_building/evm_agent.hpp"
 #include "protocols/monitor/interval_rate.hpp"
+#include "protocols/monitor/live_view.hpp"
 #include "protocols/monitor/monitor_state.hpp"
 
 namespace evb {
@@ -46,7 +38,7 @@ struct MonitorLabels {
 
 class MonitorHub : public Agent {
  public:
-  MonitorHub(Engine& engine, const Topology& topo, EvmAgent& evm, EventBuildingStats& stats,
+  MonitorHub(Engine& engine, const Topology& topo, std::unique_ptr<HubView> view,
              MonitorState& state, MonitorLabels labels, bool quiet);
   void start(int64_t now_ns) override;
   void on_command(PeerId from, const Command& cmd) override;
@@ -56,28 +48,31 @@ class MonitorHub : public Agent {
   bool done() const override { return true; }
   std::string waiting_for() const override { return "monitor: nothing"; }
 
+  // What a view's apply asks of the hub. A change recorded under the
+  // request being applied (results.control[], the timeline, stderr).
+  void record(int64_t now, std::string key, std::string value);
+  // A knob's new value to every rank of the protocol (Channel::control).
+  void broadcast(ControlKnob knob, uint64_t value);
+  // Starts or stops `background` entry `entry`'s ranks.
+  void switch_background(int entry, bool on, int64_t now);
+  // The first event under the request being applied.
+  uint64_t boundary() const { return boundary_; }
+
  private:
   // `source`: "http" (POST /control) or "config" (the control: list).
   void apply(const ControlRequest& r, int64_t now, const char* source);
-  void record(int64_t now, std::string key, std::string value);
   // The control: entries due by `now` (checked at validation).
   void apply_scheduled(int64_t now);
-  void broadcast(ControlKnob knob, uint64_t value);
   void publish(int64_t now, bool finished);
-  void publish_rates();
+  void publish_background();
   void take_background(PeerId from, const Command& cmd, int64_t start, int64_t end);
-  void switch_background(int entry, bool on, int64_t now);
 
   Engine& engine_;
   const Topology& topo_;
-  EvmAgent& evm_;
-  EventBuildingStats& stats_;
+  std::unique_ptr<HubView> view_;
   MonitorState& state_;
   bool quiet_;
   MonitorSnapshot snapshot_;
-  std::vector<IntervalRate> bu_rate_;      // by BU
-  std::vector<IntervalRate> ru_rate_;      // by RU
-  std::vector<IntervalRate> matrix_rate_;  // as snapshot_.matrix
   // A congestor rank as it last reported (counters since its start barrier).
   struct CongestorSeen {
     bool reported = false;
