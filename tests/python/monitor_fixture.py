@@ -37,7 +37,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from monitor_fixture_background import SyntheticBackground
 from monitor_fixture_probe import PROBE_JS
 
-PAGE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src", "monitor", "page")
+PAGE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src", "protocols",
+                        "monitor", "page")
 PORTS = range(18300, 18400)
 ASSETS = {"/": ("live.html", "text/html; charset=utf-8"),
           "/live.js": ("live.js", "text/javascript; charset=utf-8"),
