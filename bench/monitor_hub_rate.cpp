@@ -1,5 +1,5 @@
 // The monitor's cost in the EVM's rank at a large node count, without a
-// network: the hub (src/protocols/event_building/monitor_hub.*) alone is fed
+// network: the hub (src/protocols/monitor/monitor_hub.*) alone is fed
 // every stats command a run of N nodes sends it per report_interval (per
 // BU: its totals, its latency quantiles and its row of the traffic matrix,
 // three RUs, or over 64 nodes three RU groups, a command; per RU: its
@@ -18,14 +18,16 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "../tests/unit/support/recording_driver.hpp"
 #include "core/clock.hpp"
 #include "core/topology.hpp"
-#include "monitor/traffic.hpp"
-#include "protocols/event_building/monitor_hub.hpp"
+#include "protocols/event_building/event_building_live.hpp"
+#include "protocols/monitor/monitor_hub.hpp"
+#include "protocols/monitor/traffic.hpp"
 #include "protocols/pull/pull.hpp"
 
 namespace {
@@ -109,7 +111,9 @@ int run(const Options& o) {
   evb::EventBuildingStats stats;
   evb::pull::PullEvmAgent evm{engine, topo, stats, false};
   evb::MonitorState state("nodes: " + std::to_string(o.nodes) + "\n", evb::ControlLimits{});
-  evb::MonitorHub hub(engine, topo, evm, stats, state, {"pull", "bench", "send"}, true);
+  evb::MonitorHub hub(engine, topo,
+                      std::make_unique<evb::EventBuildingHubView>(engine, topo, evm, stats), state,
+                      {"pull", "bench", "send"}, true);
   hub.start(0);
   const int64_t interval_ns = evb::s_to_ns(o.interval_s);
   double command_cpu = 0, publish_cpu = 0, state_cpu = 0, metrics_cpu = 0;

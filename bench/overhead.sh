@@ -23,6 +23,8 @@
 # for both in the same run and printed side by side with the ratio.
 #
 #   bench/overhead.sh [N1 N2 [BEFORE_EVBENCH]]     (default 200 1200 events)
+#   OVERHEAD_DRIVERS="tcp" bench/overhead.sh ...    only those drivers' rows
+#                                                   (default "tcp mpi")
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n1=${1:-200}
@@ -85,7 +87,7 @@ if [[ -n $before ]]; then
 else
   printf "# %-6s %-11s %10s %10s %8s\n" driver protocol loop dispatch allocs
 fi
-for driver in tcp mpi; do
+for driver in ${OVERHEAD_DRIVERS:-tcp mpi}; do
   for protocol in pull push pull-noevm; do
     read -r l d a < <(row $driver $protocol "$evbench")
     if [[ -n $before ]]; then

@@ -13,7 +13,7 @@
 #include <string_view>
 
 #include "fuzz_assert.hpp"
-#include "monitor/control.hpp"
+#include "protocols/monitor/control.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   evb::ControlLimits limits;

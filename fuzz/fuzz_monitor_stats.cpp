@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -40,10 +41,11 @@
 #include "core/messages.hpp"
 #include "core/topology.hpp"
 #include "fuzz_assert.hpp"
-#include "monitor/interval_rate.hpp"
-#include "monitor/monitor_state.hpp"
-#include "monitor/traffic.hpp"
-#include "protocols/event_building/monitor_hub.hpp"
+#include "protocols/event_building/event_building_live.hpp"
+#include "protocols/monitor/interval_rate.hpp"
+#include "protocols/monitor/monitor_hub.hpp"
+#include "protocols/monitor/monitor_state.hpp"
+#include "protocols/monitor/traffic.hpp"
 #include "protocols/pull/pull.hpp"
 
 namespace {
@@ -89,8 +91,18 @@ struct EvmRank {
   pull::PullEvmAgent evm{engine, topo, stats, false};
   MonitorState taking_state{"", ControlLimits{}, 4};
   MonitorState taken_state{"", ControlLimits{}, 4};
-  MonitorHub taking{engine, topo, evm, stats, taking_state, {"pull", "tcp", "send"}, true};
-  MonitorHub taken{engine, topo, evm, stats, taken_state, {"pull", "tcp", "send"}, true};
+  MonitorHub taking{engine,
+                    topo,
+                    std::make_unique<evb::EventBuildingHubView>(engine, topo, evm, stats),
+                    taking_state,
+                    {"pull", "tcp", "send"},
+                    true};
+  MonitorHub taken{engine,
+                   topo,
+                   std::make_unique<evb::EventBuildingHubView>(engine, topo, evm, stats),
+                   taken_state,
+                   {"pull", "tcp", "send"},
+                   true};
 };
 
 // Hands `cmd` to the hub; true when taken, false when refused.

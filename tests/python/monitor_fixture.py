@@ -1,6 +1,6 @@
 """A stand-in for the run's monitor endpoint, to develop and test the live page without a run.
 
-Serves src/monitor/page/ (live.html at /, live.js, live_units.js, live_background.js, live.css) and a synthetic,
+Serves src/protocols/monitor/page/ (live.html at /, live.js, live_units.js, live_background.js, live.css) and a synthetic,
 changing GET /api/state in the schema of the real server (docs/MONITORING.md),
 on 127.0.0.1 only, on a port in 18300-18399 (this helper's range). The token
 is checked like the real server does: `/`, `/api/state` and `/control` need
@@ -37,7 +37,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from monitor_fixture_background import SyntheticBackground
 from monitor_fixture_probe import PROBE_JS
 
-PAGE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src", "monitor", "page")
+PAGE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src", "protocols",
+                        "monitor", "page")
 PORTS = range(18300, 18400)
 ASSETS = {"/": ("live.html", "text/html; charset=utf-8"),
           "/live.js": ("live.js", "text/javascript; charset=utf-8"),
@@ -45,7 +46,7 @@ ASSETS = {"/": ("live.html", "text/html; charset=utf-8"),
           "/live_background.js": ("live_background.js", "text/javascript; charset=utf-8"),
           "/live.css": ("live.css", "text/css; charset=utf-8")}
 PUBLIC = ("/live.js", "/live_units.js", "/live_background.js", "/live.css", "/probe.js")
-# The real server's bounds for a large run (src/monitor/traffic.hpp): over
+# The real server's bounds for a large run (src/protocols/monitor/traffic.hpp): over
 # MATRIX_FULL_NODES nodes the matrix is summed over at most MATRIX_GROUPS
 # groups a side, and the history gives every k-th of its last 600 snapshots
 # so that it holds at most HISTORY_UNIT_CELLS BU figures.

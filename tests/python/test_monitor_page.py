@@ -1,4 +1,4 @@
-"""The live page (src/monitor/page/) in headless Chromium.
+"""The live page (src/protocols/monitor/page/) in headless Chromium.
 
 Against the fixture server (monitor_fixture.py: the page's files and a
 synthetic /api/state behind the token, under the real server's CSP): the page

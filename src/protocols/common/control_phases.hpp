@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "core/config.hpp"
-#include "monitor/snapshot.hpp"
+#include "protocols/monitor/snapshot.hpp"
 
 namespace evb {
 

@@ -104,11 +104,6 @@ void Engine::listen(Channel channel, uint8_t agent, int depth) {
   }
 }
 
-void Engine::send_command(PeerId peer, Channel channel, const Command& cmd) {
-  if (batcher_.holds(peer, channel)) send_batch(peer, channel);  // keeps the channel's order
-  post_command(peer, channel, &cmd, sizeof cmd);
-}
-
 void Engine::post_command(PeerId peer, Channel channel, const void* bytes, size_t size) {
   if (peer == rank_) {
     counts_.sent(channel, bytes, size, false);
@@ -121,7 +116,11 @@ void Engine::post_command(PeerId peer, Channel channel, const void* bytes, size_
   counts_.sent(channel, bytes, size, true);
   const size_t idx = send_slots_.acquire();
   std::memset(send_slots_.at(idx), 0, config_.command_size);
-  std::memcpy(send_slots_.at(idx), bytes, size);
+  // One command (all but batches) copied as the fixed 64 B it is.
+  if (size == sizeof(Command))
+    std::memcpy(send_slots_.at(idx), bytes, sizeof(Command));
+  else
+    std::memcpy(send_slots_.at(idx), bytes, size);
   const Segment seg = send_slots_.segment(idx, config_.command_size);
   ++command_sends_in_flight_;
   const uint64_t cookie =

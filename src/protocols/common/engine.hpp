@@ -100,16 +100,31 @@ class Engine {
             uint64_t cookie);
   void write(const WriteTarget& target, std::span<const Segment> segments, uint64_t offset,
              uint32_t immediate, uint64_t cookie);
-  void send_command(PeerId peer, Channel channel, const Command& cmd);
+  // The three command sends below are inline: at batch.events 1 (the
+  // default) their batching checks then cost no call of their own on the
+  // data path (docs/METRICS.md, "Framework cost per fragment").
+  void send_command(PeerId peer, Channel channel, const Command& cmd) {
+    if (batcher_.holds(peer, channel)) send_batch(peer, channel);  // keeps the channel's order
+    post_command(peer, channel, &cmd, sizeof cmd);
+  }
   // A command that may travel with others of its kind (credit, assign,
   // pull_request, push_assign): with batch.events > 1 it is held back in
   // the list of its peer and channel and sent with it (CommandBatcher: when
   // full, after batch.max_wait, before any other command to that peer and
-  // channel, or when flushed); else, and to this rank, as send_command.
-  void batch_command(PeerId peer, Channel channel, const Command& cmd);
+  // channel, or when flushed); else, and to this rank, as send_command
+  // (nothing is ever held for this rank, nor anything at batch.events 1).
+  void batch_command(PeerId peer, Channel channel, const Command& cmd) {
+    if (!batcher_.active() || peer == rank_) {
+      post_command(peer, channel, &cmd, sizeof cmd);
+      return;
+    }
+    hold_command(peer, channel, cmd);
+  }
   // Sends every list held back on `channel` now (an agent that answered
   // all the commands of one incoming message).
-  void flush_commands(Channel channel);
+  void flush_commands(Channel channel) {
+    if (!batcher_.empty()) flush_lists(channel);
+  }
   // Queues `c` for its agent as if the driver had reported it (work an
   // agent did itself, e.g. a fragment checked in place), delivered from the
   // loop like loopback completions, never from inside the caller.
@@ -167,6 +182,9 @@ class Engine {
   // Sends the list held back for (peer, channel): one plain command alone,
   // else a batch.
   void send_batch(PeerId peer, Channel channel);
+  // batch_command with batch.events > 1, to another rank.
+  void hold_command(PeerId peer, Channel channel, const Command& cmd);
+  void flush_lists(Channel channel);
   void flush_due(int64_t now);
   // The list of a received batch (header `head`, the message at `bytes`),
   // checked, then handed to `agent` command by command.

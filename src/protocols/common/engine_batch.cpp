@@ -9,16 +9,11 @@
 
 namespace evb {
 
-void Engine::batch_command(PeerId peer, Channel channel, const Command& cmd) {
-  if (!batcher_.active() || peer == rank_) {
-    send_command(peer, channel, cmd);
-    return;
-  }
+void Engine::hold_command(PeerId peer, Channel channel, const Command& cmd) {
   if (batcher_.add(peer, channel, cmd, now_ns())) send_batch(peer, channel);
 }
 
-void Engine::flush_commands(Channel channel) {
-  if (batcher_.empty()) return;
+void Engine::flush_lists(Channel channel) {
   batcher_.lists_on(channel, flushing_);
   for (const CommandBatcher::Key& k : flushing_) send_batch(k.peer, k.channel);
 }

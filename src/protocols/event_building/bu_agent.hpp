@@ -51,7 +51,7 @@ class BuAgent : public Agent {
   int64_t next_timer_ns() const override;
   std::string waiting_for() const override;
 
-  // The monitor's view (protocols/event_building/monitor_reporter.hpp): fragment
+  // The monitor's view (protocols/monitor/monitor_reporter.hpp): fragment
   // bytes received from each RU, fragments received, requests in flight.
   const std::vector<uint64_t>& bytes_from_ru() const { return bytes_from_ru_; }
   uint64_t fragments_received() const { return fragments_received_; }

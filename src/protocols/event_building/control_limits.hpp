@@ -3,7 +3,7 @@
 // an event builder's run, from its configuration: the limits the monitor's
 // parser (monitor/control.hpp) checks each change against.
 #include "core/config.hpp"
-#include "monitor/control.hpp"
+#include "protocols/monitor/control.hpp"
 
 namespace evb {
 

@@ -4,8 +4,9 @@
 
 #include "core/error.hpp"
 #include "protocols/common/windows.hpp"
-#include "protocols/event_building/monitor_reporter.hpp"
+#include "protocols/event_building/event_building_live.hpp"
 #include "protocols/event_building/ru_agent.hpp"
+#include "protocols/monitor/monitor_reporter.hpp"
 #include "units/window_layout.hpp"
 
 namespace evb {
@@ -87,10 +88,12 @@ void build_event_building_rank(EventBuildingRank& out, Engine& engine, Bootstrap
     out.agents.push_back(std::move(agent));
   }
   if (config.monitor.port != 0 || !config.control.empty()) {
-    out.agents.push_back(std::make_unique<MonitorReporter>(engine, topo, stats, reported));
+    out.agents.push_back(std::make_unique<MonitorReporter>(
+        engine, topo, std::make_unique<EventBuildingReporterView>(engine, topo, stats, reported)));
     if (evm && monitor)
-      out.agents.push_back(
-          std::make_unique<MonitorHub>(engine, topo, *evm, stats, *monitor, labels, quiet));
+      out.agents.push_back(std::make_unique<MonitorHub>(
+          engine, topo, std::make_unique<EventBuildingHubView>(engine, topo, *evm, stats), *monitor,
+          labels, quiet));
   }
 }
 

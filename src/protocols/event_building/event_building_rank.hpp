@@ -16,7 +16,7 @@
 #include "protocols/event_building/bu_agent.hpp"
 #include "protocols/event_building/event_building_stats.hpp"
 #include "protocols/event_building/evm_agent.hpp"
-#include "protocols/event_building/monitor_hub.hpp"
+#include "protocols/monitor/monitor_hub.hpp"
 #include "units/builder_unit.hpp"
 #include "units/filter_units.hpp"
 #include "units/readout_unit.hpp"

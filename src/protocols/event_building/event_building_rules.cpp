@@ -6,9 +6,9 @@
 #include "core/config.hpp"
 #include "core/config_detail.hpp"
 #include "core/ring_geometry.hpp"
-#include "monitor/control.hpp"
 #include "protocols/event_building/control_limits.hpp"
 #include "protocols/event_building/event_building_run.hpp"
+#include "protocols/monitor/control.hpp"
 
 namespace evb {
 KeyRule control_rule(bool pulls) {

@@ -8,13 +8,13 @@
 #include <optional>
 #include <string>
 
-#include "monitor/endpoint.hpp"
 #include "protocols/api/protocol.hpp"
 #include "protocols/common/engine.hpp"
 #include "protocols/common/fault_injector.hpp"
 #include "protocols/event_building/event_building_rank.hpp"
 #include "protocols/event_building/event_building_stats.hpp"
 #include "protocols/event_building/window_cpu.hpp"
+#include "protocols/monitor/endpoint.hpp"
 
 namespace evb {
 

@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "core/histogram.hpp"
-#include "monitor/snapshot.hpp"
 #include "protocols/common/control_phases.hpp"
 #include "protocols/common/failure_record.hpp"
+#include "protocols/monitor/snapshot.hpp"
 #include "units/builder_unit.hpp"
 
 namespace evb {

@@ -1,7 +1,7 @@
 // parse_control: what POST /control may change, checked against the limits
 // set at start; every refusal names the key and the limit, and one bad key
 // refuses the whole request.
-#include "monitor/control.hpp"
+#include "protocols/monitor/control.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // line a comment or `name{labels} value`, HELP and TYPE once per family,
 // label values escaped), the counters and the rates over the last interval
 // computed from the inputs, and promtool's verdict on it.
-#include "monitor/exposition.hpp"
+#include "protocols/monitor/exposition.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

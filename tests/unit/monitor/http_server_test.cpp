@@ -2,7 +2,7 @@
 // an ephemeral port, driven by a plain socket client (http_client.hpp). The
 // token gates everything but the page's static files; /control queues only
 // checked requests; the destructor closes the port.
-#include "monitor/http_server.hpp"
+#include "protocols/monitor/http_server.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 
 #include "core/error.hpp"
 #include "http_client.hpp"
-#include "monitor/page_assets.hpp"
+#include "protocols/monitor/page_assets.hpp"
 
 namespace evb {
 namespace {

@@ -3,7 +3,7 @@
 // give the same rate; a tick without a complete interval carries the last
 // rate forward, marked, for a few snapshots only; unsound intervals are
 // refused and change nothing.
-#include "monitor/interval_rate.hpp"
+#include "protocols/monitor/interval_rate.hpp"
 
 #include <gtest/gtest.h>
 

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "monitor/exposition.hpp"
-#include "monitor/monitor_state.hpp"
-#include "monitor/traffic.hpp"
+#include "protocols/monitor/exposition.hpp"
+#include "protocols/monitor/monitor_state.hpp"
+#include "protocols/monitor/traffic.hpp"
 #include "synthetic_snapshot.hpp"
 
 namespace evb {

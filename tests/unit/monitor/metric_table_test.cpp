@@ -3,7 +3,7 @@
 // docs' Labels column is true), names are unique and counters end in
 // _total, every /api/state key a row names is in /api/state, and the run's,
 // a BU's or an RU's series there hold the same figures as /metrics.
-#include "monitor/metric_table.hpp"
+#include "protocols/monitor/metric_table.hpp"
 
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "monitor/state_json.hpp"
-#include "monitor/traffic.hpp"
+#include "protocols/monitor/state_json.hpp"
+#include "protocols/monitor/traffic.hpp"
 #include "synthetic_snapshot.hpp"
 
 namespace evb {

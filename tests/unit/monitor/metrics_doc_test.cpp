@@ -2,7 +2,7 @@
 // from the metric table. When it is stale, run this test with
 // EVBENCH_UPDATE_DOCS=1 to rewrite it:
 //   EVBENCH_UPDATE_DOCS=1 build/tests/evbench_monitor_tests --gtest_filter='MetricsDoc.*'
-#include "monitor/metrics_doc.hpp"
+#include "protocols/monitor/metrics_doc.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <sstream>
 #include <string>
 
-#include "monitor/metric_table.hpp"
+#include "protocols/monitor/metric_table.hpp"
 #include "support/source_dir.hpp"
 
 namespace evb {
@@ -19,7 +19,7 @@ namespace {
 
 const std::string kDoc = std::string(EVBENCH_SOURCE_DIR) + "/docs/MONITORING.md";
 const std::string kBegin =
-    "<!-- monitor-metrics:begin (generated from src/monitor/metric_table.cpp) -->\n";
+    "<!-- monitor-metrics:begin (generated from src/protocols/monitor/metric_table.cpp) -->\n";
 const std::string kEnd = "<!-- monitor-metrics:end -->";
 
 TEST(MetricsDoc, EveryFamilyHasARow) {

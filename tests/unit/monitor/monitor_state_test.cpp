@@ -1,15 +1,15 @@
 // MonitorState keeps the rate timeline without keeping a matrix per
 // snapshot: what it holds is one full snapshot and thinned older ones, and
 // what it serves is byte for byte what the full history would give.
-#include "monitor/monitor_state.hpp"
+#include "protocols/monitor/monitor_state.hpp"
 
 #include <gtest/gtest.h>
 
 #include <deque>
 #include <string>
 
-#include "monitor/exposition.hpp"
-#include "monitor/state_json.hpp"
+#include "protocols/monitor/exposition.hpp"
+#include "protocols/monitor/state_json.hpp"
 #include "synthetic_snapshot.hpp"
 
 namespace evb {

@@ -1,5 +1,5 @@
 // The live page is in the binary: served paths answer, others do not.
-#include "monitor/page_assets.hpp"
+#include "protocols/monitor/page_assets.hpp"
 
 #include <gtest/gtest.h>
 

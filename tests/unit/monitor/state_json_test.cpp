@@ -2,7 +2,7 @@
 // back (yaml-cpp reads JSON): the schema's keys, the rates computed from
 // consecutive snapshots, the history cap, and valid, finite output for an
 // empty history and for non-finite inputs.
-#include "monitor/state_json.hpp"
+#include "protocols/monitor/state_json.hpp"
 
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>

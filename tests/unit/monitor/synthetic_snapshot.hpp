@@ -3,7 +3,7 @@
 // every BU, RU and matrix cell filled with counters and rates of realistic
 // length (a run of hours at tens of Gb/s), so that what is measured of the
 // formatted output is what a large run would give.
-#include "monitor/snapshot.hpp"
+#include "protocols/monitor/snapshot.hpp"
 
 namespace evb::test_support {
 

@@ -9,6 +9,7 @@
 
 #include <bit>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,8 +17,9 @@
 #include "../support/recording_driver.hpp"
 #include "core/clock.hpp"
 #include "core/topology.hpp"
-#include "protocols/event_building/monitor_hub.hpp"
-#include "protocols/event_building/monitor_reporter.hpp"
+#include "protocols/event_building/event_building_live.hpp"
+#include "protocols/monitor/monitor_hub.hpp"
+#include "protocols/monitor/monitor_reporter.hpp"
 #include "protocols/pull/pull.hpp"
 #include "units/readout_unit.hpp"
 
@@ -72,7 +74,9 @@ TEST(MonitorCommands, ARankTakesChangesOnlyFromTheEvmAndOnlyForItsUnits) {
   Engine engine(driver, 0, c, PollMode::busy, {"rank 0", "rank 1", "rank 2 (EVM)"});
   EventBuildingStats stats;
   ReadoutUnit ru(0, c);
-  MonitorReporter reporter(engine, topo, stats, ReportedUnits{.ru = &ru});
+  MonitorReporter reporter(
+      engine, topo,
+      std::make_unique<EventBuildingReporterView>(engine, topo, stats, ReportedUnits{.ru = &ru}));
   using K = ControlKnob;
   // Only the EVM's rank (2) sends changes; rank 1 is a peer like any other.
   EXPECT_TRUE(refused(outcome(reporter, 1, control(K::pause, 1))));
@@ -106,7 +110,9 @@ TEST(MonitorCommands, ARankTakesChangesOnlyFromTheEvmAndOnlyForItsUnits) {
 TEST(MonitorCommands, TheEvmTakesStatsOnlyForUnitsTheSenderHosts) {
   EvmRank r;
   MonitorState state("", ControlLimits{});
-  MonitorHub hub(r.engine, r.topo, r.evm, r.stats, state, {"pull", "tcp", "send"}, true);
+  MonitorHub hub(r.engine, r.topo,
+                 std::make_unique<evb::EventBuildingHubView>(r.engine, r.topo, r.evm, r.stats),
+                 state, {"pull", "tcp", "send"}, true);
   auto stat = [](MonitorStat kind, uint32_t bu, uint32_t ru, uint32_t count = 0) {
     return Command{.type = CommandType::stats,
                    .slot = static_cast<uint32_t>(kind),
@@ -139,7 +145,9 @@ Command covering(Command c, double start, double end) {
 TEST(MonitorCommands, TheEvmRefusesUnsoundIntervals) {
   EvmRank r;
   MonitorState state("", ControlLimits{});
-  MonitorHub hub(r.engine, r.topo, r.evm, r.stats, state, {"pull", "tcp", "send"}, true);
+  MonitorHub hub(r.engine, r.topo,
+                 std::make_unique<evb::EventBuildingHubView>(r.engine, r.topo, r.evm, r.stats),
+                 state, {"pull", "tcp", "send"}, true);
   const Command bu{.type = CommandType::stats, .slot = 0, .bu = 0, .bytes = 100};
   EXPECT_TRUE(refused(outcome(hub, 0, covering(bu, 2, 1))));     // ends before it starts
   EXPECT_TRUE(refused(outcome(hub, 0, covering(bu, 0, 4000))));  // longer than an hour
@@ -160,7 +168,9 @@ TEST(MonitorCommands, TheEvmRefusesUnsoundIntervals) {
 TEST(MonitorCommands, RatesAreTheSendersOwnWhateverArrivesInATick) {
   EvmRank r;
   MonitorState state("", ControlLimits{}, 100);
-  MonitorHub hub(r.engine, r.topo, r.evm, r.stats, state, {"pull", "tcp", "send"}, true);
+  MonitorHub hub(r.engine, r.topo,
+                 std::make_unique<evb::EventBuildingHubView>(r.engine, r.topo, r.evm, r.stats),
+                 state, {"pull", "tcp", "send"}, true);
   hub.start(0);
   const double per_s = 1.25e9;  // bytes/s: 10 Gb/s
   int sent = 0;
@@ -206,7 +216,9 @@ TEST(MonitorCommands, RatesAreTheSendersOwnWhateverArrivesInATick) {
 TEST(MonitorCommands, ARefusedRowKeepsNoCell) {
   EvmRank r;
   MonitorState state("", ControlLimits{});
-  MonitorHub hub(r.engine, r.topo, r.evm, r.stats, state, {"pull", "tcp", "send"}, true);
+  MonitorHub hub(r.engine, r.topo,
+                 std::make_unique<evb::EventBuildingHubView>(r.engine, r.topo, r.evm, r.stats),
+                 state, {"pull", "tcp", "send"}, true);
   hub.start(0);
   // BU 0's bytes from RU 0 and RU 1 (cells [ru * 2 + 0]).
   auto row = [](uint64_t ru0, uint64_t ru1, double start, double end) {
@@ -239,7 +251,9 @@ TEST(MonitorCommands, ARefusedRowKeepsNoCell) {
 TEST(MonitorCommands, AnOlderReportChangesNoFigure) {
   EvmRank r;
   MonitorState state("", ControlLimits{});
-  MonitorHub hub(r.engine, r.topo, r.evm, r.stats, state, {"pull", "tcp", "send"}, true);
+  MonitorHub hub(r.engine, r.topo,
+                 std::make_unique<evb::EventBuildingHubView>(r.engine, r.topo, r.evm, r.stats),
+                 state, {"pull", "tcp", "send"}, true);
   hub.start(0);
   auto bu = [](uint64_t bytes, double start, double end) {
     return covering(Command{.type = CommandType::stats,
@@ -296,7 +310,9 @@ TEST(MonitorCommands, ACongestorsOlderRecordChangesNoFigure) {
   EventBuildingStats stats;
   pull::PullEvmAgent evm(engine, topo, stats, false);
   MonitorState state("", ControlLimits{});
-  MonitorHub hub(engine, topo, evm, stats, state, {"pull", "tcp", "send"}, true);
+  MonitorHub hub(engine, topo,
+                 std::make_unique<evb::EventBuildingHubView>(engine, topo, evm, stats), state,
+                 {"pull", "tcp", "send"}, true);
   hub.start(0);
   auto record = [](uint64_t messages, uint64_t bytes, double start, double end) {
     return covering(Command{.type = CommandType::stats,
@@ -334,7 +350,9 @@ TEST(MonitorCommands, ABackgroundEntrysCountersDoNotWrap) {
   EventBuildingStats stats;
   pull::PullEvmAgent evm(engine, topo, stats, false);
   MonitorState state("", ControlLimits{});
-  MonitorHub hub(engine, topo, evm, stats, state, {"pull", "tcp", "send"}, true);
+  MonitorHub hub(engine, topo,
+                 std::make_unique<evb::EventBuildingHubView>(engine, topo, evm, stats), state,
+                 {"pull", "tcp", "send"}, true);
   hub.start(0);
   auto record = [](uint32_t member, uint64_t messages) {
     return covering(Command{.type = CommandType::stats,

@@ -5,6 +5,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <bit>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,8 +13,9 @@
 #include "../support/recording_driver.hpp"
 #include "core/clock.hpp"
 #include "core/topology.hpp"
-#include "monitor/traffic.hpp"
-#include "protocols/event_building/monitor_hub.hpp"
+#include "protocols/event_building/event_building_live.hpp"
+#include "protocols/monitor/monitor_hub.hpp"
+#include "protocols/monitor/traffic.hpp"
 #include "protocols/pull/pull.hpp"
 
 namespace evb {
@@ -65,7 +67,9 @@ TEST(MonitorHubGroups, TheMatrixIsKeptAndServedByRuGroup) {
   const auto groups = static_cast<uint32_t>(matrix_groups(kNodes));
   ASSERT_EQ(matrix_rows(kNodes), groups);
   MonitorState state("", ControlLimits{});
-  MonitorHub hub(r.engine, r.topo, r.evm, r.stats, state, {"pull", "tcp", "send"}, true);
+  MonitorHub hub(r.engine, r.topo,
+                 std::make_unique<evb::EventBuildingHubView>(r.engine, r.topo, r.evm, r.stats),
+                 state, {"pull", "tcp", "send"}, true);
   const PeerId bu9 = r.topo.bu_rank[9];
   // Rows are RU groups: the last three are rows groups-3 .. groups-1; one
   // more row is outside.
