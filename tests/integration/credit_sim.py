@@ -8,10 +8,12 @@ CHECK is one of
   chunk-convergence  configs/sim/pull-512.yaml at 16 nodes (1024 events) on
                      sim-tree-16 with 32 KiB and 16 KiB chunks: the per-node
                      rate of bytes as they arrived is within 5 %, every event
-                     built, the network reported (results.network), no host
-                     load recorded (results.host_load: the simulator's host)
+                     built, the network reported (results.network, with the
+                     simulator's network events per second of wall time), no
+                     host load recorded (results.host_load: the simulator's host)
   bad-network-key    a platform whose network.queueing is not fifo or voq is
-                     refused before start (exit 2), naming file:line and key
+                     refused before start (exit 2, nothing printed on
+                     stdout), naming file:line:column and key
   driver-is-credit   --set driver=tcp is refused (the model runs its own
                      network), exit 2
   emulated-shift-scan  a one-to-one shift scan on the emulated cluster's 8 hosts
@@ -79,6 +81,10 @@ def rate(evbench, workdir, chunk):
     assert r["events_built"] == r["events_assigned"] == 1024, r["events_built"]
     assert r["simulation_model"] == "credit" and r["network"]["model"] == "credit"
     assert any(link["inter_switch"] and link["bytes"] > 0 for link in r["network"]["links"])
+    # The simulator's own speed: its network events per second of wall time.
+    net = r["network"]
+    assert net["events"] > 0 and net["events_per_wall_s"] > 0, net
+    assert abs(net["events_per_wall_s"] * r["wall_time_s"] / net["events"] - 1) < 0.5, net
     # The ranks ran on the simulator's host: its load is not the simulated cluster's.
     assert "host_load" not in r and "# host load" not in stdout, r.get("host_load")
     avg = r["bandwidth_gbps"]["arrivals"]["per_node"]["avg"]
@@ -251,8 +257,13 @@ def main():
                                              "--platform", bad])
         if code != 2 or "network.queueing: expected fifo or voq, got 'lifo'" not in stderr:
             sys.exit(f"FAIL: exit {code}, stderr: {stderr}")
-        if "bad.yaml:" not in stderr:
-            sys.exit(f"FAIL: the file is not named: {stderr}")
+        # The file, line and column of the value (the line appended last).
+        line = sum(1 for _ in open(bad))
+        if f"bad.yaml:{line}:21: network.queueing" not in stderr:
+            sys.exit(f"FAIL: the file and line are not named (line {line}): {stderr}")
+        # Refused before start: no rank ran, no table, no simulated time.
+        if stdout.strip() or "simulated" in stderr:
+            sys.exit(f"FAIL: something ran before the refusal:\n{stdout}\n{stderr}")
     elif check == "emulated-shift-scan":
         base = os.path.join(SOURCE, "docs/emulated-cluster/8hosts-250mbit")
         with open(os.path.join(base, "emulated-2x4-250mbit.yaml")) as f:

@@ -22,6 +22,10 @@ std::vector<int> by(const std::vector<simnet::LinkStats>& s, bool isl_only, cons
   return order;
 }
 
+double per_wall_second(uint64_t events, double wall_s) {
+  return wall_s > 0 ? static_cast<double>(events) / wall_s : 0.0;
+}
+
 double share(int64_t part, int64_t whole) {
   return whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
 }
@@ -29,18 +33,20 @@ double share(int64_t part, int64_t whole) {
 }  // namespace
 
 std::string credit_network_text(const topo::Platform& p, const simnet::CreditNetwork& net,
-                                int64_t elapsed_ns) {
+                                int64_t elapsed_ns, double wall_s) {
   const auto& s = net.link_stats();
   const auto& q = net.params();
   char line[512];
   const std::string window =
       q.flow_window > 0 ? ", flow window " + std::to_string(q.flow_window) + " chunks" : "";
   std::snprintf(line, sizeof line,
-                "# network: chunk %llu B, buffer %llu B per input port, %s, %s%s%s; %llu events\n",
+                "# network: chunk %llu B, buffer %llu B per input port, %s, %s%s%s; %llu events, "
+                "%.2f M per second of wall time\n",
                 static_cast<unsigned long long>(q.chunk_bytes),
                 static_cast<unsigned long long>(q.buffer_bytes), topo::queueing_name(q.queueing),
                 topo::switching_name(q.switching), q.infinite_buffers ? ", infinite buffers" : "",
-                window.c_str(), static_cast<unsigned long long>(net.events_processed()));
+                window.c_str(), static_cast<unsigned long long>(net.events_processed()),
+                per_wall_second(net.events_processed(), wall_s) * 1e-6);
   std::string out = line;
   const std::vector<int> waited = by(s, false, p, &simnet::LinkStats::credit_wait_ns);
   if (waited.empty()) {
@@ -67,7 +73,7 @@ std::string credit_network_text(const topo::Platform& p, const simnet::CreditNet
 }
 
 void write_credit_network(JsonWriter& w, const topo::Platform& p, const simnet::CreditNetwork& net,
-                          int64_t elapsed_ns) {
+                          int64_t elapsed_ns, double wall_s) {
   const auto& q = net.params();
   w.value("model", "credit");
   w.value("chunk_bytes", q.chunk_bytes);
@@ -78,6 +84,7 @@ void write_credit_network(JsonWriter& w, const topo::Platform& p, const simnet::
   w.value("flow_window", static_cast<uint64_t>(q.flow_window));
   w.value("events", net.events_processed());
   w.value("elapsed_s", elapsed_ns * 1e-9);
+  w.value("events_per_wall_s", per_wall_second(net.events_processed(), wall_s));
   w.begin_array("links");
   const auto& s = net.link_stats();
   for (int l = 0; l < static_cast<int>(s.size()); ++l) {

@@ -12,10 +12,12 @@
 
 namespace evb {
 
-// `elapsed_ns`: the simulated time the figures cover (the run so far).
+// `elapsed_ns`: the simulated time the figures cover (the run so far);
+// `wall_s`: the wall time the simulation has taken so far, for the
+// simulator's own speed (network events per second of wall time).
 std::string credit_network_text(const topo::Platform& p, const simnet::CreditNetwork& net,
-                                int64_t elapsed_ns);
+                                int64_t elapsed_ns, double wall_s);
 void write_credit_network(JsonWriter& w, const topo::Platform& p, const simnet::CreditNetwork& net,
-                          int64_t elapsed_ns);
+                          int64_t elapsed_ns, double wall_s);
 
 }  // namespace evb

@@ -43,12 +43,15 @@ int run_credit_on(const Config& config, const topo::Platform& platform,
   options.simulated_platform = name;
   options.simulation_model = "credit";
   const std::function<std::string()> before = options.network_text;
+  const auto wall_s = [start = options.wall_start] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
   options.network_text = [&] {
     return (before ? before() : std::string()) +
-           credit_network_text(platform, network.network(), now_ns());
+           credit_network_text(platform, network.network(), now_ns(), wall_s());
   };
   options.network_json = [&](JsonWriter& w) {
-    write_credit_network(w, platform, network.network(), now_ns());
+    write_credit_network(w, platform, network.network(), now_ns(), wall_s());
   };
   const int code = run_credit_ranks(config, plugins, network, placement.rank_host, options, cpu);
   if (!options.quiet)

@@ -112,6 +112,21 @@ void phase_fields(JsonWriter& w, const EventBuildingSummary& s) {
   w.end_array();
 }
 
+// The fewest and most events a BU built, over the run and in the window.
+void events_per_bu_json(JsonWriter& w, const EventBuildingSummary& s) {
+  if (s.built_per_bu.empty()) return;
+  const auto [built_min, built_max] =
+      std::minmax_element(s.built_per_bu.begin(), s.built_per_bu.end());
+  const auto [window_min, window_max] =
+      std::minmax_element(s.in_window_per_bu.begin(), s.in_window_per_bu.end());
+  w.begin_object("events_per_bu");
+  w.value("min", *built_min);
+  w.value("max", *built_max);
+  w.value("min_in_window", *window_min);
+  w.value("max_in_window", *window_max);
+  w.end_object();
+}
+
 }  // namespace
 
 void EventBuildingReport::status_fields(JsonWriter& w, const Summary& summary) const {
@@ -130,6 +145,7 @@ void EventBuildingReport::results_fields(JsonWriter& w, const Config& c, const T
   own.p99_ms = s.p99_ms;
   own.max_ms = s.max_ms;
   write_figures(w, s, own);
+  events_per_bu_json(w, s);
   if (s.packing_factor > 1) {  // MEPs (fragment.events): the events above are p x these
     w.value("packing_factor", s.packing_factor);
     w.value("meps_built", s.meps_built);

@@ -74,6 +74,8 @@ void summarize_event_building(const Config& c, const std::vector<EventBuildingSt
     last = std::max(last, r.last_completion_ns);
     in_window += r.events_in_window;
     s.events_built += r.events_built;
+    s.built_per_bu.push_back(r.events_built);
+    s.in_window_per_bu.push_back(r.events_in_window);
     s.fu_processed += r.fu_processed;
     s.fu_accepted += r.fu_accepted;
     s.integrity.corrupt += r.integrity.corrupt;
@@ -124,7 +126,10 @@ void summarize_event_building(const Config& c, const std::vector<EventBuildingSt
   // An `events:` run may finish before its warm-up ends: an empty window
   // would read 0 Gb/s, so the whole run is measured instead (and said so).
   s.warmup_ignored = c.events && in_window == 0 && s.events_built > 0;
-  if (s.warmup_ignored) s.warmup_s = 0;
+  if (s.warmup_ignored) {
+    s.warmup_s = 0;
+    s.in_window_per_bu = s.built_per_bu;  // the window is the whole run
+  }
   s.window_s = c.events ? last * 1e-9 - s.warmup_s : c.duration_s - s.warmup_s;
   if (s.window_s > 0) {
     for (const EventBuildingStats& r : ranks) {
@@ -169,6 +174,8 @@ void count_events_of_meps(const Config& c, EventBuildingSummary& s) {
         &s.integrity.out_of_sync_events, &s.fu_processed, &s.fu_accepted, &s.cost.events})
     *n *= p;
   for (uint64_t& n : s.masked_per_ru) n *= p;
+  for (uint64_t& n : s.built_per_bu) n *= p;
+  for (uint64_t& n : s.in_window_per_bu) n *= p;
   for (uint64_t& n : s.sample_events) n *= p;
   for (FailureRecord& f : s.failures) f.reassigned *= p;
   for (ControlPhase& ph : s.phases) {

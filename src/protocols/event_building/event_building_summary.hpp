@@ -63,6 +63,10 @@ struct EventBuildingSummary : Summary {
   std::vector<uint64_t> rate_bins;
   double rate_bin_s = 0;
   double assign_stopped_at_s = -1;
+  // Events each BU built, over the run and inside the window, for the BUs
+  // still in the run (results.events_per_bu): the fewest tell whether a run
+  // was long enough for every BU (docs/SCALE.md asks 20 at 512 nodes).
+  std::vector<uint64_t> built_per_bu, in_window_per_bu;
   uint64_t fu_processed = 0, fu_accepted = 0;
   int max_requests_in_flight = 0, max_events_in_flight = 0, max_outstanding_per_bu = 0;
   std::vector<uint64_t> sample_bytes, sample_events;

@@ -75,6 +75,19 @@ TEST_P(CreditRanks, EventBuildersBuildEveryEventOnce) {
   EXPECT_TRUE(o.results["simulated"].as<bool>());
   EXPECT_EQ(o.results["simulation_model"].as<std::string>(), "credit");
   EXPECT_GT(o.results["simulated_time_s"].as<double>(), 0.0);
+  // 120 events over 6 BUs: the fewest a BU built at most 20, the most at
+  // least 20 (equal without an EVM, whose assignment is static).
+  const YAML::Node per_bu = o.results["events_per_bu"];
+  ASSERT_TRUE(per_bu) << "no results.events_per_bu";
+  EXPECT_GT(per_bu["min"].as<uint64_t>(), 0u);
+  EXPECT_LE(per_bu["min"].as<uint64_t>(), 20u);
+  EXPECT_GE(per_bu["max"].as<uint64_t>(), 20u);
+  EXPECT_LE(per_bu["min_in_window"].as<uint64_t>(), per_bu["min"].as<uint64_t>());
+  EXPECT_LE(per_bu["max_in_window"].as<uint64_t>(), per_bu["max"].as<uint64_t>());
+  if (GetParam() == "pull-noevm") {
+    EXPECT_EQ(per_bu["min"].as<uint64_t>(), 20u);
+    EXPECT_EQ(per_bu["max"].as<uint64_t>(), 20u);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Protocols, CreditRanks, ::testing::Values("pull", "push", "pull-noevm"),
@@ -188,6 +201,9 @@ TEST_P(CreditMicro, MicroBenchmarksMoveData) {
   const Outcome o = run_credit(sets);
   ASSERT_EQ(o.code, 0);
   ASSERT_TRUE(o.results);
+  EXPECT_EQ(o.results["status"].as<std::string>(), "ok");
+  for (const char* k : {"duplicate", "corrupt", "out_of_sync"})
+    EXPECT_EQ(o.results["integrity"][k].as<uint64_t>(), 0u) << k;
   EXPECT_GT(o.results["bandwidth_gbps"]["aggregate"].as<double>(), 0.0);
 }
 

@@ -3,6 +3,7 @@
 // and the model runs with what the file says.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 
 #include "core/error.hpp"
@@ -104,6 +105,32 @@ TEST(SimnetPlatform, TheModelRunsWithTheFilesSettings) {
   const auto out = drain(net);
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].time_ns, 4 * (80 + 100));
+}
+
+// Routes come from the platform model, whatever loaded it: a fabric dump
+// (ibnetdiscover + dump_lfts, tests/unit/topo/data/) is routed by its own
+// tables. There leaf-a sends node3 (LID 13) up port 3 to spine-1 and node10
+// (LID 14) up port 4 to spine-2; leaf-b sends node1 (LID 11) up port 4.
+TEST(SimnetPlatform, AFabricDumpIsRoutedByItsForwardingTables) {
+  const topo::Platform p =
+      topo::load_platform(std::string(EVBENCH_SOURCE_DIR) + "/tests/unit/topo/data/fabric.yaml");
+  ASSERT_EQ(p.host_count(), 4);
+  const int node1 = p.find_host("node1"), node2 = p.find_host("node2");
+  const int node3 = p.find_host("node3"), node10 = p.find_host("node10");
+  CreditNetwork net(p, p.network);
+  net.send(node1, node3, 1 << 20, 0);
+  net.send(node2, node10, 3 << 20, 0);
+  net.send(node3, node1, 5 << 20, 0);
+  ASSERT_EQ(drain(net).size(), 3u);
+  std::map<std::string, uint64_t> isl;
+  for (int l = 0; l < static_cast<int>(p.links.size()); ++l)
+    if (p.inter_switch(l) && net.link_stats()[l].bytes > 0)
+      isl[p.link_name(l)] = net.link_stats()[l].bytes;
+  const std::map<std::string, uint64_t> want = {
+      {"leaf-a:3->spine-1:1", 1 << 20}, {"spine-1:2->leaf-b:3", 1 << 20},
+      {"leaf-a:4->spine-2:1", 3 << 20}, {"spine-2:2->leaf-b:4", 3 << 20},
+      {"leaf-b:4->spine-2:2", 5 << 20}, {"spine-2:1->leaf-a:4", 5 << 20}};
+  EXPECT_EQ(isl, want);
 }
 
 }  // namespace
