@@ -51,6 +51,18 @@ struct EvmRank {
   pull::PullEvmAgent evm{engine, topo, stats, false};
 };
 
+// A quiet hub on the EVM's rank, with the event builders' view of it.
+MonitorHub evm_hub(Engine& engine, const Topology& topo, EvmAgent& evm, EventBuildingStats& stats,
+                   MonitorState& state) {
+  return MonitorHub(engine, topo,
+                    std::make_unique<evb::EventBuildingHubView>(engine, topo, evm, stats), state,
+                    {"pull", "tcp", "send"}, true);
+}
+
+MonitorHub evm_hub(EvmRank& r, MonitorState& state) {
+  return evm_hub(r.engine, r.topo, r.evm, r.stats, state);
+}
+
 std::string outcome(Agent& a, PeerId from, const Command& cmd) {
   return test_support::command_outcome(a, from, cmd);
 }
@@ -110,9 +122,7 @@ TEST(MonitorCommands, ARankTakesChangesOnlyFromTheEvmAndOnlyForItsUnits) {
 TEST(MonitorCommands, TheEvmTakesStatsOnlyForUnitsTheSenderHosts) {
   EvmRank r;
   MonitorState state("", ControlLimits{});
-  MonitorHub hub(r.engine, r.topo,
-                 std::make_unique<evb::EventBuildingHubView>(r.engine, r.topo, r.evm, r.stats),
-                 state, {"pull", "tcp", "send"}, true);
+  MonitorHub hub = evm_hub(r, state);
   auto stat = [](MonitorStat kind, uint32_t bu, uint32_t ru, uint32_t count = 0) {
     return Command{.type = CommandType::stats,
                    .slot = static_cast<uint32_t>(kind),
@@ -145,9 +155,7 @@ Command covering(Command c, double start, double end) {
 TEST(MonitorCommands, TheEvmRefusesUnsoundIntervals) {
   EvmRank r;
   MonitorState state("", ControlLimits{});
-  MonitorHub hub(r.engine, r.topo,
-                 std::make_unique<evb::EventBuildingHubView>(r.engine, r.topo, r.evm, r.stats),
-                 state, {"pull", "tcp", "send"}, true);
+  MonitorHub hub = evm_hub(r, state);
   const Command bu{.type = CommandType::stats, .slot = 0, .bu = 0, .bytes = 100};
   EXPECT_TRUE(refused(outcome(hub, 0, covering(bu, 2, 1))));     // ends before it starts
   EXPECT_TRUE(refused(outcome(hub, 0, covering(bu, 0, 4000))));  // longer than an hour
@@ -168,9 +176,7 @@ TEST(MonitorCommands, TheEvmRefusesUnsoundIntervals) {
 TEST(MonitorCommands, RatesAreTheSendersOwnWhateverArrivesInATick) {
   EvmRank r;
   MonitorState state("", ControlLimits{}, 100);
-  MonitorHub hub(r.engine, r.topo,
-                 std::make_unique<evb::EventBuildingHubView>(r.engine, r.topo, r.evm, r.stats),
-                 state, {"pull", "tcp", "send"}, true);
+  MonitorHub hub = evm_hub(r, state);
   hub.start(0);
   const double per_s = 1.25e9;  // bytes/s: 10 Gb/s
   int sent = 0;
@@ -216,9 +222,7 @@ TEST(MonitorCommands, RatesAreTheSendersOwnWhateverArrivesInATick) {
 TEST(MonitorCommands, ARefusedRowKeepsNoCell) {
   EvmRank r;
   MonitorState state("", ControlLimits{});
-  MonitorHub hub(r.engine, r.topo,
-                 std::make_unique<evb::EventBuildingHubView>(r.engine, r.topo, r.evm, r.stats),
-                 state, {"pull", "tcp", "send"}, true);
+  MonitorHub hub = evm_hub(r, state);
   hub.start(0);
   // BU 0's bytes from RU 0 and RU 1 (cells [ru * 2 + 0]).
   auto row = [](uint64_t ru0, uint64_t ru1, double start, double end) {
@@ -251,9 +255,7 @@ TEST(MonitorCommands, ARefusedRowKeepsNoCell) {
 TEST(MonitorCommands, AnOlderReportChangesNoFigure) {
   EvmRank r;
   MonitorState state("", ControlLimits{});
-  MonitorHub hub(r.engine, r.topo,
-                 std::make_unique<evb::EventBuildingHubView>(r.engine, r.topo, r.evm, r.stats),
-                 state, {"pull", "tcp", "send"}, true);
+  MonitorHub hub = evm_hub(r, state);
   hub.start(0);
   auto bu = [](uint64_t bytes, double start, double end) {
     return covering(Command{.type = CommandType::stats,
@@ -310,9 +312,7 @@ TEST(MonitorCommands, ACongestorsOlderRecordChangesNoFigure) {
   EventBuildingStats stats;
   pull::PullEvmAgent evm(engine, topo, stats, false);
   MonitorState state("", ControlLimits{});
-  MonitorHub hub(engine, topo,
-                 std::make_unique<evb::EventBuildingHubView>(engine, topo, evm, stats), state,
-                 {"pull", "tcp", "send"}, true);
+  MonitorHub hub = evm_hub(engine, topo, evm, stats, state);
   hub.start(0);
   auto record = [](uint64_t messages, uint64_t bytes, double start, double end) {
     return covering(Command{.type = CommandType::stats,
@@ -350,9 +350,7 @@ TEST(MonitorCommands, ABackgroundEntrysCountersDoNotWrap) {
   EventBuildingStats stats;
   pull::PullEvmAgent evm(engine, topo, stats, false);
   MonitorState state("", ControlLimits{});
-  MonitorHub hub(engine, topo,
-                 std::make_unique<evb::EventBuildingHubView>(engine, topo, evm, stats), state,
-                 {"pull", "tcp", "send"}, true);
+  MonitorHub hub = evm_hub(engine, topo, evm, stats, state);
   hub.start(0);
   auto record = [](uint32_t member, uint64_t messages) {
     return covering(Command{.type = CommandType::stats,
