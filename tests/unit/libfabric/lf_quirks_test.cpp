@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <optional>
 #include <sstream>
 
@@ -62,8 +63,10 @@ std::string outcome(const std::vector<Completion>& got) {
 }
 
 // Sends `message` bytes into a `posted`-byte receive, then a small message,
-// and records both outcomes (10 s each: a bound on "never", the messages
-// take milliseconds). `progress` (may be null) is told each step.
+// and records both outcomes (each wait ends when the polling thread has
+// spent 2 s of its own CPU without a completion: a bound on "never" that
+// load cannot shorten, the messages take microseconds of CPU).
+// `progress` (may be null) is told each step.
 TruncationSeen truncate_then_continue(const std::string& provider, size_t message, size_t posted,
                                       void (*progress)(const char*) = nullptr) {
   TruncationSeen seen;
@@ -75,12 +78,12 @@ TruncationSeen truncate_then_continue(const std::string& provider, size_t messag
   c[1].post_recv(0, 1, buf.data(), buf.size(), nullptr, 1);
   c[0].post_send(1, 1, {&s, 1}, 1);
   if (progress) progress("posted");
-  seen.first = outcome(c.collect(1, 1, std::chrono::seconds(10)));
+  seen.first = outcome(c.collect_until_stalled(1, 1));
   if (progress) progress(("first " + seen.first).c_str());
   Segment s2{big.data(), 32, nullptr};
   c[1].post_recv(0, 2, buf2.data(), buf2.size(), nullptr, 2);
   c[0].post_send(1, 2, {&s2, 1}, 2);
-  seen.second = outcome(c.collect(1, 1, std::chrono::seconds(10)));
+  seen.second = outcome(c.collect_until_stalled(1, 1));
   if (progress) progress(("second " + seen.second).c_str());
   return seen;
 }
@@ -139,8 +142,9 @@ TEST(libfabricQuirks, Udp117MultiPacketMessagesStallAfterRxSize) {
   Segment s{m.data(), m.size(), nullptr};
   for (int i = 0; i < kCount; ++i) c[1].post_recv(0, 1, sink.data(), sink.size(), nullptr, i);
   for (int i = 0; i < kCount; ++i) c[0].post_send(1, 1, {&s, 1}, i);
-  // 20 s bounds "never": all of them take well under a second when they flow.
-  const size_t got = c.collect(1, kCount, std::chrono::seconds(20)).size();
+  // Until 2 s of this thread's polling CPU pass without one arriving (a bound
+  // on "never": all of them take well under a second when they flow).
+  const size_t got = c.collect_until_stalled(1, kCount).size();
   const std::string seen =
       std::to_string(got) + " of " + std::to_string(kCount) + " two-datagram messages arrived";
   QUIRK_RECHECK_IF_OTHER_VERSION(seen, "all 1500 arrive");
@@ -152,13 +156,30 @@ TEST(libfabricQuirks, Udp117MultiPacketMessagesStallAfterRxSize) {
 // (4 KiB): fi_cq_read retries the copy forever and does not return. The
 // scenario runs in a child process (this binary, this test, with
 // EVB_LF_QUIRK_CHILD set) that reports each step on its stdout; the parent
-// kills it once it has been stuck for 20 s (a bound on "forever": the copy
-// takes microseconds). Correct: truncated, then the next message ok.
+// kills it once it has spun for 2 s of its own CPU time without a new step
+// (a bound on "forever" that load cannot shorten: the copy takes
+// microseconds, and a child the machine starves spends no CPU). Correct:
+// truncated, then the next message ok.
 constexpr const char* kShmChildEnv = "EVB_LF_QUIRK_CHILD";
 
 void child_says(const char* step) {
   std::printf("[ quirk-step ] %s\n", step);
   std::fflush(stdout);
+}
+
+// User + system CPU time of process `pid` (/proc/PID/stat), in clock ticks.
+long long cpu_ticks_of(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat;
+  std::getline(in, stat);
+  std::istringstream fields(stat.substr(stat.rfind(')') + 2));  // after "pid (comm) "
+  std::string field;
+  long long utime = 0, stime = 0;
+  for (int i = 3; i <= 15 && fields >> field; ++i) {  // fields 14 and 15: utime, stime
+    if (i == 14) utime = std::atoll(field.c_str());
+    if (i == 15) stime = std::atoll(field.c_str());
+  }
+  return utime + stime;
 }
 
 void remove_shm_of(pid_t pid) {
@@ -195,16 +216,25 @@ TEST(libfabricQuirks, Shm117TruncationAboveInjectSizeNeverCompletes) {
     ::_exit(127);
   }
   ::close(out[1]);
-  // Reads the child's steps until it ends or is stuck for 20 s.
+  // Reads the child's steps until it ends, or spins for 2 s of CPU after a
+  // step (its start-up, before the first, is not timed so), or 60 s pass (a
+  // child that got no CPU proves nothing).
+  const long long stuck_ticks = 2 * ::sysconf(_SC_CLK_TCK);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   std::string text, last_step = "(none)";
+  long long step_ticks = cpu_ticks_of(pid);
   bool stuck = false;
   for (;;) {
     pollfd p{out[0], POLLIN, 0};
-    const int rc = ::poll(&p, 1, 20000);
+    const int rc = ::poll(&p, 1, 100);
     if (rc < 0 && errno == EINTR) continue;
     if (rc == 0) {
-      stuck = true;
-      break;
+      if (last_step != "(none)" && cpu_ticks_of(pid) - step_ticks >= stuck_ticks) {
+        stuck = true;
+        break;
+      }
+      if (std::chrono::steady_clock::now() > deadline) break;
+      continue;
     }
     char chunk[4096];
     const ssize_t n = ::read(out[0], chunk, sizeof chunk);
@@ -215,6 +245,7 @@ TEST(libfabricQuirks, Shm117TruncationAboveInjectSizeNeverCompletes) {
       const size_t end = text.find('\n', at);
       if (end != std::string::npos) last_step = text.substr(at + 15, end - at - 15);
     }
+    step_ticks = cpu_ticks_of(pid);
   }
   ::close(out[0]);
   ::kill(pid, SIGKILL);
@@ -222,8 +253,9 @@ TEST(libfabricQuirks, Shm117TruncationAboveInjectSizeNeverCompletes) {
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   remove_shm_of(pid);
-  const std::string seen = stuck ? "the child was stuck for 20 s after step '" + last_step + "'"
-                                 : "the child ended after step '" + last_step + "'";
+  const std::string seen =
+      stuck ? "the child spun for 2 s of CPU after step '" + last_step + "'"
+            : "the child ended (or got no CPU for 60 s) after step '" + last_step + "'";
   QUIRK_RECHECK_IF_OTHER_VERSION(seen, "truncated 1000 B or more, then the next message ok");
   EXPECT_TRUE(stuck && last_step == "posted")
       << "libfabric 1.17 shm no longer hangs in fi_cq_read on a truncated receive above 4 KiB ("

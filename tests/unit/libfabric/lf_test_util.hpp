@@ -4,6 +4,7 @@
 // test thread with deadlines.
 #include <gtest/gtest.h>
 #include <rdma/fabric.h>
+#include <time.h>
 
 #include <atomic>
 #include <chrono>
@@ -167,6 +168,34 @@ class Cluster {
       got_[rank].pop_front();
     }
     return out;
+  }
+
+  // The CPU time (user + system) the calling thread has used.
+  static std::chrono::nanoseconds thread_cpu() {
+    timespec ts{};
+    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return std::chrono::seconds(ts.tv_sec) + std::chrono::nanoseconds(ts.tv_nsec);
+  }
+
+  // As collect(), for "never arrives": pumps until `rank` has `n`
+  // completions, or until this thread has polled for `cpu` of its own CPU
+  // time since the last completion came (or `wall` passes). A bound on
+  // "never" that load cannot shorten: a thread the machine starves spends no
+  // CPU, so its wait goes on; messages that flow take microseconds of it.
+  std::vector<Completion> collect_until_stalled(
+      int rank, size_t n, std::chrono::milliseconds cpu = std::chrono::seconds(2),
+      std::chrono::milliseconds wall = std::chrono::seconds(60)) {
+    const auto deadline = Clock::now() + wall;
+    size_t seen = got_[rank].size();
+    auto since = thread_cpu();
+    while (got_[rank].size() < n && Clock::now() < deadline && thread_cpu() - since < cpu) {
+      pump();
+      if (got_[rank].size() != seen) {
+        seen = got_[rank].size();
+        since = thread_cpu();
+      }
+    }
+    return collect(rank, n, std::chrono::milliseconds(0));
   }
 
  private:
