@@ -34,11 +34,14 @@ set_tests_properties(netns_compare_agrees netns_compare_disagrees PROPERTIES TIM
 # as topology.platform; every network shift carries measured and predicted
 # per-node rates, and the slowest predicted shifts name the links `evbench
 # topo` names. No timing threshold; the cluster is torn down on every path.
+# Not RUN_SERIAL: it asserts no rate, and its cluster's names (prefix
+# pPID), addresses and links live in namespaces of its own
+# (scripts/netns-cluster.sh), so it runs beside other tests and clusters.
 add_test(NAME netns_shift_scan_platform
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/netns_platform_scan.py
                  $<TARGET_FILE:evbench> ${PROJECT_SOURCE_DIR})
 set_tests_properties(netns_shift_scan_platform PROPERTIES TIMEOUT 90 SKIP_RETURN_CODE 77
-                     RUN_SERIAL TRUE LABELS "integration;netns")
+                     LABELS "integration;netns")
 
 # Fault injection on the emulated cluster (netns_faults.py): 5 hosts brought
 # up once, 9 ranks (4 nodes, layout split, dedicated EVM) over the env
@@ -47,11 +50,15 @@ set_tests_properties(netns_shift_scan_platform PROPERTIES TIMEOUT 90 SKIP_RETURN
 # Survivors exit 0 and the killed rank 137, rank 0's results are ok with the
 # failure and its recovery, and the cluster is gone afterwards. The script
 # stops starting runs after 200 s and tears down on every path (SIGTERM too).
+# Not RUN_SERIAL: it asserts no rate (exit statuses, results, recovery
+# records), and its cluster (prefix fPID) is in namespaces of its own, as
+# netns_shift_scan_platform's; the local fault suite (fault_*) runs in
+# parallel the same way.
 add_test(NAME netns_faults_env
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/netns_faults.py
                  $<TARGET_FILE:evbench> ${PROJECT_SOURCE_DIR}/scripts)
 set_tests_properties(netns_faults_env PROPERTIES TIMEOUT 240 SKIP_RETURN_CODE 77
-                     RUN_SERIAL TRUE LABELS "integration;netns;faults")
+                     LABELS "integration;netns;faults")
 
 # A calibrated prediction against measurement (netns_calibration.py, issue 35
 # items 3-4): the 16-host 4:1 cluster at 125 Mbit/s, calibrated from small
