@@ -57,6 +57,10 @@ using Queueing = topo::Queueing;
 using Switching = topo::Switching;
 using NetworkParams = topo::NetworkSettings;
 
+// What a message carries, for the SL-to-VL rule (NetworkParams::vl_map): a
+// command (the event builders' small control messages) or data.
+enum class Traffic { data, command };
+
 // A message whose last byte reached its destination host.
 struct Delivery {
   uint64_t message = 0;  // what send() returned
@@ -89,7 +93,9 @@ class CreditNetwork {
   // yet run first; what they deliver comes out of the next advance(). Throws
   // evb::Error for a host or lane out of range, src == dst, 0 bytes or a
   // time in the past.
-  uint64_t send(int src, int dst, uint64_t bytes, int64_t now_ns, int lane = 0);
+  // `traffic` picks its virtual lane with NetworkParams::vl_map.
+  uint64_t send(int src, int dst, uint64_t bytes, int64_t now_ns, int lane = 0,
+                Traffic traffic = Traffic::data);
 
   // The time of the next internal event; INT64_MAX when nothing is in flight
   // (the time of the last send() while deliveries wait for advance()).
