@@ -136,7 +136,7 @@ void Engine::try_start(int out) {
   if (l.busy) return;
   uint64_t bytes = 0;
   int from = -1;  // the input link whose buffer the chunk leaves (-1: the NIC)
-  int bit = 0;    // its (input port, VL) bit in the arbiter
+  int bit = 0;    // its input port (its bit in the VL's arbiter)
   int vl = 0;
   uint32_t c = kNone;
   uint32_t m = kNone;  // from a host: the message the chunk is cut from
@@ -163,13 +163,12 @@ void Engine::try_start(int out) {
     from = chunks_[c].hop[0];
     bytes = chunks_[c].bytes;
   } else {
-    bit = pick(out, l);
+    bit = pick(out, l, vl);
     if (bit < 0) {
       stop_waiting(l);
       return;
     }
-    vl = bit % fabric_.vls;
-    from = fabric_.in_link(l.from_node, bit / fabric_.vls);
+    from = fabric_.in_link(l.from_node, bit);
     c = head_at(from, vl, l.from_port);
     bytes = chunks_[c].bytes;
   }
@@ -197,15 +196,16 @@ void Engine::try_start(int out) {
     if (fabric_.per_output_queues) {
       Queue& q = fabric_.voq(fabric_.links[from], vl, l.from_port);
       q.pop(chunks_);
-      if (q.empty()) Fabric::clear_bit(fabric_.mask(l), bit);
+      if (q.empty()) Fabric::clear_bit(fabric_.mask(l, vl), bit);
     } else {
       // The next head asks for its output once this chunk has left (tx_end).
       InputVl& in = fabric_.input(from, vl);
       in.fifo.pop(chunks_);
       in.feeding = true;
-      Fabric::clear_bit(fabric_.mask(l), bit);
+      Fabric::clear_bit(fabric_.mask(l, vl), bit);
     }
-    l.rr = bit;
+    fabric_.input(out, vl).rr = bit;
+    l.rr = vl;
     ++chunks_[c].hop;
   }
   if (l.limited) fabric_.input(out, vl).credits -= static_cast<int64_t>(bytes);
@@ -235,26 +235,32 @@ uint32_t Engine::head_at(int in, int vl, int out_port) {
                                    : fabric_.input(in, vl).fifo.head;
 }
 
-int Engine::pick(int out, const LinkState& l) {
-  const uint64_t* mask = fabric_.mask(l);
+int Engine::pick(int out, LinkState& l, int& vl) {
   const int words = fabric_.words[l.from_node];
-  const int first = Fabric::next_port(mask, words, l.rr);
   const int vls = fabric_.vls;
-  if (first < 0 || vls == 1 || !l.limited) return first;
-  // Round-robin over the (input port, VL) pairs, passing over those whose VL
-  // has no room beyond the link; the first pair of a VL without room stands
-  // for the rest of that VL. None with room: the first waits.
-  uint32_t blocked = 0;
-  int bit = first;
-  do {
-    const int vl = bit % vls;
-    if (((blocked >> vl) & 1u) == 0) {
-      const uint32_t c = head_at(fabric_.in_link(l.from_node, bit / vls), vl, l.from_port);
-      if (fabric_.input(out, vl).credits >= static_cast<int64_t>(chunks_[c].bytes)) return bit;
-      blocked |= 1u << vl;
+  if (vls == 1) {
+    vl = 0;
+    return Fabric::next_port(fabric_.mask(l, 0), words, fabric_.input(out, 0).rr);
+  }
+  // The VLs in turn after the one served last; in each, its own round robin
+  // over the input ports. A VL with no room beyond the link is passed over;
+  // when every VL with a chunk waiting is, the first of them waits.
+  int first = -1, first_vl = 0;
+  for (int k = 1; k <= vls; ++k) {
+    const int v = (l.rr + k) % vls;
+    const int port = Fabric::next_port(fabric_.mask(l, v), words, fabric_.input(out, v).rr);
+    if (port < 0) continue;
+    const uint32_t c = head_at(fabric_.in_link(l.from_node, port), v, l.from_port);
+    if (!l.limited || fabric_.input(out, v).credits >= static_cast<int64_t>(chunks_[c].bytes)) {
+      vl = v;
+      return port;
     }
-    bit = Fabric::next_port(mask, words, bit);
-  } while (bit != first);
+    if (first < 0) {
+      first = port;
+      first_vl = v;
+    }
+  }
+  vl = first_vl;
   return first;
 }
 
@@ -288,7 +294,6 @@ void Engine::arrive(int link) {
   }
   LinkState& nl = fabric_.links[next];
   const int vl = ch.vl;
-  const int bit = l.to_port * fabric_.vls + vl;
   if (fabric_.per_output_queues) {
     Queue& q = fabric_.voq(l, vl, nl.from_port);
     const bool was_empty = q.empty();
@@ -300,7 +305,7 @@ void Engine::arrive(int link) {
     in.fifo.push(chunks_, c);
     if (!was_empty || in.feeding) return;  // not the head, or asks once the head has left
   }
-  Fabric::set_bit(fabric_.mask(nl), bit);
+  Fabric::set_bit(fabric_.mask(nl, vl), l.to_port);
   try_start(next);
 }
 
@@ -323,7 +328,7 @@ void Engine::tx_end(int link) {
     buffer.feeding = false;
     if (!buffer.fifo.empty()) {
       head_wants = chunks_[buffer.fifo.head].hop[1];
-      Fabric::set_bit(fabric_.mask(fabric_.links[head_wants]), in.to_port * fabric_.vls + vl);
+      Fabric::set_bit(fabric_.mask(fabric_.links[head_wants], vl), in.to_port);
     }
   }
   try_start(link);

@@ -43,10 +43,11 @@ class Engine {
   // Starts the next chunk on link `out` if it is free, has one waiting and
   // the far end has room for it.
   void try_start(int out);
-  // The (input port, VL) bit output `out` serves next: round-robin after
-  // the last served, passing over VLs without credits beyond `out`; -1 when
-  // no chunk waits for it.
-  int pick(int out, const LinkState& l);
+  // The input port output `out` serves next and its VL (`vl`): the VLs in
+  // turn after the last served, passing over those without credits beyond
+  // `out`, each VL's input ports round-robin after the last it served; -1
+  // when no chunk waits for it.
+  int pick(int out, LinkState& l, int& vl);
   // The head of input link `in`'s queue on `vl` (for `out_port` with voq).
   uint32_t head_at(int in, int vl, int out_port);
   uint8_t vl_of(int dst, Traffic traffic) const;

@@ -20,7 +20,7 @@ Fabric::Fabric(const topo::Platform& platform, const topo::NetworkSettings& para
   for (size_t n = 0; n < nodes.size(); ++n) {
     if (nodes[n].kind != topo::NodeKind::switch_node) continue;
     ports[n] = static_cast<uint32_t>(nodes[n].port_link.size());
-    words[n] = (static_cast<int>(ports[n]) * vls + 63) / 64;
+    words[n] = (static_cast<int>(ports[n]) + 63) / 64;
     port_base[n] = ports_total;
     ports_total += static_cast<uint32_t>(nodes[n].port_link.size());
   }
@@ -51,7 +51,7 @@ Fabric::Fabric(const topo::Platform& platform, const topo::NetworkSettings& para
       input(static_cast<int>(i), v).credits = static_cast<int64_t>(params.buffer_bytes);
     if (!l.from_host) {
       l.mask_base = mask_words;
-      mask_words += static_cast<uint32_t>(words[pl.from]);
+      mask_words += static_cast<uint32_t>(words[pl.from] * vls);
     }
     if (!l.to_host) {
       in_links[port_base[pl.to] + pl.to_port] = static_cast<int>(i);

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <random>
 #include <vector>
@@ -108,6 +109,49 @@ TEST(SimnetVirtualLanes, EachLaneHasItsOwnBuffersWorthInFlight) {
     NetworkParams traffic = two;
     traffic.vl_map = topo::VlMap::traffic;
     EXPECT_EQ(uplink_bytes(traffic), traffic.buffer_bytes) << topo::queueing_name(q);
+  }
+}
+
+// Round robin among the input ports of one VL is its own: F and G on s1
+// send to X (behind a 25 Gbit/s cable on s2) on VL 1 and H sends to Y on
+// VL 2 (destination map, 3 VLs), so s1's uplink has VL 2 to serve whenever
+// VL 1 has no room at s2. F and G share X's cable evenly. (One pointer over
+// every (port, VL) pair, passing over full VLs, gave G, the next VL-1 port
+// after H's, 26 of the 32 messages and F 6.)
+TEST(SimnetVirtualLanes, PortsOfAVlShareItsCreditsInTurn) {
+  topo::Platform p;
+  p.name = "two-vls";
+  const int s1 = p.add_switch("s1", 1), s2 = p.add_switch("s2", 1);
+  const int f = p.add_host("f"), x = p.add_host("x"), y = p.add_host("y");
+  const int h = p.add_host("h"), g = p.add_host("g");
+  p.connect(f, 1, s1, 1, 100 * kGbit, 100e-9);
+  p.connect(h, 1, s1, 2, 100 * kGbit, 100e-9);
+  p.connect(g, 1, s1, 3, 100 * kGbit, 100e-9);
+  p.connect(x, 1, s2, 2, 25 * kGbit, 100e-9);
+  p.connect(y, 1, s2, 3, 100 * kGbit, 100e-9);
+  p.connect(s1, 4, s2, 1, 100 * kGbit, 100e-9);
+  topo::fill_shortest_tables(p);
+  p.finish();
+  for (const Queueing q : {Queueing::fifo, Queueing::voq}) {
+    NetworkParams params;
+    params.queueing = q;
+    params.virtual_lanes = 3;
+    params.vl_map = topo::VlMap::destination;
+    CreditNetwork net(p, params);
+    std::map<uint64_t, int> from;
+    for (int i = 0; i < 64; ++i) {
+      from[net.send(p.find_host("f"), p.find_host("x"), 64 * 1024, 0)] = 0;
+      from[net.send(p.find_host("g"), p.find_host("x"), 64 * 1024, 0)] = 1;
+      from[net.send(p.find_host("h"), p.find_host("y"), 64 * 1024, 0)] = 2;
+    }
+    std::vector<Delivery> out;
+    net.advance(700'000, out);  // X's cable carries about 33 messages of 64 KiB
+    int got[3] = {0, 0, 0};
+    for (const Delivery& d : out) ++got[from[d.message]];
+    std::printf("# to X in 700 us (%s): %d from F, %d from G; %d from H to Y\n",
+                topo::queueing_name(q), got[0], got[1], got[2]);
+    EXPECT_GE(got[0] + got[1], 30) << topo::queueing_name(q);
+    EXPECT_LE(std::abs(got[0] - got[1]), 2) << topo::queueing_name(q);
   }
 }
 
