@@ -28,9 +28,10 @@
 //    port has its own buffer, credits and queue(s);
 //  - a switch routes each chunk by the platform's forwarding tables (the
 //    same routes `evbench topo` reads: Platform::route_begin/route_end) and
-//    arbitrates each output port round-robin among its (input port, VL)
-//    pairs (the next waiting pair after the one served last, by port number
-//    and VL), passing over a VL without credits beyond the output;
+//    arbitrates each output port round-robin among its VLs, passing over a
+//    VL without credits beyond the output, and within a VL round-robin
+//    among its input ports (the next waiting port after the one that VL
+//    served last, by port number);
 //  - queueing fifo: an input port's buffer (per VL) is one FIFO, whose head
 //    alone may leave (head-of-line blocking); the next chunk becomes the
 //    head once the previous one has wholly left. voq: one queue per output
