@@ -14,7 +14,8 @@ one buffer size (the defaults) for every point. `fluid-*` points run the
 same configuration under SimGrid (the fluid model; needs build-sim/).
 `band-*` points are the paper's four bands again at other single settings
 (one for every row: `voq-1mib` adds `network: {queueing: voq, buffer:
-1MiB}`, `fifo-1mib` `network: {buffer: 1MiB}`, `voq` as above); the fourth
+1MiB}`, `fifo-1mib` `network: {buffer: 1MiB}`, `vl4` `network:
+{virtual_lanes: 4}`, `voq` as above); the fourth
 band is the one-to-one shift scan on 46 nodes of miscabled-64, recorded
 with its per-shift average and slowest node (`--bands` prints them).
 Points already recorded are skipped unless --force. Not a test: minutes of
@@ -45,7 +46,10 @@ EXTRA = {"voq": "network: {queueing: voq}\n",
          "voq-1mib": "network: {queueing: voq, buffer: 1MiB}\n",
          "fifo-1mib": "network: {buffer: 1MiB}\n",
          "infinite": "network: {infinite_buffers: true}\n",
-         "window": "network: {infinite_buffers: true, flow_window: 2}\n"}
+         "window": "network: {infinite_buffers: true, flow_window: 2}\n",
+         # Four virtual lanes, the default map (commands on VL 0, data on VLs
+         # 1-3 by destination host), 256 KiB per port and VL, FIFO inputs.
+         "vl4": "network: {virtual_lanes: 4}\n"}
 
 
 def points():
@@ -73,7 +77,7 @@ def points():
             out.append({"id": f"window-{plat}-{sched}", "model": "credit", "platform": plat,
                         "nodes": 16, "scheduling": sched, "queueing": "window",
                         "config": "configs/sim/pull-1mib.yaml"})
-    for q in ("voq-1mib", "fifo-1mib", "voq"):
+    for q in ("voq-1mib", "fifo-1mib", "voq", "vl4"):
         for plat, nodes, sched in BANDS:
             if q == "voq" and nodes < 512:
                 continue  # the credit-*-voq points above
@@ -268,7 +272,7 @@ def bands():
             ("irregular tables, 512 nodes, random, 20-40", "irregular-512-random", (20, 40)),
             ("one-to-one scan, 46 nodes of miscabled-64", "scan", "scan")]
     cols = [("fifo, 256 KiB", "fifo"), ("voq, 256 KiB", "voq"), ("fifo, 1 MiB", "fifo-1mib"),
-            ("voq, 1 MiB", "voq-1mib")]
+            ("voq, 1 MiB", "voq-1mib"), ("fifo, 4 VLs x 256 KiB", "vl4")]
     print("| band (Gb/s per node) | " + " | ".join(c for c, _ in cols) + " |")
     print("|---|" + "---|" * len(cols))
     for label, row, band in rows:

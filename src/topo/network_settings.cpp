@@ -11,4 +11,8 @@ const char* switching_name(Switching s) {
   return s == Switching::store_and_forward ? "store-and-forward" : "cut-through";
 }
 
+const char* vl_map_name(VlMap m) {
+  return m == VlMap::destination ? "destination" : "traffic";
+}
+
 }  // namespace evb::topo

@@ -14,6 +14,13 @@ enum class Queueing { fifo, voq };
 // When a chunk may start on the next link: once its head has arrived, or
 // once all of it has.
 enum class Switching { cut_through, store_and_forward };
+// Which virtual lane a message's chunks take (with virtual_lanes > 1), as a
+// subnet manager's SL-to-VL table would put them: `traffic`, commands on
+// VL 0 and data spread over VLs 1 .. N-1 by destination host (mod N-1);
+// `destination`, every message on VL (destination host mod N).
+enum class VlMap { traffic, destination };
+// The most virtual lanes a port may have (InfiniBand: 15 data VLs).
+constexpr int kMaxVirtualLanes = 15;
 
 struct NetworkSettings {
   uint64_t chunk_bytes = 32 * 1024;    // messages are cut into chunks of this size
@@ -31,6 +38,10 @@ struct NetworkSettings {
   // the model a chunk at a time, so a command would otherwise wait behind a
   // whole chunk of every busy queue pair. 0: no such lane (not from a file).
   uint64_t mtu_bytes = 4096;
+  // Virtual lanes per link: each switch input port has `buffer_bytes` per VL,
+  // with credits and a FIFO (or voq) of its own; 1 is a port with one buffer.
+  int virtual_lanes = 1;
+  VlMap vl_map = VlMap::traffic;
 };
 
 // The words the platform file uses ("fifo", "voq"; "cut-through",
@@ -39,5 +50,7 @@ const char* queueing_name(Queueing q);
 // The largest network.flow_window a platform file may set (chunks).
 constexpr int64_t kMaxFlowWindow = 1 << 20;
 const char* switching_name(Switching s);
+// "traffic", "destination".
+const char* vl_map_name(VlMap m);
 
 }  // namespace evb::topo

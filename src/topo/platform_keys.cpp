@@ -77,6 +77,12 @@ const std::vector<PlatformKey>& platform_keys() {
       {"network.flow_window", "integer",
        "the most chunks one connection may have between its NIC and its destination; the next "
        "waits at the source (0: no window, the default; 0 .. 1048576)"},
+      {"network.virtual_lanes", "integer",
+       "virtual lanes per link, 1 .. 15: each switch input port has network.buffer per lane, "
+       "with credits and a queue of its own (default 1)"},
+      {"network.vl_map", "choice",
+       "which lane a message takes: traffic, commands on lane 0 and data on lanes 1 .. N-1 by "
+       "destination host (default); destination, lane = destination host mod N"},
   };
   return table;
 }

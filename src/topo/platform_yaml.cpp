@@ -235,7 +235,7 @@ void read_tables(const Reader& r, const YAML::Node& tables, Platform& p) {
 }
 
 // `network: {chunk, buffer, mtu, queueing, switching, infinite_buffers,
-// flow_window}`.
+// flow_window, virtual_lanes, vl_map}`.
 NetworkSettings read_network(const Reader& r, const YAML::Node& n) {
   r.keys(n, "network", "network");
   NetworkSettings s;
@@ -269,6 +269,9 @@ NetworkSettings read_network(const Reader& r, const YAML::Node& n) {
   choice("queueing", s.queueing, std::array{Queueing::fifo, Queueing::voq}, queueing_name);
   choice("switching", s.switching, std::array{Switching::cut_through, Switching::store_and_forward},
          switching_name);
+  choice("vl_map", s.vl_map, std::array{VlMap::traffic, VlMap::destination}, vl_map_name);
+  if (const auto v = n["virtual_lanes"])
+    s.virtual_lanes = static_cast<int>(r.integer(v, "network.virtual_lanes", 1, kMaxVirtualLanes));
   if (const auto b = n["infinite_buffers"]) {
     const auto v = config_detail::try_parse_boolean(r.text(b, "network.infinite_buffers"));
     if (!v) r.fail(b, "network.infinite_buffers", "expected true or false");

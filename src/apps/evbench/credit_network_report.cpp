@@ -38,9 +38,13 @@ std::string credit_network_text(const topo::Platform& p, const simnet::CreditNet
   const auto& q = net.params();
   char line[512];
   const std::string window =
-      q.flow_window > 0 ? ", flow window " + std::to_string(q.flow_window) + " chunks" : "";
+      (q.flow_window > 0 ? ", flow window " + std::to_string(q.flow_window) + " chunks" : "") +
+      (q.virtual_lanes > 1 ? ", " + std::to_string(q.virtual_lanes) + " virtual lanes (" +
+                                 topo::vl_map_name(q.vl_map) + ")"
+                           : "");
   std::snprintf(line, sizeof line,
-                "# network: chunk %llu B, buffer %llu B per input port, %s, %s%s%s; %llu events, "
+                "# network: chunk %llu B, buffer %llu B per input port and VL, %s, %s%s%s; %llu "
+                "events, "
                 "%.2f M per second of wall time\n",
                 static_cast<unsigned long long>(q.chunk_bytes),
                 static_cast<unsigned long long>(q.buffer_bytes), topo::queueing_name(q.queueing),
@@ -82,6 +86,8 @@ void write_credit_network(JsonWriter& w, const topo::Platform& p, const simnet::
   w.value("switching", topo::switching_name(q.switching));
   w.value("infinite_buffers", q.infinite_buffers);
   w.value("flow_window", static_cast<uint64_t>(q.flow_window));
+  w.value("virtual_lanes", static_cast<uint64_t>(q.virtual_lanes));
+  w.value("vl_map", topo::vl_map_name(q.vl_map));
   w.value("events", net.events_processed());
   w.value("elapsed_s", elapsed_ns * 1e-9);
   w.value("events_per_wall_s", per_wall_second(net.events_processed(), wall_s));

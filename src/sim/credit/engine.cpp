@@ -29,6 +29,9 @@ NetworkParams checked(const topo::Platform& platform, const NetworkParams& p) {
   if (p.flow_window > topo::kMaxFlowWindow)
     throw ConfigError(where + ": network.flow_window: " + std::to_string(p.flow_window) +
                       " chunks is more than " + std::to_string(topo::kMaxFlowWindow));
+  if (p.virtual_lanes < 1 || p.virtual_lanes > topo::kMaxVirtualLanes)
+    throw ConfigError(where + ": network.virtual_lanes: " + std::to_string(p.virtual_lanes) +
+                      " is outside 1 .. " + std::to_string(topo::kMaxVirtualLanes));
   if (platform.host_count() < 2) throw ConfigError(where + ": the credit model needs 2 hosts");
   return p;
 }
@@ -61,7 +64,14 @@ Engine::Engine(const topo::Platform& platform, const NetworkParams& params, int 
   if (params_.infinite_buffers) fair_.emplace(platform, lanes_);
 }
 
-uint64_t Engine::send(int src, int dst, uint64_t bytes, int64_t now_ns, int lane) {
+uint8_t Engine::vl_of(int dst, Traffic traffic) const {
+  const int n = params_.virtual_lanes;
+  if (n == 1) return 0;
+  if (params_.vl_map == topo::VlMap::destination) return static_cast<uint8_t>(dst % n);
+  return traffic == Traffic::command ? 0 : static_cast<uint8_t>(1 + dst % (n - 1));
+}
+
+uint64_t Engine::send(int src, int dst, uint64_t bytes, int64_t now_ns, int lane, Traffic traffic) {
   const int hosts = platform_.host_count();
   const auto fail = [&](const std::string& why) {
     throw Error("simnet: send(" + std::to_string(src) + " -> " + std::to_string(dst) + ", " +
@@ -85,7 +95,8 @@ uint64_t Engine::send(int src, int dst, uint64_t bytes, int64_t now_ns, int lane
   }
   const uint32_t m = messages_.acquire();
   const uint64_t id = next_id_++;
-  messages_[m] = Message{id, bytes, kNone, src, dst, static_cast<uint32_t>(lane), bytes};
+  messages_[m] =
+      Message{id, bytes, kNone, src, dst, static_cast<uint32_t>(lane), bytes, vl_of(dst, traffic)};
   nics_.enqueue(src, m, messages_);
   ++in_flight_;
   try_start(platform_.host(src).uplink);
@@ -125,43 +136,56 @@ void Engine::try_start(int out) {
   if (l.busy) return;
   uint64_t bytes = 0;
   int from = -1;  // the input link whose buffer the chunk leaves (-1: the NIC)
-  int port = 0;
+  int bit = 0;    // its input port (its bit in the VL's arbiter)
+  int vl = 0;
   uint32_t c = kNone;
+  uint32_t m = kNone;  // from a host: the message the chunk is cut from
   if (l.from_host) {
     if (nics_.idle(l.host)) return;
-    const uint32_t m = nics_.front(l.host, messages_);
-    if (m == kNone) return;  // every queue pair at its window: a delivery restarts it
-    bytes = std::min(messages_[m].left, params_.chunk_bytes);
+    // With several VLs a queue pair whose VL has no room is passed over; the
+    // first of a VL stands for the rest of it.
+    for (uint32_t blocked = 0;;) {
+      m = nics_.front(l.host, messages_, blocked);
+      if (m == kNone) {  // every queue pair at its window or on a full VL
+        if (blocked != 0 && l.wait_since < 0) l.wait_since = now_ps_;
+        return;  // a delivery or a credit restarts it
+      }
+      bytes = std::min(messages_[m].left, params_.chunk_bytes);
+      vl = messages_[m].vl;
+      if (fabric_.vls == 1 || !l.limited ||
+          fabric_.input(out, vl).credits >= static_cast<int64_t>(bytes))
+        break;
+      blocked |= 1u << vl;
+    }
   } else if (fair_) {
     c = fair_->head(out);
     if (c == kNone) return;  // no credit wait with infinite buffers
     from = chunks_[c].hop[0];
     bytes = chunks_[c].bytes;
   } else {
-    port = Fabric::next_port(fabric_.mask(l), fabric_.words[l.from_node], l.rr);
-    if (port < 0) {
+    bit = pick(out, l, vl);
+    if (bit < 0) {
       stop_waiting(l);
       return;
     }
-    from = fabric_.in_link(l.from_node, port);
-    LinkState& in = fabric_.links[from];
-    c = fabric_.per_output_queues ? fabric_.voq(in, l.from_port).head : in.fifo.head;
+    from = fabric_.in_link(l.from_node, bit);
+    c = head_at(from, vl, l.from_port);
     bytes = chunks_[c].bytes;
   }
-  if (l.limited && l.credits < static_cast<int64_t>(bytes)) {
+  if (l.limited && fabric_.input(out, vl).credits < static_cast<int64_t>(bytes)) {
     if (l.wait_since < 0) l.wait_since = now_ps_;
     return;
   }
   stop_waiting(l);
 
   if (l.from_host) {
-    const uint32_t m = nics_.front(l.host, messages_);
     Message& msg = messages_[m];
     c = chunks_.acquire();
     Chunk& ch = chunks_[c];
     ch.hop = platform_.route_begin(msg.src, msg.dst);
     ch.bytes = bytes;
     ch.message = m;
+    ch.vl = msg.vl;
     msg.left -= bytes;
     ch.last = msg.left == 0;
     nics_.served(l.host, ch.last, messages_);
@@ -169,26 +193,28 @@ void Engine::try_start(int out) {
     fair_->pop(out, chunks_);
     ++chunks_[c].hop;
   } else {
-    LinkState& in = fabric_.links[from];
     if (fabric_.per_output_queues) {
-      Queue& q = fabric_.voq(in, l.from_port);
+      Queue& q = fabric_.voq(fabric_.links[from], vl, l.from_port);
       q.pop(chunks_);
-      if (q.empty()) Fabric::clear_bit(fabric_.mask(l), port);
+      if (q.empty()) Fabric::clear_bit(fabric_.mask(l, vl), bit);
     } else {
       // The next head asks for its output once this chunk has left (tx_end).
+      InputVl& in = fabric_.input(from, vl);
       in.fifo.pop(chunks_);
       in.feeding = true;
-      Fabric::clear_bit(fabric_.mask(l), port);
+      Fabric::clear_bit(fabric_.mask(l, vl), bit);
     }
-    l.rr = port;
+    fabric_.input(out, vl).rr = bit;
+    l.rr = vl;
     ++chunks_[c].hop;
   }
-  if (l.limited) l.credits -= static_cast<int64_t>(bytes);
+  if (l.limited) fabric_.input(out, vl).credits -= static_cast<int64_t>(bytes);
 
   const int64_t ser = fabric_.serialisation_ps(l, bytes);
   l.busy = true;
   l.tx_from = from;
   l.tx_bytes = bytes;
+  l.tx_vl = vl;
   l.bytes += bytes;
   l.busy_ps += ser;
   queue_.push(now_ps_ + ser, static_cast<uint32_t>(out) * 2 + kTxEnd);
@@ -202,6 +228,40 @@ void Engine::try_start(int out) {
   }
   l.wire.push(chunks_, c);
   queue_.push(ready, static_cast<uint32_t>(out) * 2 + kArrive);
+}
+
+uint32_t Engine::head_at(int in, int vl, int out_port) {
+  return fabric_.per_output_queues ? fabric_.voq(fabric_.links[in], vl, out_port).head
+                                   : fabric_.input(in, vl).fifo.head;
+}
+
+int Engine::pick(int out, LinkState& l, int& vl) {
+  const int words = fabric_.words[l.from_node];
+  const int vls = fabric_.vls;
+  if (vls == 1) {
+    vl = 0;
+    return Fabric::next_port(fabric_.mask(l, 0), words, fabric_.input(out, 0).rr);
+  }
+  // The VLs in turn after the one served last; in each, its own round robin
+  // over the input ports. A VL with no room beyond the link is passed over;
+  // when every VL with a chunk waiting is, the first of them waits.
+  int first = -1, first_vl = 0;
+  for (int k = 1; k <= vls; ++k) {
+    const int v = (l.rr + k) % vls;
+    const int port = Fabric::next_port(fabric_.mask(l, v), words, fabric_.input(out, v).rr);
+    if (port < 0) continue;
+    const uint32_t c = head_at(fabric_.in_link(l.from_node, port), v, l.from_port);
+    if (!l.limited || fabric_.input(out, v).credits >= static_cast<int64_t>(chunks_[c].bytes)) {
+      vl = v;
+      return port;
+    }
+    if (first < 0) {
+      first = port;
+      first_vl = v;
+    }
+  }
+  vl = first_vl;
+  return first;
 }
 
 void Engine::stop_waiting(LinkState& l) {
@@ -233,18 +293,19 @@ void Engine::arrive(int link) {
     return;
   }
   LinkState& nl = fabric_.links[next];
+  const int vl = ch.vl;
   if (fabric_.per_output_queues) {
-    Queue& q = fabric_.voq(l, nl.from_port);
+    Queue& q = fabric_.voq(l, vl, nl.from_port);
     const bool was_empty = q.empty();
     q.push(chunks_, c);
     if (!was_empty) return;
-    Fabric::set_bit(fabric_.mask(nl), l.to_port);
   } else {
-    const bool was_empty = l.fifo.empty();
-    l.fifo.push(chunks_, c);
-    if (!was_empty || l.feeding) return;  // not the head, or asks once the head has left
-    Fabric::set_bit(fabric_.mask(nl), l.to_port);
+    InputVl& in = fabric_.input(link, vl);
+    const bool was_empty = in.fifo.empty();
+    in.fifo.push(chunks_, c);
+    if (!was_empty || in.feeding) return;  // not the head, or asks once the head has left
   }
+  Fabric::set_bit(fabric_.mask(nl, vl), l.to_port);
   try_start(next);
 }
 
@@ -257,21 +318,23 @@ void Engine::tx_end(int link) {
     try_start(link);
     return;
   }
-  // The chunk's tail has left the input buffer of `from`; in a FIFO the next
-  // chunk becomes the head.
-  LinkState& in = fabric_.links[from];
+  // The chunk's tail has left the input buffer of `from` (its VL's); in a
+  // FIFO the next chunk becomes the head.
+  const LinkState& in = fabric_.links[from];
+  const int vl = l.tx_vl;
+  InputVl& buffer = fabric_.input(from, vl);
   int head_wants = -1;
-  if (in.feeding) {
-    in.feeding = false;
-    if (!in.fifo.empty()) {
-      head_wants = chunks_[in.fifo.head].hop[1];
-      Fabric::set_bit(fabric_.mask(fabric_.links[head_wants]), in.to_port);
+  if (buffer.feeding) {
+    buffer.feeding = false;
+    if (!buffer.fifo.empty()) {
+      head_wants = chunks_[buffer.fifo.head].hop[1];
+      Fabric::set_bit(fabric_.mask(fabric_.links[head_wants], vl), in.to_port);
     }
   }
   try_start(link);
   if (head_wants >= 0) try_start(head_wants);
   if (in.limited) {
-    in.credits += bytes;
+    buffer.credits += bytes;
     try_start(from);
   }
 }

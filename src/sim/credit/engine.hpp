@@ -25,7 +25,7 @@ class Engine {
  public:
   Engine(const topo::Platform& platform, const NetworkParams& params, int lanes);
 
-  uint64_t send(int src, int dst, uint64_t bytes, int64_t now_ns, int lane);
+  uint64_t send(int src, int dst, uint64_t bytes, int64_t now_ns, int lane, Traffic traffic);
   int64_t next_event_ns() const;
   void advance(int64_t t_ns, std::vector<Delivery>& delivered);
 
@@ -43,6 +43,14 @@ class Engine {
   // Starts the next chunk on link `out` if it is free, has one waiting and
   // the far end has room for it.
   void try_start(int out);
+  // The input port output `out` serves next and its VL (`vl`): the VLs in
+  // turn after the last served, passing over those without credits beyond
+  // `out`, each VL's input ports round-robin after the last it served; -1
+  // when no chunk waits for it.
+  int pick(int out, LinkState& l, int& vl);
+  // The head of input link `in`'s queue on `vl` (for `out_port` with voq).
+  uint32_t head_at(int in, int vl, int out_port);
+  uint8_t vl_of(int dst, Traffic traffic) const;
   void arrive(int link);
   void tx_end(int link);
   void stop_waiting(LinkState& l);  // ends a credit wait, counting it

@@ -9,21 +9,25 @@
 namespace evb::simnet {
 
 Fabric::Fabric(const topo::Platform& platform, const topo::NetworkSettings& params)
-    : per_output_queues(params.queueing == topo::Queueing::voq && !params.infinite_buffers) {
+    : vls(params.virtual_lanes),
+      per_output_queues(params.queueing == topo::Queueing::voq && !params.infinite_buffers) {
   const std::string where = platform.source.empty() ? platform.name : platform.source;
   const auto& nodes = platform.nodes;
   words.assign(nodes.size(), 0);
   port_base.assign(nodes.size(), 0);
+  ports.assign(nodes.size(), 0);
   uint32_t ports_total = 0;
   for (size_t n = 0; n < nodes.size(); ++n) {
     if (nodes[n].kind != topo::NodeKind::switch_node) continue;
-    words[n] = (static_cast<int>(nodes[n].port_link.size()) + 63) / 64;
+    ports[n] = static_cast<uint32_t>(nodes[n].port_link.size());
+    words[n] = (static_cast<int>(ports[n]) + 63) / 64;
     port_base[n] = ports_total;
     ports_total += static_cast<uint32_t>(nodes[n].port_link.size());
   }
   in_links.assign(ports_total, -1);
 
   links.resize(platform.links.size());
+  inputs.assign(links.size() * static_cast<size_t>(vls), InputVl{});
   uint32_t mask_words = 0, voq_total = 0;
   for (size_t i = 0; i < links.size(); ++i) {
     const topo::Link& pl = platform.links[i];
@@ -43,16 +47,17 @@ Fabric::Fabric(const topo::Platform& platform, const topo::NetworkSettings& para
     l.to_node = pl.to;
     l.host = from.host_index;
     l.limited = !l.to_host && !params.infinite_buffers;
-    l.credits = static_cast<int64_t>(params.buffer_bytes);
+    for (int v = 0; v < vls; ++v)
+      input(static_cast<int>(i), v).credits = static_cast<int64_t>(params.buffer_bytes);
     if (!l.from_host) {
       l.mask_base = mask_words;
-      mask_words += static_cast<uint32_t>(words[pl.from]);
+      mask_words += static_cast<uint32_t>(words[pl.from] * vls);
     }
     if (!l.to_host) {
       in_links[port_base[pl.to] + pl.to_port] = static_cast<int>(i);
       if (per_output_queues) {
         l.voq_base = voq_total;
-        voq_total += static_cast<uint32_t>(to.port_link.size());
+        voq_total += static_cast<uint32_t>(to.port_link.size()) * static_cast<uint32_t>(vls);
       }
     }
   }

@@ -18,8 +18,9 @@ CreditNetwork::~CreditNetwork() {
   delete impl_;
 }
 
-uint64_t CreditNetwork::send(int src, int dst, uint64_t bytes, int64_t now_ns, int lane) {
-  return impl_->engine.send(src, dst, bytes, now_ns, lane);
+uint64_t CreditNetwork::send(int src, int dst, uint64_t bytes, int64_t now_ns, int lane,
+                             Traffic traffic) {
+  return impl_->engine.send(src, dst, bytes, now_ns, lane, traffic);
 }
 
 int64_t CreditNetwork::next_event_ns() const {

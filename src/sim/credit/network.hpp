@@ -17,19 +17,27 @@
 //    of one queue pair leave in the order they were sent;
 //  - every link carries one chunk at a time at its bandwidth and adds its
 //    latency; a chunk moves onto a link only when the input buffer at the
-//    link's far end (per port, `buffer_bytes`) has room for it: link-level
-//    credits, returned when the chunk's tail leaves that buffer (the end of
-//    its transmission on the next link; the credit itself travels back at
-//    once). A host's uplink waits for credits like any other link;
+//    link's far end (per port and virtual lane, `buffer_bytes`) has room for
+//    it on its VL: link-level credits, returned when the chunk's tail leaves
+//    that buffer (the end of its transmission on the next link; the credit
+//    itself travels back at once). A host's uplink waits for credits like
+//    any other link, its NIC passing over queue pairs whose VL has none
+//    (with several VLs);
+//  - virtual lanes (`virtual_lanes`, 1: none): a message's chunks keep one
+//    VL, by `vl_map` from its Traffic and destination; each VL of an input
+//    port has its own buffer, credits and queue(s);
 //  - a switch routes each chunk by the platform's forwarding tables (the
 //    same routes `evbench topo` reads: Platform::route_begin/route_end) and
-//    arbitrates each output port round-robin among its input ports (the
-//    next waiting port after the one served last, by port number);
-//  - queueing fifo: an input port's buffer is one FIFO, whose head alone may
-//    leave (head-of-line blocking); the next chunk becomes the head once the
-//    previous one has wholly left. voq: one queue per output port at every
-//    input (virtual output queues), any head may leave, several at once (a
-//    shared-memory switch); the queues share the port's buffer;
+//    arbitrates each output port round-robin among its VLs, passing over a
+//    VL without credits beyond the output, and within a VL round-robin
+//    among its input ports (the next waiting port after the one that VL
+//    served last, by port number);
+//  - queueing fifo: an input port's buffer (per VL) is one FIFO, whose head
+//    alone may leave (head-of-line blocking); the next chunk becomes the
+//    head once the previous one has wholly left. voq: one queue per output
+//    port at every input and VL (virtual output queues), any head may
+//    leave, several at once (a shared-memory switch); the queues share the
+//    VL's buffer;
 //  - switching cut_through: a chunk may start on the next link once its
 //    head has arrived (after the link latency; onto a faster link, late
 //    enough that its tail does not run dry); store_and_forward: once all of
@@ -56,6 +64,10 @@ namespace evb::simnet {
 using Queueing = topo::Queueing;
 using Switching = topo::Switching;
 using NetworkParams = topo::NetworkSettings;
+
+// What a message carries, for the SL-to-VL rule (NetworkParams::vl_map): a
+// command (the event builders' small control messages) or data.
+enum class Traffic { data, command };
 
 // A message whose last byte reached its destination host.
 struct Delivery {
@@ -89,7 +101,9 @@ class CreditNetwork {
   // yet run first; what they deliver comes out of the next advance(). Throws
   // evb::Error for a host or lane out of range, src == dst, 0 bytes or a
   // time in the past.
-  uint64_t send(int src, int dst, uint64_t bytes, int64_t now_ns, int lane = 0);
+  // `traffic` picks its virtual lane with NetworkParams::vl_map.
+  uint64_t send(int src, int dst, uint64_t bytes, int64_t now_ns, int lane = 0,
+                Traffic traffic = Traffic::data);
 
   // The time of the next internal event; INT64_MAX when nothing is in flight
   // (the time of the last send() while deliveries wait for advance()).

@@ -36,11 +36,12 @@ void Nics::enqueue(int src, uint32_t m, Pool<Message>& messages) {
   if (small_head(n, q, messages)) n.express.push_back(q);
 }
 
-uint32_t Nics::front(int src, const Pool<Message>& messages) {
+uint32_t Nics::front(int src, const Pool<Message>& messages, uint32_t blocked_vls) {
   Nic& n = nic_[src];
   // Express entries whose queue pair emptied or moved on are stale.
   while (!n.express.empty() && !small_head(n, n.express.front(), messages)) n.express.pop_front();
-  if (!n.express.empty()) {
+  if (!n.express.empty() &&
+      ((blocked_vls >> messages[n.qp[n.express.front()].head].vl) & 1u) == 0) {
     n.from_express = true;
     return n.qp[n.express.front()].head;
   }
@@ -53,11 +54,14 @@ uint32_t Nics::front(int src, const Pool<Message>& messages) {
     --n.active;
   }
   if (n.active == 0) return kNone;  // only the express FIFO had messages
-  if (window_ == 0) return n.qp[n.ring[n.ring_head]].head;
-  // Queue pairs at their window go to the back, in turn, until one is under it.
+  if (window_ == 0 && blocked_vls == 0) return n.qp[n.ring[n.ring_head]].head;
+  // Queue pairs at their window or on a blocked VL go to the back, in turn,
+  // until one is neither.
   for (uint32_t k = n.active; k > 0; --k) {
     const uint32_t q = n.ring[n.ring_head];
-    if (!n.qp[q].empty() && n.in_net[q] < window_) return n.qp[q].head;
+    if (!n.qp[q].empty() && (window_ == 0 || n.in_net[q] < window_) &&
+        ((blocked_vls >> messages[n.qp[q].head].vl) & 1u) == 0)
+      return n.qp[q].head;
     n.ring_head = n.ring_head + 1 == size ? 0 : n.ring_head + 1;
     --n.active;
     n.in_ring[q] = 0;

@@ -12,7 +12,9 @@
 // W chunks between the NIC and its destination is passed over until one
 // arrives, and the NIC serves the next; when every active queue pair is at
 // its window the NIC waits (express messages, at most one MTU, are counted
-// but never held back). Nics owns the queue pairs, rings and express FIFOs
+// but never held back). With virtual lanes, a queue pair whose next chunk's
+// VL has no credits on the uplink is passed over the same way (per-VL
+// arbitration, as an HCA's). Nics owns the queue pairs, rings and express FIFOs
 // (a host's arrays are sized when it first sends); the messages live in
 // the engine's pool.
 #include <cstddef>
@@ -40,8 +42,10 @@ class Nics {
   // The message whose chunk goes next: the head of the express FIFO's front
   // queue pair, else of the first queue pair in the ring under its window
   // (kNone when every one is at its window); the host must not be idle.
-  // Asked again before served(), it answers the same.
-  uint32_t front(int src, const Pool<Message>& messages);
+  // Queue pairs whose head message is on a VL of `blocked_vls` (bit per VL:
+  // no credits beyond the uplink) are passed over as those at their window
+  // are. Asked again with the same mask before served(), it answers the same.
+  uint32_t front(int src, const Pool<Message>& messages, uint32_t blocked_vls = 0);
   // A chunk of front(src) left: its queue pair goes to the back of the ring,
   // or leaves it when `message_done` emptied it.
   void served(int src, bool message_done, Pool<Message>& messages);

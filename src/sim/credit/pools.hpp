@@ -20,6 +20,7 @@ struct Message {
   int dst = -1;
   uint32_t lane = 0;   // the connection of the (src, dst) pair it travels on
   uint64_t bytes = 0;  // its whole length
+  uint8_t vl = 0;      // the virtual lane its chunks take
 };
 
 // A piece of a message between its source NIC and its destination. `hop`
@@ -31,6 +32,7 @@ struct Chunk {
   uint32_t message = kNone;
   uint32_t next = kNone;  // next chunk of whichever queue holds this one
   bool last = false;      // the message's last chunk
+  uint8_t vl = 0;         // its message's virtual lane
 };
 
 // Slots of T (which has a `next` field) with a free list threaded through

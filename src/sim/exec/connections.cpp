@@ -21,12 +21,12 @@ Connections::Connections(const std::vector<int>& rank_host) : number_(rank_host.
 }
 
 int Connections::stream(const Message& m) {
-  if (m.kind == Message::Kind::write) return 1;
+  if (m.kind == Message::Kind::write) return kData;
   const uint32_t channel = tag_channel(m.tag);
   return channel == static_cast<uint32_t>(Channel::data) ||
                  channel == static_cast<uint32_t>(Channel::bench)
-             ? 1
-             : 0;
+             ? kData
+             : kCommands;
 }
 
 }  // namespace evb::simexec

@@ -23,6 +23,8 @@ namespace evb::simexec {
 class Connections {
  public:
   static constexpr int kStreams = 2;  // commands, data
+  static constexpr int kCommands = 0;
+  static constexpr int kData = 1;
 
   // `rank_host[r]`: the host rank r runs on (>= 0).
   explicit Connections(const std::vector<int>& rank_host);
@@ -34,6 +36,8 @@ class Connections {
     return (number_[m.src] * per_host_ + number_[m.dst]) * kStreams + stream(m);
   }
   static int stream(const Message& m);
+  // The stream of a lane() (kCommands or kData).
+  static int stream_of_lane(int lane) { return lane % kStreams; }
 
  private:
   std::vector<int> number_;  // by rank: its number among its host's ranks

@@ -21,7 +21,11 @@ class CreditNetworkAdapter final : public Network {
       : net_(platform, params, lanes), overhead_ns_(message_overhead_ns) {}
   uint64_t send(int src_host, int dst_host, uint64_t bytes, int64_t now_ns, int lane) override {
     ++messages_;
-    return net_.send(src_host, dst_host, bytes, now_ns, lane);
+    // A lane's stream (Connections) is what the virtual lanes tell apart.
+    const auto traffic = Connections::stream_of_lane(lane) == Connections::kCommands
+                             ? simnet::Traffic::command
+                             : simnet::Traffic::data;
+    return net_.send(src_host, dst_host, bytes, now_ns, lane, traffic);
   }
   int64_t next_event_ns() const override {
     const int64_t next = net_.next_event_ns();

@@ -30,7 +30,7 @@ TEST(SimnetPlatform, NetworkKeysAreReadWithTheirUnits) {
   const topo::Platform p = topo::load_platform_text(
       kTree +
           "network: {chunk: 16KiB, buffer: 1MiB, queueing: voq, switching: store-and-forward, "
-          "infinite_buffers: true, flow_window: 3}\n",
+          "infinite_buffers: true, flow_window: 3, virtual_lanes: 4, vl_map: destination}\n",
       "p.yaml");
   EXPECT_EQ(p.network.chunk_bytes, 16u * 1024);
   EXPECT_EQ(p.network.buffer_bytes, 1024u * 1024);
@@ -38,6 +38,8 @@ TEST(SimnetPlatform, NetworkKeysAreReadWithTheirUnits) {
   EXPECT_EQ(p.network.switching, Switching::store_and_forward);
   EXPECT_TRUE(p.network.infinite_buffers);
   EXPECT_EQ(p.network.flow_window, 3u);
+  EXPECT_EQ(p.network.virtual_lanes, 4);
+  EXPECT_EQ(p.network.vl_map, topo::VlMap::destination);
   const NetworkParams& params = p.network;  // the model's own type
   EXPECT_EQ(params.chunk_bytes, 16u * 1024);
 }
@@ -51,6 +53,8 @@ TEST(SimnetPlatform, DefaultsWhenTheSectionOrAKeyIsAbsent) {
     EXPECT_EQ(p.network.switching, Switching::cut_through);
     EXPECT_FALSE(p.network.infinite_buffers);
     EXPECT_EQ(p.network.flow_window, 0u);
+    EXPECT_EQ(p.network.virtual_lanes, 1);
+    EXPECT_EQ(p.network.vl_map, topo::VlMap::traffic);
   }
   // The shipped platforms say nothing of it.
   EXPECT_EQ(shipped("fat-tree-64.yaml").network.chunk_bytes, NetworkParams{}.chunk_bytes);
@@ -79,6 +83,15 @@ TEST(SimnetPlatform, BadValuesAreRefusedNamingFileLineAndKey) {
                           "(no window) .. 1048576, got '") +
                   w + "'")
         << w;
+  for (const char* n : {"0", "16", "two"})
+    EXPECT_NE(error_of(std::string("network: {virtual_lanes: ") + n + "}\n")
+                  .find("p.yaml:2:26: network.virtual_lanes: "),
+              std::string::npos)
+        << n;
+  EXPECT_EQ(error_of("network: {virtual_lanes: 16}\n"),
+            "p.yaml:2:26: network.virtual_lanes: 16 is outside 1 .. 15");
+  EXPECT_EQ(error_of("network: {vl_map: source}\n"),
+            "p.yaml:2:19: network.vl_map: expected traffic or destination, got 'source'");
   EXPECT_NE(error_of("network: {chunk: 64KiB, buffer: 32KiB}\n")
                 .find("p.yaml:2:33: network.buffer: 32 KiB holds no chunk of 64 KiB"),
             std::string::npos);
@@ -93,7 +106,8 @@ TEST(SimnetPlatform, BadValuesAreRefusedNamingFileLineAndKey) {
 TEST(SimnetPlatform, EveryNetworkKeyIsDocumented) {
   const std::string table = topo::platform_reference_markdown();
   for (const char* key : {"network", "network.chunk", "network.buffer", "network.queueing",
-                          "network.switching", "network.infinite_buffers", "network.flow_window"})
+                          "network.switching", "network.infinite_buffers", "network.flow_window",
+                          "network.virtual_lanes", "network.vl_map"})
     EXPECT_NE(table.find(std::string("| `") + key + "` |"), std::string::npos) << key;
 }
 
