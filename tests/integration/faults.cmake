@@ -162,6 +162,16 @@ if(TARGET evbench_driver_ucx)
                      --set protocol=${protocol}
                      --set "faults=[{at: 1s, stall: bu1, for: 200ms}, {at: 1s, kill: bu1}]")
   endforeach()
+  # The write path: the RUs' writes to BU 1 are reported complete once their
+  # puts are out, while the flush and the notify wait for BU 1, stalled then
+  # killed; those whose flush then fails take BU 1 down as lost
+  # (docs/drivers/ucx.md, "The write path at window 1"). Not batched.
+  add_test(NAME fault_kill_bu_ucx_pull_write
+           COMMAND ${_evb_fault} --expect-failure "BU 1" --expect-reassigned
+                   -- ${_evb_fault_base} --set driver=ucx --set driver_options.tls=tcp
+                   --set data_path=write
+                   --set "faults=[{at: 1s, stall: bu1, for: 200ms}, {at: 1s, kill: bu1}]")
+  list(APPEND _evb_fault_tests fault_kill_bu_ucx_pull_write)
 endif()
 
 set_tests_properties(${_evb_fault_tests} PROPERTIES TIMEOUT 90 LABELS "integration;faults")

@@ -48,6 +48,12 @@ void flush_callback(void* request, ucs_status_t status, void* user_data) {
   op->driver->on_flush_done(op, status);
 }
 
+void put_callback(void* request, ucs_status_t status, void* user_data) {
+  auto* op = static_cast<Op*>(user_data);
+  ucp_request_free(request);
+  op->driver->on_put_done(op, status);
+}
+
 void endpoint_error(void* arg, ucp_ep_h /*ep*/, ucs_status_t status) {
   const auto* peer = static_cast<const PeerHandle*>(arg);
   peer->driver->on_peer_error(peer->rank, status);
@@ -132,7 +138,9 @@ void UcxDriver::on_send_done(Op* op, ucs_status_t status) {
       status == UCS_OK ? std::string()
                        : prefix() + ": send to " + rank_name(op->peer) + ": " + status_text(status);
   if (op->kind == OpKind::write) {  // its notify went out
-    finish_write(op, status_for(op->peer, status), why);
+    op->notified = true;
+    if (status != UCS_OK) write_failed(op, status, "notify");
+    write_progress(op);
   } else if (op->kind == OpKind::ctl_send) {
     --control_sends_;
     if (status != UCS_OK && status != UCS_ERR_CANCELED) done_.note(why);
@@ -142,19 +150,77 @@ void UcxDriver::on_send_done(Op* op, ucs_status_t status) {
   }
 }
 
-void UcxDriver::on_flush_done(Op* op, ucs_status_t status) {
-  if (status != UCS_OK) {
-    return finish_write(
-        op, status_for(op->peer, status),
-        prefix() + ": write to " + rank_name(op->peer) + ": " + status_text(status));
-  }
-  if (op->status == OpStatus::ok && op->immediate) return send_notify(op);
-  finish_write(op, op->status, {});
+// ---------------------------------------------------------------- writes
+// A write is puts (each completes when its source may be reused), then a
+// flush (completes when every put has landed), then, with an immediate, the
+// notify (a control message naming it, which the target turns into its
+// remote_write: never before the flush, so never before the data). Its
+// rdma_write completion comes as soon as the puts completed when it has an
+// immediate: the target learns of the write from the notify, not from the
+// writer, so the writer's window need not wait for the flush's round trip
+// (docs/drivers/ucx.md, "The write path at window 1"). Without an immediate
+// the completion is all the writer can pass on, so it waits for the flush.
+
+void UcxDriver::on_put_done(Op* op, ucs_status_t status) {
+  --op->puts_left;
+  if (status != UCS_OK) write_failed(op, status, "ucp_put_nbx");
+  write_progress(op);
 }
 
-void UcxDriver::finish_write(Op* op, OpStatus status, const std::string& why) {
-  if (op->status != OpStatus::ok) status = op->status;  // a put failed first
-  complete(op, status, op->size, op->peer, 0, why);
+void UcxDriver::on_flush_done(Op* op, ucs_status_t status) {
+  op->flushed = true;
+  if (status != UCS_OK) write_failed(op, status, "flush");
+  write_progress(op);
+}
+
+void UcxDriver::write_failed(Op* op, ucs_status_t status, const char* step) {
+  if (op->status != OpStatus::ok) return;  // the first failure is the one told
+  op->status = status_for(op->peer, status);
+  if (op->status == OpStatus::ok) op->status = OpStatus::error;
+  op->failed_step = step;
+  op->failed_with = status;
+  done_.note(prefix() + ": write to " + rank_name(op->peer) + ": " + step + ": " +
+             status_text(status));
+}
+
+void UcxDriver::write_progress(Op* op) {
+  if (op->posting) return;  // rdma_write calls again once everything is posted
+  const bool puts_done = op->puts_left == 0;
+  if (!op->reported && puts_done && op->immediate && op->status == OpStatus::ok &&
+      book_.is_open(op->peer)) {
+    done_.push(Completion{op->cookie, OpType::rdma_write, OpStatus::ok, op->peer, 0, op->size, 0});
+    op->reported = true;
+    ++background_writes_;
+  }
+  if (!op->flushed || !puts_done) return;
+  if (op->status == OpStatus::ok && op->immediate && !op->notifying && !peers_[op->peer].ep)
+    write_failed(op, UCS_ERR_CANCELED, "notify (the endpoint was closed)");
+  if (op->status == OpStatus::ok && op->immediate && !op->notifying) {
+    send_notify(op);  // may finish (and release) op at once: not touched after
+    return;
+  }
+  if (op->notifying && !op->notified) return;
+  if (!op->reported) {
+    // The failure (if any) is noted already.
+    complete(op, op->status, op->size, op->peer, 0, {});
+    return;
+  }
+  --background_writes_;
+  const bool ok = op->status == OpStatus::ok;
+  const PeerId peer = op->peer;
+  const char* step = op->failed_step;
+  const ucs_status_t with = op->failed_with;
+  ops_.put(op);
+  if (ok) return;
+  // Reported complete, and now neither flushed nor announced: the target
+  // will never see it. The peer is taken as lost (unless it is down
+  // already, its peer_event out), so that the protocol hears of it.
+  ++late_write_failures_;
+  if (!book_.is_open(peer)) return;
+  peer_down(peer, OpStatus::peer_lost,
+            prefix() + ": " + rank_name(peer) +
+                " taken as lost: a write to it was reported complete, then its " + step +
+                " failed: " + status_text(with));
 }
 
 void UcxDriver::on_recv_done(Op* op, ucs_status_t status, const ucp_tag_recv_info_t* info) {

@@ -264,6 +264,15 @@ void UcxDriver::shutdown() {
   if (shut_down_) return;
   if (options_.tls == "auto") picked_ = picked_transports();  // the report asks after this
   const auto deadline = Clock::now() + options_.shutdown_timeout;
+  auto step = [this] {
+    progress();
+    nap(std::chrono::milliseconds(1));
+  };
+  // Writes already reported complete whose flush or notify is still under
+  // way go out first: a notify posted before the goodbye arrives before it.
+  if (background_writes_ != 0)
+    step_until(
+        step, [this] { return background_writes_ == 0; }, deadline);
   for (Peer& p : peers_) {
     if (!book_.is_open(p.handle.rank)) continue;
     post_control(p.handle.rank,
@@ -278,10 +287,6 @@ void UcxDriver::shutdown() {
   // keepalive or the deadline: 48 ranks over sm sat out the whole 10 s
   // shutdown_timeout before). With every goodbye in, nothing is in flight
   // either way, and the endpoints close without a flush.
-  auto step = [this] {
-    progress();
-    nap(std::chrono::milliseconds(1));
-  };
   auto all_said_bye = [this] {
     if (control_sends_ != 0) return false;
     for (const Peer& p : peers_)
@@ -301,13 +306,16 @@ void UcxDriver::report_slow_shutdown() const {
     if (book_.is_open(p.handle.rank)) silent.push_back(p.handle.rank);
   char waited[32];
   std::snprintf(waited, sizeof waited, "%.1f", options_.shutdown_timeout.count() / 1000.0);
+  std::vector<std::string> waits;
+  if (background_writes_ != 0)
+    waits.push_back("for " + std::to_string(background_writes_) +
+                    " write(s) to be flushed and announced");
+  if (control_sends_ != 0)
+    waits.push_back("for " + std::to_string(control_sends_) + " of its goodbyes to be delivered");
+  if (!silent.empty()) waits.push_back("for the goodbyes of rank(s) " + rank_list(silent));
   std::string line =
       prefix() + ": shutdown waited " + waited + " s (driver_options.shutdown_timeout) ";
-  if (control_sends_ != 0)
-    line += "for " + std::to_string(control_sends_) + " of its goodbyes to be delivered";
-  if (!silent.empty())
-    line += std::string(control_sends_ != 0 ? " and " : "") + "for the goodbyes of rank(s) " +
-            rank_list(silent);
+  for (size_t i = 0; i < waits.size(); ++i) line += (i ? " and " : "") + waits[i];
   line += "; closing without them\n";
   std::fputs(("evbench: " + line).c_str(), stderr);
 }

@@ -11,6 +11,10 @@
 // gathered sends use an IOV datatype. rdma_write is one ucp_put_nbx per
 // segment followed by an endpoint flush; its immediate is emulated by a
 // notify control message sent once the flush says the bytes have landed.
+// A write with an immediate is reported complete once its puts completed
+// locally (the source reusable); its flush and notify go on in the
+// background, and should either fail, the peer is taken as lost (the target
+// can no longer be told of a write the writer was told is done).
 // Completions (ucx_complete.cpp) are queued by UCX callbacks, which run only
 // inside ucp_worker_progress() — that is, inside poll() and wait() on the
 // caller's thread. A peer UCX declares failed (its endpoint error handler)
@@ -68,6 +72,10 @@ class UcxDriver final : public Driver {
 
   // Introspection for tests and docs.
   size_t live_ops() const { return ops_.live(); }
+  // Writes reported complete whose flush or notify is still under way, and
+  // those of them that then failed (each took its peer down as lost).
+  size_t background_writes() const { return background_writes_; }
+  size_t late_write_failures() const { return late_write_failures_; }
   // The transports of the endpoint to `peer` ("tcp/lo", "sysv/memory"), from
   // ucp_ep_print_info; empty when not connected.
   std::string transports_to(PeerId peer) const;
@@ -80,6 +88,7 @@ class UcxDriver final : public Driver {
   void on_send_done(Op* op, ucs_status_t status);
   void on_recv_done(Op* op, ucs_status_t status, const ucp_tag_recv_info_t* info);
   void on_flush_done(Op* op, ucs_status_t status);
+  void on_put_done(Op* op, ucs_status_t status);
   void on_peer_error(PeerId peer, ucs_status_t status);
   // Cancels what UCX holds of `ops` (each cancelled one completes with its
   // cancel_status through its callback).
@@ -120,7 +129,10 @@ class UcxDriver final : public Driver {
   void nap(std::chrono::microseconds timeout);
   void complete(Op* op, OpStatus status, size_t bytes, PeerId peer, Tag tag,
                 const std::string& why);
-  void finish_write(Op* op, OpStatus status, const std::string& why);
+  // A write's chain (puts, flush, notify) moved: reports it, sends its
+  // notify or retires it, whichever is due (ucx_complete.cpp).
+  void write_progress(Op* op);
+  void write_failed(Op* op, ucs_status_t status, const char* step);
   void on_control(Op* op, size_t len);
   void peer_down(PeerId peer, OpStatus status, const std::string& why);
   OpStatus status_for(PeerId peer, ucs_status_t status) const;
@@ -138,6 +150,8 @@ class UcxDriver final : public Driver {
   std::vector<Op*> control_recvs_;
   Completions done_;
   size_t control_sends_ = 0;  // hellos and byes not yet completed
+  size_t background_writes_ = 0;
+  size_t late_write_failures_ = 0;
   bool connected_ = false;
   bool closing_ = false;  // control receives are no longer reposted
   bool shut_down_ = false;

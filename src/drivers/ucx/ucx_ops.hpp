@@ -28,6 +28,7 @@ void send_callback(void* request, ucs_status_t status, void* user_data);
 void recv_callback(void* request, ucs_status_t status, const ucp_tag_recv_info_t* info,
                    void* user_data);
 void flush_callback(void* request, ucs_status_t status, void* user_data);
+void put_callback(void* request, ucs_status_t status, void* user_data);
 void endpoint_error(void* arg, ucp_ep_h ep, ucs_status_t status);
 
 enum class OpKind : uint8_t {
@@ -48,13 +49,23 @@ struct Op {
   void* request = nullptr;  // UCX request while one is outstanding
   // Why a cancelled receive was cancelled (peer_lost / peer_closed).
   OpStatus cancel_status = OpStatus::error;
-  // Writes: the first failure, the immediate, and whether the notify is out.
+  // Writes: the first failure, the immediate, the puts not yet complete
+  // locally, and how far the chain has gone: flushed, notify posted and
+  // sent, completion reported (with an immediate: once the puts completed
+  // locally, before the flush and the notify, which go on in the background).
   OpStatus status = OpStatus::ok;
   std::optional<uint32_t> immediate;
+  uint32_t puts_left = 0;
+  bool flushed = false;
   bool notifying = false;
+  bool notified = false;
+  bool reported = false;
+  const char* failed_step = nullptr;  // the first failure of a write's chain
+  ucs_status_t failed_with = UCS_OK;
   ucp_tag_recv_info_t info{};  // receives: filled on completion
   // Receives: the callback ran inside ucp_tag_recv_nbx (posting) and left
-  // its status for start_recv to act on.
+  // its status for start_recv to act on. Writes: rdma_write is still posting
+  // (callbacks that run meanwhile only record their outcome).
   bool posting = false;
   bool done_in_post = false;
   ucs_status_t post_status = UCS_OK;

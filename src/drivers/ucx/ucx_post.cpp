@@ -230,35 +230,36 @@ void UcxDriver::rdma_write(PeerId peer, std::span<const Segment> local, const Re
   op->peer = peer;
   op->size = total;
   op->immediate = immediate;
+  op->posting = true;  // callbacks that run before the flush is posted only record
   ucp_ep_h ep = peers_[peer].ep;
   uint64_t at = ukey->base() + offset;
   for (const Segment& s : local) {
     if (s.size == 0) continue;
-    ucp_request_param_t p{};
-    if (s.reg && s.reg->descriptor()) {
-      p.op_attr_mask = UCP_OP_ATTR_FIELD_MEMH;
-      p.memh = static_cast<ucp_mem_h>(s.reg->descriptor());
-    }
-    // No callback: the flush below reports when every put has landed.
+    // A put completes when its source may be reused (UCX: local completion);
+    // the flush below says when every put has landed.
+    ucp_request_param_t p = params_for(op, s.reg);
+    p.cb.send = put_callback;
     ucs_status_ptr_t r = ucp_put_nbx(ep, s.data, s.size, at, ukey->rkey(), &p);
     if (UCS_PTR_IS_ERR(r)) {
-      op->status = status_for(peer, UCS_PTR_STATUS(r));
-      done_.note(what() + ": ucp_put_nbx: " + status_text(UCS_PTR_STATUS(r)));
+      write_failed(op, UCS_PTR_STATUS(r), "ucp_put_nbx");
       break;
     }
-    if (r != nullptr) ucp_request_free(r);
+    if (r != nullptr) ++op->puts_left;  // put_callback frees the request
     at += s.size;
   }
   ucp_request_param_t p = params_for(op, nullptr);
   p.cb.send = flush_callback;
   ucs_status_ptr_t r = ucp_ep_flush_nbx(ep, &p);
   if (r == nullptr) {
-    on_flush_done(op, UCS_OK);
+    op->flushed = true;
   } else if (UCS_PTR_IS_ERR(r)) {
-    on_flush_done(op, UCS_PTR_STATUS(r));
+    op->flushed = true;
+    write_failed(op, UCS_PTR_STATUS(r), "ucp_ep_flush_nbx");
   } else {
     op->request = r;
   }
+  op->posting = false;
+  write_progress(op);
 }
 
 void UcxDriver::send_notify(Op* op) {
