@@ -101,7 +101,8 @@ using RemoteKeyPtr = std::unique_ptr<RemoteKey>;
 enum class OpType : uint8_t {
   send,
   recv,
-  rdma_write,    // a write this rank posted finished (the bytes are in the peer's memory)
+  rdma_write,    // a write this rank posted finished with its segments (they may be reused);
+                 // with an immediate the target learns of the landing from its remote_write
   remote_write,  // a peer's write with immediate landed in this rank's memory (cookie 0)
   peer_event,    // a peer closed or was lost (cookie 0)
 };
