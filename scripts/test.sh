@@ -152,16 +152,12 @@ build_sim() {
 # unused (docs/TESTING.md "How long"), and on a cache miss these builds were
 # 5-6 minutes of the suite after it. Whatever they have not finished when
 # ctest ends, the build steps below finish at full speed (each waits for
-# this job first: one ninja per tree). Their output goes to prebuild.log
-# (with the seconds after ctest's start at which each tree was done); a
+# this job first: one ninja per tree). Their output goes to prebuild.log; a
 # failure here is not the suite's: the step below builds again and fails
 # with the compiler's message in the log.
 prebuild_pid=
 setsid chrt --idle 0 bash -c "$(declare -p launcher; declare -f build_asan build_sim)
-    build_asan && echo \"prebuild: build-asan done after \$SECONDS s\" &&
-    build_sim && echo \"prebuild: build-sim done after \$SECONDS s\" &&
-    scripts/fuzz.sh --build && echo \"prebuild: build-fuzz done after \$SECONDS s\"" \
-    > "$results/prebuild.log" 2>&1 &
+    build_asan && build_sim && scripts/fuzz.sh --build" > "$results/prebuild.log" 2>&1 &
 prebuild_pid=$!  # its own process group, as clang-tidy's
 wait_prebuild() {  # the prebuild job's status is its log's business (above)
   if [ -n "$prebuild_pid" ]; then
