@@ -9,7 +9,6 @@
 #   scripts/fuzz.sh [SECONDS]   each target for SECONDS (default 20: CI, from scripts/test.sh)
 #   scripts/fuzz.sh --runs N    each target for N inputs (docs/FUZZING.md: N = 1000000)
 #   scripts/fuzz.sh --seeds     regenerates fuzz/corpus/ from the project's encoders
-#   scripts/fuzz.sh --build     only builds them (scripts/test.sh, beside ctest)
 #
 # FUZZ_TARGETS="config rendezvous" limits the run to some targets.
 set -euo pipefail
@@ -20,7 +19,6 @@ mode=run
 case "${1:-}" in
   --runs) limit=(-runs="${2:?--runs needs a number}") ;;
   --seeds) mode=seeds ;;
-  --build) mode=build ;;
 esac
 
 cxx=$(command -v clang++-14 || true)
@@ -36,7 +34,6 @@ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 cmake --build build-fuzz -j "$(nproc)" --target evbench_fuzz_seeds \
       "${targets[@]/#/fuzz_}"
 
-[[ $mode != build ]] || exit 0
 if [[ $mode == seeds ]]; then
   rm -rf fuzz/corpus
   build-fuzz/fuzz/evbench_fuzz_seeds fuzz/corpus

@@ -53,10 +53,6 @@ finish() {
     kill -- "-$tidy_pid" 2>/dev/null
     wait "$tidy_pid" 2>/dev/null
   fi
-  if [ -n "${prebuild_pid:-}" ]; then  # ... or while the later builds ran beside it
-    kill -- "-$prebuild_pid" 2>/dev/null
-    wait "$prebuild_pid" 2>/dev/null
-  fi
   if [ -f "$results/times.tsv" ]; then
     printf 'test.sh: wall time per step (s):'
     while IFS=$'\t' read -r name secs; do printf ' %s %s,' "$name" "$secs"; done < "$results/times.tsv"
@@ -124,47 +120,6 @@ mark build
 tidy_pid=
 setsid chrt --idle 0 scripts/tidy.sh > "$results/clang-tidy.log" 2>&1 &
 tidy_pid=$!  # its own process group (setsid): finish() ends clang-tidy with it
-
-# Sanitizer build of the unit tests and the runs labelled sanitize (fragment
-# layouts at the key limits, the failure paths, one short event-building run
-# per driver that runs here) — MPI left out: Open MPI's own allocations are
-# not ours to judge. Line tables only (-g1): what ASan's reports need, in
-# less compile time than full debug information. Only what those tests run
-# is built: evbench (with its modules) and the GoogleTest programs, not the
-# man page generator or the bench programs.
-build_asan() {
-  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DEVBENCH_SANITIZE=ON "${launcher[@]}" \
-        -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DCMAKE_C_FLAGS_DEBUG=-g1 -DEVBENCH_WITH_MPI=OFF -DEVBENCH_WITH_TCP=ON -DEVBENCH_WITH_LIBFABRIC=ON \
-        -DEVBENCH_WITH_UCX=ON -DEVBENCH_WITH_VERBS=ON -DEVBENCH_WITH_PSM2=ON \
-        -DEVBENCH_REQUIRE_GTEST=ON >/dev/null
-  cmake --build build-asan -j "$(nproc)" --target evbench evbench_modules evbench_unit_tests
-}
-# The SMPI build (SimGrid, smpicxx): optimised, line tables only (nobody
-# steps through it in a debugger in CI).
-build_sim() {
-  cmake -S . -B build-sim -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEVBENCH_SIM=ON "${launcher[@]}" \
-        "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" \
-        "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" >/dev/null
-  cmake --build build-sim -j "$(nproc)"
-}
-# The three later builds (ASan, SMPI, fuzz targets) start beside ctest at
-# idle priority too, as clang-tidy does: ctest leaves most of the two CPUs
-# unused (docs/TESTING.md "How long"), and on a cache miss these builds were
-# 5-6 minutes of the suite after it. Whatever they have not finished when
-# ctest ends, the build steps below finish at full speed (each waits for
-# this job first: one ninja per tree). Their output goes to prebuild.log; a
-# failure here is not the suite's: the step below builds again and fails
-# with the compiler's message in the log.
-prebuild_pid=
-setsid chrt --idle 0 bash -c "$(declare -p launcher; declare -f build_asan build_sim)
-    build_asan && build_sim && scripts/fuzz.sh --build" > "$results/prebuild.log" 2>&1 &
-prebuild_pid=$!  # its own process group, as clang-tidy's
-wait_prebuild() {  # the prebuild job's status is its log's business (above)
-  if [ -n "$prebuild_pid" ]; then
-    wait "$prebuild_pid" || echo "test.sh: the builds beside ctest stopped early (build-test-results/prebuild.log); building now"
-    prebuild_pid=
-  fi
-}
 run_step ctest ctest_run ctest build
 mark ctest
 step=clang-tidy
@@ -175,17 +130,31 @@ cat "$results/clang-tidy.log"
 printf '%s\t%s\n' clang-tidy "$tidy_rc" >> "$results/steps.tsv"
 mark clang-tidy
 
+# Sanitizer build of the unit tests and the runs labelled sanitize (fragment
+# layouts at the key limits, the failure paths, one short event-building run
+# per driver that runs here) — MPI left out: Open MPI's own allocations are
+# not ours to judge. Line tables only (-g1): what ASan's reports need, in
+# less compile time than full debug information. Only what those tests run
+# is built: evbench (with its modules) and the GoogleTest programs, not the
+# man page generator or the bench programs.
 step=build-asan
-wait_prebuild
-build_asan
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DEVBENCH_SANITIZE=ON "${launcher[@]}" \
+      -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DCMAKE_C_FLAGS_DEBUG=-g1 -DEVBENCH_WITH_MPI=OFF -DEVBENCH_WITH_TCP=ON -DEVBENCH_WITH_LIBFABRIC=ON \
+      -DEVBENCH_WITH_UCX=ON -DEVBENCH_WITH_VERBS=ON -DEVBENCH_WITH_PSM2=ON \
+      -DEVBENCH_REQUIRE_GTEST=ON >/dev/null
+cmake --build build-asan -j "$(nproc)" --target evbench evbench_modules evbench_unit_tests
 mark build-asan
 run_step ctest-asan ctest_run ctest-asan build-asan -L 'unit|sanitize'
 mark ctest-asan
 
-# The simulation tests: `evbench sim` of the ordinary build above driving
-# build-sim's evbench-smpi (build_sim above).
+# The SMPI build (SimGrid, smpicxx) and the simulation tests: `evbench sim`
+# of the ordinary build above driving build-sim's evbench-smpi (optimised,
+# line tables only: nobody steps through it in a debugger in CI).
 step=build-sim
-build_sim
+cmake -S . -B build-sim -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEVBENCH_SIM=ON "${launcher[@]}" \
+      "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" \
+      "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" >/dev/null
+cmake --build build-sim -j "$(nproc)"
 mark build-sim
 run_step ctest-sim ctest_run ctest-sim build-sim -L sim
 mark ctest-sim
