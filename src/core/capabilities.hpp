@@ -42,6 +42,13 @@ struct Capabilities {
   // peers share memory or a device context): what the open-file check
   // before start counts (core/open_files.hpp). An upper bound.
   unsigned descriptors_per_peer = 1;
+  // Every peer of the run is on this host and the driver's transport
+  // between them is shared memory: a message is a memory copy by one of
+  // the two processes, no network stack in between. A function of the
+  // options, the library's choice and whether every rank shares the host,
+  // so every rank of a run answers alike (the micro-benchmarks size their
+  // receive slots by it at parallel 1).
+  bool shared_memory_path = false;
 };
 
 }  // namespace evb

@@ -161,6 +161,10 @@ struct Config {
   bool shift_scan = false;  // shift: scan -> every shift 0..n-1 in turn
   int senders = 0;          // micro-benchmarks: RUs 0..senders-1 send (0: every RU)
   int receive_slots = 0;    // point-to-point micro-benchmarks: buffers per source (0: parallel)
+  // Not a key: the driver's Capabilities::shared_memory_path, set by the
+  // micro-benchmarks' resolve once the driver runs; unset receive_slots
+  // then means one slot at parallel 1 (docs/MICROBENCH.md "Receive slots").
+  bool shared_memory_path = false;
   TopologyConfig topology;  // scheduling: topology
 
   // Data

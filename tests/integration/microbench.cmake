@@ -102,9 +102,15 @@ foreach(variant ${_evb_micro_write_variants})
            COMMAND ${_evb_check} --min-events 1 "--expect-json=results.variant=${vname} write"
                    -- $<TARGET_FILE:evbench> run ${_evb_micro} ${vopts} --set protocol=one-to-one)
   # One direction (RU 0 -> BU 1): BU 0 receives nothing, BU 1 everything.
+  # At parallel 1 over shared memory the receiver holds one slot (unset
+  # receive_slots; two over a network: micro_one_to_one_window_one_*_tcp).
   add_test(NAME micro_one_to_one_one_way_write_${vid}
            COMMAND ${_evb_check} --min-events 1 --expect-json results.bandwidth_gbps.per_node_values.0=0
                    --expect-json-gt results.bandwidth_gbps.per_node_values.1=0
+                   --expect-json results.integrity.checks.receive_slots=1
+                   "--expect-json=results.integrity.checks.receive_slots_by=shared memory"
+                   --expect-json results.integrity.checks.header_unchecked=0
+                   --expect-stdout "receive slots 1 (receive_slots unset: one at parallel 1 over shared memory)"
                    -- $<TARGET_FILE:evbench> run ${_evb_micro} ${vopts} --set protocol=one-to-one
                    --set data_path=write --set nodes=2 --set senders=1 --set parallel=1
                    --set ru_buffer=512KiB)
@@ -194,7 +200,24 @@ if(TARGET evbench_driver_mpi AND TARGET evbench_bootstrap_mpi)
            COMMAND ${_evb_check} --min-events 1 -- ${_evb_micro_mpi}
                    $<TARGET_FILE:evbench> run ${_evb_micro} --set bootstrap=mpi
                    --set driver=mpi --set protocol=alltoall)
-  set_tests_properties(micro_one_to_one_shift_scan_mpi micro_alltoall_mpi PROPERTIES
+  # At parallel 1 the receiver's slots follow the BTL Open MPI chose: one
+  # over vader (shared memory), two over tcp (receive_slots unset).
+  set(_evb_micro_mpi2 ${_evb_micro_mpirun} --oversubscribe --mca oob_tcp_if_include lo
+                      --mca btl_tcp_if_include lo --mca pml ob1 -np 2)
+  add_test(NAME micro_one_to_one_window_one_mpi_vader
+           COMMAND ${_evb_check} --min-events 1 --expect-json results.integrity.checks.receive_slots=1
+                   "--expect-json=results.integrity.checks.receive_slots_by=shared memory"
+                   --expect-json results.variant=mpi/vader
+                   -- ${_evb_micro_mpi2} --mca btl self,vader $<TARGET_FILE:evbench> run
+                   ${_evb_micro} ${_evb_window_one} --set bootstrap=mpi --set driver=mpi)
+  add_test(NAME micro_one_to_one_window_one_mpi_tcp
+           COMMAND ${_evb_check} --min-events 1 --expect-json results.variant=mpi/tcp
+                   --expect-stdout "receive slots 2 (receive_slots unset: parallel + 1)"
+                   -- ${_evb_micro_mpi2} --mca btl self,tcp $<TARGET_FILE:evbench> run
+                   ${_evb_micro} ${_evb_window_one} --set bootstrap=mpi --set driver=mpi)
+  set_tests_properties(micro_one_to_one_shift_scan_mpi micro_alltoall_mpi
+                       micro_one_to_one_window_one_mpi_vader micro_one_to_one_window_one_mpi_tcp
+                       PROPERTIES
                        TIMEOUT 60 LABELS "integration;micro;mpi"
                        ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
 endif()

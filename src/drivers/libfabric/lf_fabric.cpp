@@ -54,6 +54,11 @@ bool writes_beat_sends(const std::string& prov_name) {
   return core != "sockets" && core != "udp" && core != "net";
 }
 
+bool moves_by_memory_copy(const std::string& prov_name) {
+  const std::string core = prov_name.substr(0, prov_name.find(';'));
+  return core == "shm" || core == "sm2";
+}
+
 bool is_ip_provider(const std::string& prov_name) {
   const std::string core = prov_name.substr(0, prov_name.find(';'));
   return core == "tcp" || core == "sockets" || core == "udp" || core == "net";

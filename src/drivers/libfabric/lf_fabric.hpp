@@ -104,6 +104,10 @@ bool survives_peer_loss(const std::string& prov_name);
 // event building anyway: docs/drivers/libfabric.md).
 bool writes_beat_sends(const std::string& prov_name);
 
+// Capabilities::shared_memory_path: the provider moves data between
+// processes of one host by memory copies (shm, sm2), never over a network.
+bool moves_by_memory_copy(const std::string& prov_name);
+
 // What to ask fi_getinfo for.
 struct InfoRequest {
   std::string provider = "auto";  // canonical name or "auto"

@@ -34,7 +34,8 @@ Capabilities query_libfabric(const Config& config) {
   c.can_block = true;
   c.alltoall = false;
   c.survives_peer_loss = true;
-  c.descriptors_per_peer = 2;  // tcp;ofi_rxm: a connection, two while both sides connect
+  c.descriptors_per_peer = 2;   // tcp;ofi_rxm: a connection, two while both sides connect
+  c.shared_memory_path = true;  // the most: moves_by_memory_copy(provider) once it is chosen
   return c;
 }
 

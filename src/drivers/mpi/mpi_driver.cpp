@@ -57,6 +57,7 @@ MpiDriver::MpiDriver(MPI_Comm parent, int rank, const MpiOptions& options)
       MPI_Comm_free(&node);
     }
     variant_ = transport_variant(transport, local == size_);
+    shared_memory_ = through_shared_memory(transport, local == size_);
   }
 }
 
@@ -83,6 +84,7 @@ Capabilities MpiDriver::capabilities() const {
   caps.alltoall = true;  // MPI_Alltoall: the synchronized baseline
   caps.survives_peer_loss = false;
   caps.descriptors_per_peer = 2;  // Open MPI's tcp BTL: its sockets to the peer
+  caps.shared_memory_path = shared_memory_;
   return caps;
 }
 

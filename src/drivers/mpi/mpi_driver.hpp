@@ -71,6 +71,7 @@ class MpiDriver final : public Driver {
 
   MpiOptions options_;
   std::string variant_ = "mpi";
+  bool shared_memory_ = false;  // Capabilities::shared_memory_path (mpi_transport.hpp)
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0;
   int size_ = 1;

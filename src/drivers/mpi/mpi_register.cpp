@@ -23,6 +23,7 @@ Capabilities query_mpi(const Config& config) {
   caps.alltoall = true;
   caps.survives_peer_loss = false;  // no ULFM: a dead rank aborts the job
   caps.descriptors_per_peer = 2;    // Open MPI's tcp BTL: its sockets to the peer
+  caps.shared_memory_path = true;   // the most: vader on one host, known once MPI runs
   return caps;
 }
 

@@ -176,6 +176,10 @@ bool has(const std::vector<std::string>& v, const std::string& x) {
 
 }  // namespace
 
+bool through_shared_memory(const MpiTransport& t, bool one_host) {
+  return one_host && t.pml == "ob1" && (has(t.btls, "vader") || has(t.btls, "sm"));
+}
+
 std::string transport_variant(const MpiTransport& t, bool one_host) {
   if (t.pml.empty()) return "mpi";
   if (t.pml != "ob1") return "mpi/" + t.pml;

@@ -25,6 +25,11 @@ MpiTransport detect_transport();
 // `one_host`: every rank of the job shares this node.
 std::string transport_variant(const MpiTransport& t, bool one_host);
 
+// Capabilities::shared_memory_path: ob1 over vader (or sm) with every rank
+// on this host, where ob1 carries every message between ranks by memory
+// copies. Under pml ucx, UCX's own choice is not read: false.
+bool through_shared_memory(const MpiTransport& t, bool one_host);
+
 // Without initialising MPI (`evbench drivers`): the variants whose Open MPI
 // components are installed (mca_btl_vader, mca_btl_tcp, mca_pml_ucx next to
 // libmpi), and those that are not, with the reason. Empty under another MPI.

@@ -63,7 +63,8 @@ UcxDriver::UcxDriver(const DriverContext& context, UcxOptions options)
   caps_.inline_size = 0;
   caps_.tag_bits = 32;
   caps_.rdma_write = true;
-  caps_.write_preferred = puts_beat_sends(resources(worker_->context()), context_.all_local);
+  const std::vector<std::string> found = resources(worker_->context());
+  caps_.write_preferred = puts_beat_sends(found, context_.all_local);
   caps_.write_immediate = false;  // emulated: flush, then a notify message
   caps_.registration_required = false;
   caps_.packed_key_size = 2 * probe.packed_key().size() + 64;
@@ -74,6 +75,7 @@ UcxDriver::UcxDriver(const DriverContext& context, UcxOptions options)
   // Only peer-failure mode turns a dead peer into peer_event + failed completions.
   caps_.survives_peer_loss = options_.error_handling == ErrorHandling::peer;
   caps_.descriptors_per_peer = 2;  // tcp: a connection per endpoint, two while both connect
+  caps_.shared_memory_path = shares_memory(found, context_.all_local);
 
   for (size_t i = 0; i < kControlReceives; ++i) post_control_recv();
 }

@@ -55,15 +55,28 @@ std::vector<std::string> resources() {
   return out;
 }
 
+namespace {
+
+bool shared_memory_transport(const std::string& tl) {
+  return tl == "posix" || tl == "sysv" || tl == "cma" || tl == "knem" || tl == "xpmem";
+}
+
+}  // namespace
+
 bool puts_beat_sends(const std::vector<std::string>& found, bool all_local) {
   for (const std::string& r : found) {
     const std::string tl = r.substr(0, r.find('/'));
     const bool rdma = tl.rfind("rc", 0) == 0 || tl.rfind("dc", 0) == 0 || tl.rfind("ud", 0) == 0 ||
                       tl.rfind("gga", 0) == 0;
-    const bool shared =
-        tl == "posix" || tl == "sysv" || tl == "cma" || tl == "knem" || tl == "xpmem";
-    if (rdma || (all_local && shared)) return true;
+    if (rdma || (all_local && shared_memory_transport(tl))) return true;
   }
+  return false;
+}
+
+bool shares_memory(const std::vector<std::string>& found, bool all_local) {
+  if (!all_local) return false;
+  for (const std::string& r : found)
+    if (shared_memory_transport(r.substr(0, r.find('/')))) return true;
   return false;
 }
 

@@ -27,6 +27,11 @@ std::vector<std::string> resources(ucp_context_h context);
 // ucx/tcp write at 0.41 of send, ucx/sm at 1.83; docs/drivers/ucx.md).
 bool puts_beat_sends(const std::vector<std::string>& resources, bool all_local);
 
+// Capabilities::shared_memory_path: every rank on this host (`all_local`)
+// and a shared-memory transport among `resources` (posix, sysv, cma, knem,
+// xpmem), which UCX picks between processes of one host over tcp.
+bool shares_memory(const std::vector<std::string>& resources, bool all_local);
+
 DriverProbe probe_ucx();
 
 }  // namespace evb::ucx

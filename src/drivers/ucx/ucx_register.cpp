@@ -36,6 +36,7 @@ Capabilities query_ucx(const Config& config) {
   c.alltoall = false;
   c.survives_peer_loss = peer_failure;  // peer_event + failed completions
   c.descriptors_per_peer = 2;           // tcp: a connection per endpoint, two while both connect
+  c.shared_memory_path = true;          // the most: decided once UCX runs (shares_memory)
   return c;
 }
 

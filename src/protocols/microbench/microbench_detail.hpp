@@ -62,7 +62,11 @@ inline uint64_t data_message_size(const Config& c) {
 // while the sender still has a window's worth to send on. Unset,
 // receive_slots is the window plus that extra, one slot per credit (every
 // header checked): 2 at parallel 1 (the next message never waits for the
-// credit of the one before, as the tools pay no such round trip), 48 at 32.
+// credit of the one before, as the tools pay no such round trip), 48 at 32;
+// but one at parallel 1 where the driver moves the data through shared
+// memory (Config::shared_memory_path): there the credit's round trip is a
+// few microseconds and a second 512 KiB slot costs more in cache than it
+// hides (docs/MICROBENCH.md, "Receive slots").
 // Set, it is read as given: more slots than the window are all credited;
 // fewer share a slot between messages in flight (their headers are then
 // checked only when no other message was in flight into the slot), and the
@@ -74,9 +78,13 @@ inline uint32_t window_of(const Config& c) {
 inline uint32_t default_extra_credits(const Config& c) {
   return (window_of(c) + 1) / 2;
 }
+// Unset receive_slots at parallel 1 over shared memory: one slot.
+inline bool one_slot_by_path(const Config& c) {
+  return c.receive_slots == 0 && window_of(c) == 1 && c.shared_memory_path;
+}
 inline uint32_t receive_slots_of(const Config& c) {
-  return c.receive_slots > 0 ? static_cast<uint32_t>(c.receive_slots)
-                             : window_of(c) + default_extra_credits(c);
+  if (c.receive_slots > 0) return static_cast<uint32_t>(c.receive_slots);
+  return one_slot_by_path(c) ? 1 : window_of(c) + default_extra_credits(c);
 }
 inline bool shares_slots(const Config& c) {
   return receive_slots_of(c) < window_of(c);

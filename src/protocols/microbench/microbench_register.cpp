@@ -209,6 +209,7 @@ ProtocolFactory factory_of(const Named& n) {
                                                           const Driver& driver) {
     Config resolved = config;
     resolved.data_path = alltoall ? DataPath::send : resolve_data_path(config, driver);
+    resolved.shared_memory_path = driver.capabilities().shared_memory_path;
     return resolved;
   };
   f.create = [](const ProtocolContext& ctx) -> std::unique_ptr<ProtocolRun> {

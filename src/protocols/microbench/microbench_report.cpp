@@ -141,18 +141,21 @@ void print_steps(std::FILE* out, const Config& c, const MicrobenchSummary& s,
 // half of it more), and how many freed slots go back per credit when more
 // than one.
 std::string receive_slots_text(const Config& c) {
-  std::string text = c.receive_slots > 0
-                         ? ", receive_slots " + std::to_string(c.receive_slots)
-                         : ", receive slots " + std::to_string(micro::receive_slots_of(c)) +
-                               " (receive_slots unset: parallel + " +
-                               std::to_string(micro::default_extra_credits(c)) + ")";
+  std::string text =
+      c.receive_slots > 0 ? ", receive_slots " + std::to_string(c.receive_slots)
+      : micro::one_slot_by_path(c)
+          ? ", receive slots 1 (receive_slots unset: one at parallel 1 over shared memory)"
+          : ", receive slots " + std::to_string(micro::receive_slots_of(c)) +
+                " (receive_slots unset: parallel + " +
+                std::to_string(micro::default_extra_credits(c)) + ")";
   const uint32_t batch = micro::credit_batch_of(c);
   if (batch > 1) text += ", a credit per " + std::to_string(batch) + " freed slots";
   return text;
 }
 
-// Which checks ran, once `receive_slots` is set (a run without it checks
-// every message's length and header, as always, and says nothing more).
+// Which checks ran, once `receive_slots` is set or one slot was chosen by
+// the path (a run with the window's default checks every message's length
+// and header, as always, and says nothing more).
 void print_checks(std::FILE* out, const Config& c, const MicrobenchSummary& s) {
   std::fprintf(out, "# checks: length of every message; header of %llu, not of %llu",
                static_cast<unsigned long long>(s.headers_checked),
@@ -168,6 +171,8 @@ void print_checks(std::FILE* out, const Config& c, const MicrobenchSummary& s) {
 void write_checks(JsonWriter& w, const Config& c, const MicrobenchSummary& s) {
   w.begin_object("checks");
   w.value("receive_slots", static_cast<uint64_t>(micro::receive_slots_of(c)));
+  // Why that many: the key, or unset and one over shared memory at parallel 1.
+  w.value("receive_slots_by", c.receive_slots > 0 ? "key" : "shared memory");
   w.value("in_flight", static_cast<uint64_t>(std::max(1, c.parallel)));
   w.value("length", s.headers_checked + s.headers_unchecked);
   w.value("header", s.headers_checked);
@@ -270,7 +275,7 @@ void MicrobenchReport::results_fields(JsonWriter& w, const Config& c, const Topo
   w.value("late_discarded", kNone);
   w.value("ring_overrun", kNone);
   w.value("first_problem", s.integrity_problem);
-  if (c.receive_slots > 0) write_checks(w, c, s);
+  if (c.receive_slots > 0 || micro::one_slot_by_path(c)) write_checks(w, c, s);
   w.end_object();
   write_memory(w, s);
   w.begin_array("faults");  // a micro-benchmark takes fault.corrupt only

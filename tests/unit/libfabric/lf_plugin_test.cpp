@@ -206,6 +206,13 @@ TEST(libfabricPlugin, WritesArePreferredWhereMeasuredFaster) {
   for (const char* p : {"sockets", "udp;ofi_rxd", "net"}) EXPECT_FALSE(writes_beat_sends(p)) << p;
 }
 
+// Capabilities::shared_memory_path: the memory-copy providers only.
+TEST(libfabricPlugin, SharedMemoryPathOverTheMemoryCopyProvidersOnly) {
+  for (const char* p : {"shm", "sm2"}) EXPECT_TRUE(moves_by_memory_copy(p)) << p;
+  for (const char* p : {"tcp;ofi_rxm", "tcp", "sockets", "udp;ofi_rxd", "verbs;ofi_rxm", "psm2"})
+    EXPECT_FALSE(moves_by_memory_copy(p)) << p;
+}
+
 // on_failure: exclude runs over the ofi_rxm providers only: the others
 // failed the fault runs (docs/drivers/libfabric.md, "What it survives").
 TEST(libfabricPlugin, ExcludeIsRefusedOverProvidersThatDoNotSurviveALostPeer) {

@@ -159,6 +159,42 @@ TEST(MicrobenchSlots, UnsetAtWindowOneTwoSlotsEveryHeaderChecked) {
   EXPECT_EQ(w.stats.headers_checked, 1u);
 }
 
+// Unset at parallel 1 over shared memory (the driver's
+// Capabilities::shared_memory_path, copied by resolve): one slot, posted
+// (send) or credited (write) again once its message was checked; every
+// header checked. Only unset and only at parallel 1.
+TEST(MicrobenchSlots, UnsetAtWindowOneOverSharedMemoryOneSlotEveryHeaderChecked) {
+  Config c = one_way(1, 4096, 0);
+  c.shared_memory_path = true;
+  EXPECT_EQ(receive_slots_of(c), 1u);
+  EXPECT_FALSE(shares_slots(c));
+  EXPECT_EQ(credit_tickets_of(c), 1u);
+  EXPECT_EQ(credit_batch_of(c), 1u);
+  Receiver r(c);
+  ASSERT_EQ(r.data_recvs().size(), 1u);
+  EXPECT_EQ(r.data_recvs()[0].buffer, r.slot(0));
+  r.write_header(r.slot(0), 1);
+  r.complete(r.data_recvs()[0], 4096);
+  ASSERT_EQ(r.data_recvs().size(), 2u);
+  EXPECT_EQ(r.data_recvs()[1].buffer, r.slot(0));
+  EXPECT_EQ(r.stats.headers_checked, 1u);
+  EXPECT_EQ(r.stats.headers_unchecked, 0u);
+
+  Receiver w(c, true);
+  EXPECT_EQ(w.credits(), (std::vector<uint64_t>{0}));
+  w.write_header(w.slot(0), 1);
+  w.landed(0, 4096);
+  EXPECT_EQ(w.credits(), (std::vector<uint64_t>{0, 0}));
+  EXPECT_EQ(w.stats.headers_checked, 1u);
+
+  Config wider = one_way(4, 4096, 0);
+  wider.shared_memory_path = true;
+  EXPECT_EQ(receive_slots_of(wider), 6u);
+  Config set = one_way(1, 4096, 2);
+  set.shared_memory_path = true;
+  EXPECT_EQ(receive_slots_of(set), 2u);
+}
+
 // One slot, 4 in flight: 4 + 2 receives posted into it (the credits of the
 // window and half of it more).
 TEST(MicrobenchSlots, OneSlotForManyInFlightChecksOnlyTheLoneMessage) {

@@ -34,7 +34,18 @@ TEST(ucxPreference, StartedDriverDeclaresItsVariantsPath) {
     UcxDriver d(ctx, parse_ucx_options(&c));
     EXPECT_TRUE(d.capabilities().rdma_write) << tls;
     EXPECT_EQ(d.capabilities().write_preferred, std::string(tls) == "sm") << tls;
+    EXPECT_EQ(d.capabilities().shared_memory_path, std::string(tls) == "sm") << tls;
   }
+}
+
+// Capabilities::shared_memory_path: one host and a shared-memory transport.
+TEST(ucxPreference, SharedMemoryPathOnlyOnOneHostWithAMemoryTransport) {
+  EXPECT_TRUE(shares_memory({"tcp/lo", "posix/memory", "cma/memory"}, true));
+  EXPECT_TRUE(shares_memory({"sysv/memory"}, true));
+  EXPECT_FALSE(shares_memory({"tcp/lo", "self/memory"}, true));
+  EXPECT_FALSE(shares_memory({"tcp/eth0", "posix/memory", "sysv/memory"}, false));
+  EXPECT_FALSE(shares_memory({"rc_mlx5/mlx5_0:1"}, true));
+  EXPECT_FALSE(shares_memory({}, true));
 }
 
 }  // namespace
