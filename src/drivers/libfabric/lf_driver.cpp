@@ -184,16 +184,19 @@ void LfDriver::probe_immediate_length() {
   // Remote CQ data completions need not carry the write's length (the spec
   // promises `len` for receives only; tcp;ofi_rxm leaves it 0), but
   // remote_write.bytes must be right. One small write to this rank's own
-  // memory tells; without the length, a provider with 64 bits of CQ data
-  // gets a second probe with the length and writer packed into the upper 32
-  // (lf_cq_data.hpp), and only if that fails too does write_immediate: auto
-  // switch to the emulated immediate, whose notification carries them. The
-  // probes' own completions never reach the caller, even if they come late.
+  // memory tells; without the length, write_immediate: auto switches to the
+  // emulated immediate, whose notification carries it, and native (forced)
+  // on a provider with 64 bits of CQ data gets a second probe with the length
+  // and writer packed into the upper 32 (lf_cq_data.hpp). Not under auto:
+  // over tcp;ofi_rxm packed writes measured no faster than the notification
+  // at window 32 and mostly slower at window 1 (docs/drivers/libfabric.md,
+  // "Against bench/fi_rma_bw.c"). The probes' own completions never reach
+  // the caller, even if they come late.
   probe_buf_.assign(64, std::byte{0});
   probe_reg_ =
       memory_->register_memory(probe_buf_.data(), probe_buf_.size(), prefix() + ": length probe");
   immediate_length_ = probe_once();
-  if (!immediate_length_ && wide_cq_data_) {
+  if (!immediate_length_ && wide_cq_data_ && options_.write_immediate == ImmediateMode::native) {
     packed_ = true;
     packed_ = probe_once();
   }

@@ -350,11 +350,20 @@ TEST(libfabricCqData, PackingHoldsTheWriterAndTheLength) {
 }
 
 // tcp;ofi_rxm reports neither the length nor the writer of remote CQ data:
-// auto used to send a notification after every write for them; they now
-// travel in the CQ data (one message per write, as bench/fi_rma_bw.c).
-TEST(libfabricCqData, TcpCarriesLengthAndWriterInTheCqData) {
+// write_immediate: native used to report bytes=0 and no writer there; they now
+// travel packed in the CQ data. auto stays emulated (measured no faster).
+TEST(libfabricCqData, TcpNativeCarriesLengthAndWriterInTheCqData) {
   LF_REQUIRE_PROVIDER("tcp");
-  Cluster c(3, test::options_for("tcp"));
+  {
+    Cluster a(2, test::options_for("tcp"));
+    a.connect();
+    EXPECT_TRUE(a[0].immediate_emulated()) << "auto over tcp;ofi_rxm";
+    EXPECT_FALSE(a[0].immediate_packed());
+    a.shutdown_all();
+  }
+  LfOptions o = test::options_for("tcp");
+  o.write_immediate = ImmediateMode::native;
+  Cluster c(3, o);
   c.connect();
   ASSERT_FALSE(c[2].immediate_reports_length()) << "tcp;ofi_rxm now reports the length";
   EXPECT_TRUE(c[2].immediate_packed());
