@@ -79,6 +79,18 @@ void LfDriver::remote_write(PeerId peer, size_t bytes, uint32_t immediate) {
   done_.remote_write(peer, bytes, immediate);
 }
 
+void LfDriver::cq_data_arrived(fi_addr_t src, size_t len, uint64_t data) {
+  // Packed data has its upper 32 bits set (a plain immediate is 32 bits), so
+  // a rank decodes it whatever its own probe decided; the one packed form
+  // that reads as plain (rank 0, zero bytes) means the same either way.
+  if (!wide_cq_data_ || (data >> 32) == 0)
+    return remote_write(writer_of(src), len, static_cast<uint32_t>(data));
+  const CqDataPacking::Unpacked u = packing_.unpack(data);
+  const PeerId from =
+      u.writer < static_cast<uint64_t>(context_.size) ? static_cast<PeerId>(u.writer) : kAnyPeer;
+  remote_write(from, static_cast<size_t>(u.bytes), u.immediate);
+}
+
 PeerId LfDriver::writer_of(fi_addr_t src) const {
   // FI_SOURCE for remote CQ data: tcp;ofi_rxm and udp;ofi_rxd report address
   // 0 whoever wrote, which is this rank's own AV entry (inserted first), so
@@ -109,8 +121,7 @@ void LfDriver::on_entry(const fi_cq_tagged_entry& e, fi_addr_t src) {
   // garbage there (0x1) for gathered writes between processes. (The writer's
   // own completion may carry FI_REMOTE_CQ_DATA too: sockets sets it.)
   if (!e.op_context || (!rx_cq_data_ && (e.flags & FI_REMOTE_WRITE))) {
-    if (e.flags & FI_REMOTE_CQ_DATA)
-      remote_write(writer_of(src), e.len, static_cast<uint32_t>(e.data));
+    if (e.flags & FI_REMOTE_CQ_DATA) cq_data_arrived(src, e.len, e.data);
     return;
   }
   Op* op = Op::from_context(e.op_context);
@@ -145,8 +156,7 @@ void LfDriver::on_entry(const fi_cq_tagged_entry& e, fi_addr_t src) {
       repost(op);
       break;
     case OpKind::cqdata_recv:
-      if (e.flags & FI_REMOTE_CQ_DATA)
-        remote_write(writer_of(src), e.len, static_cast<uint32_t>(e.data));
+      if (e.flags & FI_REMOTE_CQ_DATA) cq_data_arrived(src, e.len, e.data);
       repost(op);
       break;
   }

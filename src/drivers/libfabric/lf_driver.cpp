@@ -104,6 +104,9 @@ LfDriver::LfDriver(const DriverContext& context, LfOptions options)
                       "the provider has cq_data_size " +
                       std::to_string(info->domain_attr->cq_data_size) + " (use auto or emulated)");
   emulate_ = options_.write_immediate == ImmediateMode::emulated || !has_cq_data;
+  wide_cq_data_ = info->domain_attr->cq_data_size >= 8;
+  packing_ = CqDataPacking::for_ranks(static_cast<uint64_t>(context_.size));
+  packed_max_ = packing_.max_bytes();
   emulate_ordered_ = (info->tx_attr->msg_order & FI_ORDER_SAW) != 0 &&
                      (info->rx_attr->msg_order & FI_ORDER_SAW) != 0;
   rx_cq_data_ =
@@ -182,25 +185,40 @@ void LfDriver::probe_immediate_length() {
   // promises `len` for receives only; tcp;ofi_rxm leaves it 0), but
   // remote_write.bytes must be right. One small write to this rank's own
   // memory tells; without the length, write_immediate: auto switches to the
-  // emulated immediate, whose notification carries it. The probe's own
-  // completions never reach the caller, even if they come late.
+  // emulated immediate, whose notification carries it, and native (forced)
+  // on a provider with 64 bits of CQ data gets a second probe with the length
+  // and writer packed into the upper 32 (lf_cq_data.hpp). Not under auto:
+  // over tcp;ofi_rxm packed writes measured no faster than the notification
+  // at window 32 and mostly slower at window 1 (docs/drivers/libfabric.md,
+  // "Against bench/fi_rma_bw.c"). The probes' own completions never reach
+  // the caller, even if they come late.
   probe_buf_.assign(64, std::byte{0});
   probe_reg_ =
       memory_->register_memory(probe_buf_.data(), probe_buf_.size(), prefix() + ": length probe");
+  immediate_length_ = probe_once();
+  if (!immediate_length_ && wide_cq_data_ && options_.write_immediate == ImmediateMode::native) {
+    packed_ = true;
+    packed_ = probe_once();
+  }
+  if (!immediate_length_ && !packed_ && options_.write_immediate == ImmediateMode::automatic) {
+    emulate_ = true;
+    caps_.write_immediate = false;
+  }
+}
+
+bool LfDriver::probe_once() {
   auto key = memory_->unpack(context_.rank, probe_reg_->packed_key(), prefix());
   const Segment segment{probe_buf_.data(), kProbeBytes, probe_reg_.get()};
   probe_pending_ = true;
+  probe_failed_ = false;
+  probe_bytes_ = 0;
   write(context_.rank, {&segment, 1}, *key, 32, kProbeImmediate, 0, true);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
   while (probe_pending_ && !probe_failed_ && std::chrono::steady_clock::now() < deadline)
     progress();
   done_.clear();  // a refused probe's completion; nothing of the caller's yet
   done_.forget_error();
-  immediate_length_ = !probe_pending_ && probe_bytes_ == kProbeBytes;
-  if (!immediate_length_ && options_.write_immediate == ImmediateMode::automatic) {
-    emulate_ = true;
-    caps_.write_immediate = false;
-  }
+  return !probe_pending_ && probe_bytes_ == kProbeBytes;
 }
 
 LfDriver::~LfDriver() {

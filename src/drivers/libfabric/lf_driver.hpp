@@ -14,6 +14,7 @@
 //
 // Setup and teardown live in lf_driver.cpp, posting in lf_post.cpp,
 // completions and peer failure in lf_complete.cpp.
+#include <algorithm>
 #include <chrono>
 #include <deque>
 #include <memory>
@@ -27,6 +28,7 @@
 #include "drivers/common/completions.hpp"
 #include "drivers/common/peer_book.hpp"
 #include "drivers/libfabric/lf_control.hpp"
+#include "drivers/libfabric/lf_cq_data.hpp"
 #include "drivers/libfabric/lf_fabric.hpp"
 #include "drivers/libfabric/lf_memory.hpp"
 #include "drivers/libfabric/lf_ops.hpp"
@@ -69,6 +71,12 @@ class LfDriver final : public Driver {
   bool immediate_emulated() const { return emulate_; }
   // Remote CQ data completions carry the write's length (probed at creation).
   bool immediate_reports_length() const { return immediate_length_; }
+  // The native immediate carries the length and writer in the remote CQ
+  // data's upper 32 bits (lf_cq_data.hpp; probed when the length is missing).
+  bool immediate_packed() const { return packed_; }
+  // Tests: writes longer than this go with the emulated immediate instead
+  // (default: the most the packing holds for this run's ranks).
+  void limit_packed_bytes(uint64_t bytes) { packed_max_ = std::min(bytes, packing_.max_bytes()); }
   bool emulation_ordered() const { return emulate_ordered_; }
   size_t queued_ops() const { return tx_queue_.size() + rx_queue_.size(); }
   size_t live_ops() const { return ops_.live(); }
@@ -95,6 +103,7 @@ class LfDriver final : public Driver {
   std::string rank_name(PeerId peer) const;
   void open_endpoint();  // the constructor's part after the fids are open
   void probe_immediate_length();
+  bool probe_once();  // one probe write to this rank: did its length arrive?
   void post_internal_receives();
   void teardown(bool graceful) noexcept;
   // connect()'s timeout: what this side saw of each silent peer (lf_connect.cpp).
@@ -144,6 +153,13 @@ class LfDriver final : public Driver {
   PeerId rank_of(fi_addr_t addr) const;
   PeerId writer_of(fi_addr_t src) const;  // remote CQ data source, kAnyPeer if unknown
   void remote_write(PeerId peer, size_t bytes, uint32_t immediate);
+  // The remote CQ data of this rank's write, and its arrival: plain, or
+  // packed (lf_cq_data.hpp).
+  uint64_t cq_data(uint32_t immediate, size_t bytes) const {
+    return packed_ ? packing_.pack(immediate, static_cast<uint64_t>(context_.rank), bytes)
+                   : immediate;
+  }
+  void cq_data_arrived(fi_addr_t src, size_t len, uint64_t data);
   void heard_from(PeerId peer);  // any sign of life
   void keepalive();              // pings quiet peers, declares silent ones lost
 
@@ -178,6 +194,10 @@ class LfDriver final : public Driver {
   bool source_ = false;
   bool emulate_ = false;
   bool immediate_length_ = false;
+  bool wide_cq_data_ = false;  // cq_data_size >= 8: packed data can arrive
+  bool packed_ = false;        // this rank's writes pack (upper bits)
+  CqDataPacking packing_;
+  uint64_t packed_max_ = 0;  // longest write packed (packing_.max_bytes())
   // The length probe (probe_immediate_length): its remote_write is swallowed.
   static constexpr uint32_t kProbeImmediate = 0x4C454E31u;  // "LEN1"
   static constexpr size_t kProbeBytes = 24;

@@ -155,15 +155,16 @@ void LfDriver::write(PeerId peer, std::span<const Segment> local, const RemoteKe
   op->immediate = immediate;
   op->parts = 1;
   op->flags = FI_COMPLETION;
-  if (immediate && !emulate_) {
+  // The immediate as remote CQ data, else (emulated; too long to pack) a notification after it.
+  const bool notify = immediate && (emulate_ || (packed_ && op->bytes > packed_max_));
+  if (immediate && !notify) {
     op->flags |= FI_REMOTE_CQ_DATA;
-    op->data = *immediate;
+    op->data = cq_data(*immediate, op->bytes);
   }
-  if (!immediate || !emulate_) {
+  if (!notify) {
     submit_tx(op);
     return;
   }
-  // Emulated immediate: a notification that must not overtake the data.
   CtlMessage m;
   m.kind = CtlKind::notify;
   m.rank = static_cast<uint32_t>(context_.rank);

@@ -25,9 +25,12 @@ class LfRma : public ::testing::TestWithParam<RmaParam> {
   ImmediateMode mode() const { return std::get<1>(GetParam()); }
   bool emulated() const { return mode() == ImmediateMode::emulated; }
   // remote_write.bytes is exact unless a native immediate was forced on a
-  // provider that does not report the length (tcp;ofi_rxm).
-  static size_t expected_length(LfDriver& target, size_t written) {
-    return target.immediate_emulated() || target.immediate_reports_length() ? written : 0;
+  // provider that reports the length neither itself nor in packed CQ data.
+  static size_t expected_length(LfDriver& writer, LfDriver& target, size_t written) {
+    return writer.immediate_emulated() || writer.immediate_packed() ||
+                   target.immediate_reports_length()
+               ? written
+               : 0;
   }
   LfOptions options() const {
     LfOptions o = test::options_for(provider());
@@ -57,8 +60,10 @@ TEST_P(LfRma, WriteWithImmediateLandsExactlyAtTheOffset) {
     EXPECT_FALSE(c[0].immediate_emulated());
   }
   if (mode() == ImmediateMode::automatic) {
-    // auto: native exactly when the provider reports the length.
-    EXPECT_EQ(c[0].immediate_emulated(), !c[0].immediate_reports_length());
+    // auto: native exactly when the length arrives, from the provider or
+    // packed into the CQ data's upper bits.
+    EXPECT_EQ(c[0].immediate_emulated(),
+              !c[0].immediate_reports_length() && !c[0].immediate_packed());
   }
   EXPECT_EQ(c[0].capabilities().write_immediate, !c[0].immediate_emulated());
   std::vector<std::byte> target(64 * 1024, std::byte{0xEE});
@@ -95,10 +100,11 @@ TEST_P(LfRma, WriteWithImmediateLandsExactlyAtTheOffset) {
   std::cout << "[ remote_write ] " << provider() << " " << to_string(mode()) << " ("
             << (c[1].immediate_emulated() ? "emulated" : "native")
             << ", provider reports the length: " << c[1].immediate_reports_length()
-            << "): bytes=" << theirs[0].bytes << " peer=" << theirs[0].peer << "\n";
-  EXPECT_EQ(theirs[0].bytes, expected_length(c[1], 3000));
-  if (c[1].immediate_emulated()) {
-    EXPECT_EQ(theirs[0].peer, 0);  // the notification names its sender
+            << ", packed: " << c[0].immediate_packed() << "): bytes=" << theirs[0].bytes
+            << " peer=" << theirs[0].peer << "\n";
+  EXPECT_EQ(theirs[0].bytes, expected_length(c[0], c[1], 3000));
+  if (c[0].immediate_emulated() || c[0].immediate_packed()) {
+    EXPECT_EQ(theirs[0].peer, 0);  // the notification, or the packed data, names its writer
   } else {
     // FI_SOURCE where the provider fills it for remote CQ data (shm,
     // sockets), else unknown (tcp;ofi_rxm, udp;ofi_rxd report address 0).
@@ -204,7 +210,8 @@ TEST_P(LfRma, LargeWritesLandWithTheirImmediates) {
   std::set<uint32_t> imms;
   for (const auto& t : theirs) {
     ASSERT_EQ(t.type, OpType::remote_write);
-    EXPECT_EQ(t.bytes, expected_length(c[1], kSize)) << "remote_write reports the length written";
+    EXPECT_EQ(t.bytes, expected_length(c[0], c[1], kSize))
+        << "remote_write reports the length written";
     imms.insert(t.immediate);
   }
   EXPECT_EQ(imms.size(), static_cast<size_t>(kWrites));
@@ -315,6 +322,77 @@ TEST(libfabricKeys, MalformedPackedKeysAreRefusedNamingThePeer) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("rank 5"), std::string::npos) << e.what();
   }
+}
+
+TEST(libfabricCqData, PackingHoldsTheWriterAndTheLength) {
+  EXPECT_EQ(CqDataPacking::for_ranks(1).rank_bits, 0u);
+  EXPECT_EQ(CqDataPacking::for_ranks(2).rank_bits, 1u);
+  EXPECT_EQ(CqDataPacking::for_ranks(3).rank_bits, 2u);
+  EXPECT_EQ(CqDataPacking::for_ranks(1024).rank_bits, 10u);
+  EXPECT_EQ(CqDataPacking::for_ranks(1025).rank_bits, 11u);
+  EXPECT_EQ(CqDataPacking::for_ranks(1).max_bytes(), 0xFFFFFFFFu);
+  EXPECT_EQ(CqDataPacking::for_ranks(1024).max_bytes(), (uint64_t{1} << 22) - 1);
+  const auto p = CqDataPacking::for_ranks(1000);
+  for (uint64_t writer : {0u, 1u, 517u, 999u}) {
+    for (uint64_t bytes : {uint64_t{0}, uint64_t{1}, uint64_t{524352}, p.max_bytes()}) {
+      const uint64_t data = p.pack(0xFEDCBA98u, writer, bytes);
+      const auto u = p.unpack(data);
+      EXPECT_EQ(u.immediate, 0xFEDCBA98u);
+      EXPECT_EQ(u.writer, writer);
+      EXPECT_EQ(u.bytes, bytes);
+    }
+  }
+  EXPECT_FALSE(p.fits(p.max_bytes() + 1));
+  // A packed write but rank 0's empty one has its upper half set: the target
+  // tells it from a plain 32-bit immediate.
+  EXPECT_NE(p.pack(7, 0, 1) >> 32, 0u);
+  EXPECT_NE(p.pack(7, 1, 0) >> 32, 0u);
+}
+
+// tcp;ofi_rxm reports neither the length nor the writer of remote CQ data:
+// write_immediate: native used to report bytes=0 and no writer there; they now
+// travel packed in the CQ data. auto stays emulated (measured no faster).
+TEST(libfabricCqData, TcpNativeCarriesLengthAndWriterInTheCqData) {
+  LF_REQUIRE_PROVIDER("tcp");
+  {
+    Cluster a(2, test::options_for("tcp"));
+    a.connect();
+    EXPECT_TRUE(a[0].immediate_emulated()) << "auto over tcp;ofi_rxm";
+    EXPECT_FALSE(a[0].immediate_packed());
+    a.shutdown_all();
+  }
+  LfOptions o = test::options_for("tcp");
+  o.write_immediate = ImmediateMode::native;
+  Cluster c(3, o);
+  c.connect();
+  ASSERT_FALSE(c[2].immediate_reports_length()) << "tcp;ofi_rxm now reports the length";
+  EXPECT_TRUE(c[2].immediate_packed());
+  EXPECT_FALSE(c[2].immediate_emulated());
+  EXPECT_TRUE(c[2].capabilities().write_immediate);
+  std::vector<std::byte> target(8192, std::byte{0});
+  auto target_reg = c[1].register_memory(target.data(), target.size());
+  auto key = c[2].unpack_key(1, target_reg->packed_key());
+  auto source = pattern(6000, 9);
+  auto source_reg = c[2].register_memory(source.data(), source.size());
+  // The second write is longer than the packed limit set here: it goes with
+  // a notification, and still arrives with its length and writer.
+  c[2].limit_packed_bytes(4000);
+  for (size_t n : {size_t{3000}, size_t{6000}}) {
+    Segment s{source.data(), n, source_reg.get()};
+    c[2].rdma_write(1, {&s, 1}, *key, 100, static_cast<uint32_t>(n) + 1, n);
+    auto mine = c.take(2, 1);
+    ASSERT_EQ(mine.size(), 1u);
+    EXPECT_EQ(mine[0].status, OpStatus::ok) << c[2].last_error();
+    auto theirs = c.take(1, 1);
+    ASSERT_EQ(theirs.size(), 1u);
+    EXPECT_EQ(theirs[0].type, OpType::remote_write);
+    EXPECT_EQ(theirs[0].immediate, n + 1);
+    EXPECT_EQ(theirs[0].bytes, n);
+    EXPECT_EQ(theirs[0].peer, 2);
+    EXPECT_EQ(std::memcmp(target.data() + 100, source.data(), n), 0);
+  }
+  key.reset();
+  c.shutdown_all();
 }
 
 }  // namespace
