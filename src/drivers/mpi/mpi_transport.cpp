@@ -107,7 +107,7 @@ std::string component_dir() {
   if (slash == std::string::npos) return "";
   lib.resize(slash);
   for (const char* sub : {"/openmpi/lib/openmpi3", "/openmpi3", "/openmpi"}) {
-    const std::string dir = lib + sub;
+    std::string dir = lib + sub;
     if (access((dir + "/mca_pml_ob1.so").c_str(), F_OK) == 0) return dir;
   }
   return "";
