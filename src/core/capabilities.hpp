@@ -49,6 +49,13 @@ struct Capabilities {
   // so every rank of a run answers alike (the micro-benchmarks size their
   // receive slots by it at parallel 1).
   bool shared_memory_path = false;
+  // Messages of more than this many bytes move by a read rendezvous: the
+  // sender announces the message and the receiver reads the data from the
+  // sender's buffer once a receive matches it (ofi_rxm by default); 0 where
+  // no send does. An upper bound of the library's threshold, from its
+  // parameters; every rank of a run answers alike (the micro-benchmarks
+  // post one receive slot at parallel 1 above it).
+  uint64_t read_rendezvous_above = 0;
 };
 
 }  // namespace evb

@@ -165,6 +165,9 @@ struct Config {
   // micro-benchmarks' resolve once the driver runs; unset receive_slots
   // then means one slot at parallel 1 (docs/MICROBENCH.md "Receive slots").
   bool shared_memory_path = false;
+  // Not a key: the driver's Capabilities::read_rendezvous_above, set alike;
+  // unset receive_slots means one slot at parallel 1 for sends above it.
+  uint64_t read_rendezvous_above = 0;
   TopologyConfig topology;  // scheduling: topology
 
   // Data

@@ -110,7 +110,8 @@ const std::vector<CoreKey>& core_key_table() {
             "rounded up, so that a message never waits for the credit of the one before and "
             "freed buffers go back several to a credit: 2 at parallel 1, 48 at 32; 1 at parallel 1 "
             "where the driver moves the data through shared memory, whose second buffer costs "
-            "more in cache than the credit it hides). Fewer than "
+            "more in cache than the credit it hides, or sends each message by a read "
+            "rendezvous (ofi_rxm above 128 KiB), which a second posted buffer slows). Fewer than "
             "`parallel` share a buffer as ucx_perftest and fi_rma_bw do, and a header is then "
             "checked only when no other message was in flight into its buffer "
             "(results.integrity.checks); more rotate through a larger arena"),

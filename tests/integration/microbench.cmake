@@ -137,6 +137,26 @@ foreach(variant ${_evb_micro_write_variants})
        micro_gather_cmd_meta_split_write_${vid}
        micro_one_to_one_shared_slot_write_${vid})
 endforeach()
+# At parallel 1 over tcp;ofi_rxm a 512 KiB send moves by a read rendezvous
+# (above rxm's 128 KiB bound): one receive slot, every header checked;
+# writes there take two (docs/MICROBENCH.md "Receive slots").
+if(TARGET evbench_driver_libfabric)
+  set(_evb_lf_window_one ${_evb_micro} ${_evb_window_one} --set driver=libfabric
+                         --set driver_options.provider=tcp --set fragment.size=512KiB
+                         --set ru_buffer=512KiB)
+  add_test(NAME micro_one_to_one_window_one_libfabric_tcp_send
+           COMMAND ${_evb_check} --min-events 1 --expect-json results.integrity.checks.receive_slots=1
+                   "--expect-json=results.integrity.checks.receive_slots_by=read rendezvous"
+                   --expect-json results.integrity.checks.header_unchecked=0
+                   --expect-stdout "receive slots 1 (receive_slots unset: one at parallel 1 for sends by read rendezvous)"
+                   -- $<TARGET_FILE:evbench> run ${_evb_lf_window_one} --set data_path=send)
+  add_test(NAME micro_one_to_one_window_one_libfabric_tcp_write
+           COMMAND ${_evb_check} --min-events 1
+                   --expect-stdout "receive slots 2 (receive_slots unset: parallel + 1)"
+                   -- $<TARGET_FILE:evbench> run ${_evb_lf_window_one} --set data_path=write)
+  list(APPEND _evb_micro_write_tests micro_one_to_one_window_one_libfabric_tcp_send
+       micro_one_to_one_window_one_libfabric_tcp_write)
+endif()
 # Credits returned several slots to one (docs/MICROBENCH.md "One credit for several slots") over
 # the tcp transports, both data paths: at parallel 32 one credit per 8 freed
 # slots (48 slots), and at parallel 2 with 8 slots one per 3; every header

@@ -149,6 +149,7 @@ void LfDriver::open_endpoint() {
   caps_.survives_peer_loss = survives_peer_loss(fi.fabric_attr->prov_name);
   caps_.descriptors_per_peer = 2;  // tcp;ofi_rxm: a connection, two while both sides connect
   caps_.shared_memory_path = moves_by_memory_copy(fi.fabric_attr->prov_name);
+  caps_.read_rendezvous_above = read_rendezvous_above(fi.fabric_attr->prov_name);
   inject_buf_.resize(caps_.inline_size);
 
   peers_.resize(context_.size);

@@ -1,8 +1,11 @@
 #include "drivers/libfabric/lf_fabric.hpp"
 
 #include <rdma/fi_errno.h>
+#include <strings.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 #include "core/error.hpp"
@@ -57,6 +60,49 @@ bool writes_beat_sends(const std::string& prov_name) {
 bool moves_by_memory_copy(const std::string& prov_name) {
   const std::string core = prov_name.substr(0, prov_name.find(';'));
   return core == "shm" || core == "sm2";
+}
+
+namespace {
+
+// The value this process gives libfabric's parameter `name` (FI_...), as
+// fi_getparams lists it; "" when unset or not a parameter of this library.
+std::string fabric_param(const char* name) {
+  std::string value;
+  fi_param* params = nullptr;
+  int count = 0;
+  if (fi_getparams(&params, &count) != 0) return value;
+  for (int i = 0; i < count; ++i)
+    if (params[i].name && std::strcmp(params[i].name, name) == 0 && params[i].value)
+      value = params[i].value;
+  fi_freeparams(params);
+  return value;
+}
+
+// libfabric's reading of a boolean parameter: 1/on/true/yes.
+bool param_is_true(const std::string& v) {
+  for (const char* yes : {"1", "on", "true", "yes"})
+    if (strcasecmp(v.c_str(), yes) == 0) return true;
+  return false;
+}
+
+}  // namespace
+
+uint64_t read_rendezvous_above(const std::string& prov_name) {
+  const auto semi = prov_name.find(';');
+  if (semi == std::string::npos || prov_name.substr(semi + 1) != "ofi_rxm") return 0;
+  if (param_is_true(fabric_param("FI_OFI_RXM_USE_RNDV_WRITE"))) return 0;
+  // ofi_rxm sends eagerly up to its eager limit (at least the bounce
+  // buffer's size, 16 KiB unset), by segments up to the SAR limit (at most
+  // 8 times the eager limit unless set) and by rendezvous above; the
+  // largest bound those settings allow.
+  const auto size_param = [](const char* name) {
+    const std::string v = fabric_param(name);
+    return v.empty() ? uint64_t{0} : uint64_t{std::strtoull(v.c_str(), nullptr, 0)};
+  };
+  const uint64_t eager = std::max<uint64_t>(
+      {16384, size_param("FI_OFI_RXM_BUFFER_SIZE"), size_param("FI_OFI_RXM_EAGER_LIMIT")});
+  const uint64_t segmented = eager > UINT64_MAX / 8 ? UINT64_MAX : 8 * eager;
+  return std::max(segmented, size_param("FI_OFI_RXM_SAR_LIMIT"));
 }
 
 bool is_ip_provider(const std::string& prov_name) {

@@ -108,6 +108,13 @@ bool writes_beat_sends(const std::string& prov_name);
 // processes of one host by memory copies (shm, sm2), never over a network.
 bool moves_by_memory_copy(const std::string& prov_name);
 
+// Capabilities::read_rendezvous_above: over ofi_rxm, unless
+// FI_OFI_RXM_USE_RNDV_WRITE is set, messages above its eager and SAR limits
+// move by a read rendezvous (the receiver reads from the sender's buffer);
+// the bound follows FI_OFI_RXM_SAR_LIMIT / _EAGER_LIMIT / _BUFFER_SIZE as
+// this process sets them (128 KiB unset). 0 for the other providers.
+uint64_t read_rendezvous_above(const std::string& prov_name);
+
 // What to ask fi_getinfo for.
 struct InfoRequest {
   std::string provider = "auto";  // canonical name or "auto"

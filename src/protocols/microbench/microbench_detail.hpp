@@ -66,7 +66,9 @@ inline uint64_t data_message_size(const Config& c) {
 // but one at parallel 1 where the driver moves the data through shared
 // memory (Config::shared_memory_path): there the credit's round trip is a
 // few microseconds and a second 512 KiB slot costs more in cache than it
-// hides (docs/MICROBENCH.md, "Receive slots").
+// hides; and one where each message sent moves by a read rendezvous
+// (ofi_rxm's default above 128 KiB), which the second posted receive slows
+// by a third (docs/MICROBENCH.md, "Receive slots").
 // Set, it is read as given: more slots than the window are all credited;
 // fewer share a slot between messages in flight (their headers are then
 // checked only when no other message was in flight into the slot), and the
@@ -78,9 +80,19 @@ inline uint32_t window_of(const Config& c) {
 inline uint32_t default_extra_credits(const Config& c) {
   return (window_of(c) + 1) / 2;
 }
-// Unset receive_slots at parallel 1 over shared memory: one slot.
+// Why unset receive_slots at parallel 1 is one slot: the data moves through
+// shared memory, or each message sent moves by a read rendezvous
+// (Config::read_rendezvous_above); "" otherwise.
+inline const char* one_slot_reason(const Config& c) {
+  if (c.receive_slots != 0 || window_of(c) != 1) return "";
+  if (c.shared_memory_path) return "shared memory";
+  const bool sends = c.data_path == DataPath::send;
+  if (sends && c.read_rendezvous_above > 0 && data_message_size(c) > c.read_rendezvous_above)
+    return "read rendezvous";
+  return "";
+}
 inline bool one_slot_by_path(const Config& c) {
-  return c.receive_slots == 0 && window_of(c) == 1 && c.shared_memory_path;
+  return *one_slot_reason(c) != '\0';
 }
 inline uint32_t receive_slots_of(const Config& c) {
   if (c.receive_slots > 0) return static_cast<uint32_t>(c.receive_slots);

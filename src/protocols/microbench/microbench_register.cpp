@@ -210,6 +210,7 @@ ProtocolFactory factory_of(const Named& n) {
     Config resolved = config;
     resolved.data_path = alltoall ? DataPath::send : resolve_data_path(config, driver);
     resolved.shared_memory_path = driver.capabilities().shared_memory_path;
+    resolved.read_rendezvous_above = driver.capabilities().read_rendezvous_above;
     return resolved;
   };
   f.create = [](const ProtocolContext& ctx) -> std::unique_ptr<ProtocolRun> {

@@ -144,7 +144,8 @@ std::string receive_slots_text(const Config& c) {
   std::string text =
       c.receive_slots > 0 ? ", receive_slots " + std::to_string(c.receive_slots)
       : micro::one_slot_by_path(c)
-          ? ", receive slots 1 (receive_slots unset: one at parallel 1 over shared memory)"
+          ? std::string(", receive slots 1 (receive_slots unset: one at parallel 1 ") +
+                (c.shared_memory_path ? "over shared memory)" : "for sends by read rendezvous)")
           : ", receive slots " + std::to_string(micro::receive_slots_of(c)) +
                 " (receive_slots unset: parallel + " +
                 std::to_string(micro::default_extra_credits(c)) + ")";
@@ -171,8 +172,9 @@ void print_checks(std::FILE* out, const Config& c, const MicrobenchSummary& s) {
 void write_checks(JsonWriter& w, const Config& c, const MicrobenchSummary& s) {
   w.begin_object("checks");
   w.value("receive_slots", static_cast<uint64_t>(micro::receive_slots_of(c)));
-  // Why that many: the key, or unset and one over shared memory at parallel 1.
-  w.value("receive_slots_by", c.receive_slots > 0 ? "key" : "shared memory");
+  // Why that many: the key, or unset and one at parallel 1 by the path
+  // (shared memory, read rendezvous).
+  w.value("receive_slots_by", c.receive_slots > 0 ? "key" : micro::one_slot_reason(c));
   w.value("in_flight", static_cast<uint64_t>(std::max(1, c.parallel)));
   w.value("length", s.headers_checked + s.headers_unchecked);
   w.value("header", s.headers_checked);

@@ -8,8 +8,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/error.hpp"
@@ -211,6 +213,36 @@ TEST(libfabricPlugin, SharedMemoryPathOverTheMemoryCopyProvidersOnly) {
   for (const char* p : {"shm", "sm2"}) EXPECT_TRUE(moves_by_memory_copy(p)) << p;
   for (const char* p : {"tcp;ofi_rxm", "tcp", "sockets", "udp;ofi_rxd", "verbs;ofi_rxm", "psm2"})
     EXPECT_FALSE(moves_by_memory_copy(p)) << p;
+}
+
+// Capabilities::read_rendezvous_above: ofi_rxm's bound from the parameters
+// this process sets, as libfabric lists them (fi_getparams); 0 with write
+// rendezvous and for every provider that is not ofi_rxm.
+TEST(libfabricPlugin, ReadRendezvousAboveFollowsTheRxmParameters) {
+  fi_info* list = nullptr;  // the providers register their parameters here
+  ASSERT_EQ(fi_getinfo(FI_VERSION(1, 9), nullptr, nullptr, FI_PROV_ATTR_ONLY, nullptr, &list), 0);
+  fi_freeinfo(list);
+  const char* names[] = {"FI_OFI_RXM_USE_RNDV_WRITE", "FI_OFI_RXM_SAR_LIMIT",
+                         "FI_OFI_RXM_EAGER_LIMIT", "FI_OFI_RXM_BUFFER_SIZE"};
+  std::vector<std::pair<std::string, std::string>> saved;
+  for (const char* n : names) {
+    if (const char* v = std::getenv(n)) saved.emplace_back(n, v);
+    ::unsetenv(n);
+  }
+  EXPECT_EQ(read_rendezvous_above("tcp;ofi_rxm"), 128u * 1024);
+  EXPECT_EQ(read_rendezvous_above("verbs;ofi_rxm"), 128u * 1024);
+  for (const char* p : {"shm", "sm2", "tcp", "udp;ofi_rxd", "psm2", "sockets"})
+    EXPECT_EQ(read_rendezvous_above(p), 0u) << p;
+  ::setenv("FI_OFI_RXM_SAR_LIMIT", "1048576", 1);
+  EXPECT_EQ(read_rendezvous_above("tcp;ofi_rxm"), 1048576u);
+  ::setenv("FI_OFI_RXM_BUFFER_SIZE", "262144", 1);  // eager 256 KiB: segments to 2 MiB
+  EXPECT_EQ(read_rendezvous_above("tcp;ofi_rxm"), 8u * 262144);
+  ::setenv("FI_OFI_RXM_USE_RNDV_WRITE", "Yes", 1);
+  EXPECT_EQ(read_rendezvous_above("tcp;ofi_rxm"), 0u);
+  ::setenv("FI_OFI_RXM_USE_RNDV_WRITE", "0", 1);
+  EXPECT_EQ(read_rendezvous_above("tcp;ofi_rxm"), 8u * 262144);
+  for (const char* n : names) ::unsetenv(n);
+  for (const auto& [n, v] : saved) ::setenv(n.c_str(), v.c_str(), 1);
 }
 
 // on_failure: exclude runs over the ofi_rxm providers only: the others

@@ -195,6 +195,44 @@ TEST(MicrobenchSlots, UnsetAtWindowOneOverSharedMemoryOneSlotEveryHeaderChecked)
   EXPECT_EQ(receive_slots_of(set), 2u);
 }
 
+// Unset at parallel 1 where each message sent moves by a read rendezvous
+// (the driver's Capabilities::read_rendezvous_above, copied by resolve):
+// one slot, every header checked; only for sends, only for messages above
+// the bound, only unset and only at parallel 1.
+TEST(MicrobenchSlots, UnsetAtWindowOneOverAReadRendezvousOneSlotForSendsAboveTheBound) {
+  Config c = one_way(1, 4096, 0);
+  c.data_path = DataPath::send;
+  c.read_rendezvous_above = 2048;
+  EXPECT_STREQ(one_slot_reason(c), "read rendezvous");
+  EXPECT_EQ(receive_slots_of(c), 1u);
+  EXPECT_EQ(credit_tickets_of(c), 1u);
+  Receiver r(c);
+  ASSERT_EQ(r.data_recvs().size(), 1u);
+  r.write_header(r.slot(0), 1);
+  r.complete(r.data_recvs()[0], 4096);
+  ASSERT_EQ(r.data_recvs().size(), 2u);
+  EXPECT_EQ(r.data_recvs()[1].buffer, r.slot(0));
+  EXPECT_EQ(r.stats.headers_checked, 1u);
+
+  Config at_bound = c;
+  at_bound.read_rendezvous_above = 4096;  // 4096-byte messages go eagerly
+  EXPECT_EQ(receive_slots_of(at_bound), 2u);
+  Config writes = c;
+  writes.data_path = DataPath::write;  // no rendezvous on the write path
+  EXPECT_EQ(receive_slots_of(writes), 2u);
+  Config wider = c;
+  wider.parallel = 4;
+  EXPECT_EQ(receive_slots_of(wider), 6u);
+  Config set = one_way(1, 4096, 2);
+  set.data_path = DataPath::send;
+  set.read_rendezvous_above = 2048;
+  EXPECT_EQ(receive_slots_of(set), 2u);
+  Config none = one_way(1, 4096, 0);
+  none.data_path = DataPath::send;
+  EXPECT_STREQ(one_slot_reason(none), "");
+  EXPECT_EQ(receive_slots_of(none), 2u);
+}
+
 // One slot, 4 in flight: 4 + 2 receives posted into it (the credits of the
 // window and half of it more).
 TEST(MicrobenchSlots, OneSlotForManyInFlightChecksOnlyTheLoneMessage) {
