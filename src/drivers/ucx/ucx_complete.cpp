@@ -65,11 +65,13 @@ void endpoint_error(void* arg, ucp_ep_h /*ep*/, ucs_status_t status) {
 namespace {
 
 // Receives posted at once, of OpList::kLargeReceive bytes or more, from which
-// on a rank paces its polls: a sender keeps that many in flight, so the next
-// message is already queued behind the one arriving. With one or two (a
-// window of 1), the sender waits for this one to drain, and a later read
-// only delays it (ucx/tcp send at window 1: -15 to -30 % when paced).
-constexpr size_t kPacedReceives = 4;
+// on a rank paces its polls: a sender keeps about that many in flight, so
+// the next messages are already queued behind the one arriving. With fewer
+// the sender soon waits for this one to drain, and a later read delays it:
+// ucx/tcp send at 5 us paced from 4 receives lost 5 % at window 4 (6
+// receives posted) and 9 % at window 8 (12), gained 11 % at 16 (24) and
+// 15-20 % at 32 (48) (notes/h38p/windows.txt).
+constexpr size_t kPacedReceives = 16;
 
 void spin_for(std::chrono::nanoseconds pause) {
   const auto end = std::chrono::steady_clock::now() + pause;

@@ -79,7 +79,7 @@ struct Pair {
 };
 
 constexpr size_t kLarge = 64 * 1024;
-constexpr int kStream = 4;  // receives posted from which a rank paces
+constexpr int kStream = 16;  // receives posted from which a rank paces
 
 // Rank 1 posts `receives` large receives, both ranks poll a while, then
 // rank 0 sends them and both poll until all arrived whole. Returns rank
@@ -89,7 +89,7 @@ size_t paced_while_waiting(Pair& p, int receives) {
   std::vector<std::vector<std::byte>> in(receives, std::vector<std::byte>(kLarge));
   for (int i = 0; i < receives; ++i)
     p.d[1]->post_recv(0, 7, in[i].data(), kLarge, nullptr, 100 + i);
-  Completion c[8];
+  Completion c[32];
   for (int i = 0; i < 50; ++i) {
     EXPECT_EQ(p.d[1]->poll(c), 0u);
     EXPECT_EQ(p.d[0]->poll(c), 0u);
