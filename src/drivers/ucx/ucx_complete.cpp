@@ -70,7 +70,7 @@ namespace {
 // the sender soon waits for this one to drain, and a later read delays it:
 // ucx/tcp send at 5 us paced from 4 receives lost 5 % at window 4 (6
 // receives posted) and 9 % at window 8 (12), gained 11 % at 16 (24) and
-// 15-20 % at 32 (48) (notes/h38p/windows.txt).
+// 15-20 % at 32 (48) (notes/h38p/windows-from4.txt).
 constexpr size_t kPacedReceives = 16;
 
 void spin_for(std::chrono::nanoseconds pause) {

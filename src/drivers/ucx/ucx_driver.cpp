@@ -248,6 +248,11 @@ std::string UcxDriver::variant() const {
   return t.empty() ? name_ : name_ + "/auto(" + t + ")";
 }
 
+std::string UcxDriver::applied_settings() const {
+  if (poll_pause_.count() == 0) return {};
+  return "tcp_poll_pause " + std::to_string(poll_pause_.count()) + " ns";
+}
+
 void UcxDriver::close_endpoints(Clock::time_point deadline) noexcept {
   std::vector<void*> closing;
   for (Peer& p : peers_) {

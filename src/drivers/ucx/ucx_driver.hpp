@@ -52,6 +52,8 @@ class UcxDriver final : public Driver {
   // "ucx/auto(tcp)", "ucx/auto(posix,cma)" (lanes of the endpoint to the
   // next rank; kept from before shutdown); else the name.
   std::string variant() const override;
+  // "tcp_poll_pause 5000 ns" where poll_pause() is in effect, else empty.
+  std::string applied_settings() const override;
   Capabilities capabilities() const override { return caps_; }
   std::string local_address() override { return worker_->address(); }
   void connect(const std::vector<std::string>& addresses,

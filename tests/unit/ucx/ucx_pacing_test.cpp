@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <thread>
 
 #include "../support/driver_test_util.hpp"
@@ -53,6 +54,10 @@ TEST(ucxPacing, ResolvedToTheKeyOnlyWhereTcpAloneCarriesTheData) {
     UcxDriver d(ctx, parse_ucx_options(&c));
     EXPECT_EQ(d.poll_pause(), k.expected)
         << k.tls << " " << (k.pause ? k.pause : "default") << " " << k.error_handling;
+    EXPECT_EQ(d.applied_settings(),
+              k.expected.count() == 0
+                  ? std::string()
+                  : "tcp_poll_pause " + std::to_string(k.expected.count()) + " ns");
     if (d.capabilities().shared_memory_path) {
       EXPECT_EQ(d.poll_pause().count(), 0) << k.tls;
     }
