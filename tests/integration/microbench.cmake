@@ -241,3 +241,28 @@ if(TARGET evbench_driver_mpi AND TARGET evbench_bootstrap_mpi)
                        TIMEOUT 60 LABELS "integration;micro;mpi"
                        ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
 endif()
+
+# driver_options.tcp_poll_pause (docs/drivers/ucx.md, "ucx/tcp at ~0.8 of the
+# tool"): at window 32 over tcp with error_handling none the receiver paces,
+# and the results and the table's header name the pause in effect; over sm,
+# or under error_handling peer, it is not applied and nothing is named.
+if(TARGET evbench_driver_ucx)
+  set(_evb_micro_w32 ${_evb_micro} --set protocol=one-to-one --set nodes=2 --set senders=1
+                     --set parallel=32 --set driver=ucx --set data_path=send)
+  add_test(NAME micro_ucx_tcp_poll_pause_named
+           COMMAND ${_evb_check} --min-events 1
+                   "--expect-json=results.driver_settings=tcp_poll_pause 5000 ns"
+                   --expect-stdout "# driver applied: tcp_poll_pause 5000 ns"
+                   -- $<TARGET_FILE:evbench> run ${_evb_micro_w32} --set driver_options.tls=tcp
+                   --set driver_options.error_handling=none)
+  add_test(NAME micro_ucx_sm_no_poll_pause
+           COMMAND ${_evb_check} --min-events 1 --reject-stdout "driver applied"
+                   -- $<TARGET_FILE:evbench> run ${_evb_micro_w32} --set driver_options.tls=sm
+                   --set driver_options.error_handling=none --set driver_options.tcp_poll_pause=20000)
+  add_test(NAME micro_ucx_tcp_peer_no_poll_pause
+           COMMAND ${_evb_check} --min-events 1 --reject-stdout "driver applied"
+                   -- $<TARGET_FILE:evbench> run ${_evb_micro_w32} --set driver_options.tls=tcp)
+  set_tests_properties(micro_ucx_tcp_poll_pause_named micro_ucx_sm_no_poll_pause
+                       micro_ucx_tcp_peer_no_poll_pause
+                       PROPERTIES TIMEOUT 60 LABELS "integration;micro")
+endif()

@@ -63,14 +63,15 @@ std::string footer(const Verdict& v) {
 // verdict. `context.per_node` false (--quiet): no row per node (the JSON
 // has them), the rest stays.
 void print_table(const ProtocolReport& report, const Config& c, const Topology& t, const Summary& s,
-                 const std::string& variant, const ReportContext& context,
-                 const std::string& placement, const LifecycleSummary& lifecycle,
-                 const std::vector<HostLoad>& load,
+                 const std::string& variant, const std::string& driver_settings,
+                 const ReportContext& context, const std::string& placement,
+                 const LifecycleSummary& lifecycle, const std::vector<HostLoad>& load,
                  const std::vector<BackgroundResult>& background) {
   std::printf("# evbench %s: %s over %s, %d nodes (%s)%s, %d processes\n",
               evbench_version().c_str(), report.title(c).c_str(), variant.c_str(), c.nodes,
               to_string(c.layout), report.shape(c).c_str(), t.processes());
   report.print_settings(stdout, c, s);
+  if (!driver_settings.empty()) std::printf("# driver applied: %s\n", driver_settings.c_str());
   std::printf("# placement: %s\n", placement.c_str());
   if (const std::string line = lifecycle_line(lifecycle); !line.empty())
     std::printf("# %s\n", line.c_str());
@@ -152,6 +153,7 @@ std::string results_json(const ProtocolFactory& protocol, const Config& c, const
   }
   w.value("driver", probe.variant.empty() ? c.driver : probe.variant);
   w.value("variant", variant_name(c, probe));
+  if (!probe.run_settings.empty()) w.value("driver_settings", probe.run_settings);
   w.value("data_path", to_string(c.data_path));
   w.value("poll_mode", s.poll_mode);
   write_placement(w, c, s, placement);
@@ -184,8 +186,8 @@ int report_run(const ProtocolFactory& protocol, const Config& initial, const Top
   const std::string placement = placement_line(c, s, o);
   const LifecycleSummary lifecycle = summarize_lifecycle(ranks);
   const std::vector<HostLoad> load = summarize_host_load(ranks);
-  print_table(report, c, t, s, variant_name(c, probe), context, placement, lifecycle, load,
-              background);
+  print_table(report, c, t, s, variant_name(c, probe), probe.run_settings, context, placement,
+              lifecycle, load, background);
   if (!o.simulated_platform.empty()) {
     std::printf(
         "# simulated on %s: %.3f s simulated in %.1f s wall time\n# note: %s\n",

@@ -212,6 +212,7 @@ int run_worker_with(const Topology& topo, const Config& config, const PluginRegi
   probe.variant = driver->name();
   // The data path names the variant only where the driver could do both.
   probe.run_variant = driver->variant();
+  probe.run_settings = driver->applied_settings();
   if (driver->capabilities().rdma_write)
     probe.run_variant += std::string(" ") + to_string(resolved.data_path);
   return report_run(protocol, resolved, topo, ranks, options, probe,

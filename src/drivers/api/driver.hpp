@@ -146,6 +146,11 @@ class Driver {
   // What ran, once connected: name() plus what the library chose at run time
   // where name() cannot say it (the mpi driver: "mpi/vader", "mpi/ucx").
   virtual std::string variant() const { return name(); }
+  // What the driver applied on its own that changes how it runs and is not
+  // in the configuration's words (a default resolved for the transport it
+  // found: ucx "tcp_poll_pause 5000 ns"); empty when nothing. The results
+  // carry it (results.driver_settings).
+  virtual std::string applied_settings() const { return {}; }
   virtual Capabilities capabilities() const = 0;
 
   // --- setup (may block, throws evb::Error) ---

@@ -28,6 +28,7 @@ struct DriverProbe {
   // After a run: the variant that ran, with the transport MPI chose and the
   // data path where the driver could do both ("ucx/sm write", "mpi/vader").
   std::string run_variant;
+  std::string run_settings;  // after a run: Driver::applied_settings()
   // Variants (libfabric providers, UCX transports) this machine can run, and
   // those it cannot with the reason, where the probe knows them.
   std::vector<std::string> variants_usable;

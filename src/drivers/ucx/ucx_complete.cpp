@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 
 #include "drivers/common/peer_down.hpp"
 #include "drivers/common/rank_tags.hpp"
@@ -61,9 +62,45 @@ void endpoint_error(void* arg, ucp_ep_h /*ep*/, ucs_status_t status) {
 
 // ---------------------------------------------------------------- queue
 
+namespace {
+
+// Receives posted at once, of OpList::kLargeReceive bytes or more, from which
+// on a rank paces its polls: a sender keeps about that many in flight, so
+// the next messages are already queued behind the one arriving. With fewer
+// the sender soon waits for this one to drain, and a later read delays it:
+// ucx/tcp send at 5 us paced from 4 receives lost 5 % at window 4 (6
+// receives posted) and 9 % at window 8 (12), gained 11 % at 16 (24) and
+// 15-20 % at 32 (48) (notes/h38p/windows-from4.txt).
+constexpr size_t kPacedReceives = 16;
+
+void spin_for(std::chrono::nanoseconds pause) {
+  const auto end = std::chrono::steady_clock::now() + pause;
+  while (std::chrono::steady_clock::now() < end) {
+  }
+}
+
+}  // namespace
+
+// Over tcp, a receiver that reads the socket as soon as bytes arrive reads
+// and acknowledges each large message while the sender's sendmsg still
+// copies it in, and over the loopback the sender's core pays for that
+// (docs/drivers/ucx.md, "ucx/tcp at ~0.8 of the tool"). A rank with a stream
+// of large receives posted and nothing of its own in flight therefore waits
+// poll_pause() before each look; a sender, a writer or a write target (no
+// large receives) never does.
+bool UcxDriver::paced() const {
+  return poll_pause_.count() > 0 && posted_.large() >= kPacedReceives &&
+         ops_.live(OpKind::send) == 0 && ops_.live(OpKind::write) == 0;
+}
+
 void UcxDriver::progress() {
   // A bounded burst: each call may run many callbacks.
-  for (int i = 0; i < 16 && ucp_worker_progress(worker_->worker()) != 0; ++i) {
+  for (int i = 0; i < 16; ++i) {
+    if (paced()) {
+      spin_for(poll_pause_);
+      ++paced_polls_;
+    }
+    if (ucp_worker_progress(worker_->worker()) == 0) break;
   }
 }
 

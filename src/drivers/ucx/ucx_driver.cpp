@@ -76,6 +76,12 @@ UcxDriver::UcxDriver(const DriverContext& context, UcxOptions options)
   caps_.survives_peer_loss = options_.error_handling == ErrorHandling::peer;
   caps_.descriptors_per_peer = 2;  // tcp: a connection per endpoint, two while both connect
   caps_.shared_memory_path = shares_memory(found, context_.all_local);
+  // Measured with error_handling none only: under peer, UCX 1.13 moves
+  // large tcp messages without zero-copy, and a paced receiver halved ucx/tcp
+  // send at window 32 (docs/drivers/ucx.md).
+  if (!caps_.shared_memory_path && tcp_alone(found) &&
+      options_.error_handling == ErrorHandling::none)
+    poll_pause_ = std::chrono::nanoseconds(options_.tcp_poll_pause_ns);
 
   for (size_t i = 0; i < kControlReceives; ++i) post_control_recv();
 }
@@ -240,6 +246,11 @@ std::string UcxDriver::variant() const {
   if (options_.tls != "auto") return name_;
   const std::string t = picked_.empty() ? picked_transports() : picked_;
   return t.empty() ? name_ : name_ + "/auto(" + t + ")";
+}
+
+std::string UcxDriver::applied_settings() const {
+  if (poll_pause_.count() == 0) return {};
+  return "tcp_poll_pause " + std::to_string(poll_pause_.count()) + " ns";
 }
 
 void UcxDriver::close_endpoints(Clock::time_point deadline) noexcept {

@@ -52,6 +52,8 @@ class UcxDriver final : public Driver {
   // "ucx/auto(tcp)", "ucx/auto(posix,cma)" (lanes of the endpoint to the
   // next rank; kept from before shutdown); else the name.
   std::string variant() const override;
+  // "tcp_poll_pause 5000 ns" where poll_pause() is in effect, else empty.
+  std::string applied_settings() const override;
   Capabilities capabilities() const override { return caps_; }
   std::string local_address() override { return worker_->address(); }
   void connect(const std::vector<std::string>& addresses,
@@ -83,6 +85,12 @@ class UcxDriver final : public Driver {
   // connected rank, without devices; empty when none is connected.
   std::string picked_transports() const;
   const UcxWorker& worker() const { return *worker_; }
+  // driver_options.tcp_poll_pause as this driver applies it: the key's value
+  // where tcp alone carries the data (tcp_alone: no shared-memory or RDMA
+  // transport between the ranks) with error_handling none, else 0.
+  std::chrono::nanoseconds poll_pause() const { return poll_pause_; }
+  // ucp_worker_progress calls that waited poll_pause() first (paced()).
+  size_t paced_polls() const { return paced_polls_; }
 
   // UCX callbacks (static trampolines in ucx_complete.cpp forward here).
   void on_send_done(Op* op, ucs_status_t status);
@@ -123,6 +131,9 @@ class UcxDriver final : public Driver {
 
   // --- completions (ucx_complete.cpp) ---
   void progress();
+  // A rank that only waits for a stream of large messages: poll_pause()
+  // applies before each ucp_worker_progress (progress()).
+  bool paced() const;
   // Sleeps up to `timeout` on the worker's event fd once nothing is pending
   // (yields when UCX has work it raises no event for), whatever the
   // caller's completions: wait()'s sleep, and shutdown()'s.
@@ -152,6 +163,8 @@ class UcxDriver final : public Driver {
   size_t control_sends_ = 0;  // hellos and byes not yet completed
   size_t background_writes_ = 0;
   size_t late_write_failures_ = 0;
+  std::chrono::nanoseconds poll_pause_{0};  // poll_pause()
+  size_t paced_polls_ = 0;
   bool connected_ = false;
   bool closing_ = false;  // control receives are no longer reposted
   bool shut_down_ = false;

@@ -4,6 +4,7 @@
 // once the pool has grown to the number of operations in flight.
 #include <ucp/api/ucp.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -93,37 +94,50 @@ class OpPool {
     op->iov = std::move(iov);
     op->driver = driver_;
     op->kind = kind;
+    ++live_[static_cast<size_t>(kind)];
     return op;
   }
-  void put(Op* op) { free_.push_back(op); }
+  void put(Op* op) {
+    --live_[static_cast<size_t>(op->kind)];
+    free_.push_back(op);
+  }
   size_t live() const { return all_.size() - free_.size(); }
+  size_t live(OpKind kind) const { return live_[static_cast<size_t>(kind)]; }
 
  private:
   UcxDriver* driver_;
   std::vector<std::unique_ptr<Op>> all_;
   std::vector<Op*> free_;
+  std::array<size_t, 5> live_{};  // by OpKind
 };
 
 // Caller receives still posted to UCX, in posting order.
 class OpList {
  public:
+  // A receive this large is read from a stream socket in several turns.
+  static constexpr size_t kLargeReceive = 64 * 1024;
+
   void push(Op* op) {
     op->prev = tail_;
     op->next = nullptr;
     (tail_ ? tail_->next : head_) = op;
     tail_ = op;
     op->linked = true;
+    if (op->size >= kLargeReceive) ++large_;
   }
   void remove(Op* op) {
     if (!op->linked) return;
+    if (op->size >= kLargeReceive) --large_;
     (op->prev ? op->prev->next : head_) = op->next;
     (op->next ? op->next->prev : tail_) = op->prev;
     op->prev = op->next = nullptr;
     op->linked = false;
   }
   Op* head() const { return head_; }
+  size_t large() const { return large_; }  // of kLargeReceive bytes or more
 
  private:
+  size_t large_ = 0;
   Op* head_ = nullptr;
   Op* tail_ = nullptr;
 };

@@ -49,6 +49,15 @@ const T& table() {
               "none: what ucx_perftest does, those transports are used, but UCX reports no "
               "dead peer (the launcher or peer_timeout ends the run; on_failure exclude is "
               "refused)"),
+          T::integer("tcp_poll_pause", &UcxOptions::tcp_poll_pause_ns, "5000", "ns", 0, 50000,
+                     "with error_handling none, where tcp alone carries the data (no "
+                     "shared-memory or RDMA transport between the ranks), a rank with 16 or "
+                     "more receives of 64 KiB or more posted and no send or write of its own "
+                     "in flight spins this long before each ucp_worker_progress: one that "
+                     "reads the socket as soon as bytes arrive reads each message while the "
+                     "sender still copies it in, which slows the sender (ucx/tcp send at "
+                     "window 32: about 0.85 -> 1.0 of ucx_perftest tag_bw); not under peer, "
+                     "where it halved that (docs/drivers/ucx.md); 0 = off"),
       },
       chassis_rows<UcxOptions>(
           {"how long connect() waits for the hello of every peer before failing",

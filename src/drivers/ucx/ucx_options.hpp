@@ -2,6 +2,7 @@
 // The ucx driver's run-time parameters (driver_options.*): the KeySpecs for
 // validation and docs, and the struct the same table fills.
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,10 @@ struct UcxOptions : ChassisOptions {
   std::string devices;  // UCX_NET_DEVICES; "auto" = lo when all ranks are local
   std::chrono::milliseconds keepalive_interval{};  // 0 = UCX's own default
   ErrorHandling error_handling = ErrorHandling::peer;
+  // ns a rank that waits for a stream of large messages spins before each
+  // ucp_worker_progress where tcp alone carries the data
+  // (UcxDriver::poll_pause(), paced()); 0 = off.
+  int64_t tcp_poll_pause_ns = 0;
 };
 
 const std::vector<KeySpec>& ucx_option_specs();

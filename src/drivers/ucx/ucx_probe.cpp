@@ -80,6 +80,17 @@ bool shares_memory(const std::vector<std::string>& found, bool all_local) {
   return false;
 }
 
+bool tcp_alone(const std::vector<std::string>& found) {
+  bool tcp = false;
+  for (const std::string& r : found) {
+    const std::string tl = r.substr(0, r.find('/'));
+    if (tl == "self") continue;
+    if (tl != "tcp") return false;
+    tcp = true;
+  }
+  return tcp;
+}
+
 DriverProbe probe_ucx() {
   DriverProbe probe;
   probe.library_version = library_version();

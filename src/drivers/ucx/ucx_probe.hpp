@@ -32,6 +32,10 @@ bool puts_beat_sends(const std::vector<std::string>& resources, bool all_local);
 // xpmem), which UCX picks between processes of one host over tcp.
 bool shares_memory(const std::vector<std::string>& resources, bool all_local);
 
+// Only tcp carries data between the ranks: every resource but self/ is a
+// tcp interface (driver_options.tcp_poll_pause applies only then).
+bool tcp_alone(const std::vector<std::string>& resources);
+
 DriverProbe probe_ucx();
 
 }  // namespace evb::ucx

@@ -34,6 +34,9 @@ TEST(ucxOptions, DefaultsAndValues) {
   EXPECT_EQ(d.devices, "auto");
   EXPECT_EQ(d.keepalive_interval, std::chrono::milliseconds(1000));
   EXPECT_EQ(d.error_handling, ErrorHandling::peer);
+  EXPECT_EQ(d.tcp_poll_pause_ns, 5000);
+  const Config off = with_options({{"tcp_poll_pause", "0"}});
+  EXPECT_EQ(parse_ucx_options(&off).tcp_poll_pause_ns, 0);
   const Config none = with_options({{"error_handling", "none"}});
   EXPECT_EQ(parse_ucx_options(&none).error_handling, ErrorHandling::none);
   const Config c = with_options({{"tls", "sm,self"},
@@ -53,7 +56,10 @@ TEST(ucxOptions, BadValuesNameTheKey) {
                                                         {"tls", "tcp sm"},
                                                         {"devices", "lo;eth0"},
                                                         {"tls", "TLS=tcp"},
-                                                        {"error_handling", "off"}}) {
+                                                        {"error_handling", "off"},
+                                                        {"tcp_poll_pause", "-1"},
+                                                        {"tcp_poll_pause", "50001"},
+                                                        {"tcp_poll_pause", "2us"}}) {
     const Config c = with_options({{key, value}});
     try {
       parse_ucx_options(&c);
