@@ -39,6 +39,8 @@ enum class OpKind : uint8_t {
   ctl_send,  // the driver's own control message (hello, bye)
   ctl_recv,  // an internal receive for control messages, reposted
 };
+// How many kinds there are: the last one's value and one.
+constexpr size_t kOpKinds = static_cast<size_t>(OpKind::ctl_recv) + 1;
 
 struct Op {
   UcxDriver* driver = nullptr;
@@ -108,7 +110,7 @@ class OpPool {
   UcxDriver* driver_;
   std::vector<std::unique_ptr<Op>> all_;
   std::vector<Op*> free_;
-  std::array<size_t, 5> live_{};  // by OpKind
+  std::array<size_t, kOpKinds> live_{};  // by OpKind
 };
 
 // Caller receives still posted to UCX, in posting order.
