@@ -78,9 +78,11 @@ UcxDriver::UcxDriver(const DriverContext& context, UcxOptions options)
   caps_.shared_memory_path = shares_memory(found, context_.all_local);
   // Measured with error_handling none only: under peer, UCX 1.13 moves
   // large tcp messages without zero-copy, and a paced receiver halved ucx/tcp
-  // send at window 32 (docs/drivers/ucx.md).
+  // send at window 32 (docs/drivers/ucx.md). And over the loopback only:
+  // across hosts the default is off, a value the user set applies.
   if (!caps_.shared_memory_path && tcp_alone(found) &&
-      options_.error_handling == ErrorHandling::none)
+      options_.error_handling == ErrorHandling::none &&
+      (context_.all_local || options_.tcp_poll_pause_set))
     poll_pause_ = std::chrono::nanoseconds(options_.tcp_poll_pause_ns);
 
   for (size_t i = 0; i < kControlReceives; ++i) post_control_recv();

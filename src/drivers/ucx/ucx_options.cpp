@@ -55,9 +55,11 @@ const T& table() {
                      "more receives of 64 KiB or more posted and no send or write of its own "
                      "in flight spins this long before each ucp_worker_progress: one that "
                      "reads the socket as soon as bytes arrive reads each message while the "
-                     "sender still copies it in, which slows the sender (ucx/tcp send at "
-                     "window 32: about 0.85 -> 1.0 of ucx_perftest tag_bw); not under peer, "
-                     "where it halved that (docs/drivers/ucx.md); 0 = off"),
+                     "sender still copies it in, which slows the sender over the loopback "
+                     "(ucx/tcp send at window 32: about 0.85 -> 1.0 of ucx_perftest tag_bw); "
+                     "not under peer, where it halved that (docs/drivers/ucx.md); the default "
+                     "only where every rank is on this host (the case measured), a value set "
+                     "across hosts too; 0 = off"),
       },
       chassis_rows<UcxOptions>(
           {"how long connect() waits for the hello of every peer before failing",
@@ -72,7 +74,9 @@ const std::vector<KeySpec>& ucx_option_specs() {
 }
 
 UcxOptions parse_ucx_options(const Config* config) {
-  return table().parse(config);
+  UcxOptions o = table().parse(config);
+  o.tcp_poll_pause_set = config && config->driver_options.count("tcp_poll_pause") > 0;
+  return o;
 }
 
 }  // namespace evb::ucx

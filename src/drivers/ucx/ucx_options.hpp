@@ -28,6 +28,9 @@ struct UcxOptions : ChassisOptions {
   // ucp_worker_progress where tcp alone carries the data
   // (UcxDriver::poll_pause(), paced()); 0 = off.
   int64_t tcp_poll_pause_ns = 0;
+  // The key was set: its value applies across hosts too, where the default
+  // does not (measured on one host only: UcxDriver's constructor).
+  bool tcp_poll_pause_set = false;
 };
 
 const std::vector<KeySpec>& ucx_option_specs();

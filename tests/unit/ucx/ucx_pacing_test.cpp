@@ -33,6 +33,22 @@ TEST(ucxPacing, TcpAloneMeansOnlyTcpInterfacesBesideSelf) {
 // The value a started driver applies: the key's over tcp with error_handling
 // none; 0 wherever shared memory carries the data (sm, or sm beside tcp on
 // one host), under error_handling peer, and when off.
+// Across hosts (not every rank on this one) the default is off, as it was
+// measured over the loopback only; a value set applies there too.
+TEST(ucxPacing, AcrossHostsOnlyAValueSetApplies) {
+  for (const char* pause : {static_cast<const char*>(nullptr), "1500"}) {
+    Config c;
+    c.driver_options = {{"tls", "tcp"}, {"devices", "lo"}, {"error_handling", "none"}};
+    if (pause) c.driver_options["tcp_poll_pause"] = pause;
+    DriverContext ctx = test::context_of(0, 1);
+    ctx.config = &c;
+    ctx.all_local = false;
+    UcxDriver d(ctx, parse_ucx_options(&c));
+    EXPECT_EQ(d.poll_pause(), pause ? nanoseconds(1500) : nanoseconds(0))
+        << (pause ? pause : "default");
+  }
+}
+
 TEST(ucxPacing, ResolvedToTheKeyOnlyWhereTcpAloneCarriesTheData) {
   const struct {
     const char* tls;
