@@ -138,12 +138,18 @@ size_t paced_while_waiting(Pair& p, int receives) {
   return waiting;
 }
 
-TEST(ucxPacing, OnlyAReceiverOfAStreamOfLargeMessagesPacesOverTcp) {
+// Two ranks over `tls` without error handling, pausing 1 us where paced.
+Config paced_pair_config(const char* tls) {
   Config c;
-  c.driver_options = {{"tls", "tcp"},
+  c.driver_options = {{"tls", tls},
                       {"error_handling", "none"},
                       {"tcp_poll_pause", "1000"},
                       {"connect_timeout", "10"}};
+  return c;
+}
+
+TEST(ucxPacing, OnlyAReceiverOfAStreamOfLargeMessagesPacesOverTcp) {
+  const Config c = paced_pair_config("tcp");  // outlives the drivers, which keep &c
   Pair p(c);
   ASSERT_EQ(p.d[1]->poll_pause(), nanoseconds(1000));
   EXPECT_EQ(paced_while_waiting(p, kStream - 1), 0u) << "paced with fewer than a stream posted";
@@ -152,11 +158,7 @@ TEST(ucxPacing, OnlyAReceiverOfAStreamOfLargeMessagesPacesOverTcp) {
 }
 
 TEST(ucxPacing, NeverOverSharedMemory) {
-  Config c;
-  c.driver_options = {{"tls", "sm"},
-                      {"error_handling", "none"},
-                      {"tcp_poll_pause", "1000"},
-                      {"connect_timeout", "10"}};
+  const Config c = paced_pair_config("sm");
   Pair p(c);
   EXPECT_EQ(p.d[1]->poll_pause(), nanoseconds(0));
   EXPECT_EQ(paced_while_waiting(p, kStream), 0u);
