@@ -199,6 +199,13 @@ class Driver {
   // Sleeps until poll() may return something or `timeout` passes. Drivers that
   // cannot block (capabilities().can_block == false) return at once.
   virtual void wait(std::chrono::microseconds /*timeout*/) {}
+  // Operations already reported complete whose rest the driver still owes a
+  // peer and moves only inside poll()/wait(): the ucx driver's writes with
+  // an immediate, complete once their puts left, whose flush and notify are
+  // still under way. A rank keeps polling until there are none, even once
+  // its protocol is done: a peer may wait for those notifies while this
+  // rank sits in a bootstrap barrier that progresses no driver. 0 by default.
+  virtual size_t owed_to_peers() const { return 0; }
 
   // --- teardown ---
   // Tells peers this rank is done (graceful), flushes pending sends, closes.

@@ -280,7 +280,7 @@ void Engine::dispatch(const Completion& c) {
 
 bool Engine::all_done() const {
   if (command_sends_in_flight_ || !local_commands_.empty() || !local_completions_.empty() ||
-      !delayed_.empty() || !batcher_.empty())
+      !delayed_.empty() || !batcher_.empty() || driver_.owed_to_peers() != 0)
     return false;
   for (size_t i = 1; i < agents_.size(); ++i)
     if (!agents_[i]->done()) return false;
@@ -297,6 +297,9 @@ std::string Engine::waiting_report() const {
   if (command_sends_in_flight_)
     s += (s.empty() ? "" : "; ") + std::to_string(command_sends_in_flight_) +
          " command send(s) unfinished";
+  if (const size_t owed = driver_.owed_to_peers())
+    s += (s.empty() ? "" : "; ") + std::string("the driver's ") + std::to_string(owed) +
+         " operation(s) owed to peers (a write's flush and notify)";
   return s;
 }
 

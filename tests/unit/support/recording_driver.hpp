@@ -38,13 +38,17 @@ class RecordingDriver final : public Driver {
     writes.push_back(Write{peer, offset, immediate, cookie});
   }
   // Hands out `pending` (what a test makes the network report), then nothing.
+  // Each call also settles one of `owed` (what owed_to_peers() reports).
   size_t poll(std::span<Completion> out) override {
+    ++polls;
+    if (owed > 0) --owed;
     size_t n = 0;
     while (n < out.size() && n < pending.size()) out[n] = pending[n], ++n;
     pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(n));
     return n;
   }
   void shutdown() override {}
+  size_t owed_to_peers() const override { return owed; }
 
   Capabilities caps = [] {
     Capabilities c;
@@ -55,6 +59,8 @@ class RecordingDriver final : public Driver {
   std::vector<Command> commands;       // by send: the command it carried (type 0: none)
   std::vector<size_t> segment_counts;  // by send: how many segments it gathered
   std::vector<Completion> pending;     // returned by the next poll()
+  size_t owed = 0;                     // owed_to_peers(); each poll() settles one
+  size_t polls = 0;                    // poll() calls
   struct Recv {
     PeerId peer;
     Tag tag;
