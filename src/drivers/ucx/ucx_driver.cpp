@@ -161,6 +161,9 @@ void UcxDriver::connect(const std::vector<std::string>& addresses,
       book_, peers, Clock::now() + options_.connect_timeout, [this] { progress(); },
       [this](PeerId) { return control_sends_ == 0; });
   if (!w.ok()) throw hello_failure(w, hello_words());
+  // Lanes as UCX chose them for the remote worker address it was given (its
+  // final configuration: the endpoints were created from that address).
+  for (PeerId peer : peers) peers_[peer].one_lane = lanes_to(peer) == 1;
   connected_ = true;
 }
 
@@ -205,18 +208,37 @@ RemoteKeyPtr UcxDriver::unpack_key(PeerId peer, std::span<const std::byte> packe
   return std::make_unique<UcxRemoteKey>(peer, record, rkey);
 }
 
-std::string UcxDriver::transports_to(PeerId peer) const {
-  if (!valid_rank(peer) || !peers_[peer].ep) return {};
+namespace {
+
+// What ucp_ep_print_info says of an endpoint ("" when it cannot say).
+std::string endpoint_info(ucp_ep_h ep) {
+  if (!ep) return {};
   char* text = nullptr;
   size_t len = 0;
   FILE* f = open_memstream(&text, &len);
   if (!f) return {};
-  ucp_ep_print_info(peers_[peer].ep, f);
+  ucp_ep_print_info(ep, f);
   fclose(f);
+  std::string all(text, len);
+  free(text);
+  return all;
+}
+
+}  // namespace
+
+size_t UcxDriver::lanes_to(PeerId peer) const {
+  if (!valid_rank(peer)) return 0;
+  const std::string all = endpoint_info(peers_[peer].ep);
+  size_t n = 0;
+  for (size_t pos = 0; (pos = all.find("lane[", pos)) != std::string::npos; ++pos) ++n;
+  return n;
+}
+
+std::string UcxDriver::transports_to(PeerId peer) const {
+  if (!valid_rank(peer)) return {};
   // Lane lines: "#  lane[0]:  1:tcp/lo.0 md[0] -> ..." -> "tcp/lo".
   std::string out;
-  const std::string all(text, len);
-  free(text);
+  const std::string all = endpoint_info(peers_[peer].ep);
   size_t pos = 0;
   while ((pos = all.find("lane[", pos)) != std::string::npos) {
     const size_t colon = all.find(':', all.find("]:", pos) + 2);

@@ -9,8 +9,10 @@
 // (ucx_post.cpp) carry the sender's rank in the upper tag bits
 // (drivers/common/rank_tags.hpp), so any-peer receives learn the sender;
 // gathered sends use an IOV datatype. rdma_write is one ucp_put_nbx per
-// segment followed by an endpoint flush; its immediate is emulated by a
-// notify control message sent once the flush says the bytes have landed.
+// segment; its immediate is emulated by a notify control message, sent once
+// an endpoint flush says the bytes have landed, or, to a peer whose
+// endpoint has one lane (everything over one tcp connection), right behind
+// the puts after a ucp_worker_fence (no flush: the lane keeps the order).
 // A write with an immediate is reported complete once its puts completed
 // locally (the source reusable); its flush and notify go on in the
 // background, and should either fail, the peer is taken as lost (the target
@@ -52,6 +54,8 @@ class UcxDriver final : public Driver {
   // "ucx/auto(tcp)", "ucx/auto(posix,cma)" (lanes of the endpoint to the
   // next rank; kept from before shutdown); else the name.
   std::string variant() const override;
+  // Writes reported complete whose flush or notify is still under way.
+  size_t owed_to_peers() const override { return background_writes_; }
   // "tcp_poll_pause 5000 ns" where poll_pause() is in effect, else empty.
   std::string applied_settings() const override;
   Capabilities capabilities() const override { return caps_; }
@@ -78,9 +82,21 @@ class UcxDriver final : public Driver {
   // those of them that then failed (each took its peer down as lost).
   size_t background_writes() const { return background_writes_; }
   size_t late_write_failures() const { return late_write_failures_; }
+  // Endpoint flushes posted for writes (none for writes with an immediate
+  // to a one-lane peer), and whether `peer`'s endpoint has one lane.
+  size_t write_flushes() const { return write_flushes_; }
+  bool one_lane(PeerId peer) const { return valid_rank(peer) && peers_[peer].one_lane; }
+  // Tests: every write flushes, as to a peer of several lanes (the path whose
+  // late failures this host can only provoke over tcp).
+  void flush_every_write() {
+    for (Peer& p : peers_) p.one_lane = false;
+  }
   // The transports of the endpoint to `peer` ("tcp/lo", "sysv/memory"), from
   // ucp_ep_print_info; empty when not connected.
   std::string transports_to(PeerId peer) const;
+  // The lanes of the endpoint to `peer` as ucp_ep_print_info lists them
+  // (0 when it has none or cannot say).
+  size_t lanes_to(PeerId peer) const;
   // The transport names ("tcp", "posix", "cma") of the endpoint to the next
   // connected rank, without devices; empty when none is connected.
   std::string picked_transports() const;
@@ -107,6 +123,9 @@ class UcxDriver final : public Driver {
   struct Peer {
     PeerHandle handle;  // the endpoint error handler's argument
     ucp_ep_h ep = nullptr;
+    // Its endpoint has one lane (lanes_to() == 1 once connected): every
+    // operation to it takes one transport connection, in order.
+    bool one_lane = false;
   };
 
   // --- setup and teardown (ucx_driver.cpp) ---
@@ -163,6 +182,7 @@ class UcxDriver final : public Driver {
   size_t control_sends_ = 0;  // hellos and byes not yet completed
   size_t background_writes_ = 0;
   size_t late_write_failures_ = 0;
+  size_t write_flushes_ = 0;
   std::chrono::nanoseconds poll_pause_{0};  // poll_pause()
   size_t paced_polls_ = 0;
   bool connected_ = false;

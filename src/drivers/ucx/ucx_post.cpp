@@ -247,8 +247,25 @@ void UcxDriver::rdma_write(PeerId peer, std::span<const Segment> local, const Re
     if (r != nullptr) ++op->puts_left;  // put_callback frees the request
     at += s.size;
   }
+  if (immediate && peers_[peer].one_lane) {
+    // One lane: the notify, posted once the puts completed locally (handed
+    // to the lane), travels behind them on the same connection, and UCP's
+    // fence orders it after them (ucp_worker_fence: what was issued before
+    // completes before what is issued after; in UCX 1.13 a fence of each
+    // transport interface, which is the whole of a one-lane endpoint). The
+    // target thus reads no slot before its bytes are in, as after a flush,
+    // without the flush's round trip (docs/drivers/ucx.md, "One lane: the
+    // notify behind the puts").
+    const ucs_status_t fenced = ucp_worker_fence(worker_->worker());
+    op->flushed = true;
+    if (fenced != UCS_OK) write_failed(op, fenced, "ucp_worker_fence");
+    op->posting = false;
+    write_progress(op);
+    return;
+  }
   ucp_request_param_t p = params_for(op, nullptr);
   p.cb.send = flush_callback;
+  ++write_flushes_;
   ucs_status_ptr_t r = ucp_ep_flush_nbx(ep, &p);
   if (r == nullptr) {
     op->flushed = true;

@@ -69,13 +69,19 @@ uint64_t word(uint64_t seq, size_t i) {
 // buffer (the completion says the puts are done with it). On each
 // remote_write the target checks every word of the slot the immediate
 // names, then hands the slot back. Over tcp (puts emulated with active
-// messages, flush and notify after them) with both error-handling modes
-// (`none` keeps tcp's zero-copy put lane) and over sm.
-void run_two_slot_stream(std::map<std::string, std::string> options) {
+// messages on the endpoint's one lane, the notify behind them without a
+// flush) with both error-handling modes (`none` keeps tcp's zero-copy put
+// lane), over sm (three lanes: a flush before each notify), and over tcp
+// with a flush per write as over several lanes.
+enum class Lanes { one, several, flushed_as_several };
+void run_two_slot_stream(std::map<std::string, std::string> options, Lanes lanes) {
   constexpr size_t kSlot = 4 << 20;
   constexpr size_t kWords = kSlot / sizeof(uint64_t);
   constexpr uint64_t kWrites = 24;
   Two p(std::move(options));
+  EXPECT_EQ(p.d[1]->one_lane(0), lanes == Lanes::one || lanes == Lanes::flushed_as_several)
+      << p.d[1]->lanes_to(0) << " lanes";
+  if (lanes == Lanes::flushed_as_several) p.d[1]->flush_every_write();
   RegistrationPtr arena = p.d[0]->allocate_memory(2 * kSlot, PageSize::normal);
   ASSERT_TRUE(arena);
   std::memset(arena->base(), 0, 2 * kSlot);
@@ -146,6 +152,8 @@ void run_two_slot_stream(std::map<std::string, std::string> options) {
       "target's remote_write\n",
       p.d[1]->name().c_str(), static_cast<unsigned long long>(early),
       static_cast<unsigned long long>(completed));
+  EXPECT_EQ(p.d[1]->write_flushes(), lanes == Lanes::one ? 0u : kWrites)
+      << "flushes for " << kWrites << " writes with an immediate";
   p.shutdown_both();
   EXPECT_EQ(p.d[1]->background_writes(), 0u);
   EXPECT_EQ(p.d[1]->late_write_failures(), 0u);
@@ -155,15 +163,19 @@ void run_two_slot_stream(std::map<std::string, std::string> options) {
 }
 
 TEST(ucxWrite, TwoSlotStreamOverTcpLandsBeforeEveryNotify) {
-  run_two_slot_stream({{"tls", "tcp"}});
+  run_two_slot_stream({{"tls", "tcp"}}, Lanes::one);
 }
 
 TEST(ucxWrite, TwoSlotStreamOverTcpWithoutErrorHandlingLandsBeforeEveryNotify) {
-  run_two_slot_stream({{"tls", "tcp"}, {"error_handling", "none"}});
+  run_two_slot_stream({{"tls", "tcp"}, {"error_handling", "none"}}, Lanes::one);
+}
+
+TEST(ucxWrite, TwoSlotStreamOverTcpFlushedPerWriteLandsBeforeEveryNotify) {
+  run_two_slot_stream({{"tls", "tcp"}, {"error_handling", "none"}}, Lanes::flushed_as_several);
 }
 
 TEST(ucxWrite, TwoSlotStreamOverSmLandsBeforeEveryNotify) {
-  run_two_slot_stream({{"tls", "sm"}});
+  run_two_slot_stream({{"tls", "sm"}}, Lanes::several);
 }
 
 // Length-prefixed strings over the socketpair to the child.
@@ -240,7 +252,8 @@ constexpr size_t kDyingSize = 64 << 10;
 }
 
 // Over tcp a put is answered by the target, so a target that does not
-// progress holds every flush. The writer still gets its write with
+// progress holds every flush (taken here on every write, as to a peer of
+// several lanes: over tcp's one lane the notify needs none). The writer still gets its write with
 // immediate back (the puts are out of its buffer), but not a write without
 // immediate (that completion is all it could pass on, so it means landed).
 // Then the target process is killed: the first write's flush fails after
@@ -291,6 +304,7 @@ TEST(ucxWrite, CompletionBeforeFlushThenTheTargetDiesAndIsReportedLost) {
   ASSERT_TRUE(theirs) << "the child sent no address";
   ASSERT_TRUE(send_str(fd, mine));
   d.connect({*theirs, mine}, {0});
+  d.flush_every_write();
   auto packed = recv_str(fd, std::chrono::seconds(20));
   ASSERT_TRUE(packed) << "the child sent no key";
   ASSERT_NE(packed->rfind("error: ", 0), 0u) << *packed;
