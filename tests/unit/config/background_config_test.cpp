@@ -123,9 +123,10 @@ TEST_F(BackgroundConfig, WithAMonitorCongestorsAlsoTalkToTheEvmsRankOnly) {
     for (const CongestorRank& k : t.congestors)
       EXPECT_NE(std::find(evm.begin(), evm.end(), k.rank), evm.end()) << k.rank;
     // The event builder's other ranks still never talk to a congestor.
-    for (int r = 0; r < t.nprocs; ++r)
-      if (r != t.evm_rank)
-        for (int p : t.peers_of(r)) EXPECT_LT(p, t.nprocs);
+    for (int r = 0; r < t.nprocs; ++r) {
+      if (r == t.evm_rank) continue;
+      for (int p : t.peers_of(r)) EXPECT_LT(p, t.nprocs);
+    }
   }
 }
 
