@@ -32,7 +32,8 @@
 #   libfabric/shm, libfabric/tcp  send: fi_pingpong (one message at a time,
 #                   so evbench runs with parallel 1 there); write: bench/fi_rma_bw.c
 #                   (built here: fi_write with remote CQ data from one buffer into
-#                   one window, WINDOW in flight; also with -d, delivery complete)
+#                   one window, WINDOW in flight; also with -c N, a message back per N
+#                   writes as evbench's credits, and with -d, delivery complete)
 #   mpi/vader, mpi/tcp  bench/p2p_loop.c one way (MPI_Isend/MPI_Irecv, WINDOW per
 #                   round), Open MPI ob1 over vader or the TCP BTL on lo
 # Not a test: numbers depend on the machine and its load (2 cores here: 4
@@ -318,12 +319,19 @@ tools_table() {
         "one_way_gbps $w RING $ucx --set data_path=write"
     done
   done
-  local prov
+  # evbench's receiver returns a credit per `back` freed slots at this window
+  # (microbench_detail.hpp, credit_batch_of, receive slots unset): fi_rma_bw -c
+  # sends its writer as many messages back (docs/drivers/libfabric.md).
+  local prov extra=$(((w + 1) / 2)) back
+  back=$(((extra + 1) / 2))
+  ((back < 1)) && back=1
   for prov in shm tcp; do
     local lf="--set driver=libfabric --set driver_options.provider=$prov"
     cell "libfabric/$prov send" "fi_pingpong (window 1)" "pingpong_window_gbps $prov" \
       "one_way_gbps 1 RING $lf --set data_path=send"
     cell "libfabric/$prov write" "fi_rma_bw" "rma_bw_gbps $prov $w" \
+      "one_way_gbps $w RING $lf --set data_path=write"
+    cell "libfabric/$prov write" "fi_rma_bw -c $back (back)" "rma_bw_gbps $prov $w -c $back" \
       "one_way_gbps $w RING $lf --set data_path=write"
     cell "libfabric/$prov write" "fi_rma_bw -d (delivery)" "rma_bw_gbps $prov $w -d" \
       "one_way_gbps $w RING $lf --set data_path=write"
@@ -346,7 +354,8 @@ tools_table() {
   echo "# ucx rows: driver_options.error_handling none = no peer-failure handling, as ucx_perftest"
   echo "# (which checks nothing of the kind); peer = evbench's default. ucx_perftest: overall MB/s"
   echo "# (2^20 B) x 8; fi_pingpong: MB/sec (10^6 B) x 8; fi_rma_bw: bytes written x 8 / 10^9 per s"
-  echo "# (transmit completion + remote CQ data as evbench; -d: delivery completion); p2p_loop: the"
+  echo "# (transmit completion + remote CQ data as evbench; -c N: and a 16-byte message back every"
+  echo "# N writes, as evbench's credits; -d: delivery completion); p2p_loop: the"
   echo "# receiver's bytes x 8 / 10^9 per s."
 }
 

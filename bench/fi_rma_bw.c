@@ -11,12 +11,19 @@
  * the next write may start in the window's place; on shm that costs the
  * client a round trip per write, and was this tool's only mode until it lost
  * to the driver it measures). The server stops at the client's "done"
- * message. The buffer (one on each side) follows EVB_REF_PAGES as the other
+ * message. With -c N the server also sends the client a 16-byte message
+ * after every N writes that landed, as evbench's receiver returns a credit
+ * per N freed slots (the client takes them in and waits for none of them:
+ * only the traffic back is added); with -e as well those messages travel on a
+ * second endpoint (so on their own connection over tcp;ofi_rxm), not on the
+ * one that carries the writes (docs/drivers/libfabric.md, "What the receiver
+ * sends back"). The buffer (one on each side) follows EVB_REF_PAGES as the other
  * reference loops do (bench/ref_alloc.h). Addresses and the window's key are
  * exchanged over a TCP socket on 127.0.0.1:port. Built and run by bench/drivers.sh:
  *
  *   fi_rma_bw -p shm -s 524288 -t 5 -W 1 -P 47950            (server)
  *   fi_rma_bw -p shm -s 524288 -t 5 -W 1 -P 47950 127.0.0.1  (client)
+ *   (-c N on both sides: a message back every N writes; -e: on a second endpoint)
  *
  * The client prints "size=... window=... writes=... seconds=... gbps=...
  * delivery_complete=0|1" (gbps: bytes written in the measured time x 8 /
@@ -52,6 +59,8 @@ struct info { /* what the server tells the client */
   uint64_t key, addr, size;
   size_t name_len;
   char name[256];
+  size_t back_name_len; /* the endpoint of the messages back (-e) */
+  char back_name[256];
 };
 
 static double now_s(void) {
@@ -113,8 +122,8 @@ int main(int argc, char** argv) {
   const char *prov = "shm", *server = NULL;
   size_t size = 524288;
   double seconds = 5;
-  int window = 1, port = 47950, delivery = 0, opt;
-  while ((opt = getopt(argc, argv, "p:s:t:W:P:d")) != -1) {
+  int window = 1, port = 47950, delivery = 0, every = 0, own_ep = 0, opt;
+  while ((opt = getopt(argc, argv, "p:s:t:W:P:dc:e")) != -1) {
     if (opt == 'p')
       prov = optarg;
     else if (opt == 's')
@@ -127,8 +136,14 @@ int main(int argc, char** argv) {
       port = atoi(optarg);
     else if (opt == 'd')
       delivery = 1;
+    else if (opt == 'c')
+      every = atoi(optarg);
+    else if (opt == 'e')
+      own_ep = 1;
     else
-      return fprintf(stderr, "usage: fi_rma_bw -p PROV -s SIZE -t S -W N -P PORT [-d] [server]\n"),
+      return fprintf(stderr,
+                     "usage: fi_rma_bw -p PROV -s SIZE -t S -W N -P PORT [-d] [-c N [-e]] "
+                     "[server]\n"),
              2;
   }
   if (optind < argc) server = argv[optind];
@@ -161,9 +176,21 @@ int main(int argc, char** argv) {
   CHECK(fi_ep_bind(ep, &av->fid, 0));
   CHECK(fi_ep_bind(ep, &cq->fid, FI_TRANSMIT | FI_RECV));
   CHECK(fi_enable(ep));
+  struct fid_ep* bep = ep; /* the messages back: on the writes' endpoint, or (-e) their own */
+  if (own_ep) {
+    CHECK(fi_endpoint(domain, fi, &bep, NULL));
+    CHECK(fi_ep_bind(bep, &av->fid, 0));
+    CHECK(fi_ep_bind(bep, &cq->fid, FI_TRANSMIT | FI_RECV));
+    CHECK(fi_enable(bep));
+  }
 
   char* buf = ref_alloc(size); /* EVB_REF_PAGES=huge: as evbench's page_size huge */
   if (!buf) return fprintf(stderr, "fi_rma_bw: no memory\n"), 1;
+  enum { kBack = 16, kBackPosted = 16 };
+  static char back[kBack * kBackPosted]; /* the messages back (-c): sent or received */
+  struct fid_mr* back_mr;
+  CHECK(fi_mr_reg(domain, back, sizeof back, FI_SEND | FI_RECV, 0, 2, 0, &back_mr, NULL));
+  void* back_desc = fi_mr_desc(back_mr);
   memset(buf, 0x5a, size);
   CHECK(fi_mr_reg(domain, buf, size, FI_WRITE | FI_REMOTE_WRITE | FI_SEND | FI_RECV, 0, 1, 0, &mr,
                   NULL));
@@ -171,28 +198,43 @@ int main(int argc, char** argv) {
   struct info me = {.key = fi_mr_key(mr), .size = size, .name_len = sizeof me.name};
   me.addr = (fi->domain_attr->mr_mode & FI_MR_VIRT_ADDR) ? (uint64_t)(uintptr_t)buf : 0;
   CHECK(fi_getname(&ep->fid, me.name, &me.name_len));
+  me.back_name_len = sizeof me.back_name;
+  CHECK(fi_getname(&bep->fid, me.back_name, &me.back_name_len));
 
   int fd = side_channel(server, port);
   struct info peer;
   xfer(fd, &me, sizeof me, 1);
   xfer(fd, &peer, sizeof peer, 0);
   fi_addr_t to;
-  if (fi_av_insert(av, peer.name, 1, &to, 0, NULL) != 1)
+  fi_addr_t back_to;
+  if (fi_av_insert(av, peer.name, 1, &to, 0, NULL) != 1 ||
+      (own_ep && fi_av_insert(av, peer.back_name, 1, &back_to, 0, NULL) != 1))
     return fprintf(stderr, "fi_av_insert\n"), 1;
+  if (!own_ep) back_to = to;
 
   if (!server) { /* count the writes that land until the client's "done" */
     CHECK(fi_recv(ep, buf, 1, desc, to, NULL));
-    unsigned long landed = 0;
+    unsigned long landed = 0, owed = 0, in_flight = 0;
     for (int finished = 0; !finished;) {
+      while (owed && in_flight < kBackPosted) { /* -c: the messages back */
+        ssize_t s = fi_send(bep, back + in_flight * kBack, kBack, back_desc, back_to, NULL);
+        if (s == -FI_EAGAIN) break;
+        CHECK(s);
+        --owed, ++in_flight;
+      }
       struct fi_cq_data_entry e[16];
       ssize_t r = fi_cq_read(cq, e, 16);
       if (r == -FI_EAGAIN) continue;
       if (r < 0) wait_cq(cq); /* reports the error and exits */
       for (ssize_t i = 0; i < r; ++i) {
-        if (e[i].flags & FI_REMOTE_CQ_DATA)
+        if (e[i].flags & FI_REMOTE_CQ_DATA) {
           ++landed;
-        else
+          if (every && landed % (unsigned long)every == 0) ++owed;
+        } else if (e[i].flags & FI_SEND) {
+          --in_flight;
+        } else {
           finished = 1;
+        }
       }
     }
     printf("landed=%lu\n", landed);
@@ -210,7 +252,9 @@ int main(int argc, char** argv) {
                            .data = 0x5a};
   const double start = now_s(), measure = start + seconds / 10, end = measure + seconds;
   double t0 = 0, t = start;
-  unsigned long posted = 0, done = 0, measured = 0;
+  unsigned long posted = 0, done = 0, measured = 0, came_back = 0;
+  for (int i = 0; every && i < kBackPosted; ++i)
+    CHECK(fi_recv(bep, back + i * kBack, kBack, back_desc, back_to, back + i * kBack));
   for (;;) {
     t = now_s();
     while (t < end && posted - done < (unsigned long)window) {
@@ -225,6 +269,11 @@ int main(int argc, char** argv) {
     if (r == -FI_EAGAIN) continue;
     if (r < 0) wait_cq(cq); /* reports the error and exits */
     for (ssize_t i = 0; i < r; ++i, ++done) {
+      if (e[i].flags & FI_RECV) { /* a message back (-c): taken in, its buffer reposted */
+        ++came_back, --done;
+        CHECK(fi_recv(bep, e[i].op_context, kBack, back_desc, back_to, e[i].op_context));
+        continue;
+      }
       const double c = now_s();
       if (c >= measure && !t0)
         t0 = c;
@@ -240,9 +289,9 @@ int main(int argc, char** argv) {
   }
   CHECK(r);
   wait_cq(cq);
-  printf("size=%zu window=%d writes=%lu seconds=%.3f gbps=%.2f delivery_complete=%d\n", size,
-         window, measured, elapsed, measured * (double)size * 8 / elapsed / 1e9,
-         (flags & FI_DELIVERY_COMPLETE) != 0);
+  printf("size=%zu window=%d writes=%lu seconds=%.3f gbps=%.2f delivery_complete=%d back=%lu\n",
+         size, window, measured, elapsed, measured * (double)size * 8 / elapsed / 1e9,
+         (flags & FI_DELIVERY_COMPLETE) != 0, came_back);
   close(fd);
   return 0;
 }
