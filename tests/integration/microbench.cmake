@@ -206,6 +206,22 @@ add_test(NAME micro_alltoall_write_rejected
                  --set data_path=write)
 list(APPEND _evb_micro_write_tests micro_one_to_one_write_tcp_rejected micro_alltoall_write_rejected)
 set_tests_properties(${_evb_micro_write_tests} PROPERTIES TIMEOUT 60 LABELS "integration;micro")
+# Many receive slots over libfabric's shm, whose receive pool (1024 entries)
+# holds the posted receives and the unexpected messages together: the
+# receiver's command receives follow the credit messages in flight, not the
+# slots, so 300 slots at parallel 32 leave room (before: 1204 command
+# receives, shm dropped the final for want of an entry, the run stalled until
+# peer_timeout).
+if(TARGET evbench_driver_libfabric)
+  add_test(NAME micro_one_to_one_many_slots_libfabric_shm
+           COMMAND ${_evb_check} --min-events 1 --expect-json results.integrity.checks.header_unchecked=0
+                   -- $<TARGET_FILE:evbench> run ${_evb_micro}
+                   --set driver=libfabric --set driver_options.provider=shm --set protocol=one-to-one
+                   --set nodes=2 --set senders=1 --set parallel=32 --set receive_slots=300
+                   --set fragment.size=64KiB --set peer_timeout=10s)
+  set_tests_properties(micro_one_to_one_many_slots_libfabric_shm
+                       PROPERTIES TIMEOUT 60 LABELS "integration;micro")
+endif()
 
 # Over the MPI driver under mpirun: a shift scan, and the MPI_Alltoall loop.
 if(TARGET evbench_driver_mpi AND TARGET evbench_bootstrap_mpi)

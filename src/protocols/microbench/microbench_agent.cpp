@@ -48,9 +48,15 @@ MicroAgent::MicroAgent(Engine& engine, const Topology& topo, DataPool* pool,
   tickets_ = credit_tickets_of(config_);
   batch_ = credit_batch_of(config_);
   shared_slots_ = shares_slots(config_);
-  // Commands in flight towards one rank: credits for its targets, segments,
-  // finals and acks; deeper pools only avoid the driver's unexpected queue.
-  const int open = static_cast<int>(std::max(parallel_, tickets_));
+  // Commands in flight towards one rank: credits for its targets (a credit
+  // returns `batch_` slots, so about tickets / batch of them, and one more for
+  // a run the write path sends early), segments, finals and acks; deeper
+  // pools only avoid the driver's unexpected queue. Not one per ticket: every
+  // receive posted takes an entry of the provider's receive pool, which
+  // unexpected messages need too (libfabric shm holds 1024: 300 receive slots
+  // meant 1204 command receives, shm dropped the final and the run stalled).
+  const uint32_t credit_messages = (tickets_ + batch_ - 1) / batch_ + 1;
+  const int open = static_cast<int>(std::max(parallel_, credit_messages));
   const int depth = std::max(16, topo.nodes * open * 2 + 2 * topo.nodes);
   engine_.listen(Channel::bench, id_, depth);
   if (windows_) {
