@@ -2,6 +2,7 @@
 # ss -tnpi of libfabric/tcp write at window $W (default 32): evbench one-to-one
 # and bench/fi_rma_bw.c (built to /tmp/fi_rma_bw), bytes queued and segment sizes.
 w=${W:-32}; ev=${EVBENCH:-build/bin/evbench}
+echo "# load at start $(cut -d" " -f1-3 /proc/loadavg)"
 show() { ss -tnpi | grep -A1 "$1" | grep -E "$1|bytes_sent" | sed 's/ \+/ /g' | grep -oE "^ESTAB [0-9]+ [0-9]+|bytes_sent:[0-9]+|bytes_received:[0-9]+|data_segs_out:[0-9]+" | paste -sd' ' | sed 's/ESTAB/\nESTAB/g' | grep -E "bytes_sent:[0-9]{7,}"; }
 "$ev" run --quiet --set protocol=one-to-one --set nodes=2 --set senders=1 --set parallel=$w \
   --set fragment.size=512KiB --set ru_buffer=512KiB --set poll_mode=busy --set duration=3s --set warmup=1s \

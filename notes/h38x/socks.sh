@@ -2,6 +2,7 @@
 # TCP connections between the two ranks during ucx/tcp $DP (evbench one-to-one)
 # and between ucx_perftest's two processes: ss -tnpi, bytes each way.
 dp=${DP:-write}; ev=${EVBENCH:-build/bin/evbench}
+echo "# load at start $(cut -d" " -f1-3 /proc/loadavg)"
 test=ucp_put_bw; [[ $dp == send ]] && test=tag_bw
 "$ev" run --quiet --set protocol=one-to-one --set nodes=2 --set senders=1 --set parallel=${W:-1} ${EXTRA} \
   --set fragment.size=512KiB --set ru_buffer=512KiB --set poll_mode=busy --set duration=3s --set warmup=1s \

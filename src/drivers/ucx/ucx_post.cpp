@@ -259,21 +259,19 @@ void UcxDriver::rdma_write(PeerId peer, std::span<const Segment> local, const Re
     const ucs_status_t fenced = ucp_worker_fence(worker_->worker());
     op->flushed = true;
     if (fenced != UCS_OK) write_failed(op, fenced, "ucp_worker_fence");
-    op->posting = false;
-    write_progress(op);
-    return;
-  }
-  ucp_request_param_t p = params_for(op, nullptr);
-  p.cb.send = flush_callback;
-  ++write_flushes_;
-  ucs_status_ptr_t r = ucp_ep_flush_nbx(ep, &p);
-  if (r == nullptr) {
-    op->flushed = true;
-  } else if (UCS_PTR_IS_ERR(r)) {
-    op->flushed = true;
-    write_failed(op, UCS_PTR_STATUS(r), "ucp_ep_flush_nbx");
   } else {
-    op->request = r;
+    ucp_request_param_t p = params_for(op, nullptr);
+    p.cb.send = flush_callback;
+    ++write_flushes_;
+    ucs_status_ptr_t r = ucp_ep_flush_nbx(ep, &p);
+    if (r == nullptr) {
+      op->flushed = true;
+    } else if (UCS_PTR_IS_ERR(r)) {
+      op->flushed = true;
+      write_failed(op, UCS_PTR_STATUS(r), "ucp_ep_flush_nbx");
+    } else {
+      op->request = r;
+    }
   }
   op->posting = false;
   write_progress(op);
